@@ -1,0 +1,103 @@
+/**
+ * The resolved, fully-defaulted internal form of a tool definition. zod turns raw input (either
+ * spelling, optional fields) into this once at load; the engine never re-checks optional fields.
+ */
+import type { DefinitionIssue } from '../errors.js';
+import type { CompiledDefaults } from '../transform/types.js';
+import type { ArgumentValidator } from './validator-types.js';
+
+/** How a tool executes. */
+export type ToolType = 'action' | 'endpoint' | 'context' | 'log';
+/** HTTP methods, normalised to lower case. */
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+/** Where endpoint arguments go. */
+export type ArgumentLocation = 'body' | 'form' | 'path' | 'query';
+
+/** A JSON Schema object, passed to the model as-is. */
+export type JsonSchema = Record<string, unknown>;
+
+/** The OpenAI function spec, as written in the definition. */
+export interface FunctionSpec {
+  readonly name: string;
+  readonly description?: string;
+  readonly parameters: JsonSchema;
+  readonly strict?: boolean;
+}
+
+/** The `tool` field: the OpenAI function tool, passed to the model as-is. */
+export interface FunctionTool {
+  readonly type: 'function';
+  readonly function: FunctionSpec;
+}
+
+/** A resolved `endpoint`. */
+export interface EndpointConfig {
+  readonly url: string;
+  readonly method: HttpMethod;
+  /** Default `body` for post/put, `query` for get/delete. */
+  readonly argumentLocation: ArgumentLocation;
+  /** Seconds, 1..120, default 20. */
+  readonly timeoutSecs: number;
+  /** Names of `{placeholders}` in the URL path, in order. */
+  readonly pathParams: readonly string[];
+}
+
+/** Types of static parameters. */
+export type StaticParameterType = 'string' | 'int' | 'boolean' | 'data_source_list';
+
+/** A parameter hidden from the model, merged into the arguments before `defaults`. */
+export interface StaticParameter {
+  readonly name: string;
+  readonly type: StaticParameterType;
+  readonly required: boolean;
+  /** Absent when the definition gave no default. String values are mustache templates. */
+  readonly default?: unknown;
+  readonly description?: string;
+}
+
+/** `options.save`: copy part of a result (JMESPath) into a session variable. */
+export interface SaveRule {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Resolved `options`. */
+export interface ToolOptions {
+  /** Default false. */
+  readonly propagateToolResult: boolean;
+  /** Default []. */
+  readonly save: readonly SaveRule[];
+  /** Bridge phrases per language tag (`"*"` for any), spoken while a slow tool runs. Default {}. */
+  readonly bridgePhrases: Readonly<Record<string, readonly string[]>>;
+}
+
+/** One tool, resolved and compiled. */
+export interface ToolDefinition {
+  /** `tool.function.name`. */
+  readonly name: string;
+  readonly type: ToolType;
+  readonly tool: FunctionTool;
+  /** Present iff `type` is `endpoint`. */
+  readonly endpoint?: EndpointConfig;
+  readonly defaults: CompiledDefaults;
+  /** The raw `defaults` object as written (for display and export). */
+  readonly rawDefaults: Readonly<Record<string, unknown>>;
+  readonly staticParameters: readonly StaticParameter[];
+  /** True when the definition has a `result` field (even `null`). */
+  readonly hasResult: boolean;
+  readonly result?: unknown;
+  readonly options: ToolOptions;
+  readonly service?: string;
+  /** The function's JSON Schema, compiled once. */
+  readonly validator: ArgumentValidator;
+  /** Where it came from: file and index in the tools array. */
+  readonly source: { readonly file?: string; readonly index: number };
+}
+
+/** A loaded tools file: tools by name (a `Map`, never a plain object) and the warnings found. */
+export interface ToolSet {
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  readonly warnings: readonly DefinitionIssue[];
+  /** The files the tools came from (empty for inline values). */
+  readonly files: readonly string[];
+}

@@ -1,0 +1,64 @@
+/**
+ * The model interface every adapter implements (OpenAI-compatible, text markers, scripted).
+ * Messages and tools are in OpenAI Chat Completions shape, the lingua franca of the adapters.
+ */
+
+/** A tool call as the model made it; `arguments` is the raw JSON string. */
+export interface ModelToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** One chat message in OpenAI Chat Completions shape. */
+export type ChatMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'assistant';
+      readonly content: string | null;
+      readonly tool_calls?: readonly {
+        readonly id: string;
+        readonly type: 'function';
+        readonly function: { readonly name: string; readonly arguments: string };
+      }[];
+    }
+  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
+
+/** A function tool in OpenAI Chat Completions shape. */
+export interface ChatTool {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    readonly parameters: Record<string, unknown>;
+    readonly strict?: boolean;
+  };
+}
+
+/** Token usage, when the model reports it. */
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** One part of a model's streamed answer. */
+export type ModelStreamPart =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly call: ModelToolCall }
+  | { readonly type: 'finish'; readonly usage?: ModelUsage };
+
+/** One request to a model. */
+export interface ModelRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ChatTool[];
+  /** Aborted on interruption; the adapter must stop streaming promptly. */
+  readonly signal: AbortSignal;
+}
+
+/** A chat model that can call tools. */
+export interface Model {
+  /** Human name, e.g. `openai:gpt-4o-mini` or `scripted`. */
+  readonly name: string;
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+}

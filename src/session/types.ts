@@ -1,0 +1,178 @@
+/**
+ * Public types of the session engine (SPEC §4): options, events, traces, turn results, state.
+ */
+import type { Dispatcher } from 'undici';
+import type { ToolSet } from '../definition/types.js';
+import type { ToolErrorCode } from '../errors.js';
+import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
+import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
+import type { TransformTraceEntry } from '../transform/types.js';
+
+/** Auth of a service (SPEC §3). Secrets never leave the endpoint handler. */
+export type ServiceAuth =
+  | { readonly type: 'basic'; readonly username: string; readonly password: string }
+  | { readonly type: 'bearer'; readonly token: string }
+  | { readonly type: 'custom_headers'; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly type: 'oauth2';
+      readonly client_id: string;
+      readonly client_secret: string;
+      readonly auth_url: string;
+      readonly scope?: string;
+    };
+
+/** A service a definition can name with `"service": "…"`. */
+export interface ServiceConfig {
+  readonly auth?: ServiceAuth;
+  /** Extra headers on every request to this service (not secret). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Network policy for definitions from less trusted authors. */
+export interface NetworkPolicy {
+  /** Host names (exact, or `*.example.com`) requests may go to. Absent: any. */
+  readonly allowedHosts?: readonly string[];
+  /** Refuse loopback, private, link-local and other non-public addresses. Default false. */
+  readonly denyPrivateNetworks?: boolean;
+}
+
+/** A named agent: a system prompt (mustache over session variables) and the tools it may use. */
+export interface AgentConfig {
+  readonly prompt: string;
+  /** Tool names; absent: every tool of the session. */
+  readonly tools?: readonly string[];
+}
+
+/** Bridge phrase settings. */
+export interface BridgeOptions {
+  /** Seconds before the first phrase; later ones at 2×, 3×, 4×. Default 2.75. */
+  readonly thresholdSecs?: number;
+  /** Phrases per tool name, per language tag (`"*"` matches any language). */
+  readonly phrases?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+}
+
+/** Options of {@link createSession}. One object; never mutated. */
+export interface SessionOptions {
+  readonly tools: ToolSet;
+  readonly model: Model;
+  /** Host action handlers by tool name. */
+  readonly actions?: Readonly<Record<string, ActionHandler>> | ReadonlyMap<string, ActionHandler>;
+  /** Initial session variables (flat `"vars.x"` keys allowed). */
+  readonly vars?: Readonly<Record<string, unknown>>;
+  /** Initial language, default `en-US`. */
+  readonly language?: string;
+  /** Allowed languages; absent: any well-formed tag. */
+  readonly languages?: readonly string[];
+  /** System prompt when no agents are declared (mustache over session variables). */
+  readonly prompt?: string;
+  /** Named agents; the first is active unless `agent` says otherwise. */
+  readonly agents?: Readonly<Record<string, AgentConfig>>;
+  readonly agent?: string;
+  /** Per tool, per static parameter: values overriding the definitions' defaults. */
+  readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly services?: Readonly<Record<string, ServiceConfig>>;
+  readonly networkPolicy?: NetworkPolicy;
+  /** The undici dispatcher for endpoint calls; default: one Agent per session engine. */
+  readonly dispatcher?: Dispatcher;
+  /** Default 8. */
+  readonly maxToolRounds?: number;
+  /** Default `skip`. */
+  readonly onMissingTemplateValue?: 'skip' | 'error';
+  /** Deadline of host action handlers in seconds. Default 20. */
+  readonly actionTimeoutSecs?: number;
+  readonly bridge?: BridgeOptions;
+  /** Limits on the model's raw arguments. Defaults 256 KiB and depth 32. */
+  readonly limits?: { readonly maxArgumentBytes?: number; readonly maxArgumentDepth?: number };
+  /** Response body cap for endpoints, bytes. Default 1 MiB. */
+  readonly maxResponseBytes?: number;
+  readonly store?: SessionStore;
+  readonly id?: string;
+  /** Injectable clock and id source for deterministic tests. */
+  readonly _internal?: {
+    readonly now?: () => number;
+    readonly generateId?: () => string;
+  };
+}
+
+/** One tool call's trace: the minimal agent output format plus richer detail. */
+export interface ToolTrace {
+  readonly tool: string;
+  /** Final arguments (after static parameters and defaults); absent if they never parsed. */
+  readonly args?: Record<string, unknown>;
+  readonly output: unknown;
+  readonly duration_secs: number;
+  readonly callId: string;
+  /** The arguments exactly as the model sent them. */
+  readonly rawArguments: string;
+  readonly isError: boolean;
+  readonly errorCode?: ToolErrorCode;
+  readonly transform: readonly TransformTraceEntry[];
+  readonly requests: readonly HttpExchangeRecord[];
+}
+
+/** Events of a session, a discriminated union on `type`, in emission order. */
+export type SessionEvent =
+  | { readonly type: 'turn-start'; readonly turn: number; readonly user: string }
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly callId: string; readonly tool: string; readonly rawArguments: string; readonly args?: Record<string, unknown> }
+  | { readonly type: 'tool-result'; readonly callId: string; readonly tool: string; readonly output: unknown; readonly durationSecs: number }
+  | { readonly type: 'tool-error'; readonly callId: string; readonly tool: string; readonly code: ToolErrorCode; readonly message: string; readonly durationSecs: number }
+  | { readonly type: 'http-request'; readonly callId: string; readonly request: HttpExchangeRecord }
+  | { readonly type: 'action'; readonly callId: string; readonly tool: string; readonly args: Record<string, unknown> }
+  | { readonly type: 'say'; readonly text: string; readonly source: 'tool' | 'bridge'; readonly tool?: string }
+  | { readonly type: 'language'; readonly from: string; readonly to: string }
+  | { readonly type: 'vars'; readonly vars: Readonly<Record<string, unknown>> }
+  | { readonly type: 'log'; readonly tool: string; readonly args: Record<string, unknown> }
+  | { readonly type: 'handoff'; readonly from: string; readonly to: string; readonly reason?: string }
+  | { readonly type: 'max-rounds'; readonly rounds: number }
+  | { readonly type: 'interrupted' }
+  | { readonly type: 'turn-end'; readonly content: string }
+  | { readonly type: 'session-end'; readonly reason?: string };
+
+/** Plain-JSON session state (serialisable and restorable). */
+export interface SessionState {
+  readonly version: 1;
+  readonly id: string;
+  readonly language: string;
+  readonly vars: Record<string, unknown>;
+  readonly agent?: string;
+  readonly history: ChatMessage[];
+  readonly turns: number;
+  readonly ended: boolean;
+}
+
+/** The result of one turn (the minimal agent output format plus richer fields). */
+export interface TurnResult {
+  readonly content: string;
+  readonly response_time_secs: number;
+  readonly traces: readonly ToolTrace[];
+  readonly events: readonly SessionEvent[];
+  readonly usage: ModelUsage;
+  readonly state: SessionState;
+  /** True if the turn ended by `interrupt()`. */
+  readonly interrupted: boolean;
+}
+
+/** A running turn: iterate its events, or await `result`. */
+export interface TurnStream extends AsyncIterable<SessionEvent> {
+  readonly result: Promise<TurnResult>;
+}
+
+/** A live session. */
+export interface Session {
+  readonly id: string;
+  send(userText: string): TurnStream;
+  run(userText: string): Promise<TurnResult>;
+  interrupt(): void;
+  toJSON(): SessionState;
+  readonly ended: boolean;
+  /** Stop timers and close the session's own dispatcher. */
+  close(): Promise<void>;
+}
+
+/** Persists session state; implementations must pass test/session/store.contract.ts. */
+export interface SessionStore {
+  get(id: string): Promise<SessionState | undefined>;
+  set(state: SessionState): Promise<void>;
+  delete(id: string): Promise<void>;
+}
