@@ -8,6 +8,16 @@ export * from './errors.js';
 // --- definition (load, lint, export) --------------------------------------------------------
 export type * from './definition/types.js';
 export type * from './definition/validator-types.js';
+export { loadTools, readToolsFile, parseDocument, type LoadToolsOptions } from './definition/load.js';
+export {
+  toChatTools,
+  toResponsesTools,
+  toRealtimeTools,
+  type ExportView,
+  type ResponsesFunctionTool,
+  type RealtimeFunctionTool,
+} from './definition/export.js';
+export { checkEndpointUrl, type EndpointUrlCheck } from './definition/endpoint-url.js';
 
 // --- transform ------------------------------------------------------------------------------
 export type * from './transform/types.js';

@@ -1,0 +1,85 @@
+/**
+ * Exports tool definitions to what models see: the OpenAI Chat Completions `tools` array, the
+ * Responses API function tools and the Realtime API session tools. Static parameters are never
+ * included (resolve.ts already removed them from the schema); `{{ }}` mustache in descriptions
+ * renders over session variables.
+ */
+import { renderMustache } from '../transform/mustache.js';
+import type { SessionSystemValues } from '../transform/types.js';
+import type { ChatTool } from '../models/types.js';
+import type { ToolDefinition, ToolSet } from './types.js';
+
+/** Session values that descriptions may render. */
+export interface ExportView {
+  readonly vars?: Readonly<Record<string, unknown>>;
+  readonly session?: SessionSystemValues;
+}
+
+/** A function tool of the OpenAI Responses API. */
+export interface ResponsesFunctionTool {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description?: string;
+  readonly parameters: Record<string, unknown>;
+  readonly strict: boolean;
+}
+
+/** A function tool of the OpenAI Realtime API session (`session.tools`). */
+export interface RealtimeFunctionTool {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description?: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+type ToolSource = ToolSet | Iterable<ToolDefinition>;
+
+function definitions(source: ToolSource): Iterable<ToolDefinition> {
+  return 'tools' in source && source.tools instanceof Map ? source.tools.values() : (source as Iterable<ToolDefinition>);
+}
+
+function description(def: ToolDefinition, view: ExportView): string | undefined {
+  const text = def.tool.function.description;
+  if (text === undefined || !text.includes('{{')) return text;
+  return renderMustache(text, view);
+}
+
+/** The Chat Completions `tools` array. */
+export function toChatTools(source: ToolSource, view: ExportView = {}): ChatTool[] {
+  const out: ChatTool[] = [];
+  for (const def of definitions(source)) {
+    const desc = description(def, view);
+    const fn = def.tool.function;
+    out.push({
+      type: 'function',
+      function: {
+        name: fn.name,
+        ...(desc !== undefined ? { description: desc } : {}),
+        parameters: fn.parameters,
+        ...(fn.strict !== undefined ? { strict: fn.strict } : {}),
+      },
+    });
+  }
+  return out;
+}
+
+/** Responses API function tools (`strict` defaults to false when the definition is silent). */
+export function toResponsesTools(source: ToolSource, view: ExportView = {}): ResponsesFunctionTool[] {
+  return toChatTools(source, view).map(({ function: fn }) => ({
+    type: 'function',
+    name: fn.name,
+    ...(fn.description !== undefined ? { description: fn.description } : {}),
+    parameters: fn.parameters,
+    strict: fn.strict ?? false,
+  }));
+}
+
+/** Realtime API session tools. */
+export function toRealtimeTools(source: ToolSource, view: ExportView = {}): RealtimeFunctionTool[] {
+  return toChatTools(source, view).map(({ function: fn }) => ({
+    type: 'function',
+    name: fn.name,
+    ...(fn.description !== undefined ? { description: fn.description } : {}),
+    parameters: fn.parameters,
+  }));
+}

@@ -1,0 +1,141 @@
+/**
+ * `loadTools`: reads a tools file (JSON or YAML) or an already-parsed value, validates every
+ * definition once (shape with zod, meaning with lint), and returns the resolved tool set.
+ * Any error-severity issue throws a {@link DefinitionError} listing every problem with its JSON
+ * path and file; nothing is half-loaded.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, resolve as resolvePath } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { z } from 'zod';
+import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { formatPath, joinPath } from './json-path.js';
+import { resolveDefinition } from './resolve.js';
+import { rawDefinitionSchema } from './schema.js';
+import type { ToolDefinition, ToolSet } from './types.js';
+import { ValidatorFactory } from './validator.js';
+
+/** Options of {@link loadTools}. */
+export interface LoadToolsOptions {
+  /** Name of the file the value came from, for messages (set automatically for paths). */
+  readonly file?: string;
+  /** Treat warnings as errors. Default false. */
+  readonly strict?: boolean;
+}
+
+/**
+ * Loads tool definitions.
+ *
+ * @param source a path to a `.json`, `.yaml` or `.yml` file, or the parsed value: an array of
+ *   definitions or `{ "tools": [...] }`.
+ * @throws DefinitionError when any definition has an error (or a warning, with `strict`).
+ */
+export async function loadTools(source: string | unknown, options: LoadToolsOptions = {}): Promise<ToolSet> {
+  if (typeof source === 'string') {
+    const file = options.file ?? source;
+    const value = await readToolsFile(source, file);
+    return buildToolSet(value, { ...options, file }, [resolvePath(source)]);
+  }
+  return buildToolSet(source, options, []);
+}
+
+/** Reads and parses a JSON or YAML file; a read or syntax error is a {@link DefinitionError}. */
+export async function readToolsFile(path: string, file = path): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new DefinitionError([issue('unreadable', '', `cannot read file: ${(error as Error).message}`, file)], 'cannot load tools');
+  }
+  return parseDocument(text, file);
+}
+
+/** Parses JSON or YAML text (by extension; unknown extensions try JSON, then YAML). */
+export function parseDocument(text: string, file: string): unknown {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.json') {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new DefinitionError([issue('syntax', '', `invalid JSON: ${(error as Error).message}`, file)], 'cannot load tools');
+    }
+  }
+  try {
+    return parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
+  } catch (error) {
+    const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
+    const reason = (error as Error).message.split('\n')[0] ?? '';
+    throw new DefinitionError([issue('syntax', '', `invalid YAML${where}: ${reason}`, file)], 'cannot load tools');
+  }
+}
+
+function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]): ToolSet {
+  const file = options.file;
+  const list = toolList(value);
+  if (!list) {
+    throw new DefinitionError(
+      [issue('schema', '', 'expected a list of tool definitions or { "tools": [...] }', file)],
+      'cannot load tools',
+    );
+  }
+  const issues: DefinitionIssue[] = [];
+  const tools = new Map<string, ToolDefinition>();
+  const firstIndex = new Map<string, number>();
+  const validators = new ValidatorFactory();
+
+  list.forEach((raw, index) => {
+    const path = `tools[${index}]`;
+    const parsed = rawDefinitionSchema.safeParse(raw, { reportInput: true });
+    if (!parsed.success) {
+      issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));
+      return;
+    }
+    const name = parsed.data.tool.function.name;
+    const seen = firstIndex.get(name);
+    if (seen !== undefined) {
+      issues.push(
+        issue('duplicate_tool', joinPath(joinPath(joinPath(path, 'tool'), 'function'), 'name'),
+          `duplicate tool name "${name}" (first defined at tools[${seen}])`, file),
+      );
+    } else {
+      firstIndex.set(name, index);
+    }
+    const resolved = resolveDefinition(parsed.data, { path, index, file, validators });
+    issues.push(...resolved.issues);
+    if (resolved.definition && seen === undefined) tools.set(name, resolved.definition);
+  });
+
+  const blocking = issues.filter((i) => i.severity === 'error' || options.strict === true);
+  if (blocking.length > 0) {
+    const escalated = options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues;
+    throw new DefinitionError(escalated);
+  }
+  return { tools, warnings: issues, files };
+}
+
+function toolList(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, 'tools')) {
+    const tools = (value as { tools: unknown }).tools;
+    if (Array.isArray(tools)) return tools;
+  }
+  return undefined;
+}
+
+function zodIssue(zi: z.core.$ZodIssue, base: string, file: string | undefined): DefinitionIssue {
+  const path = formatPath(base, zi.path);
+  const missing = zi.code === 'invalid_type' && zi.input === undefined;
+  const message = missing ? 'is required' : zi.code === 'invalid_type' ? `${zi.message}, got ${describe(zi.input)}` : zi.message;
+  return issue('schema', path, message, file);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return JSON.stringify(value) ?? typeof value;
+}
+
+function issue(code: string, path: string, message: string, file: string | undefined): DefinitionIssue {
+  return { code, severity: 'error', path, message, ...(file !== undefined ? { file } : {}) };
+}

@@ -1,0 +1,229 @@
+/**
+ * Turns one shape-checked raw definition into the resolved, fully-defaulted {@link ToolDefinition}:
+ * spellings merged, defaults filled, rules and JSON Schema compiled, meaning linted.
+ */
+import jmespath from 'jmespath';
+import type { DefinitionIssue } from '../errors.js';
+import { compileDefaults } from '../transform/compile.js';
+import { checkEndpointUrl } from './endpoint-url.js';
+import { joinPath } from './json-path.js';
+import { lintDefinition } from './lint.js';
+import type { RawDefinition } from './schema.js';
+import type {
+  ArgumentLocation,
+  EndpointConfig,
+  FunctionTool,
+  JsonSchema,
+  StaticParameter,
+  ToolDefinition,
+  ToolOptions,
+  ToolType,
+} from './types.js';
+import type { ValidatorFactory } from './validator.js';
+
+/** Where a definition sits and what compiles its schema. */
+export interface ResolveContext {
+  readonly path: string;
+  readonly index: number;
+  readonly file: string | undefined;
+  readonly validators: ValidatorFactory;
+}
+
+/** The resolved definition (absent when it has errors) and every issue found. */
+export interface ResolveResult {
+  readonly definition?: ToolDefinition;
+  readonly issues: DefinitionIssue[];
+}
+
+const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+const DEFAULT_TIMEOUT_SECS = 20;
+
+/** Resolves one definition. Never throws for a bad definition; returns issues instead. */
+export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): ResolveResult {
+  const issues: DefinitionIssue[] = [];
+  const file = ctx.file;
+  const at = (path: string, code: string, message: string, severity: 'error' | 'warning' = 'error'): void => {
+    issues.push({ code, severity, path, message, ...(file !== undefined ? { file } : {}) });
+  };
+  const path = (...segments: string[]): string => segments.reduce(joinPath, ctx.path);
+
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN.has(key)) at(path(key), 'unknown_field', 'is not a field of a tool definition; ignored', 'warning');
+  }
+  const both = (a: string, b: string, where: Record<string, unknown> | undefined, base: string[]): void => {
+    if (where && Object.hasOwn(where, a) && Object.hasOwn(where, b)) {
+      at(path(...base, b), 'both_spellings', `both "${a}" and "${b}" are given; use one`);
+    }
+  };
+  both('static_parameters', 'staticParameters', raw, []);
+  both('argument_location', 'argumentLocation', raw.endpoint, ['endpoint']);
+  both('propagate_tool_result', 'propagateToolResult', raw.options, ['options']);
+  both('bridge_phrases', 'bridgePhrases', raw.options, ['options']);
+
+  const type: ToolType = raw.type ?? (raw.endpoint ? 'endpoint' : 'action');
+  const spec = raw.tool.function;
+  const name = spec.name;
+
+  // Static parameters.
+  const staticParameters: StaticParameter[] = [];
+  (raw.static_parameters ?? raw.staticParameters ?? []).forEach((p, i) => {
+    const where = path(raw.static_parameters ? 'static_parameters' : 'staticParameters') + `[${i}]`;
+    const param: StaticParameter = {
+      name: p.name,
+      type: p.type ?? 'string',
+      required: p.required ?? false,
+      ...(p.default !== undefined ? { default: structuredClone(p.default) } : {}),
+      ...(p.description !== undefined ? { description: p.description } : {}),
+    };
+    if (FORBIDDEN_NAMES.has(p.name)) at(joinPath(where, 'name'), 'forbidden_name', `"${p.name}" cannot be a parameter name`);
+    if (staticParameters.some((s) => s.name === p.name)) {
+      at(joinPath(where, 'name'), 'duplicate_static', `static parameter "${p.name}" is declared twice`);
+    }
+    if (param.required && param.default === undefined) {
+      at(where, 'static_required', `required static parameter "${p.name}" has no value (give it a "default")`);
+    }
+    const typeProblem = param.default === undefined ? undefined : checkStaticValue(param.type, param.default);
+    if (typeProblem) at(joinPath(where, 'default'), 'static_type', typeProblem);
+    staticParameters.push(param);
+  });
+  const staticNames = new Set(staticParameters.map((p) => p.name));
+
+  // The function schema the model sees: static parameters removed.
+  const parameters = modelSchema(spec.parameters, staticNames);
+  const tool: FunctionTool = {
+    type: 'function',
+    function: {
+      name,
+      ...(spec.description !== undefined ? { description: spec.description } : {}),
+      parameters,
+      ...(spec.strict !== undefined ? { strict: spec.strict } : {}),
+    },
+  };
+  let validator: ToolDefinition['validator'] | undefined;
+  try {
+    validator = ctx.validators.compile(parameters);
+  } catch (error) {
+    at(path('tool', 'function', 'parameters'), 'bad_schema', `invalid JSON Schema: ${(error as Error).message}`);
+  }
+
+  // Endpoint.
+  let endpoint: EndpointConfig | undefined;
+  let writtenLocation: ArgumentLocation | undefined;
+  if (raw.endpoint) {
+    const e = raw.endpoint;
+    writtenLocation = e.argument_location ?? e.argumentLocation;
+    const check = checkEndpointUrl(e.url);
+    for (const problem of check.problems) at(path('endpoint', 'url'), 'bad_url', problem);
+    endpoint = {
+      url: e.url,
+      method: e.method,
+      argumentLocation: writtenLocation ?? (e.method === 'post' || e.method === 'put' ? 'body' : 'query'),
+      timeoutSecs: e.timeout ?? DEFAULT_TIMEOUT_SECS,
+      pathParams: check.pathParams,
+    };
+  }
+
+  // Options.
+  const rawOptions = raw.options ?? {};
+  (rawOptions.save ?? []).forEach((rule, i) => {
+    const problem = checkJmesPath(rule.from);
+    if (problem) at(path('options', 'save') + `[${i}].from`, 'bad_save', `invalid JMESPath: ${problem}`);
+  });
+  const options: ToolOptions = {
+    propagateToolResult: rawOptions.propagate_tool_result ?? rawOptions.propagateToolResult ?? false,
+    save: (rawOptions.save ?? []).map((r) => ({ from: r.from, to: r.to })),
+    bridgePhrases: structuredClone(rawOptions.bridge_phrases ?? rawOptions.bridgePhrases ?? {}),
+  };
+
+  // Defaults.
+  const rawDefaults = structuredClone(raw.defaults ?? {});
+  const compiled = compileDefaults(rawDefaults, { path: path('defaults') });
+  for (const issue of compiled.issues) issues.push(file !== undefined && issue.file === undefined ? { ...issue, file } : issue);
+
+  issues.push(
+    ...lintDefinition({
+      path: ctx.path,
+      file,
+      type,
+      hasEndpoint: endpoint !== undefined,
+      ...(endpoint ? { method: endpoint.method } : {}),
+      ...(writtenLocation ? { writtenLocation } : {}),
+      pathParams: endpoint?.pathParams ?? [],
+      schemaParams: new Set(Object.keys(propertiesOf(spec.parameters))),
+      staticParams: staticNames,
+      rules: compiled.compiled.rules,
+    }),
+  );
+
+  if (issues.some((i) => i.severity === 'error') || validator === undefined) return { issues };
+  const definition: ToolDefinition = {
+    name,
+    type,
+    tool,
+    ...(type === 'endpoint' && endpoint ? { endpoint } : {}),
+    defaults: compiled.compiled,
+    rawDefaults,
+    staticParameters,
+    hasResult: Object.hasOwn(raw, 'result'),
+    ...(Object.hasOwn(raw, 'result') ? { result: structuredClone(raw.result) } : {}),
+    options,
+    ...(raw.service !== undefined ? { service: raw.service } : {}),
+    validator,
+    source: { ...(file !== undefined ? { file } : {}), index: ctx.index },
+  };
+  return { definition, issues };
+}
+
+const KNOWN: ReadonlySet<string> = new Set([
+  'type', 'tool', 'endpoint', 'defaults', 'static_parameters', 'staticParameters',
+  'result', 'options', 'service',
+  // Syllable fields this engine accepts and ignores.
+  'context', 'name', 'id',
+]);
+
+function propertiesOf(schema: JsonSchema | undefined): Record<string, unknown> {
+  const props = schema?.['properties'];
+  return props !== null && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, unknown>) : {};
+}
+
+/** The schema without static parameters (they are hidden from the model). */
+function modelSchema(schema: JsonSchema | undefined, hidden: ReadonlySet<string>): JsonSchema {
+  if (schema === undefined) return { type: 'object', properties: {} };
+  const copy = structuredClone(schema);
+  if (hidden.size === 0) return copy;
+  const props = propertiesOf(copy);
+  for (const name of hidden) delete props[name];
+  const required = copy['required'];
+  if (Array.isArray(required)) copy['required'] = required.filter((r) => !hidden.has(String(r)));
+  return copy;
+}
+
+function checkStaticValue(type: StaticParameter['type'], value: unknown): string | undefined {
+  const isTemplate = typeof value === 'string' && value.includes('{{');
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? undefined : `expected a string, got ${JSON.stringify(value)}`;
+    case 'int':
+      return Number.isInteger(value) || isTemplate ? undefined : `expected an integer, got ${JSON.stringify(value)}`;
+    case 'boolean':
+      return typeof value === 'boolean' || isTemplate ? undefined : `expected a boolean, got ${JSON.stringify(value)}`;
+    case 'data_source_list':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? undefined
+        : `expected a list of strings, got ${JSON.stringify(value)}`;
+    default: {
+      const exhaustive: never = type;
+      return `unknown type ${String(exhaustive)}`;
+    }
+  }
+}
+
+function checkJmesPath(expression: string): string | undefined {
+  try {
+    // `compile` exists at run time but is missing from @types/jmespath.
+    (jmespath as unknown as { compile(expression: string): unknown }).compile(expression);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

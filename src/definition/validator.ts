@@ -1,0 +1,90 @@
+/**
+ * Ajv behind the one-method {@link ArgumentValidator} interface. Schemas compile once, at load:
+ * strict mode (a typo'd keyword fails loading), `$data` refused, `allErrors` on, no type
+ * coercion and no defaults written into the model's arguments.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ArgumentValidator, ValidationFailure } from './validator-types.js';
+
+/** Compiles JSON Schemas into validators; one per load, with a cache by schema text. */
+export class ValidatorFactory {
+  readonly #ajv = new Ajv({
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allErrors: true,
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    $data: false,
+    validateFormats: false,
+    logger: false,
+  });
+  readonly #cache = new Map<string, ArgumentValidator>();
+
+  /**
+   * Compiles `schema`. Throws an `Error` whose message says what is wrong with the schema (the
+   * loader turns it into a load error with the JSON path).
+   */
+  compile(schema: Readonly<Record<string, unknown>>): ArgumentValidator {
+    const key = JSON.stringify(schema);
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
+    const dataRef = findDataReference(schema, '');
+    if (dataRef !== undefined) throw new Error(`$data references are not allowed (at ${dataRef || '/'})`);
+    const fn = this.#ajv.compile(schema);
+    const validator = new AjvArgumentValidator(fn);
+    this.#cache.set(key, validator);
+    return validator;
+  }
+}
+
+class AjvArgumentValidator implements ArgumentValidator {
+  readonly #fn: ValidateFunction;
+  constructor(fn: ValidateFunction) {
+    this.#fn = fn;
+  }
+  validate(value: unknown): { ok: true } | { ok: false; failures: readonly ValidationFailure[] } {
+    if (this.#fn(value)) return { ok: true };
+    return { ok: false, failures: (this.#fn.errors ?? []).map(describeError) };
+  }
+}
+
+/** Turns an ajv error into a path and a message a model can act on. */
+function describeError(error: ErrorObject): ValidationFailure {
+  const base = error.instancePath === '' ? '' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { path: `${base}/${String(params['missingProperty'])}`, message: 'is required' };
+    case 'additionalProperties':
+      return { path: `${base}/${String(params['additionalProperty'])}`, message: 'is not an allowed property' };
+    case 'enum': {
+      const allowed = Array.isArray(params['allowedValues']) ? params['allowedValues'] : [];
+      return { path: base || '/', message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
+    }
+    case 'const':
+      return { path: base || '/', message: `must be ${JSON.stringify(params['allowedValue'])}` };
+    default:
+      return { path: base || '/', message: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+/** Returns the JSON pointer of the first `$data` key in a schema, if any. */
+function findDataReference(node: unknown, pointer: string): string | undefined {
+  const stack: { node: unknown; pointer: string }[] = [{ node, pointer }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item.node === null || typeof item.node !== 'object') continue;
+    if (Array.isArray(item.node)) {
+      item.node.forEach((child, i) => stack.push({ node: child, pointer: `${item.pointer}/${i}` }));
+      continue;
+    }
+    for (const [key, child] of Object.entries(item.node)) {
+      if (key === '$data') return `${item.pointer}/$data`;
+      stack.push({ node: child, pointer: `${item.pointer}/${key}` });
+    }
+  }
+  return undefined;
+}
