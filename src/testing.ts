@@ -1,4 +1,10 @@
 /**
  * switchboard/testing — test doubles that are part of the product (the scripted model).
  */
-export {};
+export {
+  ScriptedModel,
+  type ScriptedStep,
+  type ScriptedToolCall,
+  type ScriptedCall,
+  type ScriptedModelOptions,
+} from './models/scripted.js';

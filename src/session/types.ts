@@ -87,6 +87,12 @@ export interface SessionOptions {
   readonly maxResponseBytes?: number;
   readonly store?: SessionStore;
   readonly id?: string;
+  /** Extra system context sent as a second system message after the prompt (runAgent's `memory`). */
+  readonly systemContext?: string;
+  /** System values for `vars.session.*` that the engine cannot know. Timezone default: the host's. */
+  readonly systemValues?: { readonly timezone?: string; readonly source?: string; readonly target?: string };
+  /** Called synchronously with every event of every turn, in emission order. */
+  readonly onEvent?: (event: SessionEvent) => void;
   /** Injectable clock and id source for deterministic tests. */
   readonly _internal?: {
     readonly now?: () => number;
@@ -126,6 +132,8 @@ export type SessionEvent =
   | { readonly type: 'handoff'; readonly from: string; readonly to: string; readonly reason?: string }
   | { readonly type: 'max-rounds'; readonly rounds: number }
   | { readonly type: 'interrupted' }
+  /** The model call failed (HTTP error, timeout); the turn ends and `result` rejects with a ModelError. */
+  | { readonly type: 'model-error'; readonly code: string; readonly message: string; readonly status?: number }
   | { readonly type: 'turn-end'; readonly content: string }
   | { readonly type: 'session-end'; readonly reason?: string };
 

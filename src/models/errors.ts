@@ -1,0 +1,53 @@
+/**
+ * Errors of the model side: the model server failed (HTTP 5xx, timeout, refused connection) or a
+ * scripted model was called beyond its script. Unlike tool errors these end the turn: the session
+ * emits a `model-error` event and rejects the turn's `result` with a {@link ModelError}.
+ */
+
+/** Why a model call failed. */
+export type ModelErrorCode =
+  /** The model server answered with a non-2xx status. */
+  | 'http_status'
+  /** No complete answer before the adapter's timeout. */
+  | 'timeout'
+  /** Connection refused, reset, DNS failure. */
+  | 'network'
+  /** The answer could not be understood (bad stream, unknown shape). */
+  | 'bad_response'
+  /** A test double was used wrongly (e.g. a scripted model called beyond its script). */
+  | 'script';
+
+/** A failed model call. Ends the turn; the session stays usable for the next turn. */
+export class ModelError extends Error {
+  override readonly name = 'ModelError';
+  readonly code: ModelErrorCode;
+  /** HTTP status of the model server, when it answered. */
+  readonly status: number | undefined;
+  /** The model's name (`openai:gpt-4o-mini`, `scripted`). */
+  readonly model: string;
+
+  constructor(options: {
+    code: ModelErrorCode;
+    message: string;
+    model: string;
+    status?: number;
+    cause?: unknown;
+  }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+    this.model = options.model;
+    this.status = options.status;
+  }
+}
+
+/** True for a {@link ModelError} (also across module copies). */
+export function isModelError(value: unknown): value is ModelError {
+  return value instanceof ModelError || (value instanceof Error && value.name === 'ModelError');
+}
+
+/** The error an adapter throws when its request's signal was aborted (interruption). */
+export function abortError(): Error {
+  const err = new Error('the model stream was aborted');
+  err.name = 'AbortError';
+  return err;
+}

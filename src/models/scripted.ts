@@ -1,0 +1,143 @@
+/**
+ * ScriptedModel — the test double of the product (`switchboard/testing`). It answers each model
+ * call with the next step of a script shaped like a fixture turn's `model` list, records every
+ * request it saw, and fails loudly when called beyond its script or left with unused steps.
+ */
+import { ModelError, abortError } from './errors.js';
+import type { Model, ModelRequest, ModelStreamPart, ModelToolCall, ModelUsage } from './types.js';
+
+/** One scripted tool call. `args` as an object is JSON-encoded; a string is sent verbatim. */
+export interface ScriptedToolCall {
+  readonly name: string;
+  readonly args?: Readonly<Record<string, unknown>> | string;
+  /** Default `call_<step>_<index>` (1-based step, 0-based index). */
+  readonly id?: string;
+}
+
+/** One answer of the script. */
+export interface ScriptedStep {
+  /** Text streamed before any tool call; an array streams each element as its own delta. */
+  readonly text?: string | readonly string[];
+  readonly tool_calls?: readonly ScriptedToolCall[];
+  /** Wait this long before answering (and between text chunks). Honours abort. Default 0. */
+  readonly delayMs?: number;
+  /** Make this call fail with a {@link ModelError} carrying this message. */
+  readonly error?: string;
+  /** Usage reported in the finish part. Default `{ inputTokens: 0, outputTokens: 0 }`. */
+  readonly usage?: ModelUsage;
+}
+
+/** A request as the scripted model saw it (copied, so later history changes do not show). */
+export interface ScriptedCall {
+  readonly messages: ModelRequest['messages'];
+  readonly tools: ModelRequest['tools'];
+  /** The step index (0-based) that answered, or -1 when the script was exhausted. */
+  readonly step: number;
+}
+
+/** Options of {@link ScriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Default `scripted`. */
+  readonly name?: string;
+}
+
+/** A model that replays a script. Calls beyond the script throw a {@link ModelError} (`script`). */
+export class ScriptedModel implements Model {
+  readonly name: string;
+  /** Every request received, in order. */
+  readonly calls: ScriptedCall[] = [];
+  readonly #steps: readonly ScriptedStep[];
+  #next = 0;
+
+  constructor(steps: readonly ScriptedStep[], options: ScriptedModelOptions = {}) {
+    this.#steps = steps;
+    this.name = options.name ?? 'scripted';
+  }
+
+  /** Steps not yet used. */
+  get remaining(): number {
+    return this.#steps.length - this.#next;
+  }
+
+  /** Throws if any step was never used. */
+  assertComplete(): void {
+    if (this.remaining > 0) {
+      throw new Error(
+        `${this.name}: ${this.remaining} scripted step(s) never used (used ${this.#next} of ${this.#steps.length})`,
+      );
+    }
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+    const index = this.#next;
+    const step = this.#steps[index];
+    this.calls.push({
+      messages: request.messages.slice(),
+      tools: request.tools.slice(),
+      step: step === undefined ? -1 : index,
+    });
+    if (step === undefined) {
+      const err = new ModelError({
+        code: 'script',
+        model: this.name,
+        message: `${this.name}: model called ${index + 1} time(s) but the script has only ${this.#steps.length} step(s)`,
+      });
+      return failing(err);
+    }
+    this.#next++;
+    return play(step, index, request.signal, this.name);
+  }
+}
+
+async function* failing(err: Error): AsyncGenerator<ModelStreamPart> {
+  throw err;
+}
+
+async function* play(
+  step: ScriptedStep,
+  index: number,
+  signal: AbortSignal,
+  name: string,
+): AsyncGenerator<ModelStreamPart> {
+  const delay = step.delayMs ?? 0;
+  if (delay > 0) await sleep(delay, signal);
+  if (signal.aborted) throw abortError();
+  if (step.error !== undefined) throw new ModelError({ code: 'http_status', status: 500, model: name, message: step.error });
+  const chunks = step.text === undefined ? [] : typeof step.text === 'string' ? [step.text] : step.text;
+  for (let i = 0; i < chunks.length; i++) {
+    if (i > 0 && delay > 0) await sleep(delay, signal);
+    if (signal.aborted) throw abortError();
+    const text = chunks[i];
+    if (text !== undefined && text !== '') yield { type: 'text-delta', text };
+  }
+  const calls = step.tool_calls ?? [];
+  for (let i = 0; i < calls.length; i++) {
+    const c = calls[i];
+    if (c === undefined) continue;
+    const call: ModelToolCall = {
+      id: c.id ?? `call_${index + 1}_${i}`,
+      name: c.name,
+      arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}),
+    };
+    yield { type: 'tool-call', call };
+  }
+  yield { type: 'finish', usage: step.usage ?? { inputTokens: 0, outputTokens: 0 } };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

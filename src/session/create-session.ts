@@ -1,0 +1,256 @@
+/**
+ * createSession / restoreSession: the live session object. It owns the mutable state, serialises
+ * turns (a `send` while a turn runs waits for it), creates handlers lazily (an idle session holds
+ * no handler, dispatcher or timer), and hands each turn to the turn loop.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ToolDefinition, ToolType } from '../definition/types.js';
+import type { ActionHandler, Handler } from '../handlers/types.js';
+import type { ChatMessage, ChatTool } from '../models/types.js';
+import type { SessionSystemValues } from '../transform/types.js';
+import { resolveArgumentLimits, type ArgumentLimits } from './argument-limits.js';
+import { createActionHandler, createContextHandler, createEndpointHandler, createLogHandler, renderMustache, toChatTools } from './deps.js';
+import { runTurn } from './run-turn.js';
+import { assignVars, liveStateFrom, snapshotState, systemValues, type LiveState } from './session-state.js';
+import { createTurnChannel } from './turn-stream.js';
+import type { TurnHost } from './turn-host.js';
+import type { AgentConfig, Session, SessionOptions, SessionState, TurnResult, TurnStream } from './types.js';
+
+/** Thrown by `send`/`run` on a session that has ended (a tool ended it, or `close()`). */
+export class SessionEndedError extends Error {
+  override readonly name = 'SessionEndedError';
+}
+
+/** Creates a session. Throws a TypeError for an unknown `agent` or agent tool name (host mistakes). */
+export function createSession(options: SessionOptions): Session {
+  const id = options.id ?? randomUUID();
+  const vars: Record<string, unknown> = {};
+  if (options.vars !== undefined) assignVars(vars, options.vars);
+  const state: LiveState = {
+    id,
+    language: options.language ?? 'en-US',
+    vars,
+    agent: initialAgent(options),
+    history: [],
+    turns: 0,
+    ended: false,
+  };
+  return new LiveSession(options, state);
+}
+
+/** Recreates a session from plain-JSON state (from `toJSON()`, a TurnResult or a store). */
+export function restoreSession(state: SessionState, options: SessionOptions): Session {
+  const live = liveStateFrom(state);
+  if (live.agent !== undefined && !hasOwnAgent(options, live.agent)) {
+    throw new TypeError(`restored session names agent ${JSON.stringify(live.agent)}, which the options do not declare`);
+  }
+  return new LiveSession(options, live);
+}
+
+/** Loads a session's state from `options.store` and restores it; undefined when not stored. */
+export async function resumeSession(id: string, options: SessionOptions): Promise<Session | undefined> {
+  if (options.store === undefined) throw new TypeError('resumeSession needs options.store');
+  const state = await options.store.get(id);
+  return state === undefined ? undefined : restoreSession(state, options);
+}
+
+function hasOwnAgent(options: SessionOptions, name: string): boolean {
+  return options.agents !== undefined && Object.hasOwn(options.agents, name);
+}
+
+function initialAgent(options: SessionOptions): string | undefined {
+  if (options.agents === undefined) return undefined;
+  const names = Object.keys(options.agents);
+  const agent = options.agent ?? names[0];
+  if (agent === undefined) return undefined;
+  if (!hasOwnAgent(options, agent)) throw new TypeError(`unknown agent ${JSON.stringify(agent)}; agents: ${names.join(', ')}`);
+  for (const name of names) {
+    const config = options.agents[name];
+    for (const tool of config?.tools ?? []) {
+      if (!options.tools.tools.has(tool)) throw new TypeError(`agent ${name} names unknown tool ${JSON.stringify(tool)}`);
+    }
+  }
+  return agent;
+}
+
+// Shared across sessions: the tool map of each agent config, and the chat tools of each tool map
+// when no description needs rendering. This keeps an idle session small.
+const agentTools = new WeakMap<AgentConfig, ReadonlyMap<string, ToolDefinition>>();
+const chatToolCache = new WeakMap<ReadonlyMap<string, ToolDefinition>, readonly ChatTool[]>();
+
+let idCounter = 0;
+const idPrefix = randomUUID().slice(0, 8);
+function defaultId(): string {
+  return `call_${idPrefix}_${(++idCounter).toString(36)}`;
+}
+
+class LiveSession implements Session, TurnHost {
+  readonly options: SessionOptions;
+  readonly state: LiveState;
+  readonly limits: ArgumentLimits;
+  readonly now: () => number;
+  readonly generateId: () => string;
+  endReason: string | undefined;
+  #handlers: Map<ToolType, Handler> | undefined;
+  #endpoint: (Handler & { close(): Promise<void> }) | undefined;
+  #current: AbortController | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  constructor(options: SessionOptions, state: LiveState) {
+    this.options = options;
+    this.state = state;
+    this.limits = resolveArgumentLimits(options.limits);
+    this.now = options._internal?.now ?? Date.now;
+    this.generateId = options._internal?.generateId ?? defaultId;
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  get ended(): boolean {
+    return this.state.ended || this.#closed;
+  }
+
+  send(userText: string): TurnStream {
+    if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
+    const channel = createTurnChannel(this.options.onEvent);
+    const controller = new AbortController();
+    const previous = this.#queue;
+    const turn = previous.then(async () => {
+      if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
+      this.#current = controller;
+      try {
+        return await runTurn(this, userText, controller.signal, (e) => channel.emit(e), channel.events);
+      } finally {
+        if (this.#current === controller) this.#current = undefined;
+      }
+    });
+    this.#queue = turn.catch(() => undefined);
+    turn.then(
+      (r) => channel.resolve(r),
+      (e: unknown) => channel.reject(e),
+    );
+    return channel.stream;
+  }
+
+  run(userText: string): Promise<TurnResult> {
+    return this.send(userText).result;
+  }
+
+  interrupt(): void {
+    this.#current?.abort();
+  }
+
+  toJSON(): SessionState {
+    return snapshotState(this.state);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#current?.abort();
+    await this.#queue;
+    const endpoint = this.#endpoint;
+    this.#endpoint = undefined;
+    this.#handlers = undefined;
+    await endpoint?.close();
+  }
+
+  handlerFor(type: ToolType): Handler {
+    this.#handlers ??= new Map();
+    let handler = this.#handlers.get(type);
+    if (handler === undefined) {
+      handler = this.#createHandler(type);
+      this.#handlers.set(type, handler);
+    }
+    return handler;
+  }
+
+  #createHandler(type: ToolType): Handler {
+    const o = this.options;
+    switch (type) {
+      case 'action':
+        return createActionHandler({
+          actions: toActionMap(o.actions),
+          ...(o.actionTimeoutSecs === undefined ? {} : { timeoutSecs: o.actionTimeoutSecs }),
+        });
+      case 'endpoint':
+        this.#endpoint = createEndpointHandler({
+          ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
+          ...(o.services === undefined ? {} : { services: o.services }),
+          ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
+          ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
+        });
+        return this.#endpoint;
+      case 'context':
+        return createContextHandler();
+      case 'log':
+        return createLogHandler();
+      default: {
+        const _exhaustive: never = type;
+        return _exhaustive;
+      }
+    }
+  }
+
+  #agentConfig(): AgentConfig | undefined {
+    const agents = this.options.agents;
+    const name = this.state.agent;
+    return agents !== undefined && name !== undefined && Object.hasOwn(agents, name) ? agents[name] : undefined;
+  }
+
+  hasAgent(name: string): boolean {
+    return hasOwnAgent(this.options, name);
+  }
+
+  activeTools(): ReadonlyMap<string, ToolDefinition> {
+    const all = this.options.tools.tools;
+    const agent = this.#agentConfig();
+    if (agent?.tools === undefined) return all;
+    let tools = agentTools.get(agent);
+    if (tools === undefined) {
+      const map = new Map<string, ToolDefinition>();
+      for (const name of agent.tools) {
+        const def = all.get(name);
+        if (def !== undefined) map.set(name, def);
+      }
+      tools = map;
+      agentTools.set(agent, tools);
+    }
+    return tools;
+  }
+
+  chatTools(tools: ReadonlyMap<string, ToolDefinition>, system: SessionSystemValues): readonly ChatTool[] {
+    const cached = chatToolCache.get(tools);
+    if (cached !== undefined) return cached;
+    const rendered = toChatTools(tools.values(), { vars: this.state.vars, session: system });
+    const templated = [...tools.values()].some((t) => t.tool.function.description?.includes('{{') === true);
+    if (!templated) chatToolCache.set(tools, rendered);
+    return rendered;
+  }
+
+  systemMessages(system: SessionSystemValues): readonly ChatMessage[] {
+    const prompt = this.#agentConfig()?.prompt ?? this.options.prompt;
+    const out: ChatMessage[] = [];
+    if (prompt !== undefined && prompt !== '') {
+      const content = prompt.includes('{{') ? renderMustache(prompt, { vars: this.state.vars, session: system }) : prompt;
+      out.push({ role: 'system', content });
+    }
+    const extra = this.options.systemContext;
+    if (extra !== undefined && extra !== '') out.push({ role: 'system', content: extra });
+    return out;
+  }
+
+  systemValues(): SessionSystemValues {
+    return systemValues(this.state, this.now(), this.options.systemValues);
+  }
+}
+
+function toActionMap(
+  actions: SessionOptions['actions'],
+): ReadonlyMap<string, ActionHandler> {
+  if (actions === undefined) return new Map();
+  if (actions instanceof Map) return actions;
+  return new Map(Object.entries(actions as Readonly<Record<string, ActionHandler>>));
+}

@@ -1,0 +1,181 @@
+/**
+ * Third stage of a tool call: dispatch a prepared call to its handler, honour interruption, apply
+ * `options.save`, and produce the trace and the message content the model receives. Never throws:
+ * every outcome, including a cancelled or crashed handler, becomes a result for the model.
+ *
+ * Cancellation policy (SPEC §4): endpoint `get`, context and log calls are safe to cancel; when the
+ * turn's signal aborts they resolve at once with a `cancelled` tool error. Endpoint
+ * `post`/`put`/`delete` and actions already started get a signal that interruption never aborts,
+ * so they run to completion and their result is kept (never repeated).
+ */
+import type { ToolDefinition, ToolType } from '../definition/types.js';
+import { ToolError } from '../errors.js';
+import type { Handler, HandlerOutcome, HandlerSession, HttpExchangeRecord, SessionEffect } from '../handlers/types.js';
+import type { ModelToolCall } from '../models/types.js';
+import { applySaveRules } from './deps.js';
+import type { PreparedCall } from './prepare-tool-call.js';
+import type { SessionEvent, ToolTrace } from './types.js';
+
+/** What dispatching needs from the session. */
+export interface ExecuteContext {
+  readonly handlerFor: (type: ToolType) => Handler;
+  readonly session: HandlerSession;
+  /** The turn's interruption signal. */
+  readonly signal: AbortSignal;
+  readonly emit: (event: SessionEvent) => void;
+  readonly now: () => number;
+  /** Whether an agent of this name exists (handoff effects naming others become tool errors). */
+  readonly hasAgent: (name: string) => boolean;
+}
+
+/** The finished call: its trace, the effects to apply, and the tool message content. */
+export interface ToolCallResult {
+  readonly call: ModelToolCall;
+  readonly trace: ToolTrace;
+  readonly effects: readonly SessionEffect[];
+  /** The `content` of the tool message the model receives. */
+  readonly content: string;
+}
+
+/** True if interrupting may cancel a call of this tool (SPEC §4). */
+export function isCancellable(tool: ToolDefinition): boolean {
+  switch (tool.type) {
+    case 'context':
+    case 'log':
+      return true;
+    case 'endpoint':
+      return tool.endpoint?.method === 'get';
+    case 'action':
+      return false;
+    default: {
+      const _exhaustive: never = tool.type;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Dispatches a prepared call (or records its preparation error). */
+export async function executeToolCall(
+  call: ModelToolCall,
+  prepared: PreparedCall,
+  startedAt: number,
+  ctx: ExecuteContext,
+): Promise<ToolCallResult> {
+  if (!prepared.ok) return finish(call, prepared.args, prepared.transform, [], errorOutcome(prepared.error), startedAt, ctx);
+  const { tool, args } = prepared;
+  if (ctx.signal.aborted && isCancellable(tool)) {
+    return finish(call, args, prepared.transform, [], errorOutcome(cancelledError()), startedAt, ctx);
+  }
+  const requests: HttpExchangeRecord[] = [];
+  const onRequest = (record: HttpExchangeRecord): void => {
+    requests.push(record);
+    ctx.emit({ type: 'http-request', callId: call.id, request: record });
+  };
+  if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
+
+  const cancellable = isCancellable(tool);
+  const handlerSignal = cancellable ? ctx.signal : new AbortController().signal;
+  const handler = ctx.handlerFor(tool.type);
+  let run: Promise<HandlerOutcome>;
+  try {
+    run = handler.execute(args, { tool, callId: call.id, session: ctx.session, signal: handlerSignal, onRequest });
+  } catch (err) {
+    run = Promise.reject(err);
+  }
+  const guarded = run.then(
+    (outcome) => ({ kind: 'done' as const, outcome }),
+    (err: unknown) => ({ kind: 'done' as const, outcome: errorOutcome(new ToolError('handler_error', shortMessage(err))) }),
+  );
+  const settled = cancellable ? await raceAbort(guarded, ctx.signal) : await guarded;
+  const outcome = settled.kind === 'cancelled' ? errorOutcome(cancelledError()) : settled.outcome;
+  return finish(call, args, prepared.transform, requests, checkHandoffs(outcome, ctx), startedAt, ctx, tool);
+}
+
+type Settled = { kind: 'done'; outcome: OutcomeLike } | { kind: 'cancelled' };
+type OutcomeLike = Pick<HandlerOutcome, 'type' | 'effects'> &
+  ({ type: 'success'; output: unknown } | { type: 'error'; error: ToolError });
+
+function raceAbort(work: Promise<Settled>, signal: AbortSignal): Promise<Settled> {
+  if (signal.aborted) return Promise.resolve({ kind: 'cancelled' });
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve({ kind: 'cancelled' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    void work.then((s) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(s);
+    });
+  });
+}
+
+function checkHandoffs(outcome: OutcomeLike, ctx: ExecuteContext): OutcomeLike {
+  for (const effect of outcome.effects) {
+    if (effect.type === 'handoff' && !ctx.hasAgent(effect.agent)) {
+      return errorOutcome(new ToolError('not_available', `cannot hand over to unknown agent ${JSON.stringify(effect.agent)}`));
+    }
+  }
+  return outcome;
+}
+
+function errorOutcome(error: ToolError): OutcomeLike {
+  return { type: 'error', error, effects: [] };
+}
+
+function cancelledError(): ToolError {
+  return new ToolError('cancelled', 'the call was cancelled because the caller interrupted');
+}
+
+function finish(
+  call: ModelToolCall,
+  args: Record<string, unknown> | undefined,
+  transform: ToolTrace['transform'],
+  requests: readonly HttpExchangeRecord[],
+  outcome: OutcomeLike,
+  startedAt: number,
+  ctx: ExecuteContext,
+  tool?: ToolDefinition,
+): ToolCallResult {
+  const duration_secs = Math.max(0, ctx.now() - startedAt) / 1000;
+  const base = {
+    tool: call.name,
+    ...(args === undefined ? {} : { args }),
+    duration_secs,
+    callId: call.id,
+    rawArguments: call.arguments,
+    transform,
+    requests,
+  };
+  if (outcome.type === 'error') {
+    const output = outcome.error.toJSON();
+    return {
+      call,
+      trace: { ...base, output, isError: true, errorCode: outcome.error.code },
+      effects: outcome.effects,
+      content: safeStringify(output),
+    };
+  }
+  const effects = [...outcome.effects];
+  if (tool !== undefined && tool.options.save.length > 0) {
+    const vars = applySaveRules(outcome.output, tool.options.save);
+    if (Object.keys(vars).length > 0) effects.push({ type: 'set-vars', vars });
+  }
+  return {
+    call,
+    trace: { ...base, output: outcome.output, isError: false },
+    effects,
+    content: typeof outcome.output === 'string' ? outcome.output : safeStringify(outcome.output),
+  };
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return JSON.stringify({ error: { code: 'bad_response', message: 'the tool result is not JSON-serialisable' } });
+  }
+}
+
+function shortMessage(err: unknown): string {
+  const text = err instanceof Error ? err.message : typeof err === 'string' ? err : 'unknown error';
+  const line = text.split('\n', 1)[0] ?? '';
+  return `handler failed: ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`;
+}

@@ -1,0 +1,100 @@
+/**
+ * Second stage of a tool call, everything before dispatch: look the tool up among those the active
+ * agent may use, parse and check the raw arguments, validate them against the function's JSON
+ * Schema, merge static parameters and apply `defaults`. Pure and synchronous; never throws.
+ */
+import type { ToolDefinition } from '../definition/types.js';
+import { ToolError } from '../errors.js';
+import type { SessionSystemValues, TransformTraceEntry } from '../transform/types.js';
+import type { ArgumentLimits } from './argument-limits.js';
+import { applyStaticParameters } from './deps.js';
+import { parseToolArguments } from './parse-tool-call.js';
+
+/** What preparing a call needs besides the call itself. */
+export interface PrepareContext {
+  /** Tools the active agent may call, by name. */
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  readonly limits: ArgumentLimits;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly system: SessionSystemValues;
+  /** Per tool, per static parameter overrides (SessionOptions.toolDefaults). */
+  readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly onMissingTemplateValue: 'skip' | 'error';
+}
+
+/** A call ready to dispatch, or the tool error that stopped it (with what was known by then). */
+export type PreparedCall =
+  | {
+      readonly ok: true;
+      readonly tool: ToolDefinition;
+      readonly args: Record<string, unknown>;
+      readonly transform: readonly TransformTraceEntry[];
+    }
+  | {
+      readonly ok: false;
+      readonly tool?: ToolDefinition;
+      readonly args?: Record<string, unknown>;
+      readonly transform: readonly TransformTraceEntry[];
+      readonly error: ToolError;
+    };
+
+/** Runs lookup → limits → parse → validate → static parameters → defaults. */
+export function prepareToolCall(name: string, rawArguments: string, ctx: PrepareContext): PreparedCall {
+  const tool = ctx.tools.get(name);
+  if (tool === undefined) {
+    const available = [...ctx.tools.keys()];
+    return {
+      ok: false,
+      transform: [],
+      error: new ToolError(
+        'unknown_tool',
+        `no tool named ${JSON.stringify(truncate(name, 100))}; available tools: ${available.join(', ') || '(none)'}`,
+        { available },
+      ),
+    };
+  }
+  const parsed = parseToolArguments(rawArguments, ctx.limits);
+  if (!parsed.ok) return { ok: false, tool, transform: [], error: parsed.error };
+
+  const validation = tool.validator.validate(parsed.args);
+  if (!validation.ok) {
+    const failures = validation.failures.slice(0, 10);
+    const text = failures.map((f) => `${f.path === '' ? '(root)' : f.path}: ${f.message}`).join('; ');
+    return {
+      ok: false,
+      tool,
+      args: parsed.args,
+      transform: [],
+      error: new ToolError('invalid_arguments', `arguments do not match the schema: ${text}`, {
+        failures: failures.map((f) => ({ path: f.path, message: f.message })),
+      }),
+    };
+  }
+
+  const overrides =
+    ctx.toolDefaults !== undefined && Object.hasOwn(ctx.toolDefaults, tool.name) ? ctx.toolDefaults[tool.name] : undefined;
+  const merged = applyStaticParameters(parsed.args, tool.staticParameters, {
+    ...(overrides === undefined ? {} : { overrides }),
+    vars: ctx.vars,
+    session: ctx.system,
+  });
+  const outcome = tool.defaults.apply(merged, {
+    vars: ctx.vars,
+    session: ctx.system,
+    onMissingTemplateValue: ctx.onMissingTemplateValue,
+  });
+  if (!outcome.ok) {
+    return {
+      ok: false,
+      tool,
+      args: merged,
+      transform: outcome.trace,
+      error: new ToolError('missing_template_value', outcome.message),
+    };
+  }
+  return { ok: true, tool, args: outcome.args, transform: outcome.trace };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

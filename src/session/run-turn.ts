@@ -1,0 +1,89 @@
+/**
+ * The turn loop (SPEC §4): user message → model → tool calls → model … until the model answers
+ * without tool calls, `maxToolRounds` rounds of tool calls have run (a `max-rounds` event, and the
+ * turn ends cleanly), a tool ended the session, or the caller interrupted.
+ *
+ * Event order of a turn: `turn-start`; per round: `text-delta`s and, as calls arrive, `tool-call`
+ * (then `action` / `http-request` / bridge `say` while they run); per call in call order its
+ * `tool-result` or `tool-error` followed by its effect events (`say`, `language`, `vars`, `log`,
+ * `handoff`); then `max-rounds` or `model-error` or `interrupted` if that is how the turn ended;
+ * `turn-end` (not after a model error); `session-end` last if a tool ended the session.
+ */
+import type { ModelUsage } from '../models/types.js';
+import { runRound } from './run-round.js';
+import { snapshotState } from './session-state.js';
+import type { TurnHost } from './turn-host.js';
+import type { SessionEvent, ToolTrace, TurnResult } from './types.js';
+
+/** Default cap on rounds of tool calls per turn. */
+export const DEFAULT_MAX_TOOL_ROUNDS = 8;
+
+/** Runs one user turn. Rejects only with a ModelError (after a `model-error` event). */
+export async function runTurn(
+  host: TurnHost,
+  userText: string,
+  signal: AbortSignal,
+  emit: (event: SessionEvent) => void,
+  events: readonly SessionEvent[],
+): Promise<TurnResult> {
+  const startedAt = host.now();
+  const state = host.state;
+  state.turns++;
+  emit({ type: 'turn-start', turn: state.turns, user: userText });
+  state.history.push({ role: 'user', content: userText });
+
+  const maxRounds = Math.max(1, host.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS);
+  const traces: ToolTrace[] = [];
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let content = '';
+  let rounds = 0;
+  let interrupted = false;
+  for (;;) {
+    if (signal.aborted) {
+      interrupted = true;
+      break;
+    }
+    const round = await runRound(host, signal, emit);
+    inputTokens += round.usage.inputTokens;
+    outputTokens += round.usage.outputTokens;
+    for (const r of round.results) traces.push(r.trace);
+    content = round.text;
+    if (round.error !== undefined) {
+      emit({
+        type: 'model-error',
+        code: round.error.code,
+        message: round.error.message,
+        ...(round.error.status === undefined ? {} : { status: round.error.status }),
+      });
+      throw round.error;
+    }
+    if (round.interrupted) {
+      interrupted = true;
+      break;
+    }
+    if (round.results.length === 0) break;
+    rounds++;
+    if (state.ended) break;
+    if (rounds >= maxRounds) {
+      emit({ type: 'max-rounds', rounds });
+      break;
+    }
+  }
+  if (interrupted) emit({ type: 'interrupted' });
+  emit({ type: 'turn-end', content });
+  if (state.ended) emit({ type: 'session-end', ...(host.endReason === undefined ? {} : { reason: host.endReason }) });
+
+  const usage: ModelUsage = { inputTokens, outputTokens };
+  const snapshot = snapshotState(state);
+  if (host.options.store !== undefined) await host.options.store.set(snapshot);
+  return {
+    content,
+    response_time_secs: Math.max(0, host.now() - startedAt) / 1000,
+    traces,
+    events,
+    usage,
+    state: snapshot,
+    interrupted,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The mutable state a live session holds, and its conversion to and from plain-JSON
+ * {@link SessionState}. Variables are written with own-property definitions only, so a variable
+ * named `__proto__` or `constructor` is stored like any other name.
+ */
+import type { ChatMessage } from '../models/types.js';
+import type { SessionSystemValues } from '../transform/types.js';
+import type { SessionState } from './types.js';
+
+/** What a live session mutates between turns. */
+export interface LiveState {
+  readonly id: string;
+  language: string;
+  vars: Record<string, unknown>;
+  agent: string | undefined;
+  history: ChatMessage[];
+  turns: number;
+  ended: boolean;
+}
+
+/** Sets own properties of `target` from `updates` (never through a prototype setter). */
+export function assignVars(target: Record<string, unknown>, updates: Readonly<Record<string, unknown>>): void {
+  for (const key of Object.keys(updates)) {
+    Object.defineProperty(target, key, { value: updates[key], enumerable: true, writable: true, configurable: true });
+  }
+}
+
+/** Copies plain data (JSON semantics: functions and undefined dropped). */
+export function jsonCopy<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** A plain-JSON snapshot. Messages are immutable once created, so the history array is copied shallowly. */
+export function snapshotState(state: LiveState): SessionState {
+  return {
+    version: 1,
+    id: state.id,
+    language: state.language,
+    vars: jsonCopy(state.vars),
+    ...(state.agent === undefined ? {} : { agent: state.agent }),
+    history: state.history.slice(),
+    turns: state.turns,
+    ended: state.ended,
+  };
+}
+
+/** Checks the shape of a stored state before restoring it; throws a TypeError naming the problem. */
+export function liveStateFrom(state: SessionState): LiveState {
+  if (state === null || typeof state !== 'object') throw new TypeError('session state must be an object');
+  if (state.version !== 1) throw new TypeError(`unsupported session state version ${String(state.version)}`);
+  if (typeof state.id !== 'string' || typeof state.language !== 'string') {
+    throw new TypeError('session state needs string id and language');
+  }
+  if (!Array.isArray(state.history)) throw new TypeError('session state history must be an array');
+  const vars: Record<string, unknown> = {};
+  assignVars(vars, jsonCopy(state.vars ?? {}));
+  return {
+    id: state.id,
+    language: state.language,
+    vars,
+    agent: state.agent,
+    history: jsonCopy(state.history),
+    turns: typeof state.turns === 'number' ? state.turns : 0,
+    ended: state.ended === true,
+  };
+}
+
+/** The `vars.session.*` values at this moment. */
+export function systemValues(
+  state: LiveState,
+  now: number,
+  extra: { readonly timezone?: string; readonly source?: string; readonly target?: string } | undefined,
+): SessionSystemValues {
+  const timezone = extra?.timezone ?? defaultTimezone();
+  const date = new Date(now);
+  const fmt = formatters(timezone);
+  const day = fmt.day.format(date);
+  const ymd = fmt.ymd.format(date);
+  return {
+    id: state.id,
+    language: state.language,
+    datetime: date.toISOString(),
+    date: ymd,
+    day_of_week: day,
+    timezone,
+    ...(extra?.source === undefined ? {} : { source: extra.source }),
+    ...(extra?.target === undefined ? {} : { target: extra.target }),
+  };
+}
+
+const formatterCache = new Map<string, { day: Intl.DateTimeFormat; ymd: Intl.DateTimeFormat }>();
+// Creating Intl formatters is slow (ICU), so one pair per timezone is kept for the process.
+function formatters(timezone: string): { day: Intl.DateTimeFormat; ymd: Intl.DateTimeFormat } {
+  let f = formatterCache.get(timezone);
+  if (f === undefined) {
+    let tz = timezone;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    } catch {
+      tz = 'UTC';
+    }
+    f = {
+      day: new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: tz }),
+      ymd: new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: tz }),
+    };
+    if (formatterCache.size < 64) formatterCache.set(timezone, f);
+  }
+  return f;
+}
+
+let hostTimezone: string | undefined;
+function defaultTimezone(): string {
+  hostTimezone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return hostTimezone;
+}

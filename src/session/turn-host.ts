@@ -1,0 +1,31 @@
+/**
+ * What the turn loop needs from the session that runs it. Keeps the loop (run-turn, run-round)
+ * free of the session class, so each stage can be read and tested on its own.
+ */
+import type { ToolDefinition, ToolType } from '../definition/types.js';
+import type { Handler } from '../handlers/types.js';
+import type { ChatMessage, ChatTool } from '../models/types.js';
+import type { SessionSystemValues } from '../transform/types.js';
+import type { ArgumentLimits } from './argument-limits.js';
+import type { LiveState } from './session-state.js';
+import type { SessionOptions } from './types.js';
+
+/** The session as the turn loop sees it. */
+export interface TurnHost {
+  readonly options: SessionOptions;
+  readonly state: LiveState;
+  readonly limits: ArgumentLimits;
+  readonly now: () => number;
+  readonly generateId: () => string;
+  handlerFor(type: ToolType): Handler;
+  /** Tools the active agent may call. */
+  activeTools(): ReadonlyMap<string, ToolDefinition>;
+  /** The tools in the model's format (static parameters hidden, descriptions rendered). */
+  chatTools(tools: ReadonlyMap<string, ToolDefinition>, system: SessionSystemValues): readonly ChatTool[];
+  /** System messages for the next model call (prompt rendered over session variables). */
+  systemMessages(system: SessionSystemValues): readonly ChatMessage[];
+  systemValues(): SessionSystemValues;
+  hasAgent(name: string): boolean;
+  /** Reason given by the effect that ended the session, if any. */
+  endReason: string | undefined;
+}
