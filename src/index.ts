@@ -27,6 +27,11 @@ export type * from './handlers/types.js';
 
 // --- models ---------------------------------------------------------------------------------
 export type * from './models/types.js';
+export { ModelError, isModelError, type ModelErrorCode } from './models/errors.js';
 
 // --- session --------------------------------------------------------------------------------
 export type * from './session/types.js';
+export { createSession, restoreSession, resumeSession, SessionEndedError } from './session/create-session.js';
+export { DEFAULT_MAX_TOOL_ROUNDS } from './session/run-turn.js';
+export { DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_ARGUMENT_DEPTH } from './session/argument-limits.js';
+export { DEFAULT_BRIDGE_THRESHOLD_SECS } from './session/bridge.js';
