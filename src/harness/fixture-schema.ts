@@ -1,0 +1,193 @@
+/**
+ * The fixture format (SPEC §5): one conversation per YAML or JSON file, validated once with zod.
+ *
+ * Free-form JSON values (tool arguments, response bodies, variables, expected values) are kept as
+ * `unknown` so zod never rebuilds them: a key named `__proto__` in a fixture stays plain data.
+ * Every object of the format itself is strict, so a typo (`expct:`) is reported with its path.
+ */
+import { z } from 'zod';
+
+/** A value that is JSON data (checked loosely; matchers and the engine treat it as data). */
+const json = z.unknown();
+
+/** Keys of the format's own maps; `__proto__` would be read as a prototype by some code paths. */
+const safeKey = z.string().refine((k) => k !== '__proto__', { message: 'the key "__proto__" is not allowed' });
+
+const jsonObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  { message: 'expected an object' },
+);
+
+/** One tool call of a scripted model step: parsed `args`, or the raw `arguments` string. */
+export const scriptedToolCallSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    args: jsonObject.optional(),
+    /** The raw argument string exactly as the model sends it (to test malformed JSON). */
+    arguments: z.string().optional(),
+    id: z.string().min(1).optional(),
+  })
+  .refine((c) => !(c.args !== undefined && c.arguments !== undefined), {
+    message: 'give either args or arguments, not both',
+  });
+
+/** One scripted model step: what the model answers to one request. */
+export const modelStepSchema = z
+  .strictObject({
+    /** Streamed text; a list streams each element as its own delta. */
+    text: z.union([z.string(), z.array(z.string())]).optional(),
+    tool_calls: z.array(scriptedToolCallSchema).min(1).optional(),
+    /** Wait before answering (and between text chunks). */
+    delay_ms: z.number().int().min(0).max(60_000).optional(),
+    /** Make this model call fail with this message (a provider outage). */
+    error: z.string().optional(),
+  })
+  .refine((s) => s.text !== undefined || s.tool_calls !== undefined || s.error !== undefined, {
+    message: 'a model step needs text, tool_calls, error, or text with tool_calls',
+  });
+
+/** `match: partial` lets an expected item have fewer keys than the actual one. */
+const matchMode = z.enum(['exact', 'partial']).optional();
+
+export const expectedToolCallSchema = z.strictObject({
+  name: z.string(),
+  args: json.optional(),
+  match: matchMode,
+});
+
+export const expectedRequestSchema = z.strictObject({
+  method: z.string().optional(),
+  url: json.optional(),
+  query: json.optional(),
+  json: json.optional(),
+  form: json.optional(),
+  body: json.optional(),
+  /** Always a subset match: transports add headers of their own. */
+  headers: json.optional(),
+  match: matchMode,
+});
+
+export const expectedToolErrorSchema = z.strictObject({
+  tool: z.string(),
+  code: json.optional(),
+  message: json.optional(),
+  match: matchMode,
+});
+
+/** Expectations of one turn. Absent keys are not checked; `say: []` asserts nothing was said. */
+export const turnExpectSchema = z.strictObject({
+  tool_calls: z.array(expectedToolCallSchema).optional(),
+  requests: z.array(expectedRequestSchema).optional(),
+  say: z.array(json).optional(),
+  language: json.optional(),
+  vars: jsonObject.optional(),
+  reply: json.optional(),
+  tool_errors: z.array(expectedToolErrorSchema).optional(),
+  /** Events expected in this order, each matched partially; other events may sit in between. */
+  events: z.array(jsonObject).optional(),
+  agent: json.optional(),
+  ended: z.boolean().optional(),
+  interrupted: z.boolean().optional(),
+});
+
+/** Caller barge-in during a turn: interrupt when the first event of a type is seen. */
+export const interruptSchema = z.strictObject({
+  on: z.enum(['text-delta', 'tool-call', 'http-request', 'action', 'say']).optional(),
+  after_ms: z.number().int().min(0).max(60_000).optional(),
+});
+
+export const turnSchema = z.strictObject({
+  user: z.string(),
+  model: z.array(modelStepSchema),
+  interrupt: interruptSchema.optional(),
+  expect: turnExpectSchema.optional(),
+});
+
+/** One HTTP exchange the harness answers instead of the network. */
+export const httpExchangeSchema = z.strictObject({
+  request: z.strictObject({
+    method: z.string().min(1),
+    url: z.string().url(),
+    /** When given, the request's query string must contain these parameters to match. */
+    query: z.record(safeKey, z.union([z.string(), z.array(z.string())])).optional(),
+  }),
+  response: z
+    .strictObject({
+      status: z.number().int().min(100).max(599).default(200),
+      json: json.optional(),
+      text: z.string().optional(),
+      body: z.string().optional(),
+      headers: z.record(safeKey, z.string()).optional(),
+      delay_ms: z.number().int().min(0).max(120_000).optional(),
+      /** Fail at the transport level instead of answering (connection reset). */
+      error: z.enum(['network']).optional(),
+    })
+    .default({ status: 200 }),
+  /** How many requests this exchange answers. Default 1. */
+  times: z.number().int().min(1).max(100).default(1),
+});
+
+/** Canned result of a host action for the fixture's session. */
+export const fixtureActionSchema = z.strictObject({
+  result: json.optional(),
+  handoff: z.string().optional(),
+  end_session: z.union([z.boolean(), z.strictObject({ reason: z.string().optional() })]).optional(),
+  say: z.string().optional(),
+  vars: jsonObject.optional(),
+  /** Make the handler throw this message (a `handler_error` tool error). */
+  error: z.string().optional(),
+});
+
+const agentSchema = z.strictObject({
+  prompt: z.string(),
+  tools: z.array(z.string()).optional(),
+});
+
+export const fixtureSessionSchema = z.strictObject({
+  /** Session id (`vars.session.id`). Default `fixture`. */
+  id: z.string().min(1).optional(),
+  /** The wall clock at the start, ISO 8601, so `vars.session.date` is reproducible. */
+  now: z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), { message: 'expected an ISO 8601 date-time' })
+    .optional(),
+  language: z.string().optional(),
+  languages: z.array(z.string()).optional(),
+  vars: jsonObject.optional(),
+  prompt: z.string().optional(),
+  agents: z.record(safeKey, agentSchema).optional(),
+  agent: z.string().optional(),
+  tool_defaults: z.record(safeKey, jsonObject).optional(),
+  services: jsonObject.optional(),
+  max_tool_rounds: z.number().int().min(1).max(64).optional(),
+  on_missing_template_value: z.enum(['skip', 'error']).optional(),
+  bridge: z
+    .strictObject({
+      threshold_secs: z.number().positive().optional(),
+      phrases: z.record(safeKey, z.record(safeKey, z.array(z.string()))).optional(),
+    })
+    .optional(),
+});
+
+/** A whole fixture file. */
+export const fixtureSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  /** A tools file relative to the fixture, or the definitions inline. */
+  tools: z.union([z.string().min(1), z.array(json), jsonObject]),
+  session: fixtureSessionSchema.default({}),
+  actions: z.record(safeKey, fixtureActionSchema).default({}),
+  http: z.array(httpExchangeSchema).default([]),
+  turns: z.array(turnSchema).min(1),
+});
+
+/** A parsed fixture (defaults applied). */
+export type Fixture = z.output<typeof fixtureSchema>;
+export type FixtureTurn = z.output<typeof turnSchema>;
+export type TurnExpect = z.output<typeof turnExpectSchema>;
+export type ModelStep = z.output<typeof modelStepSchema>;
+export type ScriptedToolCall = z.output<typeof scriptedToolCallSchema>;
+export type HttpExchange = z.output<typeof httpExchangeSchema>;
+export type FixtureAction = z.output<typeof fixtureActionSchema>;
+export type FixtureSession = z.output<typeof fixtureSessionSchema>;
+export type InterruptSpec = z.output<typeof interruptSchema>;

@@ -1,0 +1,101 @@
+/**
+ * Reads a fixture file (YAML or JSON), validates it against the fixture schema and loads its
+ * tools. Every problem is a {@link DefinitionError} naming the file, the JSON path and the
+ * reason (`turns[1].model[0].tool_calls[0].name: is required`), before anything runs.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import type { z } from 'zod';
+import { formatPath } from '../definition/json-path.js';
+import { loadTools, parseDocument } from '../definition/load.js';
+import type { ToolSet } from '../definition/types.js';
+import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { fixtureSchema, type Fixture } from './fixture-schema.js';
+import { isPlainObject, regexError } from './match.js';
+
+/** A fixture ready to run: parsed, validated, tools loaded. */
+export interface LoadedFixture {
+  readonly fixture: Fixture;
+  /** The file as the user named it (for messages); `<inline>` for values. */
+  readonly file: string;
+  /** Directory relative tool paths resolve against. */
+  readonly dir: string;
+  readonly tools: ToolSet;
+  /** Absolute path of the tools file, when the fixture names one. */
+  readonly toolsFile?: string;
+}
+
+/** Options of {@link loadFixture} and {@link parseFixture}. */
+export interface LoadFixtureOptions {
+  /** Base for relative tool paths of inline values. Default `process.cwd()`. */
+  readonly dir?: string;
+  /** Name used in messages. Default the path, or `<inline>`. */
+  readonly file?: string;
+}
+
+/** Validates a parsed fixture value; throws {@link DefinitionError} with every problem. */
+export function parseFixture(value: unknown, options: { readonly file?: string } = {}): Fixture {
+  const file = options.file;
+  const parsed = fixtureSchema.safeParse(value, { reportInput: true });
+  if (!parsed.success) {
+    throw new DefinitionError(parsed.error.issues.map((zi) => zodIssue(zi, file)), 'invalid fixture');
+  }
+  const issues: DefinitionIssue[] = [];
+  parsed.data.turns.forEach((turn, t) => {
+    if (turn.expect !== undefined) checkRegexes(turn.expect, `turns[${t}].expect`, file, issues);
+  });
+  if (issues.length > 0) throw new DefinitionError(issues, 'invalid fixture');
+  return parsed.data;
+}
+
+/** Reads, validates and resolves a fixture file (or an already-parsed value). */
+export async function loadFixture(source: string | unknown, options: LoadFixtureOptions = {}): Promise<LoadedFixture> {
+  let value: unknown;
+  let file: string;
+  let dir: string;
+  if (typeof source === 'string') {
+    file = options.file ?? source;
+    dir = dirname(resolve(source));
+    let text: string;
+    try {
+      text = await readFile(source, 'utf8');
+    } catch (error) {
+      throw new DefinitionError(
+        [{ code: 'unreadable', severity: 'error', path: '', message: `cannot read fixture: ${(error as Error).message}`, file }],
+        'invalid fixture',
+      );
+    }
+    value = parseDocument(text, file);
+  } else {
+    value = source;
+    file = options.file ?? '<inline>';
+    dir = options.dir ?? process.cwd();
+  }
+  const fixture = parseFixture(value, { file });
+  if (typeof fixture.tools === 'string') {
+    const toolsFile = isAbsolute(fixture.tools) ? fixture.tools : resolve(dir, fixture.tools);
+    const display = relative(process.cwd(), toolsFile) || toolsFile;
+    const tools = await loadTools(toolsFile, { file: display });
+    return { fixture, file, dir, tools, toolsFile };
+  }
+  const tools = await loadTools(fixture.tools, { file: `${file} (tools)` });
+  return { fixture, file, dir, tools };
+}
+
+function checkRegexes(value: unknown, path: string, file: string | undefined, out: DefinitionIssue[]): void {
+  const error = regexError(value);
+  if (error !== undefined) {
+    out.push({ code: 'bad_regex', severity: 'error', path: `${path}.regex`, message: `invalid regular expression: ${error}`, ...(file ? { file } : {}) });
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => checkRegexes(v, `${path}[${i}]`, file, out));
+  else if (isPlainObject(value)) for (const key of Object.keys(value)) checkRegexes(value[key], formatPath(path, [key]), file, out);
+}
+
+function zodIssue(zi: z.core.$ZodIssue, file: string | undefined): DefinitionIssue {
+  const path = formatPath('', zi.path);
+  const missing = zi.code === 'invalid_type' && zi.input === undefined;
+  let message = missing ? 'is required' : zi.message;
+  if (zi.code === 'unrecognized_keys') message = `unknown key(s) ${zi.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  return { code: 'fixture_schema', severity: 'error', path, message, ...(file !== undefined ? { file } : {}) };
+}

@@ -1,0 +1,78 @@
+/**
+ * What one turn of a session did, in the shape fixture expectations talk about: tool calls with
+ * their final arguments, HTTP requests on the wire, spoken lines, language, variables, reply.
+ */
+import type { SessionEvent, TurnResult } from '../session/types.js';
+import type { RecordedRequest } from './recorded-request.js';
+
+/** One tool call as the trace recorded it. */
+export interface ObservedToolCall {
+  readonly name: string;
+  /** Final arguments (after static parameters and defaults); absent if they never parsed. */
+  readonly args?: Record<string, unknown>;
+  readonly rawArguments: string;
+  readonly output: unknown;
+  readonly isError: boolean;
+}
+
+/** One tool error as the model saw it. */
+export interface ObservedToolError {
+  readonly tool: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Everything one turn did. */
+export interface ObservedTurn {
+  readonly user: string;
+  readonly toolCalls: readonly ObservedToolCall[];
+  readonly requests: readonly RecordedRequest[];
+  readonly say: readonly string[];
+  readonly language: string;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly reply: string;
+  readonly toolErrors: readonly ObservedToolError[];
+  readonly events: readonly SessionEvent[];
+  readonly agent?: string;
+  readonly ended: boolean;
+  readonly interrupted: boolean;
+}
+
+/** Options of {@link observeTurn}. */
+export interface ObserveTurnOptions {
+  readonly user: string;
+  readonly result: TurnResult;
+  /** The requests the harness saw during this turn. */
+  readonly requests: readonly RecordedRequest[];
+}
+
+/** Builds the observed view of one turn from its result. */
+export function observeTurn(options: ObserveTurnOptions): ObservedTurn {
+  const { result } = options;
+  const say: string[] = [];
+  const toolErrors: ObservedToolError[] = [];
+  for (const event of result.events) {
+    if (event.type === 'say') say.push(event.text);
+    if (event.type === 'tool-error') toolErrors.push({ tool: event.tool, code: event.code, message: event.message });
+  }
+  return {
+    user: options.user,
+    toolCalls: result.traces.map((t) => ({
+      name: t.tool,
+      ...(t.args !== undefined ? { args: t.args } : {}),
+      rawArguments: t.rawArguments,
+      output: t.output,
+      isError: t.isError,
+    })),
+    requests: options.requests,
+    say,
+    language: result.state.language,
+    vars: result.state.vars,
+    reply: result.content,
+    toolErrors,
+    events: result.events,
+    ...(result.state.agent !== undefined ? { agent: result.state.agent } : {}),
+    ended: result.state.ended,
+    interrupted: result.interrupted,
+  };
+}

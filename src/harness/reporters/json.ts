@@ -1,0 +1,23 @@
+/**
+ * JSON reporter: the summary without the bulky observed events, stable for machines.
+ */
+import type { RunSummary } from '../fixture-result.js';
+
+/** Renders the run as one JSON document. */
+export function jsonReport(summary: RunSummary): string {
+  const doc = {
+    passed: summary.passed,
+    failed: summary.failed,
+    errors: summary.errors,
+    durationMs: Math.round(summary.durationMs),
+    results: summary.results.map((r) => ({
+      file: r.file,
+      name: r.name,
+      status: r.status,
+      durationMs: Math.round(r.durationMs),
+      failures: r.failures,
+      issues: r.issues,
+    })),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -1,0 +1,200 @@
+/**
+ * Runs one fixture: a real session over the fixture's tools, a per-turn scripted model, and the
+ * HTTP double answering declared exchanges. Checks every turn's expectations and the fixture's
+ * global rules (no unused step, no extra model call, no undeclared or unused exchange).
+ */
+import { createSession } from '../session/create-session.js';
+import { DefinitionError } from '../errors.js';
+import type { Session, SessionEvent, SessionOptions, TurnResult } from '../session/types.js';
+import { checkTurn } from './check-turn.js';
+import { fixtureActions } from './fixture-actions.js';
+import type { FixtureFailure, FixtureResult } from './fixture-result.js';
+import type { FixtureTurn } from './fixture-schema.js';
+import { createHttpDouble, type HttpDouble } from './http-double.js';
+import { loadFixture, type LoadedFixture } from './load-fixture.js';
+import { observeTurn, type ObservedTurn } from './observe.js';
+import { TurnModel } from './turn-model.js';
+
+/** Live notifications while a fixture runs (used by `simulate`). */
+export interface FixtureObserver {
+  fixtureStart?(loaded: LoadedFixture): void;
+  turnStart?(turn: number, user: string): void;
+  event?(turn: number, event: SessionEvent): void;
+  turnEnd?(turn: number, observed: ObservedTurn, failures: readonly FixtureFailure[]): void;
+}
+
+/** Options of {@link runFixture}. */
+export interface RunFixtureOptions {
+  /** Name used in messages for an inline fixture. Default the path, or `<inline>`. */
+  readonly file?: string;
+  /** Base directory of relative tool paths of inline fixtures. Default `process.cwd()`. */
+  readonly dir?: string;
+  readonly observer?: FixtureObserver;
+}
+
+/**
+ * Runs a fixture file (or an already-parsed fixture value). Never throws for a bad fixture:
+ * load problems come back as status `error` with their issues.
+ */
+export async function runFixture(source: string | unknown, options: RunFixtureOptions = {}): Promise<FixtureResult> {
+  const started = performance.now();
+  const file = options.file ?? (typeof source === 'string' ? source : '<inline>');
+  let loaded: LoadedFixture;
+  try {
+    loaded = await loadFixture(source, { file, ...(options.dir !== undefined ? { dir: options.dir } : {}) });
+  } catch (error) {
+    const issues =
+      error instanceof DefinitionError
+        ? error.issues
+        : [{ code: 'unreadable', severity: 'error' as const, path: '', message: String(error), file }];
+    return { file, name: file, status: 'error', durationMs: performance.now() - started, failures: [], issues, turns: [] };
+  }
+  options.observer?.fixtureStart?.(loaded);
+  const { failures, turns } = await play(loaded, options.observer);
+  return {
+    file,
+    name: loaded.fixture.name,
+    status: failures.length === 0 ? 'passed' : 'failed',
+    durationMs: performance.now() - started,
+    failures,
+    issues: loaded.tools.warnings,
+    turns,
+  };
+}
+
+/** Builds the session options a fixture describes. */
+export function sessionOptionsOf(loaded: LoadedFixture, model: SessionOptions['model'], http: HttpDouble): SessionOptions {
+  const s = loaded.fixture.session;
+  const startAt = s.now === undefined ? undefined : Date.parse(s.now);
+  const realStart = Date.now();
+  let ids = 0;
+  return {
+    tools: loaded.tools,
+    model,
+    dispatcher: http.dispatcher,
+    actions: fixtureActions(loaded.fixture.actions),
+    id: s.id ?? 'fixture',
+    ...(s.language !== undefined ? { language: s.language } : {}),
+    ...(s.languages !== undefined ? { languages: s.languages } : {}),
+    ...(s.vars !== undefined ? { vars: s.vars } : {}),
+    ...(s.prompt !== undefined ? { prompt: s.prompt } : {}),
+    ...(s.agents !== undefined ? { agents: s.agents } : {}),
+    ...(s.agent !== undefined ? { agent: s.agent } : {}),
+    ...(s.tool_defaults !== undefined ? { toolDefaults: s.tool_defaults } : {}),
+    ...(s.services !== undefined ? { services: s.services as SessionOptions['services'] } : {}),
+    ...(s.max_tool_rounds !== undefined ? { maxToolRounds: s.max_tool_rounds } : {}),
+    ...(s.on_missing_template_value !== undefined ? { onMissingTemplateValue: s.on_missing_template_value } : {}),
+    ...(s.bridge !== undefined
+      ? {
+          bridge: {
+            ...(s.bridge.threshold_secs !== undefined ? { thresholdSecs: s.bridge.threshold_secs } : {}),
+            ...(s.bridge.phrases !== undefined ? { phrases: s.bridge.phrases } : {}),
+          },
+        }
+      : {}),
+    _internal: {
+      // A shifted clock: reproducible dates, real elapsed time (deadlines still work).
+      ...(startAt !== undefined ? { now: () => startAt + (Date.now() - realStart) } : {}),
+      generateId: () => `id_${++ids}`,
+    },
+  };
+}
+
+async function play(
+  loaded: LoadedFixture,
+  observer: FixtureObserver | undefined,
+): Promise<{ failures: FixtureFailure[]; turns: ObservedTurn[] }> {
+  const failures: FixtureFailure[] = [];
+  const turns: ObservedTurn[] = [];
+  const http = createHttpDouble({ exchanges: loaded.fixture.http });
+  const model = new TurnModel();
+  let session: Session | undefined;
+  try {
+    session = createSession(sessionOptionsOf(loaded, model, http));
+    for (const [t, turn] of loaded.fixture.turns.entries()) {
+      const before = http.requests.length;
+      const turnFailures: FixtureFailure[] = [];
+      model.begin(t, turn.model);
+      observer?.turnStart?.(t, turn.user);
+      let result: TurnResult;
+      try {
+        result = await runTurn(session, turn, (event) => observer?.event?.(t, event));
+      } catch (error) {
+        failures.push({ kind: 'session_error', turn: t, message: `the session threw: ${errorText(error)}` });
+        break;
+      }
+      const requests = http.requests.slice(before);
+      const observed = observeTurn({ user: turn.user, result, requests });
+      turns.push(observed);
+      turnFailures.push(...scriptFailures(t, model));
+      for (const r of requests) {
+        if (r.exchange === undefined) {
+          turnFailures.push({
+            kind: 'undeclared_request',
+            turn: t,
+            message: `undeclared request ${r.method} ${r.url} (declare it under http:)`,
+          });
+        }
+      }
+      if (turn.expect !== undefined) {
+        const mismatches = checkTurn({ expect: turn.expect, observed, path: `turns[${t}].expect` });
+        if (mismatches.length > 0) {
+          turnFailures.push({ kind: 'expectation', turn: t, message: `${mismatches.length} expectation(s) not met`, mismatches });
+        }
+      }
+      failures.push(...turnFailures);
+      observer?.turnEnd?.(t, observed, turnFailures);
+    }
+    for (const u of http.unusedExchanges()) {
+      failures.push({
+        kind: 'unused_exchange',
+        message: `declared exchange http[${u.index}] ${u.method} ${u.url} was never requested${u.remaining > 1 ? ` (${u.remaining} uses left)` : ''}`,
+      });
+    }
+  } catch (error) {
+    failures.push({ kind: 'session_error', message: `the session could not start: ${errorText(error)}` });
+  } finally {
+    await session?.close().catch(() => undefined);
+    await http.close().catch(() => undefined);
+  }
+  return { failures, turns };
+}
+
+function scriptFailures(t: number, model: TurnModel): FixtureFailure[] {
+  const out: FixtureFailure[] = [];
+  if (model.overCalls > 0) {
+    out.push({
+      kind: 'model_overcalled',
+      turn: t,
+      message: `the model was called ${model.calls} time(s) but turn ${t + 1} scripts ${model.calls - model.overCalls} step(s)`,
+    });
+  }
+  if (model.remaining > 0) {
+    out.push({ kind: 'unused_steps', turn: t, message: `${model.remaining} scripted model step(s) of turn ${t + 1} never used` });
+  }
+  return out;
+}
+
+async function runTurn(session: Session, turn: FixtureTurn, onEvent: (e: SessionEvent) => void): Promise<TurnResult> {
+  const stream = session.send(turn.user);
+  const interrupt = turn.interrupt;
+  let timer: NodeJS.Timeout | undefined;
+  if (interrupt?.after_ms !== undefined) timer = setTimeout(() => session.interrupt(), interrupt.after_ms);
+  let interrupted = false;
+  try {
+    for await (const event of stream) {
+      onEvent(event);
+      if (!interrupted && interrupt?.on !== undefined && event.type === interrupt.on) {
+        interrupted = true;
+        session.interrupt();
+      }
+    }
+    return await stream.result;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

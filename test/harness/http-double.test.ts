@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { createHttpDouble } from '../../src/harness/http-double.js';
+import { httpExchangeSchema, type HttpExchange } from '../../src/harness/fixture-schema.js';
+
+function ex(raw: unknown): HttpExchange {
+  return httpExchangeSchema.parse(raw);
+}
+
+describe('createHttpDouble', () => {
+  it('answers a declared exchange and records the request', async () => {
+    const double = createHttpDouble({
+      exchanges: [ex({ request: { method: 'post', url: 'https://api.clinic.test/v1/book' }, response: { status: 201, json: { id: 42 } } })],
+    });
+    const res = await request('https://api.clinic.test/v1/book', {
+      dispatcher: double.dispatcher,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Api': 'k' },
+      body: JSON.stringify({ city: 'Bronx' }),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(await res.body.json()).toEqual({ id: 42 });
+    expect(double.requests).toHaveLength(1);
+    expect(double.requests[0]).toMatchObject({
+      method: 'POST',
+      url: 'https://api.clinic.test/v1/book',
+      body: '{"city":"Bronx"}',
+      exchange: 0,
+      status: 201,
+    });
+    expect(double.requests[0]?.headers['x-api']).toBe('k');
+    expect(double.unusedExchanges()).toEqual([]);
+    await double.close();
+  });
+
+  it('refuses and records an undeclared request, and reports unused exchanges', async () => {
+    const double = createHttpDouble({
+      exchanges: [ex({ request: { method: 'GET', url: 'https://a.test/x' }, times: 2 })],
+    });
+    await expect(request('https://b.test/y?q=1', { dispatcher: double.dispatcher })).rejects.toThrow();
+    expect(double.requests[0]).toMatchObject({ method: 'GET', url: 'https://b.test/y?q=1', exchange: undefined });
+    const r = await request('https://a.test/x?any=1', { dispatcher: double.dispatcher });
+    expect(r.statusCode).toBe(200);
+    await r.body.text();
+    expect(double.unusedExchanges()).toEqual([{ index: 0, method: 'GET', url: 'https://a.test/x', remaining: 1 }]);
+    await double.close();
+  });
+
+  it('matches the query when the declared URL has one', async () => {
+    const double = createHttpDouble({
+      exchanges: [
+        ex({ request: { method: 'GET', url: 'https://a.test/w?city=Paris&units=metric' }, response: { text: 'paris' } }),
+        ex({ request: { method: 'GET', url: 'https://a.test/w', query: { city: 'Rome' } }, response: { text: 'rome' } }),
+      ],
+    });
+    const rome = await request('https://a.test/w?units=metric&city=Rome', { dispatcher: double.dispatcher });
+    expect(await rome.body.text()).toBe('rome');
+    const paris = await request('https://a.test/w?units=metric&city=Paris', { dispatcher: double.dispatcher });
+    expect(await paris.body.text()).toBe('paris');
+    await double.close();
+  });
+
+  it('delays answers and fails with a transport error on request', async () => {
+    const double = createHttpDouble({
+      exchanges: [
+        ex({ request: { method: 'GET', url: 'https://a.test/slow' }, response: { delay_ms: 60, json: 1 } }),
+        ex({ request: { method: 'GET', url: 'https://a.test/reset' }, response: { error: 'network' } }),
+      ],
+    });
+    const started = Date.now();
+    const slow = await request('https://a.test/slow', { dispatcher: double.dispatcher });
+    expect(await slow.body.json()).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    await expect(request('https://a.test/reset', { dispatcher: double.dispatcher })).rejects.toThrow(/socket hang up/);
+    await double.close();
+  });
+
+  it('works with fetch too', async () => {
+    const double = createHttpDouble({ exchanges: [ex({ request: { method: 'PUT', url: 'https://a.test/f' }, response: { status: 204 } })] });
+    const { fetch } = await import('undici');
+    const res = await fetch('https://a.test/f', { method: 'PUT', body: 'a=1', dispatcher: double.dispatcher });
+    expect(res.status).toBe(204);
+    expect(double.requests[0]?.body).toBe('a=1');
+    await double.close();
+  });
+});
