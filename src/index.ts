@@ -21,9 +21,26 @@ export { checkEndpointUrl, type EndpointUrlCheck } from './definition/endpoint-u
 
 // --- transform ------------------------------------------------------------------------------
 export type * from './transform/types.js';
+export { compileDefaults, type CompileDefaultsOptions } from './transform/compile-defaults.js';
+export { applyStaticParameters, type ApplyStaticParametersOptions } from './transform/static-parameters.js';
+export { renderMustache, checkMustache, type MustacheView } from './transform/mustache.js';
+export { compileTemplate, MAX_RENDERED_LENGTH, type CompiledTemplate, type RenderFailure, type TemplateProblem } from './transform/template.js';
+export { MAX_SPEC_NUMBER } from './transform/format-spec.js';
 
 // --- handlers -------------------------------------------------------------------------------
 export type * from './handlers/types.js';
+export { createEndpointHandler, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './handlers/endpoint/endpoint-handler.js';
+export type { EndpointHandler, EndpointHandlerOptions } from './handlers/endpoint/endpoint-handler.js';
+export type { HostResolver } from './handlers/endpoint/network-policy.js';
+export { createActionHandler, DEFAULT_ACTION_TIMEOUT_SECS } from './handlers/action-handler.js';
+export type { ActionHandlerOptions } from './handlers/action-handler.js';
+export { actionResult, isActionResult } from './handlers/action-result.js';
+export type { BrandedActionResult } from './handlers/action-result.js';
+export { createContextHandler, canonicalLanguage, MAX_SAY_CHARS } from './handlers/context-handler.js';
+export type { ContextHandlerOptions } from './handlers/context-handler.js';
+export { createLogHandler } from './handlers/log-handler.js';
+export type { LogHandlerOptions } from './handlers/log-handler.js';
+export { applySaveRules, checkSaveExpression } from './handlers/save.js';
 
 // --- models ---------------------------------------------------------------------------------
 export type * from './models/types.js';

@@ -1,0 +1,125 @@
+/**
+ * Builds the HTTP request of one endpoint call from the final arguments (SPEC §3 placement):
+ * path placeholders, query string, JSON body or form body. Every model value is checked for
+ * control characters, and the built URL must keep the configured origin and path prefix —
+ * anything else is refused before a connection is made.
+ */
+import type { ArgumentLocation } from '../../definition/types.js';
+import type { UrlTemplate } from './url.js';
+
+/** A request ready to send (headers other than content-type are added later). */
+export interface BuiltRequest {
+  readonly url: URL;
+  readonly body?: string;
+  readonly contentType?: string;
+}
+
+/** Why a request could not be built; always the model's fault (`invalid_arguments`). */
+export interface BuildFailure {
+  readonly problem: string;
+}
+
+// C0 controls and DEL: never allowed in a path, query or header value.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** True when a string holds a control character (C0 or DEL). */
+export function hasControlChars(text: string): boolean {
+  return CONTROL.test(text);
+}
+
+/** The string form of a query/form value: arrays handled by the caller, objects as JSON. */
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return String(value);
+}
+
+/** Turns arguments into `key=value` pairs: arrays repeat the key, null/undefined are left out. */
+function toPairs(
+  args: Readonly<Record<string, unknown>>,
+  skip: ReadonlySet<string>,
+  refuseControls: boolean,
+): Array<[string, string]> | BuildFailure {
+  const pairs: Array<[string, string]> = [];
+  for (const key of Object.keys(args)) {
+    if (skip.has(key)) continue;
+    const value = args[key];
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) {
+      if (item === undefined || item === null) continue;
+      const text = scalarText(item);
+      if (refuseControls && (hasControlChars(text) || hasControlChars(key))) return { problem: `argument "${key}" contains control characters` };
+      pairs.push([key, text]);
+    }
+  }
+  return pairs;
+}
+
+/** Encodes one path placeholder value, or says why it cannot be used. */
+function pathSegment(name: string, value: unknown): string | BuildFailure {
+  if (value === undefined || value === null) return { problem: `missing path parameter "${name}"` };
+  if (typeof value === 'object') return { problem: `path parameter "${name}" must be a string, number or boolean` };
+  const text = String(value);
+  // URL parsers treat `.`/`..` (even percent-encoded) as dot segments, and empty collapses the path.
+  if (text === '' || text === '.' || text === '..') {
+    return { problem: `path parameter "${name}" must not be empty, "." or ".."` };
+  }
+  if (hasControlChars(text)) return { problem: `path parameter "${name}" contains control characters` };
+  return encodeURIComponent(text);
+}
+
+function isFailure(value: unknown): value is BuildFailure {
+  return typeof value === 'object' && value !== null && 'problem' in value;
+}
+
+/**
+ * Builds the request of one call. Pure: the arguments are only read.
+ * @returns the request, or a failure to report as `invalid_arguments` (nothing is sent).
+ */
+export function buildRequest(
+  template: UrlTemplate,
+  location: ArgumentLocation,
+  args: Readonly<Record<string, unknown>>,
+): BuiltRequest | BuildFailure {
+  let path = template.pieces[0] ?? '';
+  for (let i = 0; i < template.names.length; i++) {
+    const name = template.names[i] ?? '';
+    const segment = pathSegment(name, Object.hasOwn(args, name) ? args[name] : undefined);
+    if (isFailure(segment)) return segment;
+    path += segment + (template.pieces[i + 1] ?? '');
+  }
+  const used = new Set(template.names);
+  let query = template.query;
+  let body: string | undefined;
+  let contentType: string | undefined;
+  if (location === 'body') {
+    const rest: Record<string, unknown> = {};
+    for (const key of Object.keys(args)) if (!used.has(key)) Object.defineProperty(rest, key, { value: args[key], enumerable: true, writable: true, configurable: true });
+    body = JSON.stringify(rest);
+    contentType = 'application/json';
+  } else {
+    // Form bodies encode control characters safely; only URLs refuse them.
+    const pairs = toPairs(args, used, location !== 'form');
+    if (isFailure(pairs)) return pairs;
+    const encoded = new URLSearchParams(pairs).toString();
+    if (location === 'form') {
+      body = encoded;
+      contentType = 'application/x-www-form-urlencoded';
+    } else if (encoded !== '') {
+      query = query === '' ? encoded : `${query}&${encoded}`;
+    }
+  }
+  let url: URL;
+  try {
+    url = new URL(template.origin + path + (query === '' ? '' : `?${query}`));
+  } catch {
+    return { problem: 'the arguments do not make a valid URL' };
+  }
+  // The invariant of SPEC §3: no value may move the request to another origin or path.
+  if (url.origin !== template.origin || !url.pathname.startsWith(template.pathPrefix)) {
+    return { problem: 'the arguments would move the request outside the configured URL' };
+  }
+  return body === undefined ? { url } : contentType === undefined ? { url, body } : { url, body, contentType };
+}
+
+export { isFailure as isBuildFailure };

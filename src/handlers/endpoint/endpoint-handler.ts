@@ -1,0 +1,267 @@
+/**
+ * The endpoint handler (SPEC §3): builds the request from the final arguments, applies the
+ * service's auth and the network policy, sends it through one undici dispatcher (injected, or one
+ * Agent per handler — never the global one) under one deadline, retries idempotent calls, and
+ * turns whatever comes back into a value or a typed tool error. It never throws.
+ */
+import { Agent, type buildConnector, type Dispatcher } from 'undici';
+import type { EndpointConfig } from '../../definition/types.js';
+import { ToolError } from '../../errors.js';
+import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
+import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outcome.js';
+import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
+import { buildRequest, hasControlChars, isBuildFailure, type BuiltRequest } from './build-request.js';
+import { abortableSleep, startDeadline, type Deadline } from './deadline.js';
+import { exchange, type ExchangeFailure, type ExchangeRequest } from './exchange.js';
+import { interpretResponse } from './interpret-response.js';
+import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
+import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
+import { redactHeaders, scrubText, scrubValue } from './redact.js';
+import { isIdempotent, isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
+import { ServiceAuth } from './service-auth.js';
+import { parseUrlTemplate, type UrlTemplate } from './url.js';
+
+/** Default cap on a response body, after decompression: 1 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Default cap on the response header block: 16 KiB. */
+export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+/** Bytes of a non-2xx body kept for the error excerpt. */
+const ERROR_BODY_BYTES = 4096;
+
+/** Options of {@link createEndpointHandler}. */
+export interface EndpointHandlerOptions {
+  /** Dispatcher for every request. Default: one undici Agent owned (and closed) by the handler. */
+  readonly dispatcher?: Dispatcher;
+  /** Services by name, with their secrets. Default none. */
+  readonly services?: Readonly<Record<string, ServiceConfig>>;
+  /** Default: no restriction. */
+  readonly networkPolicy?: NetworkPolicy;
+  /** Default {@link DEFAULT_MAX_RESPONSE_BYTES}. */
+  readonly maxResponseBytes?: number;
+  /** Default {@link DEFAULT_MAX_HEADER_BYTES}. */
+  readonly maxHeaderBytes?: number;
+  /** Resolver used by the network policy. Default: the system resolver (all addresses). */
+  readonly lookup?: HostResolver;
+  /** Connector of the handler's own Agent (ignored with `dispatcher`). Default: undici's. */
+  readonly connector?: buildConnector.connector;
+  /** Clock (epoch ms). Default `Date.now`. */
+  readonly now?: () => number;
+  /** Wait between retries; must resolve early when the signal aborts. Default: a timer. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** An endpoint handler; `close()` closes the Agent it owns (not an injected dispatcher). */
+export interface EndpointHandler extends Handler {
+  close(): Promise<void>;
+}
+
+/** The error of a call ended by its deadline or by the caller. */
+function stopped(deadline: Deadline, timeoutSecs: number): OutcomeBody {
+  return deadline.cancelled()
+    ? errorBody('cancelled', 'the call was cancelled')
+    : errorBody('timeout', `the endpoint did not answer within ${timeoutSecs} s`);
+}
+
+/** Resolves with the promise's value, or undefined as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error('resolver failed'));
+      },
+    );
+  });
+}
+
+const METHOD = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE' } as const;
+const ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.8';
+
+/** Creates the handler of `endpoint` tools. */
+export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? abortableSleep;
+  const policy = options.networkPolicy ?? {};
+  const policyActive = policy.denyPrivateNetworks === true || policy.allowedHosts !== undefined;
+  const resolve = options.lookup ?? systemResolver;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
+  const limits = { maxBodyBytes: maxResponseBytes, maxErrorBodyBytes: ERROR_BODY_BYTES, maxHeaderBytes };
+  const pins = new PinnedAddresses(now);
+  let ownAgent: Agent | undefined;
+  const dispatcher = (): Dispatcher => {
+    if (options.dispatcher !== undefined) return options.dispatcher;
+    ownAgent ??= new Agent({
+      connect: createPinnedConnector({ policy, resolve, pins, ...(options.connector === undefined ? {} : { inner: options.connector }) }),
+      maxHeaderSize: maxHeaderBytes,
+    });
+    return ownAgent;
+  };
+  const auth = new ServiceAuth({ services: options.services ?? {}, dispatcher, now });
+  const templates = new WeakMap<EndpointConfig, UrlTemplate | string>();
+  const templateOf = (endpoint: EndpointConfig): UrlTemplate | string => {
+    let t = templates.get(endpoint);
+    if (t === undefined) {
+      try {
+        t = parseUrlTemplate(endpoint.url);
+      } catch (err) {
+        t = err instanceof Error ? err.message : 'bad endpoint URL';
+      }
+      templates.set(endpoint, t);
+    }
+    return t;
+  };
+
+  /** Maps a transport failure to the model's error, knowing whether the caller cancelled. */
+  const failureError = (failure: ExchangeFailure, deadline: Deadline, timeoutSecs: number): ToolError => {
+    switch (failure.kind) {
+      case 'aborted': {
+        const body = stopped(deadline, timeoutSecs);
+        return body.type === 'error' ? body.error : new ToolError('timeout', 'timeout');
+      }
+      case 'policy':
+        return new ToolError('policy_denied', failure.message);
+      case 'network':
+        return new ToolError('network', failure.message);
+      case 'body_too_large':
+        return new ToolError('response_too_large', `the response body exceeds ${maxResponseBytes} bytes`);
+      case 'headers_too_large':
+        return new ToolError('response_too_large', `the response headers exceed ${maxHeaderBytes} bytes`);
+      case 'bad_encoding':
+        return new ToolError('bad_response', failure.message);
+      default: {
+        const _exhaustive: never = failure;
+        return _exhaustive;
+      }
+    }
+  };
+
+  async function send(
+    built: BuiltRequest,
+    method: EndpointConfig['method'],
+    timeoutSecs: number,
+    context: HandlerContext,
+    records: HttpExchangeRecord[],
+    deadline: Deadline,
+  ): Promise<OutcomeBody> {
+    const service = context.tool.service;
+    const timedOut = (): OutcomeBody => stopped(deadline, timeoutSecs);
+    {
+      let retries = 0;
+      let refreshed = false;
+      for (let attempt = 1; ; attempt++) {
+        const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'switchboard' };
+        let secretHeaders: ReadonlySet<string> = new Set();
+        if (service !== undefined) {
+          const extra = await auth.headers(service, deadline.signal);
+          if (deadline.signal.aborted) return timedOut();
+          if (extra instanceof ToolError) return { type: 'error', error: extra };
+          Object.assign(headers, extra.headers);
+          secretHeaders = extra.secretHeaders;
+        }
+        if (built.contentType !== undefined) headers['content-type'] = built.contentType;
+        for (const [name, value] of Object.entries(headers)) {
+          if (hasControlChars(value) || hasControlChars(name)) return errorBody('invalid_arguments', `header "${name}" contains control characters`);
+        }
+        const record: HttpExchangeRecord = {
+          method: METHOD[method],
+          url: built.url.href,
+          headers: redactHeaders(headers, secretHeaders),
+          ...(built.body === undefined ? {} : { body: built.body }),
+          attempt,
+        };
+        context.onRequest?.(record);
+        const request: ExchangeRequest = { url: built.url, method: METHOD[method], headers, signal: deadline.signal, ...(built.body === undefined ? {} : { body: built.body }) };
+        const result = await exchange(dispatcher(), request, limits);
+        const canRetry = isIdempotent(method) && retries < MAX_RETRIES;
+        if (!result.ok) {
+          records.push(record);
+          if (result.failure.kind === 'network' && canRetry) {
+            const wait = retryDelay(retries + 1, undefined);
+            if (now() + wait < deadline.at) {
+              retries++;
+              await sleep(wait, deadline.signal);
+              if (deadline.signal.aborted) return timedOut();
+              continue;
+            }
+          }
+          return { type: 'error', error: failureError(result.failure, deadline, timeoutSecs) };
+        }
+        const { response } = result;
+        records.push({ ...record, status: response.status });
+        if (response.status === 401 && service !== undefined && !refreshed && auth.invalidate(service)) {
+          // A rejected token was never acted on, so one retry with a fresh token is safe for any method.
+          refreshed = true;
+          continue;
+        }
+        if (isRetryableStatus(response.status) && canRetry) {
+          const wait = retryDelay(retries + 1, parseRetryAfter(response.headers['retry-after'], now()));
+          if (now() + wait < deadline.at) {
+            retries++;
+            await sleep(wait, deadline.signal);
+            if (deadline.signal.aborted) return timedOut();
+            continue;
+          }
+        }
+        const interpreted = interpretResponse(response);
+        return interpreted.ok ? { type: 'success', output: interpreted.output } : { type: 'error', error: interpreted.error };
+      }
+    }
+  }
+
+  /** Removes every known secret from what the model and the traces will see. */
+  const scrub = (body: OutcomeBody): OutcomeBody => {
+    const secrets = auth.secrets();
+    if (secrets.size === 0) return body;
+    if (body.type === 'success') return { ...body, output: scrubValue(body.output, secrets) };
+    const { error } = body;
+    const details = error.details === undefined ? undefined : (scrubValue(error.details, secrets) as Record<string, unknown>);
+    return { ...body, error: new ToolError(error.code, scrubText(error.message, secrets), details) };
+  };
+
+  async function execute(args: Readonly<Record<string, unknown>>, context: HandlerContext): Promise<HandlerOutcome> {
+    return neverThrow(now, async (startedAt) => {
+      const records: HttpExchangeRecord[] = [];
+      const finish = (body: OutcomeBody): HandlerOutcome => finishOutcome({ ...scrub(body), requests: records }, startedAt, now());
+      const endpoint = context.tool.endpoint;
+      if (endpoint === undefined) return finish(errorBody('not_available', `tool ${context.tool.name} has no endpoint`));
+      if (context.signal.aborted) return finish(errorBody('cancelled', 'the call was cancelled'));
+      const template = templateOf(endpoint);
+      if (typeof template === 'string') return finish(errorBody('not_available', `tool ${context.tool.name} has an unusable URL`));
+      const built = buildRequest(template, endpoint.argumentLocation, args);
+      if (isBuildFailure(built)) return finish(errorBody('invalid_arguments', built.problem));
+      const service = context.tool.service;
+      if (service !== undefined && !auth.has(service)) return finish(errorBody('not_available', `service "${service}" is not configured`));
+      const deadline = startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt);
+      try {
+        if (policyActive) {
+          const verdict = await untilAborted(checkHost(built.url.hostname, policy, resolve), deadline.signal);
+          if (verdict === undefined) return finish(stopped(deadline, endpoint.timeoutSecs));
+          if (!verdict.ok) return finish(errorBody('policy_denied', verdict.reason));
+          pins.set(bareHost(built.url.hostname), verdict.addresses);
+        }
+        return finish(await send(built, endpoint.method, endpoint.timeoutSecs, context, records, deadline));
+      } finally {
+        deadline.dispose();
+      }
+    });
+  }
+
+  return {
+    kind: 'endpoint',
+    execute,
+    close: async () => {
+      const agent = ownAgent;
+      ownAgent = undefined;
+      // destroy, not close: a call still waiting on a silent server must not hold the shutdown.
+      if (agent !== undefined) await agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The configured endpoint URL split into the parts a request is built from. The URL was checked
+ * at load by the definition loader (`checkEndpointUrl`: http/https, no userinfo, placeholders only
+ * in the path); the same check runs here once per tool, so a hand-built definition cannot bypass it.
+ */
+import { checkEndpointUrl } from '../../definition/endpoint-url.js';
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** The configured URL split for building requests. */
+export interface UrlTemplate {
+  /** `https://host:port` exactly as `URL#origin` reports it. */
+  readonly origin: string;
+  /** Path text between placeholders (length = placeholders + 1), as written. */
+  readonly pieces: readonly string[];
+  /** Placeholder names in order (may repeat). */
+  readonly names: readonly string[];
+  /** Normalised path up to the first placeholder: every built request must start with it. */
+  readonly pathPrefix: string;
+  /** Query string of the configured URL without `?` (may be empty). */
+  readonly query: string;
+}
+
+/** Splits a configured URL into a template; throws (with the problems) on a URL the loader refuses. */
+export function parseUrlTemplate(url: string): UrlTemplate {
+  const check = checkEndpointUrl(url);
+  if (check.problems.length > 0) throw new Error(`bad endpoint URL: ${check.problems.join('; ')}`);
+  const authorityAt = url.indexOf('://') + 3;
+  const pathAt = url.slice(authorityAt).search(/[/?]/);
+  const start = pathAt < 0 ? url.length : authorityAt + pathAt;
+  const queryAt = url.indexOf('?', start);
+  const pathText = queryAt < 0 ? url.slice(start) : url.slice(start, queryAt);
+  const query = queryAt < 0 ? '' : url.slice(queryAt + 1);
+  const pieces: string[] = [];
+  const names: string[] = [];
+  let last = 0;
+  for (const m of pathText.matchAll(PLACEHOLDER)) {
+    pieces.push(pathText.slice(last, m.index));
+    names.push(m[1] ?? '');
+    last = m.index + m[0].length;
+  }
+  pieces.push(pathText.slice(last));
+  const first = pieces[0] ?? '';
+  const base = new URL(url.slice(0, start) + (first === '' ? '/' : first));
+  return { origin: base.origin, pieces, names, pathPrefix: base.pathname, query };
+}

@@ -1,0 +1,46 @@
+/**
+ * `options.save` (SPEC §3): copies parts of a tool's result into session variables with JMESPath.
+ * A rule whose expression finds nothing (`null`) sets nothing, so a missing field never clobbers a
+ * variable that already has a value.
+ */
+import * as jmespath from 'jmespath';
+import type { SaveRule } from '../definition/types.js';
+
+// @types/jmespath declares only `search`; the package also exports `compile` (a parse-only check).
+const compile = (jmespath as unknown as { compile?: (expression: string) => unknown }).compile;
+
+/**
+ * Checks a JMESPath expression without running it, for the loader to report at load time.
+ * @returns a short problem description, or undefined when the expression is valid.
+ */
+export function checkSaveExpression(expression: string): string | undefined {
+  if (expression.trim() === '') return 'empty JMESPath expression';
+  try {
+    if (compile !== undefined) compile(expression);
+    else jmespath.search(null, expression);
+    return undefined;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : 'invalid expression';
+    return `invalid JMESPath expression: ${message.split('\n', 1)[0] ?? ''}`;
+  }
+}
+
+/**
+ * Evaluates every save rule over a tool's output.
+ * @returns the variable updates (own properties only; rules finding `null`/nothing are left out;
+ *   a rule failing at run time — e.g. a function applied to the wrong type — is left out too).
+ */
+export function applySaveRules(output: unknown, rules: readonly SaveRule[]): Record<string, unknown> {
+  const updates: Record<string, unknown> = {};
+  for (const rule of rules) {
+    let value: unknown;
+    try {
+      value = jmespath.search(output as Parameters<typeof jmespath.search>[0], rule.from) as unknown;
+    } catch {
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    Object.defineProperty(updates, rule.to, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return updates;
+}
