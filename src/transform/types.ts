@@ -51,9 +51,11 @@ export interface TransformTraceEntry {
   /**
    * Why a rule was skipped: `when_false`, `not_empty` (a `default` whose target has a value),
    * `missing_value` (a template named something absent), `not_an_object` (a dotted key whose
-   * intermediate exists and is not a plain object), `absent` (a `remove` whose target was absent).
+   * intermediate exists and is not a plain object), `absent` (a `remove` whose target was absent),
+   * `format_error` (a template value of the wrong type for its format spec, e.g. `{x:d}` with a
+   * string — Python's ValueError — or a rendered text over the length cap).
    */
-  readonly reason?: 'when_false' | 'not_empty' | 'missing_value' | 'not_an_object' | 'absent';
+  readonly reason?: 'when_false' | 'not_empty' | 'missing_value' | 'not_an_object' | 'absent' | 'format_error';
   /** Human detail, e.g. which template field was missing. */
   readonly detail?: string;
   /** The value written, for applied default/override. */
@@ -81,6 +83,12 @@ export interface CompiledRule {
   readonly whenKeys: readonly string[];
   /** True if the rule was written with both `value` and `format` (lint error). */
   readonly hasValueAndFormat: boolean;
+  /** The compiled `when` condition, when the rule has one (for display). */
+  readonly when?: Condition;
+  /** The template, when the rule writes one (for display). */
+  readonly format?: string;
+  /** A copy of the literal value, when the rule writes one (for display). */
+  readonly value?: unknown;
 }
 
 /** A rule set compiled once per tool; `apply` is pure. */

@@ -1,0 +1,89 @@
+/**
+ * Mustache over session variables (static parameter values, system prompts, context results,
+ * descriptions). No HTML escaping: the output goes to an LLM, a TTS engine or an HTTP request,
+ * never to a browser.
+ *
+ * The view is built from null-prototype objects, so `{{vars.constructor}}` or
+ * `{{vars.toString}}` find nothing. Flat keys `"vars.a.b"` (the way Syllable agents store them)
+ * are nested into `vars.a.b`; keys without the prefix are reachable as `vars.<key>` too; flat keys
+ * win over unprefixed ones; `vars.session.*` holds the system values and wins over both.
+ */
+import Mustache from 'mustache';
+import { getOwn, isPlainObject, type PlainObject } from './own-data.js';
+import type { SessionSystemValues } from './types.js';
+
+/** What a mustache template may read. */
+export interface MustacheView {
+  readonly vars?: Readonly<Record<string, unknown>> | undefined;
+  readonly session?: SessionSystemValues | undefined;
+}
+
+const identity = (text: string): string => text;
+
+function nullProto(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nullProto);
+  if (!isPlainObject(value)) return value;
+  const out = Object.create(null) as PlainObject;
+  for (const k of Object.keys(value)) out[k] = nullProto(getOwn(value, k));
+  return out;
+}
+
+function setNested(root: PlainObject, segments: readonly string[], value: unknown): void {
+  let obj = root;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const k = segments[i] as string;
+    let child = obj[k];
+    if (child === null || typeof child !== 'object' || Array.isArray(child)) {
+      child = Object.create(null) as PlainObject;
+      obj[k] = child;
+    }
+    obj = child as PlainObject;
+  }
+  obj[segments[segments.length - 1] as string] = value;
+}
+
+/** Builds the (null-prototype) view `{ vars: {…, session: {…}} }` described above. */
+export function buildMustacheView(view: MustacheView): PlainObject {
+  const vars = Object.create(null) as PlainObject;
+  const source = view.vars ?? {};
+  const keys = Object.keys(source);
+  for (const k of keys) if (!k.startsWith('vars.')) vars[k] = nullProto(getOwn(source, k));
+  for (const k of keys) {
+    if (!k.startsWith('vars.')) continue;
+    const segments = k.slice(5).split('.');
+    if (segments.some((s) => s === '')) continue;
+    setNested(vars, segments, nullProto(getOwn(source, k)));
+  }
+  if (view.session !== undefined) {
+    const session = Object.create(null) as PlainObject;
+    const existing = vars['session'];
+    if (existing !== null && typeof existing === 'object' && !Array.isArray(existing)) Object.assign(session, existing);
+    for (const [k, v] of Object.entries(view.session)) if (v !== undefined) session[k] = v;
+    vars['session'] = session;
+  }
+  const root = Object.create(null) as PlainObject;
+  root['vars'] = vars;
+  return root;
+}
+
+/**
+ * The first syntax problem of a mustache template (unclosed tag or section), or `undefined`.
+ * Loaders call this at load time so {@link renderMustache} never meets a broken template.
+ */
+export function checkMustache(template: string): string | undefined {
+  try {
+    Mustache.parse(template);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Renders a mustache template over session variables, without HTML escaping.
+ * Throws on a template with a syntax error (check templates at load with {@link checkMustache}).
+ */
+export function renderMustache(template: string, view: MustacheView): string {
+  if (!template.includes('{{')) return template;
+  return Mustache.render(template, buildMustacheView(view), {}, { escape: identity });
+}

@@ -1,0 +1,111 @@
+/**
+ * The rule forms of SPEC §2 — `{"transform": {…}}`, `"@remove"`, `"@override <fmt>"`,
+ * `"@default <fmt>"`, plain strings (templates) and literal values — normalised into one shape,
+ * with every authoring mistake reported as an issue (never thrown).
+ */
+import type { IssueSeverity } from '../errors.js';
+import { isPlainObject } from './own-data.js';
+import type { TransformAction } from './types.js';
+
+/** A rule in its normal form, before templates and conditions are compiled. */
+export interface RuleForm {
+  readonly action: TransformAction;
+  readonly when?: unknown;
+  /** Present when the rule writes a literal value. */
+  readonly value?: { readonly literal: unknown };
+  /** Present when the rule writes a template. */
+  readonly format?: string;
+  readonly hasValueAndFormat: boolean;
+  /** Path suffix of the template and the condition inside the rule (`.transform` or ''). */
+  readonly inner: string;
+}
+
+/** One problem found while normalising a rule; `subPath` is appended to the rule's path. */
+export interface FormProblem {
+  readonly code: string;
+  readonly severity: IssueSeverity;
+  readonly subPath: string;
+  readonly message: string;
+}
+
+const ACTIONS: ReadonlySet<string> = new Set(['default', 'override', 'remove']);
+const TRANSFORM_FIELDS: ReadonlySet<string> = new Set(['action', 'when', 'value', 'format']);
+
+/** Normalises one rule. `form` is undefined when an error makes the rule unusable. */
+export function normaliseRule(raw: unknown): { form: RuleForm | undefined; problems: FormProblem[] } {
+  const problems: FormProblem[] = [];
+  if (typeof raw === 'string') return { form: stringRule(raw, problems), problems };
+  if (isPlainObject(raw)) {
+    const keys = Object.keys(raw);
+    if (keys.length === 1 && keys[0] === 'transform') return { form: transformRule(raw['transform'], problems), problems };
+  }
+  return { form: { action: 'default', value: { literal: raw }, hasValueAndFormat: false, inner: '' }, problems };
+}
+
+function stringRule(raw: string, problems: FormProblem[]): RuleForm | undefined {
+  if (!raw.startsWith('@')) return { action: 'default', format: raw, hasValueAndFormat: false, inner: '' };
+  const space = raw.indexOf(' ');
+  const verb = space < 0 ? raw.slice(1) : raw.slice(1, space);
+  const rest = space < 0 ? '' : raw.slice(space + 1);
+  switch (verb) {
+    case 'remove':
+      if (rest.trim() !== '') {
+        problems.push({ code: 'invalid_rule', severity: 'error', subPath: '', message: `"@remove" takes nothing after it, got ${JSON.stringify(rest)}` });
+        return undefined;
+      }
+      return { action: 'remove', hasValueAndFormat: false, inner: '' };
+    case 'override':
+    case 'default':
+      return { action: verb, format: rest, hasValueAndFormat: false, inner: '' };
+    default:
+      problems.push({
+        code: 'unknown_verb',
+        severity: 'error',
+        subPath: '',
+        message: `unknown verb "@${verb}" (known: "@remove", "@override <template>", "@default <template>"); to set a literal string starting with "@", write ${JSON.stringify({ transform: { value: raw } })}`,
+      });
+      return undefined;
+  }
+}
+
+function transformRule(t: unknown, problems: FormProblem[]): RuleForm | undefined {
+  const inner = '.transform';
+  if (!isPlainObject(t)) {
+    problems.push({ code: 'invalid_rule', severity: 'error', subPath: inner, message: '"transform" must be an object {action, when, value | format}' });
+    return undefined;
+  }
+  for (const k of Object.keys(t)) {
+    if (!TRANSFORM_FIELDS.has(k)) {
+      problems.push({ code: 'unknown_field', severity: 'warning', subPath: `${inner}.${k}`, message: `unknown transform field "${k}" is ignored (expected action, when, value, format)` });
+    }
+  }
+  const actionRaw: unknown = Object.hasOwn(t, 'action') ? t['action'] : 'default';
+  if (typeof actionRaw !== 'string' || !ACTIONS.has(actionRaw)) {
+    problems.push({ code: 'invalid_action', severity: 'error', subPath: `${inner}.action`, message: `unknown action ${JSON.stringify(actionRaw)} (expected default, override or remove)` });
+    return undefined;
+  }
+  const action = actionRaw as TransformAction;
+  const hasValue = Object.hasOwn(t, 'value');
+  const hasFormat = Object.hasOwn(t, 'format');
+  const formatRaw: unknown = t['format'];
+  const when: unknown = Object.hasOwn(t, 'when') ? t['when'] : undefined;
+  const base = when === undefined ? {} : { when };
+  if (hasFormat && typeof formatRaw !== 'string') {
+    problems.push({ code: 'invalid_rule', severity: 'error', subPath: `${inner}.format`, message: '"format" must be a string template' });
+    return undefined;
+  }
+  if (hasValue && hasFormat) {
+    problems.push({ code: 'value_and_format', severity: 'error', subPath: inner, message: 'a rule has either "value" or "format", not both' });
+    return { action, ...base, hasValueAndFormat: true, inner };
+  }
+  if (action === 'remove') {
+    if (hasValue || hasFormat) {
+      problems.push({ code: 'ignored_value', severity: 'warning', subPath: inner, message: `"remove" ignores ${hasValue ? '"value"' : '"format"'}` });
+    }
+    return { action, ...base, hasValueAndFormat: false, inner };
+  }
+  if (hasFormat) return { action, ...base, format: formatRaw as string, hasValueAndFormat: false, inner };
+  if (hasValue) return { action, ...base, value: { literal: t['value'] }, hasValueAndFormat: false, inner };
+  problems.push({ code: 'no_value', severity: 'error', subPath: inner, message: `"${action}" needs a "value" or a "format"` });
+  return undefined;
+}

@@ -1,0 +1,45 @@
+/**
+ * Static parameters (SPEC §2): values hidden from the LLM, merged into its arguments before the
+ * `defaults` run, overriding whatever the LLM sent under the same name.
+ */
+import type { StaticParameter } from '../definition/types.js';
+import { deepCopy, getOwn, setOwn, type PlainObject } from './own-data.js';
+import { renderMustache } from './mustache.js';
+import type { SessionSystemValues } from './types.js';
+
+/** Options of {@link applyStaticParameters}. */
+export interface ApplyStaticParametersOptions {
+  /** Per session/agent values (`toolDefaults[tool]`), by parameter name; an own key wins over `default`. */
+  readonly overrides?: Readonly<Record<string, unknown>>;
+  /** Session variables for mustache templates in string values. */
+  readonly vars?: Readonly<Record<string, unknown>>;
+  /** System values, reachable as `{{vars.session.*}}`. */
+  readonly session?: SessionSystemValues;
+}
+
+/**
+ * Returns a new argument object: `args` with every static parameter that has a value set to it.
+ * The value is `overrides[name]` when present as an own key, else the parameter's `default`;
+ * a parameter with neither is left out (the loader reports a required one). String values are
+ * rendered as mustache templates (no HTML escaping); arrays and objects are copied.
+ * Never mutates `args`, `params` or the options.
+ */
+export function applyStaticParameters(
+  args: Readonly<Record<string, unknown>>,
+  params: readonly StaticParameter[],
+  options: ApplyStaticParametersOptions = {},
+): Record<string, unknown> {
+  const out: PlainObject = { ...args };
+  const overrides = options.overrides;
+  for (const param of params) {
+    let value: unknown;
+    if (overrides !== undefined && Object.hasOwn(overrides, param.name)) value = getOwn(overrides as PlainObject, param.name);
+    else if (Object.hasOwn(param, 'default')) value = param.default;
+    else continue;
+    if (value === undefined) continue;
+    if (typeof value === 'string') value = renderMustache(value, { vars: options.vars, session: options.session });
+    else if (value !== null && typeof value === 'object') value = deepCopy(value);
+    setOwn(out, param.name, value);
+  }
+  return out;
+}
