@@ -26,11 +26,6 @@ export { applyStaticParameters, type ApplyStaticParametersOptions } from './tran
 export { renderMustache, checkMustache, type MustacheView } from './transform/mustache.js';
 export { compileTemplate, MAX_RENDERED_LENGTH, type CompiledTemplate, type RenderFailure, type TemplateProblem } from './transform/template.js';
 export { MAX_SPEC_NUMBER } from './transform/format-spec.js';
-export { compileDefaults, type CompileDefaultsOptions } from './transform/compile-defaults.js';
-export { applyStaticParameters, type ApplyStaticParametersOptions } from './transform/static-parameters.js';
-export { renderMustache, checkMustache, type MustacheView } from './transform/mustache.js';
-export { compileTemplate, MAX_RENDERED_LENGTH, type CompiledTemplate, type RenderFailure, type TemplateProblem } from './transform/template.js';
-export { MAX_SPEC_NUMBER } from './transform/format-spec.js';
 
 // --- handlers -------------------------------------------------------------------------------
 export type * from './handlers/types.js';
