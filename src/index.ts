@@ -45,6 +45,9 @@ export { applySaveRules, checkSaveExpression } from './handlers/save.js';
 // --- models ---------------------------------------------------------------------------------
 export type * from './models/types.js';
 export { ModelError, isModelError, type ModelErrorCode } from './models/errors.js';
+export { openaiModel, type OpenAIModelOptions } from './models/openai.js';
+export { withTextMarkers, INVALID_TOOL_CALL_NAME, type TextMarkerOptions } from './models/text-markers.js';
+export { MarkerParser, type MarkerPiece } from './models/marker-parser.js';
 
 // --- session --------------------------------------------------------------------------------
 export type * from './session/types.js';
@@ -52,3 +55,12 @@ export { createSession, restoreSession, resumeSession, SessionEndedError } from 
 export { DEFAULT_MAX_TOOL_ROUNDS } from './session/run-turn.js';
 export { DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_ARGUMENT_DEPTH } from './session/argument-limits.js';
 export { DEFAULT_BRIDGE_THRESHOLD_SECS } from './session/bridge.js';
+export { InMemorySessionStore } from './session/store.js';
+export {
+  runAgent,
+  parseChatHistory,
+  type RunAgentOptions,
+  type AgentOutput,
+  type AgentTrace,
+  type ChatHistoryInput,
+} from './session/run-agent.js';

@@ -173,6 +173,7 @@ class LiveSession implements Session, TurnHost {
       case 'action':
         return createActionHandler({
           actions: toActionMap(o.actions),
+          now: this.now,
           ...(o.actionTimeoutSecs === undefined ? {} : { timeoutSecs: o.actionTimeoutSecs }),
         });
       case 'endpoint':
@@ -181,12 +182,13 @@ class LiveSession implements Session, TurnHost {
           ...(o.services === undefined ? {} : { services: o.services }),
           ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
           ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
+          now: this.now,
         });
         return this.#endpoint;
       case 'context':
-        return createContextHandler();
+        return createContextHandler({ now: this.now });
       case 'log':
-        return createLogHandler();
+        return createLogHandler({ now: this.now });
       default: {
         const _exhaustive: never = type;
         return _exhaustive;

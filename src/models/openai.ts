@@ -1,0 +1,199 @@
+/**
+ * The OpenAI-compatible adapter, on the official `openai` package: any `baseURL` speaking Chat
+ * Completions (OpenAI, Azure, Ollama, vLLM, LM Studio…). Streams text, accumulates tool-call
+ * deltas by index (a call's name and arguments may be split over many chunks), supports parallel
+ * tool calls, and asks for usage with `stream_options.include_usage`.
+ *
+ * Failures become {@link ModelError}s with a clear message: `http_status` (with the status),
+ * `timeout` (no response, or no chunk for `timeoutMs` while streaming), `network`.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { ModelError, abortError } from './errors.js';
+import type { ChatMessage, ChatTool, Model, ModelRequest, ModelStreamPart, ModelUsage } from './types.js';
+
+/** Options of {@link openaiModel}. */
+export interface OpenAIModelOptions {
+  /** Model id, e.g. `gpt-4o-mini`. */
+  readonly model: string;
+  /** Default: the `openai` package's (OPENAI_BASE_URL or https://api.openai.com/v1). */
+  readonly baseURL?: string;
+  /** Default: OPENAI_API_KEY; local servers usually accept any value (default `"none"` then). */
+  readonly apiKey?: string;
+  /** Custom fetch (tests, proxies). */
+  readonly fetch?: typeof fetch;
+  /** Milliseconds to wait for the response, and then between streamed chunks. Default 60 000. */
+  readonly timeoutMs?: number;
+  /** Retries of failed requests (connection errors, 408/409/429/5xx), by the openai client. Default 1. */
+  readonly maxRetries?: number;
+  readonly temperature?: number;
+  /** Default: the server's (OpenAI: true). */
+  readonly parallelToolCalls?: boolean;
+  /** A ready client (overrides baseURL, apiKey, fetch, timeoutMs, maxRetries). */
+  readonly client?: OpenAI;
+}
+
+/** Creates a {@link Model} on an OpenAI-compatible Chat Completions endpoint. */
+export function openaiModel(options: OpenAIModelOptions): Model {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const client =
+    options.client ??
+    new OpenAI({
+      apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'none',
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      timeout: timeoutMs,
+      maxRetries: options.maxRetries ?? 1,
+    });
+  const name = `openai:${options.model}`;
+  return {
+    name,
+    stream: (request) => streamChat({ client, options, name, timeoutMs, request }),
+  };
+}
+
+interface PartialCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+async function* streamChat(input: {
+  client: OpenAI;
+  options: OpenAIModelOptions;
+  name: string;
+  timeoutMs: number;
+  request: ModelRequest;
+}): AsyncGenerator<ModelStreamPart> {
+  const { client, options, name, timeoutMs, request } = input;
+  // One controller for both the caller's interruption and our between-chunks deadline.
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = (): void => controller.abort();
+  request.signal.addEventListener('abort', onAbort, { once: true });
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const arm = (): void => {
+    if (idle !== undefined) clearTimeout(idle);
+    idle = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+  };
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: options.model,
+    messages: request.messages.map(toOpenAIMessage),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toOpenAITool) }),
+    ...(request.tools.length > 0 && options.parallelToolCalls !== undefined
+      ? { parallel_tool_calls: options.parallelToolCalls }
+      : {}),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+  };
+  const calls: PartialCall[] = [];
+  let usage: ModelUsage | undefined;
+  try {
+    if (request.signal.aborted) throw abortError();
+    arm();
+    const stream = await client.chat.completions.create(body, { signal: controller.signal });
+    arm();
+    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+      arm();
+      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      for (const choice of chunk.choices) {
+        if (choice.index !== 0) continue;
+        const delta = choice.delta;
+        if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text-delta', text: delta.content };
+        for (const tc of delta.tool_calls ?? []) {
+          let call = calls[tc.index];
+          if (call === undefined) {
+            call = { id: '', name: '', arguments: '' };
+            calls[tc.index] = call;
+          }
+          if (tc.id) call.id = tc.id;
+          if (tc.function?.name) call.name += tc.function.name;
+          if (tc.function?.arguments) call.arguments += tc.function.arguments;
+        }
+      }
+    }
+  } catch (err) {
+    if (request.signal.aborted) throw abortError();
+    throw toModelError(err, name, timedOut, timeoutMs);
+  } finally {
+    if (idle !== undefined) clearTimeout(idle);
+    request.signal.removeEventListener('abort', onAbort);
+  }
+  for (const call of calls) {
+    if (call === undefined) continue;
+    yield { type: 'tool-call', call: { id: call.id, name: call.name, arguments: call.arguments } };
+  }
+  yield usage === undefined ? { type: 'finish' } : { type: 'finish', usage };
+}
+
+function toModelError(err: unknown, model: string, timedOut: boolean, timeoutMs: number): ModelError {
+  if (timedOut || err instanceof APIConnectionTimeoutError) {
+    return new ModelError({ code: 'timeout', model, message: `model ${model} did not answer within ${timeoutMs} ms`, cause: err });
+  }
+  if (err instanceof APIUserAbortError) {
+    return new ModelError({ code: 'timeout', model, message: `model ${model} request was aborted`, cause: err });
+  }
+  if (err instanceof APIConnectionError) {
+    return new ModelError({ code: 'network', model, message: `model ${model} is unreachable: ${err.message}`, cause: err });
+  }
+  if (err instanceof APIError && typeof err.status === 'number') {
+    const detail = err.message.length > 300 ? `${err.message.slice(0, 300)}…` : err.message;
+    return new ModelError({
+      code: 'http_status',
+      status: err.status,
+      model,
+      message: `model ${model} answered HTTP ${err.status}: ${detail}`,
+      cause: err,
+    });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new ModelError({ code: 'bad_response', model, message: `model ${model} failed: ${message}`, cause: err });
+}
+
+function toOpenAIMessage(m: ChatMessage): ChatCompletionMessageParam {
+  switch (m.role) {
+    case 'system':
+      return { role: 'system', content: m.content };
+    case 'user':
+      return { role: 'user', content: m.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
+    case 'assistant':
+      return m.tool_calls === undefined || m.tool_calls.length === 0
+        ? { role: 'assistant', content: m.content }
+        : {
+            role: 'assistant',
+            content: m.content,
+            tool_calls: m.tool_calls.map((c) => ({
+              id: c.id,
+              type: 'function',
+              function: { name: c.function.name, arguments: c.function.arguments },
+            })),
+          };
+    default: {
+      const _exhaustive: never = m;
+      return _exhaustive;
+    }
+  }
+}
+
+function toOpenAITool(t: ChatTool): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: {
+      name: t.function.name,
+      ...(t.function.description === undefined ? {} : { description: t.function.description }),
+      parameters: t.function.parameters,
+      ...(t.function.strict === undefined ? {} : { strict: t.function.strict }),
+    },
+  };
+}
