@@ -1,30 +1,21 @@
 /**
- * Renders a definition's `result` over session variables (mustache, no HTML escaping): every
- * string inside the value is a template; other values are copied as they are.
- * TODO: switch to the transform area's `renderMustache` once src/transform/mustache.ts lands.
+ * Renders a definition's `result` over session variables with the transform area's mustache
+ * (`{{vars.x}}`, `{{vars.session.language}}`, no HTML escaping): every string inside the value is
+ * a template; other values are copied as they are.
  */
-import Mustache from 'mustache';
+import { renderMustache, type MustacheView } from '../transform/mustache.js';
 
-/** What templates can see: variables by name, `vars.*`, and `session.*` system values. */
-export interface RenderView {
-  readonly vars: Readonly<Record<string, unknown>>;
-  readonly session?: Readonly<Record<string, unknown>>;
-}
-
-const NO_ESCAPE = { escape: (s: string): string => s };
-
-function renderString(template: string, view: RenderView): string {
-  if (!template.includes('{{')) return template;
+function renderString(template: string, view: MustacheView): string {
   try {
-    return Mustache.render(template, { ...view.vars, vars: view.vars, session: view.session ?? {} }, {}, NO_ESCAPE);
+    return renderMustache(template, view);
   } catch {
-    // An unparsable template is returned as written rather than failing the tool.
+    // The loader checks templates; one that still fails is returned as written, never a crash.
     return template;
   }
 }
 
 /** Deep copy of `value` with every string rendered as a mustache template. */
-export function renderResult(value: unknown, view: RenderView): unknown {
+export function renderResult(value: unknown, view: MustacheView): unknown {
   if (typeof value === 'string') return renderString(value, view);
   if (Array.isArray(value)) return value.map((v) => renderResult(v, view));
   if (typeof value === 'object' && value !== null) {

@@ -76,6 +76,12 @@ function classify(err: unknown, signal: AbortSignal, responded: boolean): Exchan
   return { kind: 'network', message: `${responded ? 'connection failed mid-response' : 'connection failed'} (${code})`, responded };
 }
 
+/** Destroys a body we no longer want; the error it then emits is expected, not a crash. */
+function discard(stream: Readable): void {
+  stream.on('error', () => undefined);
+  stream.destroy();
+}
+
 /** Approximate size of the response header block as sent on the wire. */
 function headerBytes(headers: Readonly<Record<string, string | string[] | undefined>>): number {
   let size = 0;
@@ -109,7 +115,7 @@ async function readBody(
 ): Promise<{ readonly body: Buffer } | { readonly tooLarge: true } | { readonly problem: string }> {
   const chain = decoders(encoding);
   if (typeof chain === 'string') {
-    raw.destroy();
+    discard(raw);
     return { problem: chain };
   }
   let stream: Readable = raw;
@@ -122,8 +128,8 @@ async function readBody(
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (total + chunk.length > cap) {
       // Stop at once: the connection is discarded, not drained (a slow or endless body).
-      raw.destroy();
-      stream.destroy();
+      discard(raw);
+      discard(stream);
       if (!truncate) return { tooLarge: true };
       chunks.push(chunk.subarray(0, cap - total));
       return { body: Buffer.concat(chunks) };
@@ -153,13 +159,13 @@ export async function exchange(dispatcher: Dispatcher, req: ExchangeRequest, lim
     return { ok: false, failure: classify(err, req.signal, false) };
   }
   if (headerBytes(data.headers) > limits.maxHeaderBytes) {
-    data.body.destroy();
+    discard(data.body);
     return { ok: false, failure: { kind: 'headers_too_large' } };
   }
   const success = data.statusCode >= 200 && data.statusCode < 300;
   try {
     if (data.statusCode >= 300 && data.statusCode < 400) {
-      data.body.destroy();
+      discard(data.body);
       return { ok: true, response: { status: data.statusCode, headers: data.headers, body: Buffer.alloc(0) } };
     }
     const read = await readBody(
@@ -172,7 +178,7 @@ export async function exchange(dispatcher: Dispatcher, req: ExchangeRequest, lim
     if ('problem' in read) return { ok: false, failure: { kind: 'bad_encoding', message: read.problem } };
     return { ok: true, response: { status: data.statusCode, headers: data.headers, body: read.body } };
   } catch (err) {
-    data.body.destroy();
+    discard(data.body);
     return { ok: false, failure: classify(err, req.signal, true) };
   }
 }
