@@ -124,8 +124,7 @@ function formatInt(x: number, spec: FormatSpec, typeName: string): string {
   if (spec.grouping === ',' && base !== 10) throw new TemplateValueError(`cannot specify ',' with '${t}'`);
   const negative = x < 0;
   const abs = Math.abs(x);
-  let digits = Number.isSafeInteger(abs) ? abs.toString(base) : BigInt(abs).toString(base);
-  if (base === 10 && !Number.isSafeInteger(abs)) digits = intText(abs);
+  let digits = base === 10 ? intText(abs) : Number.isSafeInteger(abs) ? abs.toString(base) : BigInt(abs).toString(base);
   if (t === 'X') digits = digits.toUpperCase();
   const prefix = spec.alternate && base !== 10 ? `0${t}` : '';
   return layoutNumber(signText(negative, spec), prefix, digits, '', spec, base === 10 ? 3 : 4);
@@ -149,7 +148,7 @@ function formatFloat(x: number, spec: FormatSpec, typeName: string): string {
     const p = spec.precision;
     switch (t) {
       case '':
-        body = p < 0 ? floatRepr(value) : generalFormat(value, p === 0 ? 1 : p, true, spec.alternate);
+        body = p < 0 ? reprFormat(value, spec.alternate) : generalFormat(value, p === 0 ? 1 : p, true, spec.alternate);
         break;
       case 'g':
       case 'G':
@@ -173,6 +172,14 @@ function formatFloat(x: number, spec: FormatSpec, typeName: string): string {
   let cut = 0;
   while (cut < body.length && body.charCodeAt(cut) >= 48 && body.charCodeAt(cut) <= 57) cut++;
   return layoutNumber(signText(negative, spec), '', body.slice(0, cut), body.slice(cut), spec, 3);
+}
+
+/** `repr(float)`; the alternate form keeps a '.' even in exponent notation (`1.e-07`). */
+function reprFormat(a: number, alternate: boolean): string {
+  const text = floatRepr(a);
+  if (!alternate || text.includes('.')) return text;
+  const e = text.indexOf('e');
+  return `${text.slice(0, e)}.${text.slice(e)}`;
 }
 
 /** The exact value of a positive finite double as D / 10^s. */
