@@ -1,31 +1,256 @@
 import { describe, expect, it } from 'vitest';
-import { createSession } from '../../src/session/create-session.js';
-import { ScriptedModel } from '../../src/models/scripted.js';
-import type { SessionEvent } from '../../src/session/types.js';
+import { createSession, SessionEndedError } from '../../src/session/create-session.js';
+import { ScriptedModel } from '../../src/testing.js';
+import { actionResult } from '../../src/handlers/action-result.js';
+import { isModelError } from '../../src/models/errors.js';
+import type { ChatMessage } from '../../src/models/types.js';
+import type { SessionEvent, SessionOptions } from '../../src/session/types.js';
+import { clinicTools } from './fixtures.js';
 import { toolSet } from './helpers.js';
 
-const tools = toolSet(
-  { name: 'lookup', properties: { city: { type: 'string' } }, required: ['city'] },
-  { name: 'hangup', result: { status: 'bye' } },
-);
+const tools = await clinicTools();
+
+/** Every assistant tool_call id is answered by exactly one tool message, right after it. */
+function assertHistoryIntegrity(history: readonly ChatMessage[]): void {
+  const answered = new Map<string, number>();
+  for (let i = 0; i < history.length; i++) {
+    const m = history[i];
+    if (m?.role !== 'assistant' || m.tool_calls === undefined) continue;
+    const ids = m.tool_calls.map((c) => c.id);
+    const following = history.slice(i + 1, i + 1 + ids.length);
+    expect(following.map((t) => (t.role === 'tool' ? t.tool_call_id : `not-a-tool:${t.role}`))).toEqual(ids);
+    for (const id of ids) answered.set(id, (answered.get(id) ?? 0) + 1);
+  }
+  const toolMessages = history.filter((m) => m.role === 'tool').length;
+  expect(toolMessages).toBe([...answered.values()].reduce((a, b) => a + b, 0));
+  for (const count of answered.values()) expect(count).toBe(1);
+}
+
+function session(steps: ConstructorParameters<typeof ScriptedModel>[0], extra: Partial<SessionOptions> = {}) {
+  const model = new ScriptedModel(steps);
+  const s = createSession({ tools, model, vars: { 'vars.hospital': 'Queens Hospital' }, ...extra });
+  return { model, s };
+}
 
 describe('turn loop', () => {
-  it('runs a tool call then answers', async () => {
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'lookup', args: { city: 'Bronx' } }] },
-      { text: 'It is sunny.' },
-    ]);
-    const session = createSession({ tools, model, actions: { lookup: (args) => ({ weather: 'sunny', city: args['city'] }) } });
-    const stream = session.send('weather?');
-    const seen: SessionEvent['type'][] = [];
-    for await (const e of stream) seen.push(e.type);
-    const result = await stream.result;
-    expect(result.content).toBe('It is sunny.');
-    expect(seen).toEqual(['turn-start', 'tool-call', 'action', 'tool-result', 'text-delta', 'turn-end']);
-    expect(result.traces).toHaveLength(1);
-    expect(result.traces[0]).toMatchObject({ tool: 'lookup', args: { city: 'Bronx' }, output: { weather: 'sunny', city: 'Bronx' }, isError: false });
-    expect(result.state.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  it('runs the pipeline: static parameters and defaults applied, trace recorded', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const { model, s } = session([{ tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'Booked.' }], {
+      actions: { book: (args) => (seen.push({ ...args }), { id: 42 }) },
+    });
+    const r = await s.run('book me');
+    expect(r.content).toBe('Booked.');
+    expect(seen).toEqual([{ city: 'Bronx', units: 'metric', hospital: 'Queens Hospital' }]);
+    expect(r.traces[0]).toMatchObject({
+      tool: 'book',
+      args: { city: 'Bronx', units: 'metric', hospital: 'Queens Hospital' },
+      output: { id: 42 },
+      rawArguments: '{"city":"Bronx"}',
+      isError: false,
+    });
+    expect(r.traces[0]?.transform.some((t) => t.key === 'hospital' && t.outcome === 'applied')).toBe(true);
     model.assertComplete();
-    expect(model.calls[1]?.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1_0', content: '{"weather":"sunny","city":"Bronx"}' });
+  });
+
+  it('emits events in the documented order', async () => {
+    const { s } = session([{ text: ['Let me ', 'check.'], tool_calls: [{ name: 'note', args: { text: 'x' } }] }, { text: 'Done.' }]);
+    const stream = s.send('hi');
+    const types: SessionEvent['type'][] = [];
+    for await (const e of stream) types.push(e.type);
+    expect(types).toEqual(['turn-start', 'text-delta', 'text-delta', 'tool-call', 'tool-result', 'log', 'text-delta', 'turn-end']);
+    const r = await stream.result;
+    expect(r.events.map((e) => e.type)).toEqual(types);
+    expect(r.content).toBe('Done.');
+  });
+
+  it('answers an unknown tool with unknown_tool listing the available names', async () => {
+    const { model, s } = session([{ tool_calls: [{ name: 'constructor', args: {} }] }, { text: 'Sorry.' }]);
+    const r = await s.run('x');
+    expect(r.traces[0]).toMatchObject({ tool: 'constructor', isError: true, errorCode: 'unknown_tool' });
+    const content = (model.calls[1]?.messages.at(-1) as { content: string }).content;
+    expect(content).toContain('unknown_tool');
+    expect(content).toContain('book, slow_action, hangup');
+  });
+
+  it('answers schema failures with the path and allowed enum values', async () => {
+    const { model, s } = session([{ tool_calls: [{ name: 'book', args: { city: 'Bronxx' } }] }, { text: 'Retry.' }]);
+    const r = await s.run('x');
+    expect(r.traces[0]?.errorCode).toBe('invalid_arguments');
+    const content = (model.calls[1]?.messages.at(-1) as { content: string }).content;
+    expect(content).toContain('/city');
+    expect(content).toContain('Queens');
+  });
+
+  it('answers malformed JSON, and the model can retry in the same turn', async () => {
+    const calls: unknown[] = [];
+    const { s } = session(
+      [{ tool_calls: [{ name: 'book', args: '{"city":"Bronx",}' }] }, { tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'ok' }],
+      { actions: { book: (a) => (calls.push(a), 'booked') } },
+    );
+    const r = await s.run('x');
+    expect(r.traces.map((t) => t.errorCode ?? 'ok')).toEqual(['invalid_arguments', 'ok']);
+    expect(calls).toHaveLength(1);
+    assertHistoryIntegrity(r.state.history);
+  });
+
+  it('turns a missing template value into a tool error when asked to', async () => {
+    const { s } = session([{ tool_calls: [{ name: 'strict_tpl' }] }, { text: 'ok' }], { onMissingTemplateValue: 'error' });
+    const r = await s.run('x');
+    expect(r.traces[0]?.errorCode).toBe('missing_template_value');
+  });
+
+  it('never throws when a host action throws', async () => {
+    const { s } = session([{ tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'oops' }], {
+      actions: {
+        book: () => {
+          throw new Error('database down');
+        },
+      },
+    });
+    const r = await s.run('x');
+    expect(r.traces[0]).toMatchObject({ isError: true, errorCode: 'handler_error' });
+    expect(r.content).toBe('oops');
+  });
+
+  it('runs parallel calls concurrently and appends results in call order', async () => {
+    const order: string[] = [];
+    const { s } = session(
+      [
+        {
+          tool_calls: [
+            { name: 'book', args: { city: 'Bronx' }, id: 'a' },
+            { name: 'note', args: { text: 'n' }, id: 'b' },
+            { name: 'nope', id: 'c' },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      {
+        actions: {
+          book: async () => {
+            await new Promise((r) => setTimeout(r, 30));
+            order.push('book');
+            return 'slow';
+          },
+        },
+      },
+    );
+    const r = await s.run('x');
+    expect(r.traces.map((t) => t.callId)).toEqual(['a', 'b', 'c']);
+    const tail = r.state.history.slice(1, 5);
+    expect(tail.map((m) => (m.role === 'tool' ? m.tool_call_id : m.role))).toEqual(['assistant', 'a', 'b', 'c']);
+    const resultEvents = r.events.filter((e) => e.type === 'tool-result' || e.type === 'tool-error').map((e) => ('callId' in e ? e.callId : ''));
+    expect(resultEvents).toEqual(['a', 'b', 'c']);
+    assertHistoryIntegrity(r.state.history);
+  });
+
+  it('replaces duplicate or empty tool call ids so each is answered once', async () => {
+    const { s } = session([
+      { tool_calls: [{ name: 'note', args: { text: '1' }, id: 'same' }, { name: 'note', args: { text: '2' }, id: 'same' }, { name: 'note', args: { text: '3' }, id: '' }] },
+      { text: 'ok' },
+    ]);
+    const r = await s.run('x');
+    const ids = r.traces.map((t) => t.callId);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids[0]).toBe('same');
+    assertHistoryIntegrity(r.state.history);
+  });
+
+  it('stops after maxToolRounds with a max-rounds event, history intact', async () => {
+    const loop = Array.from({ length: 3 }, () => ({ tool_calls: [{ name: 'note', args: { text: 'again' } }] }));
+    const { model, s } = session(loop, { maxToolRounds: 3 });
+    const r = await s.run('x');
+    expect(r.events.filter((e) => e.type === 'max-rounds')).toEqual([{ type: 'max-rounds', rounds: 3 }]);
+    expect(r.events.at(-1)?.type).toBe('turn-end');
+    expect(r.traces).toHaveLength(3);
+    model.assertComplete();
+    assertHistoryIntegrity(r.state.history);
+    expect(s.toJSON().history.at(-1)?.role).toBe('tool');
+  });
+
+  it('applies context effects: language event, say event, vars.session.language', async () => {
+    const { model, s } = session(
+      [{ tool_calls: [{ name: 'set_language', args: { language: 'es-us', say: 'Hola' } }] }, { text: 'Listo' }],
+      { languages: ['en-US', 'es-US'], prompt: 'Speak {{vars.session.language}}' },
+    );
+    const r = await s.run('español');
+    const types = r.events.map((e) => e.type);
+    expect(types.indexOf('say')).toBeLessThan(types.lastIndexOf('text-delta'));
+    expect(r.events).toContainEqual({ type: 'language', from: 'en-US', to: 'es-US' });
+    expect(r.events).toContainEqual({ type: 'say', text: 'Hola', source: 'tool', tool: 'set_language' });
+    expect(r.state.language).toBe('es-US');
+    expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'Speak en-US' });
+    expect(model.calls[1]?.messages[0]).toEqual({ role: 'system', content: 'Speak es-US' });
+  });
+
+  it('refuses a language outside the declared ones as a tool error', async () => {
+    const { s } = session([{ tool_calls: [{ name: 'set_language', args: { language: 'fr-FR' } }] }, { text: 'no' }], { languages: ['en-US'] });
+    const r = await s.run('x');
+    expect(r.traces[0]?.errorCode).toBe('invalid_language');
+    expect(r.state.language).toBe('en-US');
+  });
+
+  it('sets vars from an action and renders them in the next prompt', async () => {
+    const { model, s } = session([{ tool_calls: [{ name: 'to_billing' }] }, { text: 'ok' }], {
+      prompt: 'Account {{vars.account}}',
+      actions: { to_billing: () => actionResult({ vars: { account: 'A-1' }, result: 'ok' }) },
+    });
+    const r = await s.run('x');
+    expect(r.events).toContainEqual({ type: 'vars', vars: { account: 'A-1' } });
+    expect(r.state.vars['account']).toBe('A-1');
+    expect(model.calls[1]?.messages[0]).toEqual({ role: 'system', content: 'Account A-1' });
+  });
+
+  it('ends the session when an action says so, without calling the model again', async () => {
+    const { model, s } = session([{ text: 'Bye!', tool_calls: [{ name: 'hangup' }] }], {
+      actions: { hangup: () => actionResult({ endSession: { reason: 'caller hung up' } }) },
+    });
+    const r = await s.run('bye');
+    expect(r.events.slice(-2)).toEqual([{ type: 'turn-end', content: 'Bye!' }, { type: 'session-end', reason: 'caller hung up' }]);
+    expect(s.ended).toBe(true);
+    expect(r.state.ended).toBe(true);
+    model.assertComplete();
+    expect(() => s.send('hello?')).toThrow(SessionEndedError);
+  });
+
+  it('ends the turn with a model-error event and rejects result with a ModelError', async () => {
+    const { s } = session([{ error: 'upstream exploded' }, { text: 'recovered' }]);
+    const stream = s.send('x');
+    const types: string[] = [];
+    for await (const e of stream) types.push(e.type);
+    expect(types).toEqual(['turn-start', 'model-error']);
+    const err = await stream.result.catch((e: unknown) => e);
+    expect(isModelError(err)).toBe(true);
+    expect((err as Error).message).toContain('upstream exploded');
+    // The session stays usable.
+    expect((await s.run('again')).content).toBe('recovered');
+  });
+
+  it('fails loudly when the scripted model is called beyond its script', async () => {
+    const { s } = session([{ tool_calls: [{ name: 'note', args: { text: 'x' } }] }]);
+    await expect(s.run('x')).rejects.toThrow(/script has only 1 step/);
+  });
+
+  it('serialises turns sent concurrently', async () => {
+    const { model, s } = session([{ text: 'one', delayMs: 20 }, { text: 'two' }]);
+    const [a, b] = await Promise.all([s.run('first'), s.run('second')]);
+    expect([a.content, b.content]).toEqual(['one', 'two']);
+    expect(model.calls[1]?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('keeps names like __proto__ and constructor as ordinary tool names', async () => {
+    const set = toolSet({ name: '__proto__' }, { name: 'constructor' });
+    const model = new ScriptedModel([{ tool_calls: [{ name: '__proto__' }, { name: 'constructor' }, { name: 'toString' }] }, { text: 'ok' }]);
+    const s = createSession({ tools: set, model, actions: new Map([['__proto__', () => 'p'], ['constructor', () => 'c']]) });
+    const r = await s.run('x');
+    expect(r.traces.map((t) => t.output)).toEqual(['p', 'c', expect.objectContaining({ error: expect.objectContaining({ code: 'unknown_tool' }) })]);
+  });
+
+  it('sends tools in OpenAI format with static parameters hidden', async () => {
+    const { model, s } = session([{ text: 'hi' }]);
+    await s.run('x');
+    const book = model.calls[0]?.tools.find((t) => t.function.name === 'book');
+    expect(book?.function.parameters).not.toHaveProperty('properties.units');
+    expect(book?.type).toBe('function');
   });
 });
