@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createActionHandler } from '../../src/handlers/action-handler.js';
+import { actionResult, isActionResult } from '../../src/handlers/action-result.js';
+import type { ActionContext, ActionHandler, HandlerOutcome } from '../../src/handlers/types.js';
+import { makeContext, makeTool } from './helpers.js';
+
+function run(actions: Record<string, ActionHandler>, tool = makeTool({ name: 'act' }), args: Record<string, unknown> = {}, timeoutSecs?: number): Promise<HandlerOutcome> {
+  const handler = createActionHandler({ actions: new Map(Object.entries(actions)), ...(timeoutSecs === undefined ? {} : { timeoutSecs }) });
+  return handler.execute(args, makeContext(tool));
+}
+
+describe('action handler', () => {
+  it('prefers the handler value, then the definition result, then {"status":"ok"}', async () => {
+    const withResult = makeTool({ name: 'act', result: { from: 'definition' } });
+    expect(await run({ act: () => ({ from: 'handler' }) }, withResult)).toMatchObject({ type: 'success', output: { from: 'handler' } });
+    expect(await run({ act: () => undefined }, withResult)).toMatchObject({ type: 'success', output: { from: 'definition' } });
+    expect(await run({ act: async () => undefined })).toMatchObject({ type: 'success', output: { status: 'ok' } });
+    expect(await run({}, withResult)).toMatchObject({ type: 'success', output: { from: 'definition' } });
+  });
+
+  it('no handler and no result → not_available "action X is not available"', async () => {
+    const out = await run({}, makeTool({ name: 'hangup' }));
+    expect(out.type === 'error' && out.error.code).toBe('not_available');
+    expect(out.type === 'error' && out.error.message).toBe('action hangup is not available');
+  });
+
+  it('a definition result is copied, never shared', async () => {
+    const tool = makeTool({ name: 'act', result: { list: [1] } });
+    const out = await run({}, tool);
+    (out.type === 'success' ? (out.output as { list: number[] }).list : []).push(2);
+    expect(tool.result).toEqual({ list: [1] });
+  });
+
+  it('gives the host handler args, tool name, call id, session and a signal', async () => {
+    let seen: ActionContext | undefined;
+    await run({ act: (_a, ctx) => void (seen = ctx) }, makeTool({ name: 'act' }), { x: 1 });
+    expect(seen?.tool).toBe('act');
+    expect(seen?.callId).toBe('call_1');
+    expect(seen?.session.id).toBe('sess_1');
+    expect(seen?.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('actionResult → set-vars, say, handoff, end-session effects and the result', async () => {
+    const out = await run({
+      act: () => actionResult({ result: { transferred: true }, vars: { 'vars.x': 1 }, say: 'One moment', handoff: 'billing', endSession: { reason: 'done' } }),
+    });
+    expect(out).toMatchObject({
+      type: 'success',
+      output: { transferred: true },
+      effects: [
+        { type: 'set-vars', vars: { 'vars.x': 1 } },
+        { type: 'say', text: 'One moment' },
+        { type: 'handoff', agent: 'billing' },
+        { type: 'end-session', reason: 'done' },
+      ],
+    });
+    const ended = await run({ act: () => actionResult({ endSession: true }) });
+    expect(ended).toMatchObject({ output: { status: 'ok' }, effects: [{ type: 'end-session' }] });
+  });
+
+  it('a plain object that looks like an ActionResult is just a value', async () => {
+    const plain = { result: 1, handoff: 'evil', endSession: true };
+    expect(isActionResult(plain)).toBe(false);
+    const out = await run({ act: () => plain });
+    expect(out).toMatchObject({ type: 'success', output: plain, effects: [] });
+  });
+
+  it('a throwing handler → handler_error with a short message and no stack', async () => {
+    const out = await run({
+      act: () => {
+        throw new Error('printer on fire\n    at secretFunction (/srv/app.js:1:1)');
+      },
+    });
+    expect(out.type === 'error' && out.error.code).toBe('handler_error');
+    expect(out.type === 'error' && out.error.message).toBe('action act failed: printer on fire');
+    const rejected = await run({ act: () => Promise.reject(new Error('x'.repeat(1000))) });
+    expect(rejected.type === 'error' && rejected.error.message.length).toBeLessThan(260);
+    const weird = await run({ act: () => Promise.reject(42 as unknown as Error) });
+    expect(weird.type === 'error' && weird.error.code).toBe('handler_error');
+  });
+
+  it('a handler past its deadline → timeout, and its signal is aborted', async () => {
+    let signal: AbortSignal | undefined;
+    const out = await run({ act: (_a, ctx) => ((signal = ctx.signal), new Promise(() => undefined)) }, makeTool({ name: 'act' }), {}, 0.2);
+    expect(out.type === 'error' && out.error.code).toBe('timeout');
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('a tool named like an Object.prototype member is looked up like any other', async () => {
+    const out = await run({}, makeTool({ name: 'constructor' }));
+    expect(out.type === 'error' && out.error.code).toBe('not_available');
+    const own = await run({ toString: () => 'mine' }, makeTool({ name: 'toString' }));
+    expect(own).toMatchObject({ type: 'success', output: 'mine' });
+  });
+});
