@@ -46,6 +46,7 @@ export function checkTurn(options: CheckTurnOptions): Mismatch[] {
   if (e.vars !== undefined) out.push(...matchValue(e.vars, o.vars, { path: at('vars'), mode: 'partial' }));
   if (e.reply !== undefined) out.push(...matchValue(e.reply, o.reply, { path: at('reply') }));
   if (e.agent !== undefined) out.push(...matchValue(e.agent, o.agent, { path: at('agent') }));
+  if (e.model_error !== undefined) out.push(...matchValue(e.model_error, o.modelError, { path: at('model_error') }));
   if (e.ended !== undefined) out.push(...matchValue(e.ended, o.ended, { path: at('ended') }));
   if (e.interrupted !== undefined) out.push(...matchValue(e.interrupted, o.interrupted, { path: at('interrupted') }));
   if (e.events !== undefined) checkEvents(e.events, o, at('events'), out);

@@ -86,6 +86,8 @@ export const turnExpectSchema = z.strictObject({
   /** Events expected in this order, each matched partially; other events may sit in between. */
   events: z.array(jsonObject).optional(),
   agent: json.optional(),
+  /** The model call failed (the turn ended without a reply); matches the error's message. */
+  model_error: json.optional(),
   ended: z.boolean().optional(),
   interrupted: z.boolean().optional(),
 });
@@ -97,6 +99,10 @@ export const interruptSchema = z.strictObject({
 });
 
 export const turnSchema = z.strictObject({
+  /** Changes applied between turns, as a host would (restoring the session from its state). */
+  before: z
+    .strictObject({ vars: jsonObject.optional(), language: z.string().optional() })
+    .optional(),
   user: z.string(),
   model: z.array(modelStepSchema),
   interrupt: interruptSchema.optional(),

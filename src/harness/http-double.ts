@@ -24,6 +24,8 @@ export interface UnusedExchange {
 export interface HttpDoubleOptions {
   /** The exchanges to answer, in declaration order (first unused match wins). */
   readonly exchanges: readonly HttpExchange[];
+  /** Called for every request as it is sent, with the declared response (absent: undeclared). */
+  readonly onRequest?: (request: RecordedRequest, response: HttpExchange['response'] | undefined) => void;
 }
 
 /** The dispatcher plus what it saw. */
@@ -100,11 +102,13 @@ export function createHttpDouble(options: HttpDoubleOptions): HttpDouble {
     const exchange = index === -1 ? undefined : options.exchanges[index];
     if (exchange === undefined) {
       requests.push({ ...recorded, exchange: undefined });
+      options.onRequest?.(recorded, undefined);
       // No interceptor registered: MockAgent refuses it (net connect is disabled).
       return dispatch(opts, handler);
     }
     uses[index] = (uses[index] ?? 0) + 1;
     requests.push({ ...recorded, exchange: index, status: exchange.response.error === undefined ? exchange.response.status : undefined });
+    options.onRequest?.(recorded, exchange.response);
     const url = new URL(recorded.url);
     const scope = agent.get(url.origin).intercept({ path: String(opts.path), method: String(opts.method) });
     const response = exchange.response;

@@ -36,12 +36,15 @@ export interface ObservedTurn {
   readonly agent?: string;
   readonly ended: boolean;
   readonly interrupted: boolean;
+  /** The model's failure, when the turn ended on one. */
+  readonly modelError?: string;
 }
 
 /** Options of {@link observeTurn}. */
 export interface ObserveTurnOptions {
   readonly user: string;
   readonly result: TurnResult;
+  readonly modelError?: string;
   /** The requests the harness saw during this turn. */
   readonly requests: readonly RecordedRequest[];
 }
@@ -74,5 +77,6 @@ export function observeTurn(options: ObserveTurnOptions): ObservedTurn {
     ...(result.state.agent !== undefined ? { agent: result.state.agent } : {}),
     ended: result.state.ended,
     interrupted: result.interrupted,
+    ...(options.modelError !== undefined ? { modelError: options.modelError } : {}),
   };
 }

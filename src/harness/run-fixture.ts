@@ -9,8 +9,10 @@ import type { Session, SessionEvent, SessionOptions, TurnResult } from '../sessi
 import { checkTurn } from './check-turn.js';
 import { fixtureActions } from './fixture-actions.js';
 import type { FixtureFailure, FixtureResult } from './fixture-result.js';
-import type { FixtureTurn } from './fixture-schema.js';
+import type { FixtureTurn, HttpExchange } from './fixture-schema.js';
+import type { RecordedRequest } from './recorded-request.js';
 import { createHttpDouble, type HttpDouble } from './http-double.js';
+import { changeSession } from './session-changes.js';
 import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { observeTurn, type ObservedTurn } from './observe.js';
 import { TurnModel } from './turn-model.js';
@@ -20,6 +22,8 @@ export interface FixtureObserver {
   fixtureStart?(loaded: LoadedFixture): void;
   turnStart?(turn: number, user: string): void;
   event?(turn: number, event: SessionEvent): void;
+  /** A request reached the HTTP double; `response` is the declared answer (absent: undeclared). */
+  request?(request: RecordedRequest, response: HttpExchange['response'] | undefined): void;
   turnEnd?(turn: number, observed: ObservedTurn, failures: readonly FixtureFailure[]): void;
 }
 
@@ -106,25 +110,34 @@ async function play(
 ): Promise<{ failures: FixtureFailure[]; turns: ObservedTurn[] }> {
   const failures: FixtureFailure[] = [];
   const turns: ObservedTurn[] = [];
-  const http = createHttpDouble({ exchanges: loaded.fixture.http });
+  const http = createHttpDouble({
+    exchanges: loaded.fixture.http,
+    ...(observer?.request !== undefined ? { onRequest: observer.request.bind(observer) } : {}),
+  });
   const model = new TurnModel();
   let session: Session | undefined;
   try {
-    session = createSession(sessionOptionsOf(loaded, model, http));
+    const options = sessionOptionsOf(loaded, model, http);
+    session = createSession(options);
     for (const [t, turn] of loaded.fixture.turns.entries()) {
+      if (turn.before !== undefined) session = await changeSession(session, turn.before, options);
       const before = http.requests.length;
       const turnFailures: FixtureFailure[] = [];
       model.begin(t, turn.model);
       observer?.turnStart?.(t, turn.user);
-      let result: TurnResult;
-      try {
-        result = await runTurn(session, turn, (event) => observer?.event?.(t, event));
-      } catch (error) {
-        failures.push({ kind: 'session_error', turn: t, message: `the session threw: ${errorText(error)}` });
+      const played = await runTurn(session, turn, (event) => observer?.event?.(t, event));
+      if (played.result === undefined && model.overCalls === 0 && played.modelError === undefined) {
+        failures.push({ kind: 'session_error', turn: t, message: `the session threw: ${played.error}` });
         break;
       }
+      const result = played.result ?? partialResult(played.events, session);
       const requests = http.requests.slice(before);
-      const observed = observeTurn({ user: turn.user, result, requests });
+      const observed = observeTurn({
+        user: turn.user,
+        result,
+        requests,
+        ...(played.modelError !== undefined && model.overCalls === 0 ? { modelError: played.modelError } : {}),
+      });
       turns.push(observed);
       turnFailures.push(...scriptFailures(t, model));
       for (const r of requests) {
@@ -135,6 +148,9 @@ async function play(
             message: `undeclared request ${r.method} ${r.url} (declare it under http:)`,
           });
         }
+      }
+      if (observed.modelError !== undefined && turn.expect?.model_error === undefined) {
+        turnFailures.push({ kind: 'model_error', turn: t, message: `the model call failed: ${observed.modelError}` });
       }
       if (turn.expect !== undefined) {
         const mismatches = checkTurn({ expect: turn.expect, observed, path: `turns[${t}].expect` });
@@ -175,24 +191,52 @@ function scriptFailures(t: number, model: TurnModel): FixtureFailure[] {
   return out;
 }
 
-async function runTurn(session: Session, turn: FixtureTurn, onEvent: (e: SessionEvent) => void): Promise<TurnResult> {
-  const stream = session.send(turn.user);
+interface PlayedTurn {
+  readonly events: SessionEvent[];
+  readonly result?: TurnResult;
+  /** Set when the turn ended on a model failure. */
+  readonly modelError?: string;
+  /** Set when the turn failed otherwise. */
+  readonly error?: string;
+}
+
+async function runTurn(session: Session, turn: FixtureTurn, onEvent: (e: SessionEvent) => void): Promise<PlayedTurn> {
+  const events: SessionEvent[] = [];
   const interrupt = turn.interrupt;
   let timer: NodeJS.Timeout | undefined;
-  if (interrupt?.after_ms !== undefined) timer = setTimeout(() => session.interrupt(), interrupt.after_ms);
-  let interrupted = false;
+  let modelError: string | undefined;
   try {
+    const stream = session.send(turn.user);
+    if (interrupt?.after_ms !== undefined) timer = setTimeout(() => session.interrupt(), interrupt.after_ms);
+    let interrupted = false;
     for await (const event of stream) {
+      events.push(event);
       onEvent(event);
+      if (event.type === 'model-error') modelError = event.message;
       if (!interrupted && interrupt?.on !== undefined && event.type === interrupt.on) {
         interrupted = true;
         session.interrupt();
       }
     }
-    return await stream.result;
+    return { events, result: await stream.result };
+  } catch (error) {
+    return { events, ...(modelError !== undefined ? { modelError } : { error: errorText(error) }) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
+}
+
+/** What a turn that rejected still shows: its events and the session's state. */
+function partialResult(events: readonly SessionEvent[], session: Session): TurnResult {
+  return {
+    content: '',
+    response_time_secs: 0,
+    traces: [],
+    events,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    state: session.toJSON(),
+    interrupted: events.some((e) => e.type === 'interrupted'),
+  };
 }
 
 function errorText(error: unknown): string {

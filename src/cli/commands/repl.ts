@@ -1,0 +1,106 @@
+/**
+ * `switchboard repl <tools>`: an interactive session over the tools. With OPENAI_API_KEY or
+ * OPENAI_BASE_URL set (and not `--model manual`) an OpenAI-compatible model answers; otherwise
+ * the person at the keyboard plays the model. Works with piped stdin.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadTools } from '../../definition/load.js';
+import type { ToolSet } from '../../definition/types.js';
+import { DefinitionError, formatIssue } from '../../errors.js';
+import { openaiModel } from '../../models/openai.js';
+import type { Model } from '../../models/types.js';
+import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
+import { LineSource } from '../repl/line-source.js';
+import { REPL_COMMANDS, ReplController } from '../repl/repl-controller.js';
+
+/** Model used when OPENAI_MODEL is not set. */
+export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
+
+export const replHelp = `Usage: switchboard repl <tools-file> [options]
+
+Talk to your tools. Plain lines are the caller's words. Endpoint calls go out for real.
+
+Options:
+  --vars <json>           initial session variables
+  --language <tag>        initial language (default en-US)
+  --languages <a,b,…>     allowed languages
+  --model openai|manual   who answers (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL
+                          is set, else manual). OPENAI_MODEL picks the model (default ${DEFAULT_OPENAI_MODEL}).
+  --no-color              plain output
+  -h, --help              show this help
+
+${REPL_COMMANDS}`;
+
+/** Runs the command; returns the exit code. */
+export async function replCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      vars: { type: 'string' },
+      language: { type: 'string' },
+      languages: { type: 'string' },
+      model: { type: 'string' },
+      'no-color': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(replHelp);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('name exactly one tools file');
+  const file = positionals[0] as string;
+  const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
+  if (values.model !== undefined && values.model !== 'openai' && values.model !== 'manual') {
+    throw new UsageError(`--model must be openai or manual, got ${JSON.stringify(values.model)}`);
+  }
+  const key = io.env['OPENAI_API_KEY'];
+  const baseURL = io.env['OPENAI_BASE_URL'];
+  const hasOpenAI = (key !== undefined && key !== '') || (baseURL !== undefined && baseURL !== '');
+  const mode = values.model ?? (hasOpenAI ? 'openai' : 'manual');
+  if (mode === 'openai' && !hasOpenAI) {
+    io.stderr.write('switchboard repl: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL\n');
+    return EXIT.unusable;
+  }
+
+  let tools: ToolSet;
+  try {
+    tools = await loadTools(file, { file });
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    io.stderr.write(`switchboard repl: ${file} has errors:\n`);
+    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
+    return EXIT.unusable;
+  }
+  for (const w of tools.warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+
+  const model: Model | 'manual' =
+    mode === 'manual'
+      ? 'manual'
+      : openaiModel({
+          model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
+          ...(key !== undefined && key !== '' ? { apiKey: key } : { apiKey: 'not-needed' }),
+          ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
+        });
+  const lines = new LineSource(io.stdin, io.stdout);
+  const repl = new ReplController({
+    io,
+    lines,
+    tools,
+    toolsFile: resolve(file),
+    model,
+    vars,
+    language: values.language ?? 'en-US',
+    ...(values.languages !== undefined ? { languages: values.languages.split(',').map((s) => s.trim()).filter((s) => s !== '') } : {}),
+    color: values['no-color'] !== true && useColor(io),
+  });
+  try {
+    await repl.run();
+  } finally {
+    lines.close();
+    await repl.close();
+  }
+  return EXIT.ok;
+}

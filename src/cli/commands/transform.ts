@@ -1,0 +1,100 @@
+/**
+ * `switchboard transform <tools> <tool> --args '<json>'`: prints the final argument object (static
+ * parameters merged, then defaults) as JSON on stdout, and nothing else there. Reasons, warnings
+ * and the `--explain` trace go to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { loadTools } from '../../definition/load.js';
+import type { ToolSet } from '../../definition/types.js';
+import { DefinitionError, formatIssue } from '../../errors.js';
+import { transformCall } from '../../harness/transform-call.js';
+import type { TransformTraceEntry } from '../../transform/types.js';
+import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
+
+export const transformHelp = `Usage: switchboard transform <tools-file> <tool-name> --args '<json>' [options]
+
+Runs one call's argument pipeline (schema check, static parameters, defaults) and prints the
+final argument object as JSON on stdout.
+
+Options:
+  --args <json>      the model's arguments (default {})
+  --vars <json>      session variables, e.g. '{"vars.hospital":"Queens"}'
+  --static <json>    static parameter values overriding the definition's defaults
+  --language <tag>   vars.session.language (default en-US)
+  --explain          print every rule's outcome to stderr
+  -h, --help         show this help
+
+Exit codes: 0 printed, 1 the arguments were refused (schema, missing template value),
+2 bad definition, unknown tool, malformed JSON or bad usage.
+`;
+
+function traceLine(e: TransformTraceEntry): string {
+  const head = `${e.outcome === 'applied' ? 'applied' : 'skipped'} ${e.action} ${JSON.stringify(e.key)}`;
+  const why = e.reason !== undefined ? ` (${e.reason}${e.detail !== undefined ? `: ${e.detail}` : ''})` : e.detail !== undefined ? ` (${e.detail})` : '';
+  const value = e.outcome === 'applied' && e.action !== 'remove' && e.value !== undefined ? ` = ${JSON.stringify(e.value)}` : '';
+  return `${head}${value}${why}`;
+}
+
+/** Runs the command; returns the exit code. */
+export async function transformCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      args: { type: 'string' },
+      vars: { type: 'string' },
+      static: { type: 'string' },
+      language: { type: 'string' },
+      explain: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(transformHelp);
+    return EXIT.ok;
+  }
+  const [file, name, ...extra] = positionals;
+  if (file === undefined || name === undefined) throw new UsageError('expected <tools-file> <tool-name>');
+  if (extra.length > 0) throw new UsageError(`unexpected argument(s): ${extra.join(' ')}`);
+  const args = (parseJsonOption('args', values.args ?? '{}') ?? {}) as Record<string, unknown>;
+  const vars = parseJsonOption('vars', values.vars) as Record<string, unknown> | undefined;
+  const overrides = parseJsonOption('static', values.static) as Record<string, unknown> | undefined;
+
+  let tools: ToolSet;
+  try {
+    tools = await loadTools(file, { file });
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    io.stderr.write(`switchboard transform: ${file} has errors:\n`);
+    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
+    return EXIT.unusable;
+  }
+  if (!tools.tools.has(name)) {
+    io.stderr.write(`switchboard transform: no tool named ${JSON.stringify(name)} in ${file}; available: ${[...tools.tools.keys()].join(', ') || '(none)'}\n`);
+    return EXIT.unusable;
+  }
+  const result = transformCall({
+    tools,
+    tool: name,
+    args,
+    ...(vars !== undefined ? { vars } : {}),
+    ...(overrides !== undefined ? { staticOverrides: overrides } : {}),
+    ...(values.language !== undefined ? { language: values.language } : {}),
+  });
+  if (values.explain === true) {
+    io.stderr.write(`input:             ${JSON.stringify(args)}\n`);
+    if (result.ok) io.stderr.write(`static parameters: ${JSON.stringify(result.withStatic)}\n`);
+    io.stderr.write(`defaults (${result.trace.length} rule(s)):\n`);
+    for (const e of result.trace) io.stderr.write(`  ${traceLine(e)}\n`);
+  } else {
+    for (const e of result.trace) {
+      if (e.reason === 'missing_value' || e.reason === 'not_an_object') io.stderr.write(`warning: ${traceLine(e)}\n`);
+    }
+  }
+  if (!result.ok) {
+    io.stderr.write(`switchboard transform: the call would fail with ${result.code}: ${result.message}\n`);
+    return EXIT.failed;
+  }
+  io.stdout.write(`${JSON.stringify(result.args, null, 2)}\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,72 @@
+/**
+ * `switchboard validate <files…>`: loads each tools file and reports errors and warnings with
+ * `file: path: message`. Exit 0 without errors, 1 with any error, 2 when a file cannot be read.
+ */
+import { parseArgs } from 'node:util';
+import { loadTools } from '../../definition/load.js';
+import { DefinitionError, formatIssue, type DefinitionIssue } from '../../errors.js';
+import { EXIT, UsageError, useColor, type CliIO } from '../io.js';
+
+export const validateHelp = `Usage: switchboard validate <tools-file…> [options]
+
+Checks tool definition files (JSON or YAML): shape, meaning (lint) and JSON Schemas.
+
+Options:
+  --json      print a JSON report instead of text
+  --strict    treat warnings as errors
+  -h, --help  show this help
+
+Exit codes: 0 no errors, 1 errors found, 2 a file could not be read or bad usage.
+`;
+
+interface FileReport {
+  file: string;
+  ok: boolean;
+  tools: string[];
+  issues: DefinitionIssue[];
+}
+
+/** Runs the command; returns the exit code. */
+export async function validateCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help === true) {
+    io.stdout.write(validateHelp);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0) throw new UsageError('name at least one tools file');
+  const reports: FileReport[] = [];
+  let unreadable = false;
+  for (const file of positionals) {
+    try {
+      const set = await loadTools(file, { file, strict: values.strict === true });
+      reports.push({ file, ok: true, tools: [...set.tools.keys()], issues: [...set.warnings] });
+    } catch (error) {
+      if (!(error instanceof DefinitionError)) throw error;
+      if (error.issues.some((i) => i.code === 'unreadable')) unreadable = true;
+      reports.push({ file, ok: false, tools: [], issues: [...error.issues] });
+    }
+  }
+  const errors = reports.flatMap((r) => r.issues).filter((i) => i.severity === 'error').length;
+  const warnings = reports.flatMap((r) => r.issues).filter((i) => i.severity === 'warning').length;
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify({ errors, warnings, files: reports }, null, 2)}\n`);
+  } else {
+    const color = useColor(io);
+    const red = (t: string): string => (color ? `\u001b[31m${t}\u001b[39m` : t);
+    const yellow = (t: string): string => (color ? `\u001b[33m${t}\u001b[39m` : t);
+    for (const r of reports) {
+      io.stdout.write(r.ok ? `✓ ${r.file}: ${r.tools.length} tool(s) ${r.tools.length > 0 ? `(${r.tools.join(', ')})` : ''}\n` : `✗ ${r.file}\n`);
+      for (const i of r.issues) {
+        const label = i.severity === 'error' ? red('error') : yellow('warning');
+        io.stdout.write(`  ${label} ${formatIssue({ ...i, file: i.file ?? r.file })} [${i.code}]\n`);
+      }
+    }
+    io.stdout.write(`${errors} error(s), ${warnings} warning(s) in ${reports.length} file(s)\n`);
+  }
+  if (unreadable) return EXIT.unusable;
+  return errors > 0 ? EXIT.failed : EXIT.ok;
+}

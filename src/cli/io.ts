@@ -1,0 +1,58 @@
+/**
+ * The process surface the commands use (streams, environment, working directory), injectable so
+ * commands run in-process in tests and behave the same as the real binary.
+ */
+
+/** A writable text sink. */
+export interface TextOut {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+/** What a command may touch. */
+export interface CliIO {
+  readonly stdout: TextOut;
+  readonly stderr: TextOut;
+  readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The real process. */
+export function processIO(): CliIO {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+/**
+ * Colour decision: `NO_COLOR` (any non-empty value) wins, then `FORCE_COLOR` (non-`0`), then
+ * whether the stream is a terminal.
+ */
+export function useColor(io: CliIO, stream: TextOut = io.stdout): boolean {
+  const no = io.env['NO_COLOR'];
+  if (no !== undefined && no !== '') return false;
+  const force = io.env['FORCE_COLOR'];
+  if (force !== undefined && force !== '') return force !== '0';
+  return stream.isTTY === true;
+}
+
+/** Exit codes shared by every command. */
+export const EXIT = { ok: 0, failed: 1, unusable: 2 } as const;
+
+/** Thrown for a usage mistake; the shell prints it with the command's help and exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Parses a JSON option value, naming the option when it is malformed. */
+export function parseJsonOption(name: string, text: string | undefined, kind: 'object' | 'any' = 'object'): unknown {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--${name} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (kind === 'object' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    throw new UsageError(`--${name} must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,348 @@
+/**
+ * The REPL's state and commands: a live session over real endpoints, a model that is either an
+ * OpenAI-compatible one or the person at the keyboard, and a recorder so `/save` writes a fixture
+ * of the session so far that `switchboard test` passes.
+ */
+import { writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { Agent } from 'undici';
+import type { ToolSet } from '../../definition/types.js';
+import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fixture-writer.js';
+import { ManualModel, type ManualStep } from '../../harness/manual-model.js';
+import { createNarrator } from '../../harness/narrator.js';
+import { observeTurn } from '../../harness/observe.js';
+import { createRecordingDispatcher, type RecordingDispatcher } from '../../harness/recording-dispatcher.js';
+import { RecordingModel } from '../../harness/recording-model.js';
+import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
+import type { Model } from '../../models/types.js';
+import { createSession } from '../../session/create-session.js';
+import type { Session, SessionOptions, TurnResult } from '../../session/types.js';
+import type { CliIO } from '../io.js';
+import type { LineSource } from './line-source.js';
+
+/** Options of {@link ReplController}. */
+export interface ReplOptions {
+  readonly io: CliIO;
+  readonly lines: LineSource;
+  readonly tools: ToolSet;
+  /** Absolute path of the tools file (for `/save`). */
+  readonly toolsFile: string;
+  /** `manual`: the person plays the model; else the given model answers. */
+  readonly model: Model | 'manual';
+  readonly vars: Record<string, unknown>;
+  readonly language: string;
+  readonly languages?: readonly string[];
+  readonly color: boolean;
+}
+
+export const REPL_COMMANDS = `Commands:
+  <text>               say this as the caller
+  /call <tool> <json>  (manual model) call a tool with these raw JSON arguments
+  /reply <text>        (manual model) answer the caller
+  /tools               list the tools
+  /vars                show session variables
+  /set <name> <json>   set a session variable
+  /lang <tag>          change the session language
+  /history             show the conversation so far
+  /reset               start a new session
+  /save <file>         write the session so far as a fixture (YAML)
+  /help                this list
+  /quit                leave
+`;
+
+const SESSION_ID = 'repl';
+
+/** Drives one REPL. */
+export class ReplController {
+  readonly #o: ReplOptions;
+  readonly #agent = new Agent();
+  readonly #http: RecordingDispatcher;
+  readonly #model: RecordingModel;
+  readonly #narrator;
+  #session: Session;
+  #options: SessionOptions;
+  #turns: RecordedTurn[] = [];
+  #initialVars: Record<string, unknown>;
+  #initialLanguage: string;
+  #pending: { vars?: Record<string, unknown>; language?: string } | undefined;
+  #startedAt = new Date();
+  #quit = false;
+
+  constructor(options: ReplOptions) {
+    this.#o = options;
+    const say = (line: string): void => this.#print(line);
+    this.#narrator = createNarrator({ write: say, color: options.color });
+    this.#http = createRecordingDispatcher({
+      dispatcher: this.#agent,
+      onRequest: (x) => say(`http    → ${x.request.method} ${x.request.url}${x.request.body !== undefined ? ` ${cut(x.request.body)}` : ''}`),
+      onResponse: (x) =>
+        say(x.response !== undefined ? `        ← ${x.response.status} ${cut(x.response.body)}` : `        ← failed: ${x.error ?? 'unknown error'}`),
+    });
+    const inner: Model =
+      options.model === 'manual' ? new ManualModel({ next: () => this.#manualStep() }) : options.model;
+    this.#model = new RecordingModel(inner);
+    this.#initialVars = { ...options.vars };
+    this.#initialLanguage = options.language;
+    this.#options = this.#sessionOptions();
+    this.#session = createSession(this.#options);
+  }
+
+  #sessionOptions(): SessionOptions {
+    const startAt = this.#startedAt.getTime();
+    const realStart = Date.now();
+    return {
+      tools: this.#o.tools,
+      model: this.#model,
+      dispatcher: this.#http.dispatcher,
+      id: SESSION_ID,
+      vars: this.#initialVars,
+      language: this.#initialLanguage,
+      ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
+      _internal: { now: () => startAt + (Date.now() - realStart) },
+    };
+  }
+
+  #print(line: string): void {
+    this.#o.io.stdout.write(`${line}\n`);
+  }
+
+  /** The banner: tools, model, and where endpoint calls really go. */
+  banner(): void {
+    const tools = [...this.#o.tools.tools.values()];
+    this.#print(`switchboard repl — ${tools.length} tool(s) from ${this.#o.toolsFile}`);
+    this.#print(`model: ${this.#o.model === 'manual' ? 'manual (you play the model: /call, /reply)' : this.#o.model.name}`);
+    const endpoints = tools.filter((t) => t.endpoint !== undefined);
+    if (endpoints.length > 0) {
+      this.#print('Endpoint calls go out for real, to:');
+      for (const t of endpoints) this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
+    }
+    this.#print('Type /help for commands.');
+  }
+
+  /** Reads and handles lines until `/quit` or end of input. */
+  async run(): Promise<void> {
+    this.banner();
+    while (!this.#quit) {
+      const line = await this.#o.lines.next('you> ');
+      if (line === undefined) break;
+      const text = line.trim();
+      if (text === '') continue;
+      if (text.startsWith('/')) await this.#command(text, false);
+      else await this.#turn(text);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#session.close().catch(() => undefined);
+    await this.#agent.close().catch(() => undefined);
+  }
+
+  async #turn(user: string): Promise<void> {
+    if (this.#session.ended) {
+      this.#print('(the session has ended: /reset to start again)');
+      return;
+    }
+    const stepsBefore = this.#model.steps.length;
+    const httpBefore = this.#http.exchanges.length;
+    const stream = this.#session.send(user);
+    let modelError: string | undefined;
+    let result: TurnResult | undefined;
+    try {
+      for await (const event of stream) {
+        if (event.type === 'model-error') modelError = event.message;
+        this.#narrator.event?.(this.#turns.length, event);
+      }
+      result = await stream.result;
+    } catch (error) {
+      if (modelError === undefined) {
+        this.#print(`error: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+    }
+    const requests = this.#http.exchanges.slice(httpBefore).map((x) => ({ ...x.request, status: x.response?.status }));
+    const state = this.#session.toJSON();
+    const observed = observeTurn({
+      user,
+      result: result ?? {
+        content: '',
+        response_time_secs: 0,
+        traces: [],
+        events: [],
+        usage: { inputTokens: 0, outputTokens: 0 },
+        state,
+        interrupted: false,
+      },
+      requests,
+      ...(modelError !== undefined ? { modelError } : {}),
+    });
+    this.#turns.push({
+      user,
+      steps: this.#model.steps.slice(stepsBefore),
+      observed,
+      ...(this.#pending !== undefined ? { before: this.#pending } : {}),
+    });
+    this.#pending = undefined;
+  }
+
+  /** One model call in manual mode: read commands until `/call` or `/reply`. */
+  async #manualStep(): Promise<ManualStep> {
+    this.#print('(your move as the model: /call <tool> <json> or /reply <text>)');
+    for (;;) {
+      const line = await this.#o.lines.next('model> ');
+      if (line === undefined) {
+        this.#quit = true;
+        return { type: 'reply', text: '' };
+      }
+      const text = line.trim();
+      if (text === '') continue;
+      if (!text.startsWith('/')) {
+        this.#print('(the model is answering: use /reply <text> or /call <tool> <json>)');
+        continue;
+      }
+      const step = await this.#command(text, true);
+      if (step !== undefined) return step;
+      if (this.#quit) return { type: 'reply', text: '' };
+    }
+  }
+
+  async #command(text: string, asModel: boolean): Promise<ManualStep | undefined> {
+    const space = text.indexOf(' ');
+    const name = space === -1 ? text : text.slice(0, space);
+    const rest = space === -1 ? '' : text.slice(space + 1).trim();
+    switch (name) {
+      case '/help':
+        this.#o.io.stdout.write(REPL_COMMANDS);
+        return undefined;
+      case '/quit':
+      case '/exit':
+        this.#quit = true;
+        return undefined;
+      case '/tools':
+        for (const t of this.#o.tools.tools.values()) {
+          const props = Object.keys((t.tool.function.parameters['properties'] as Record<string, unknown> | undefined) ?? {});
+          this.#print(`  ${t.name} [${t.type}] (${props.join(', ')})${t.tool.function.description !== undefined ? ` — ${t.tool.function.description}` : ''}`);
+        }
+        return undefined;
+      case '/vars':
+        this.#print(JSON.stringify(this.#session.toJSON().vars, null, 2));
+        return undefined;
+      case '/history':
+        for (const m of this.#session.toJSON().history) this.#print(`  ${historyLine(m)}`);
+        return undefined;
+      case '/call':
+      case '/reply':
+        if (!asModel) {
+          this.#print(this.#o.model === 'manual' ? `(${name} answers for the model during a turn: first say something as the caller)` : `(${name} needs --model manual)`);
+          return undefined;
+        }
+        return name === '/reply' ? { type: 'reply', text: rest } : this.#parseCall(rest);
+      case '/set': {
+        const m = /^(\S+)\s+([\s\S]+)$/.exec(rest);
+        if (m === null) {
+          this.#print('usage: /set <name> <json>');
+          return undefined;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(m[2] as string);
+        } catch (error) {
+          this.#print(`not JSON: ${(error as Error).message}`);
+          return undefined;
+        }
+        await this.#change({ vars: Object.fromEntries([[m[1] as string, value]]) }, asModel);
+        return undefined;
+      }
+      case '/lang':
+        if (rest === '') this.#print(`language: ${this.#session.toJSON().language}`);
+        else await this.#change({ language: rest }, asModel);
+        return undefined;
+      case '/reset':
+        if (asModel) {
+          this.#print('(finish the turn first)');
+          return undefined;
+        }
+        await this.#session.close().catch(() => undefined);
+        this.#turns = [];
+        this.#pending = undefined;
+        this.#model.steps.length = 0;
+        this.#http.exchanges.length = 0;
+        this.#initialVars = { ...this.#o.vars };
+        this.#initialLanguage = this.#o.language;
+        this.#startedAt = new Date();
+        this.#options = this.#sessionOptions();
+        this.#session = createSession(this.#options);
+        this.#print('(new session)');
+        return undefined;
+      case '/save':
+        if (rest === '') this.#print('usage: /save <file.yaml>');
+        else await this.#save(rest);
+        return undefined;
+      default:
+        this.#print(`unknown command ${name} (try /help)`);
+        return undefined;
+    }
+  }
+
+  #parseCall(rest: string): ManualStep | undefined {
+    const m = /^(\S+)(?:\s+([\s\S]*))?$/.exec(rest);
+    if (m === null) {
+      this.#print('usage: /call <tool> <json>');
+      return undefined;
+    }
+    // Sent verbatim: malformed JSON is how you see the engine's tool error.
+    return { type: 'call', name: m[1] as string, arguments: (m[2] ?? '{}').trim() || '{}' };
+  }
+
+  async #change(changes: SessionChanges, midTurn: boolean): Promise<void> {
+    if (midTurn) {
+      this.#print('(finish the turn first)');
+      return;
+    }
+    if (this.#turns.length === 0) {
+      if (changes.vars !== undefined) this.#initialVars = { ...this.#initialVars, ...changes.vars };
+      if (changes.language !== undefined) this.#initialLanguage = changes.language;
+    } else {
+      this.#pending = {
+        ...this.#pending,
+        ...(changes.vars !== undefined ? { vars: { ...this.#pending?.vars, ...changes.vars } } : {}),
+        ...(changes.language !== undefined ? { language: changes.language } : {}),
+      };
+    }
+    this.#session = await changeSession(this.#session, changes, this.#options);
+    this.#print(changes.language !== undefined ? `(language: ${changes.language})` : '(set)');
+  }
+
+  async #save(file: string): Promise<void> {
+    const path = resolve(file);
+    const tools = relative(dirname(path), this.#o.toolsFile) || this.#o.toolsFile;
+    const fixture = buildFixture({
+      name: `repl session ${this.#startedAt.toISOString()}`,
+      tools,
+      session: {
+        id: SESSION_ID,
+        now: this.#startedAt.toISOString(),
+        language: this.#initialLanguage,
+        ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
+        vars: this.#initialVars,
+      },
+      turns: this.#turns,
+      exchanges: this.#http.exchanges,
+    });
+    try {
+      await writeFile(path, fixtureToYaml(fixture), 'utf8');
+      this.#print(`(saved ${this.#turns.length} turn(s) to ${file})`);
+    } catch (error) {
+      this.#print(`could not save: ${(error as Error).message}`);
+    }
+  }
+}
+
+function cut(text: string, max = 200): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+function historyLine(m: { role: string; content?: string | null; tool_calls?: readonly { function: { name: string; arguments: string } }[] }): string {
+  const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ');
+  return `${m.role}: ${m.content ?? ''}${calls !== undefined ? ` → ${calls}` : ''}`;
+}

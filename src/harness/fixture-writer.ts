@@ -1,0 +1,129 @@
+/**
+ * Turns a recorded live session (REPL) into a fixture that `switchboard test` passes: the model's
+ * answers become scripted steps, the HTTP exchanges that happened become declared exchanges with
+ * their real responses, and what was observed becomes the expectations.
+ */
+import { stringify } from 'yaml';
+import type { ModelStep } from './fixture-schema.js';
+import type { ObservedTurn } from './observe.js';
+import type { RecordedExchange } from './recording-dispatcher.js';
+import { formObject } from './recorded-request.js';
+
+/** One recorded turn. */
+export interface RecordedTurn {
+  readonly user: string;
+  readonly steps: readonly ModelStep[];
+  readonly observed: ObservedTurn;
+  /** Vars and language changed before this turn (REPL `/set`, `/lang` after the first turn). */
+  readonly before?: { vars?: Record<string, unknown>; language?: string };
+}
+
+/** Options of {@link buildFixture}. */
+export interface BuildFixtureOptions {
+  readonly name: string;
+  /** The tools file, relative to where the fixture will be written. */
+  readonly tools: string;
+  readonly session: {
+    readonly id: string;
+    readonly now: string;
+    readonly language: string;
+    readonly languages?: readonly string[];
+    readonly vars: Readonly<Record<string, unknown>>;
+  };
+  readonly turns: readonly RecordedTurn[];
+  readonly exchanges: readonly RecordedExchange[];
+}
+
+function exchangeOf(x: RecordedExchange): Record<string, unknown> | undefined {
+  if (x.response === undefined) {
+    return { request: { method: x.request.method, url: x.request.url }, response: { error: 'network' } };
+  }
+  const type = x.response.headers['content-type'];
+  const response: Record<string, unknown> = { status: x.response.status };
+  let json: unknown;
+  let isJson = false;
+  if (type !== undefined && /\bjson\b/i.test(type) && !x.response.truncated) {
+    try {
+      json = JSON.parse(x.response.body);
+      isJson = true;
+    } catch {
+      isJson = false;
+    }
+  }
+  if (isJson) response['json'] = json;
+  else if (x.response.body !== '') {
+    response['body'] = x.response.body;
+    if (type !== undefined) response['headers'] = { 'content-type': type };
+  }
+  const retryAfter = x.response.headers['retry-after'];
+  if (retryAfter !== undefined) response['headers'] = { ...((response['headers'] as object) ?? {}), 'retry-after': retryAfter };
+  return { request: { method: x.request.method, url: x.request.url }, response };
+}
+
+function requestExpectation(x: ObservedTurn['requests'][number]): Record<string, unknown> {
+  const out: Record<string, unknown> = { method: x.method, url: x.url };
+  if (x.body === undefined) return out;
+  const type = x.headers['content-type'] ?? '';
+  if (/json/i.test(type)) {
+    try {
+      out['json'] = JSON.parse(x.body);
+      return out;
+    } catch {
+      // falls through to the raw body
+    }
+  }
+  if (/x-www-form-urlencoded/i.test(type)) out['form'] = formObject(x.body);
+  else out['body'] = x.body;
+  return out;
+}
+
+function changedVars(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(after)) {
+    if (!Object.hasOwn(before, key) || JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+      Object.defineProperty(out, key, { value: after[key], enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out;
+}
+
+/** Builds the fixture value (plain data, ready for YAML). */
+export function buildFixture(options: BuildFixtureOptions): Record<string, unknown> {
+  let vars: Readonly<Record<string, unknown>> = options.session.vars;
+  const turns = options.turns.map((t) => {
+    const o = t.observed;
+    const expect: Record<string, unknown> = {
+      tool_calls: o.toolCalls.map((c) => ({ name: c.name, ...(c.args !== undefined ? { args: c.args } : {}) })),
+      requests: o.requests.map(requestExpectation),
+      // Bridge phrases depend on timing a replay does not reproduce.
+      say: o.events.flatMap((e) => (e.type === 'say' && e.source !== 'bridge' ? [e.text] : [])),
+      language: o.language,
+    };
+    const changed = changedVars({ ...vars, ...(t.before?.vars ?? {}) }, o.vars);
+    if (Object.keys(changed).length > 0) expect['vars'] = changed;
+    if (o.toolErrors.length > 0) expect['tool_errors'] = o.toolErrors.map((e) => ({ tool: e.tool, code: e.code }));
+    if (o.modelError !== undefined) expect['model_error'] = o.modelError;
+    else expect['reply'] = o.reply;
+    vars = o.vars;
+    return { ...(t.before !== undefined ? { before: t.before } : {}), user: t.user, model: t.steps, expect };
+  });
+  const s = options.session;
+  return {
+    name: options.name,
+    tools: options.tools,
+    session: {
+      id: s.id,
+      now: s.now,
+      language: s.language,
+      ...(s.languages !== undefined ? { languages: s.languages } : {}),
+      ...(Object.keys(s.vars).length > 0 ? { vars: s.vars } : {}),
+    },
+    http: options.exchanges.map(exchangeOf).filter((x) => x !== undefined),
+    turns,
+  };
+}
+
+/** Renders a fixture value as YAML with a header comment. */
+export function fixtureToYaml(fixture: Record<string, unknown>, header = 'Recorded by `switchboard repl`.'): string {
+  return `# ${header}\n${stringify(fixture, { lineWidth: 0 })}`;
+}

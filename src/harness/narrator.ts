@@ -1,0 +1,166 @@
+/**
+ * The narrated transcript of a fixture run (`switchboard simulate`): the caller's words, what the
+ * model asked for (arguments before and after transforms), the HTTP request on the wire and its
+ * answer, spoken lines, language changes, the reply, and whether each turn met its expectations.
+ * A {@link FixtureObserver} writing lines; colour is a flag.
+ */
+import type { SessionEvent } from '../session/types.js';
+import type { FixtureFailure } from './fixture-result.js';
+import type { HttpExchange } from './fixture-schema.js';
+import type { LoadedFixture } from './load-fixture.js';
+import type { ObservedTurn } from './observe.js';
+import type { RecordedRequest } from './recorded-request.js';
+import { failureLines, showValue } from './reporters/format-failure.js';
+import { responseBody } from './http-double.js';
+import type { FixtureObserver } from './run-fixture.js';
+
+/** Options of {@link createNarrator}. */
+export interface NarratorOptions {
+  /** Receives each line (without newline). */
+  readonly write: (line: string) => void;
+  /** ANSI colours. Default false. */
+  readonly color?: boolean;
+}
+
+const STYLES = {
+  caller: [36, 39],
+  model: [35, 39],
+  tool: [33, 39],
+  http: [34, 39],
+  say: [32, 39],
+  error: [31, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+} as const;
+type Style = keyof typeof STYLES;
+
+/** Creates the narrating observer. */
+export function createNarrator(options: NarratorOptions): FixtureObserver {
+  const paint = (style: Style, text: string): string =>
+    options.color === true ? `\u001b[${STYLES[style][0]}m${text}\u001b[${STYLES[style][1]}m` : text;
+  const out = (label: string, style: Style, text: string): void => {
+    const lines = text.split('\n');
+    options.write(`${paint(style, label.padEnd(8))}${lines[0] ?? ''}`);
+    for (const rest of lines.slice(1)) options.write(`${' '.repeat(8)}${rest}`);
+  };
+  let pending = '';
+  const flush = (): void => {
+    if (pending.trim() !== '') out('model', 'model', pending);
+    pending = '';
+  };
+  const raw = new Map<string, string>();
+
+  return {
+    fixtureStart(loaded: LoadedFixture) {
+      options.write(paint('bold', `▶ ${loaded.fixture.name}`) + paint('dim', `  (${loaded.file})`));
+      const s = loaded.fixture.session;
+      const tools = [...loaded.tools.tools.keys()].join(', ');
+      options.write(paint('dim', `  tools: ${tools}`));
+      options.write(paint('dim', `  language: ${s.language ?? 'en-US'}${s.languages !== undefined ? ` (allowed: ${s.languages.join(', ')})` : ''}`));
+    },
+    turnStart(turn: number, user: string) {
+      options.write('');
+      options.write(paint('dim', `── turn ${turn + 1} ──`));
+      out('caller', 'caller', user);
+    },
+    event(_turn: number, event: SessionEvent) {
+      if (event.type === 'text-delta') {
+        pending += event.text;
+        return;
+      }
+      if (event.type === 'turn-end') {
+        if (pending.trim() === '' && event.content !== '') pending = event.content;
+        flush();
+        return;
+      }
+      flush();
+      narrateEvent(event, out, raw);
+    },
+    request(request: RecordedRequest, response: HttpExchange['response'] | undefined) {
+      flush();
+      out('http', 'http', `→ ${request.method} ${request.url}${request.body !== undefined ? `\n  ${request.body}` : ''}`);
+      if (response === undefined) out('', 'error', '← (undeclared: refused)');
+      else if (response.error !== undefined) out('', 'error', '← connection reset');
+      else {
+        const { body } = responseBody(response);
+        const delay = response.delay_ms !== undefined ? ` after ${response.delay_ms} ms` : '';
+        out('', 'http', `← ${response.status}${delay}${body !== '' ? ` ${cut(body)}` : ''}`);
+      }
+    },
+    turnEnd(_turn: number, _observed: ObservedTurn, failures: readonly FixtureFailure[]) {
+      flush();
+      if (failures.length === 0) options.write(paint('dim', '  ✓ expectations met'));
+      for (const f of failures) for (const line of failureLines(f)) options.write(paint('error', `  ✗ ${line}`));
+    },
+  };
+}
+
+function cut(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function narrateEvent(event: SessionEvent, out: (label: string, style: Style, text: string) => void, raw: Map<string, string>): void {
+  switch (event.type) {
+    case 'tool-call': {
+      raw.set(event.callId, event.rawArguments);
+      out('model', 'model', `calls ${event.tool} ${cut(event.rawArguments)}`);
+      if (event.args !== undefined && JSON.stringify(event.args) !== safeReformat(event.rawArguments)) {
+        out('', 'tool', `after transforms: ${showValue(event.args)}`);
+      }
+      return;
+    }
+    case 'tool-result':
+      out('tool', 'tool', `${event.tool} → ${showValue(event.output)}`);
+      return;
+    case 'tool-error':
+      out('tool', 'error', `${event.tool} ✗ ${event.code}: ${event.message}`);
+      return;
+    case 'say':
+      out('say', 'say', `“${event.text}”${event.source === 'bridge' ? ' (bridge phrase)' : ''}`);
+      return;
+    case 'language':
+      out('lang', 'say', `${event.from} → ${event.to}`);
+      return;
+    case 'action':
+      out('action', 'tool', `${event.tool} ${showValue(event.args)}`);
+      return;
+    case 'log':
+      out('log', 'dim', `${event.tool} ${showValue(event.args)}`);
+      return;
+    case 'handoff':
+      out('handoff', 'tool', `${event.from} → ${event.to}${event.reason !== undefined ? ` (${event.reason})` : ''}`);
+      return;
+    case 'vars':
+      out('vars', 'dim', showValue(event.vars));
+      return;
+    case 'max-rounds':
+      out('session', 'error', `stopped after ${event.rounds} tool rounds`);
+      return;
+    case 'interrupted':
+      out('caller', 'caller', '(barges in — interrupted)');
+      return;
+    case 'model-error':
+      out('model', 'error', `✗ ${event.code}: ${event.message}`);
+      return;
+    case 'session-end':
+      out('session', 'dim', `ended${event.reason !== undefined ? `: ${event.reason}` : ''}`);
+      return;
+    case 'turn-start':
+    case 'http-request':
+    case 'text-delta':
+    case 'turn-end':
+      return;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+function safeReformat(rawArguments: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(rawArguments));
+  } catch {
+    return undefined;
+  }
+}
