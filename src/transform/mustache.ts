@@ -7,6 +7,8 @@
  * `{{vars.toString}}` find nothing. Flat keys `"vars.a.b"` (the way Syllable agents store them)
  * are nested into `vars.a.b`; keys without the prefix are reachable as `vars.<key>` too; flat keys
  * win over unprefixed ones; `vars.session.*` holds the system values and wins over both.
+ * Arrays and objects print as compact JSON (`{{vars.tags}}` → `["a","b"]`). What mustache itself
+ * still reaches on primitives (`{{vars.name.length}}`) is data, not code.
  */
 import Mustache from 'mustache';
 import { getOwn, isPlainObject, type PlainObject } from './own-data.js';
@@ -18,14 +20,25 @@ export interface MustacheView {
   readonly session?: SessionSystemValues | undefined;
 }
 
-const identity = (text: string): string => text;
+/** No HTML escaping; non-strings print as `String(value)` (objects and arrays as compact JSON). */
+const noEscape = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+
+/** Arrays and objects print as compact JSON (a symbol key: no template name can reach it). */
+function asJson(this: unknown): string {
+  return JSON.stringify(this) ?? '';
+}
+
+function printable<T extends object>(value: T): T {
+  Object.defineProperty(value, Symbol.toPrimitive, { value: asJson, enumerable: false });
+  return value;
+}
 
 function nullProto(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(nullProto);
+  if (Array.isArray(value)) return printable(value.map(nullProto));
   if (!isPlainObject(value)) return value;
   const out = Object.create(null) as PlainObject;
   for (const k of Object.keys(value)) out[k] = nullProto(getOwn(value, k));
-  return out;
+  return printable(out);
 }
 
 function setNested(root: PlainObject, segments: readonly string[], value: unknown): void {
@@ -34,7 +47,7 @@ function setNested(root: PlainObject, segments: readonly string[], value: unknow
     const k = segments[i] as string;
     let child = obj[k];
     if (child === null || typeof child !== 'object' || Array.isArray(child)) {
-      child = Object.create(null) as PlainObject;
+      child = printable(Object.create(null) as PlainObject);
       obj[k] = child;
     }
     obj = child as PlainObject;
@@ -44,7 +57,7 @@ function setNested(root: PlainObject, segments: readonly string[], value: unknow
 
 /** Builds the (null-prototype) view `{ vars: {…, session: {…}} }` described above. */
 export function buildMustacheView(view: MustacheView): PlainObject {
-  const vars = Object.create(null) as PlainObject;
+  const vars = printable(Object.create(null) as PlainObject);
   const source = view.vars ?? {};
   const keys = Object.keys(source);
   for (const k of keys) if (!k.startsWith('vars.')) vars[k] = nullProto(getOwn(source, k));
@@ -55,7 +68,7 @@ export function buildMustacheView(view: MustacheView): PlainObject {
     setNested(vars, segments, nullProto(getOwn(source, k)));
   }
   if (view.session !== undefined) {
-    const session = Object.create(null) as PlainObject;
+    const session = printable(Object.create(null) as PlainObject);
     const existing = vars['session'];
     if (existing !== null && typeof existing === 'object' && !Array.isArray(existing)) Object.assign(session, existing);
     for (const [k, v] of Object.entries(view.session)) if (v !== undefined) session[k] = v;
@@ -85,5 +98,5 @@ export function checkMustache(template: string): string | undefined {
  */
 export function renderMustache(template: string, view: MustacheView): string {
   if (!template.includes('{{')) return template;
-  return Mustache.render(template, buildMustacheView(view), {}, { escape: identity });
+  return Mustache.render(template, buildMustacheView(view), {}, { escape: noEscape });
 }
