@@ -121,6 +121,9 @@ async function* streamChat(input: {
         }
       }
     }
+    // The openai stream ends quietly (no throw) when its signal aborts mid-body.
+    if (request.signal.aborted) throw abortError();
+    if (timedOut) throw new Error('stream stalled');
   } catch (err) {
     if (request.signal.aborted) throw abortError();
     throw toModelError(err, name, timedOut, timeoutMs);

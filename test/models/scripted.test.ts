@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelStreamPart } from '../../src/models/types.js';
+import { ScriptedModel } from '../../src/testing.js';
+
+async function collect(m: ScriptedModel, signal = new AbortController().signal): Promise<ModelStreamPart[]> {
+  const out: ModelStreamPart[] = [];
+  for await (const p of m.stream({ messages: [{ role: 'user', content: 'q' }], tools: [], signal })) out.push(p);
+  return out;
+}
+
+describe('ScriptedModel', () => {
+  it('replays steps, encoding object args and keeping raw strings verbatim', async () => {
+    const m = new ScriptedModel([{ text: 'a', tool_calls: [{ name: 't', args: { x: 1 } }, { name: 'u', args: '{bad', id: 'mine' }] }]);
+    expect(await collect(m)).toEqual([
+      { type: 'text-delta', text: 'a' },
+      { type: 'tool-call', call: { id: 'call_1_0', name: 't', arguments: '{"x":1}' } },
+      { type: 'tool-call', call: { id: 'mine', name: 'u', arguments: '{bad' } },
+      { type: 'finish', usage: { inputTokens: 0, outputTokens: 0 } },
+    ]);
+    expect(m.calls[0]?.messages).toEqual([{ role: 'user', content: 'q' }]);
+    m.assertComplete();
+  });
+  it('fails loudly beyond the script, and assertComplete names unused steps', async () => {
+    const m = new ScriptedModel([{ text: 'one' }, { text: 'two' }]);
+    expect(() => m.assertComplete()).toThrow(/2 scripted step\(s\) never used/);
+    await collect(m);
+    await collect(m);
+    await expect(collect(m)).rejects.toThrow(/called 3 time\(s\) but the script has only 2/);
+    expect(m.calls.map((c) => c.step)).toEqual([0, 1, -1]);
+  });
+  it('honours abort during a delay', async () => {
+    const m = new ScriptedModel([{ text: 'late', delayMs: 10_000 }]);
+    const c = new AbortController();
+    setTimeout(() => c.abort(), 10);
+    await expect(collect(m, c.signal)).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
