@@ -72,14 +72,37 @@ export async function loadFixture(source: string | unknown, options: LoadFixture
     dir = options.dir ?? process.cwd();
   }
   const fixture = parseFixture(value, { file });
-  if (typeof fixture.tools === 'string') {
-    const toolsFile = isAbsolute(fixture.tools) ? fixture.tools : resolve(dir, fixture.tools);
-    const display = relative(process.cwd(), toolsFile) || toolsFile;
-    const tools = await loadTools(toolsFile, { file: display });
-    return { fixture, file, dir, tools, toolsFile };
+  const paths = toolPaths(fixture.tools);
+  if (paths !== undefined) {
+    const files = paths.map((p) => (isAbsolute(p) ? p : resolve(dir, p)));
+    const sets = await Promise.all(files.map((f) => loadTools(f, { file: relative(process.cwd(), f) || f })));
+    const tools = mergeToolSets(sets, file);
+    return { fixture, file, dir, tools, ...(files.length === 1 ? { toolsFile: files[0] as string } : {}) };
   }
   const tools = await loadTools(fixture.tools, { file: `${file} (tools)` });
   return { fixture, file, dir, tools };
+}
+
+/** `tools: a.json` or `tools: [a.json, b.yaml]` name files; anything else is inline definitions. */
+function toolPaths(tools: Fixture['tools']): string[] | undefined {
+  if (typeof tools === 'string') return [tools];
+  if (Array.isArray(tools) && tools.length > 0 && tools.every((t) => typeof t === 'string')) return tools as string[];
+  return undefined;
+}
+
+/** Merges tool sets of several files; a name defined twice is an error. */
+export function mergeToolSets(sets: readonly ToolSet[], file: string): ToolSet {
+  const tools = new Map<string, ToolSet['tools'] extends ReadonlyMap<string, infer D> ? D : never>();
+  const issues: DefinitionIssue[] = [];
+  for (const set of sets) {
+    for (const [name, def] of set.tools) {
+      if (tools.has(name)) {
+        issues.push({ code: 'duplicate_tool', severity: 'error', path: 'tools', message: `tool "${name}" is defined in more than one tools file`, file });
+      } else tools.set(name, def);
+    }
+  }
+  if (issues.length > 0) throw new DefinitionError(issues, 'invalid fixture');
+  return { tools, warnings: sets.flatMap((s) => s.warnings), files: sets.flatMap((s) => s.files) };
 }
 
 function checkRegexes(value: unknown, path: string, file: string | undefined, out: DefinitionIssue[]): void {

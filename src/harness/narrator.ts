@@ -49,6 +49,21 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
     pending = '';
   };
   const raw = new Map<string, string>();
+  const wire: { request: RecordedRequest; response: HttpExchange['response'] | undefined }[] = [];
+  const printWire = (only?: { method: string; url: string }): void => {
+    const index = only === undefined ? 0 : wire.findIndex((w) => w.request.method === only.method.toUpperCase() && w.request.url === only.url);
+    const entries = only === undefined ? wire.splice(0) : index === -1 ? [] : wire.splice(index, 1);
+    for (const { request, response } of entries) {
+      out('http', 'http', `→ ${request.method} ${request.url}${request.body !== undefined ? `\n  ${cut(request.body)}` : ''}`);
+      if (response === undefined) out('', 'error', '← (undeclared: refused)');
+      else if (response.error !== undefined) out('', 'error', '← connection reset');
+      else {
+        const { body } = responseBody(response);
+        const delay = response.delay_ms !== undefined ? ` after ${response.delay_ms} ms` : '';
+        out('', 'http', `← ${response.status}${delay}${body !== '' ? ` ${cut(body)}` : ''}`);
+      }
+    }
+  };
 
   return {
     fixtureStart(loaded: LoadedFixture) {
@@ -74,23 +89,24 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
         return;
       }
       flush();
+      if (event.type === 'http-request') {
+        printWire(event.request);
+        return;
+      }
+      if (event.type === 'tool-result' || event.type === 'tool-error') printWire();
       narrateEvent(event, out, raw);
     },
     request(request: RecordedRequest, response: HttpExchange['response'] | undefined) {
-      flush();
-      out('http', 'http', `→ ${request.method} ${request.url}${request.body !== undefined ? `\n  ${request.body}` : ''}`);
-      if (response === undefined) out('', 'error', '← (undeclared: refused)');
-      else if (response.error !== undefined) out('', 'error', '← connection reset');
-      else {
-        const { body } = responseBody(response);
-        const delay = response.delay_ms !== undefined ? ` after ${response.delay_ms} ms` : '';
-        out('', 'http', `← ${response.status}${delay}${body !== '' ? ` ${cut(body)}` : ''}`);
-      }
+      // Printed when the session's own http-request event arrives, so lines follow event order.
+      wire.push({ request, response });
     },
     turnEnd(_turn: number, _observed: ObservedTurn, failures: readonly FixtureFailure[]) {
       flush();
+      printWire();
       if (failures.length === 0) options.write(paint('dim', '  ✓ expectations met'));
-      for (const f of failures) for (const line of failureLines(f)) options.write(paint('error', `  ✗ ${line}`));
+      for (const f of failures) {
+        failureLines(f).forEach((line, i) => options.write(paint('error', i === 0 ? `  ✗ ${line}` : `    ${line}`)));
+      }
     },
   };
 }
