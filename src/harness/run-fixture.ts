@@ -140,14 +140,16 @@ async function play(
       });
       turns.push(observed);
       turnFailures.push(...scriptFailures(t, model));
+      const undeclared = new Map<string, number>();
       for (const r of requests) {
-        if (r.exchange === undefined) {
-          turnFailures.push({
-            kind: 'undeclared_request',
-            turn: t,
-            message: `undeclared request ${r.method} ${r.url} (declare it under http:)`,
-          });
-        }
+        if (r.exchange === undefined) undeclared.set(`${r.method} ${r.url}`, (undeclared.get(`${r.method} ${r.url}`) ?? 0) + 1);
+      }
+      for (const [what, times] of undeclared) {
+        turnFailures.push({
+          kind: 'undeclared_request',
+          turn: t,
+          message: `undeclared request ${what}${times > 1 ? ` (${times} attempts)` : ''} (declare it under http:)`,
+        });
       }
       if (observed.modelError !== undefined && turn.expect?.model_error === undefined) {
         turnFailures.push({ kind: 'model_error', turn: t, message: `the model call failed: ${observed.modelError}` });

@@ -1,0 +1,83 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runFixture } from '../../src/harness/run-fixture.js';
+import { DefinitionError } from '../../src/errors.js';
+import { loadFixture } from '../../src/harness/load-fixture.js';
+import { resultProblemLines } from '../../src/harness/reporters/format-failure.js';
+
+const passing = readdirSync('fixtures/conversations').filter((f) => /\.(ya?ml|json)$/.test(f));
+
+describe('fixtures/conversations', () => {
+  it('has at least 15 fixtures', () => {
+    expect(passing.length).toBeGreaterThanOrEqual(15);
+  });
+  for (const file of passing) {
+    it(`passes: ${file}`, async () => {
+      const result = await runFixture(join('fixtures/conversations', file));
+      expect(resultProblemLines(result)).toEqual([]);
+      expect(result.status).toBe('passed');
+    });
+  }
+});
+
+describe('fixtures/failing fail for the right reason', () => {
+  const cases: [string, string, RegExp][] = [
+    ['wrong-argument.yaml', 'expectation', /tool_calls\[0\]\.args\.city: different value/],
+    ['unused-step.yaml', 'unused_steps', /1 scripted model step\(s\) of turn 1 never used/],
+    ['model-overcalled.yaml', 'model_overcalled', /called 2 time\(s\) but turn 1 scripts 1 step/],
+    ['undeclared-request.yaml', 'undeclared_request', /undeclared request GET https:\/\/api\.weather\.test\/v1\/forecast\?city=Rome/],
+    ['unused-exchange.yaml', 'unused_exchange', /http\[0\] GET https:\/\/api\.example\.test\/never was never requested/],
+  ];
+  it('covers every file in the folder', () => {
+    expect(readdirSync('fixtures/failing').sort()).toEqual(cases.map((c) => c[0]).sort());
+  });
+  for (const [file, kind, message] of cases) {
+    it(`${file} fails with ${kind}`, async () => {
+      const result = await runFixture(join('fixtures/failing', file));
+      expect(result.status).toBe('failed');
+      expect(result.failures.map((f) => f.kind)).toContain(kind);
+      expect(resultProblemLines(result).join('\n')).toMatch(message);
+    });
+  }
+});
+
+describe('malformed fixtures', () => {
+  it('names the file, the JSON path and the reason of every problem', async () => {
+    const err = await loadFixture('test/harness/data/malformed.yaml').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DefinitionError);
+    const issues = (err as DefinitionError).issues.map((i) => `${i.file}: ${i.path}: ${i.message}`);
+    expect(issues).toContain('test/harness/data/malformed.yaml: turns[0].model[0].tool_calls[0].name: is required');
+    expect(issues.some((i) => i.includes('turns[0]: unknown key(s) "expct"'))).toBe(true);
+  });
+
+  it('reports an unusable fixture as status error, never a throw', async () => {
+    const result = await runFixture({ name: 'x', tools: [], turns: [] }, { file: 'inline.yaml' });
+    expect(result.status).toBe('error');
+    expect(result.issues[0]?.path).toBe('turns');
+  });
+
+  it('rejects an invalid regex at load time', async () => {
+    const err = await loadFixture({
+      name: 'r',
+      tools: [],
+      turns: [{ user: 'hi', model: [{ text: 'a' }], expect: { reply: { regex: '(' } } }],
+    }).catch((e: unknown) => e);
+    expect((err as DefinitionError).issues[0]?.path).toBe('turns[0].expect.reply.regex');
+  });
+
+  it('reports a missing tools file with its path', async () => {
+    const result = await runFixture({ name: 'm', tools: 'nope/none.json', turns: [{ user: 'x', model: [{ text: 'y' }] }] });
+    expect(result.status).toBe('error');
+    expect(result.issues[0]?.message).toMatch(/cannot read file/);
+  });
+
+  it('keeps __proto__ in expectations as data (no pollution)', async () => {
+    const fixture = JSON.parse(
+      '{"name":"p","tools":"fixtures/tools/telephony.json","turns":[{"user":"x","model":[{"tool_calls":[{"name":"log_call_reason","args":{"reason":"r","__proto__":{"polluted":1}}}]},{"text":"ok"}],"expect":{"tool_calls":[{"name":"log_call_reason","match":"partial","args":{"__proto__":{"polluted":1}}}]}}]}',
+    ) as unknown;
+    const result = await runFixture(fixture);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(result.status).not.toBe('error');
+  });
+});
