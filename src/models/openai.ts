@@ -7,7 +7,12 @@
  * Failures become {@link ModelError}s with a clear message: `http_status` (with the status),
  * `timeout` (no response, or no chunk for `timeoutMs` while streaming), `network`.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
@@ -15,7 +20,14 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { ModelError, abortError } from './errors.js';
-import type { ChatMessage, ChatTool, Model, ModelRequest, ModelStreamPart, ModelUsage } from './types.js';
+import type {
+  ChatMessage,
+  ChatTool,
+  Model,
+  ModelRequest,
+  ModelStreamPart,
+  ModelUsage,
+} from './types.js';
 
 /** Options of {@link openaiModel}. */
 export interface OpenAIModelOptions {
@@ -104,11 +116,16 @@ async function* streamChat(input: {
     arm();
     for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
       arm();
-      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      if (chunk.usage)
+        usage = {
+          inputTokens: chunk.usage.prompt_tokens,
+          outputTokens: chunk.usage.completion_tokens,
+        };
       for (const choice of chunk.choices) {
         if (choice.index !== 0) continue;
         const delta = choice.delta;
-        if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text-delta', text: delta.content };
+        if (typeof delta.content === 'string' && delta.content !== '')
+          yield { type: 'text-delta', text: delta.content };
         for (const tc of delta.tool_calls ?? []) {
           let call = calls[tc.index];
           if (call === undefined) {
@@ -138,15 +155,35 @@ async function* streamChat(input: {
   yield usage === undefined ? { type: 'finish' } : { type: 'finish', usage };
 }
 
-function toModelError(err: unknown, model: string, timedOut: boolean, timeoutMs: number): ModelError {
+function toModelError(
+  err: unknown,
+  model: string,
+  timedOut: boolean,
+  timeoutMs: number,
+): ModelError {
   if (timedOut || err instanceof APIConnectionTimeoutError) {
-    return new ModelError({ code: 'timeout', model, message: `model ${model} did not answer within ${timeoutMs} ms`, cause: err });
+    return new ModelError({
+      code: 'timeout',
+      model,
+      message: `model ${model} did not answer within ${timeoutMs} ms`,
+      cause: err,
+    });
   }
   if (err instanceof APIUserAbortError) {
-    return new ModelError({ code: 'timeout', model, message: `model ${model} request was aborted`, cause: err });
+    return new ModelError({
+      code: 'timeout',
+      model,
+      message: `model ${model} request was aborted`,
+      cause: err,
+    });
   }
   if (err instanceof APIConnectionError) {
-    return new ModelError({ code: 'network', model, message: `model ${model} is unreachable: ${err.message}`, cause: err });
+    return new ModelError({
+      code: 'network',
+      model,
+      message: `model ${model} is unreachable: ${err.message}`,
+      cause: err,
+    });
   }
   if (err instanceof APIError && typeof err.status === 'number') {
     const detail = err.message.length > 300 ? `${err.message.slice(0, 300)}…` : err.message;
@@ -159,7 +196,12 @@ function toModelError(err: unknown, model: string, timedOut: boolean, timeoutMs:
     });
   }
   const message = err instanceof Error ? err.message : String(err);
-  return new ModelError({ code: 'bad_response', model, message: `model ${model} failed: ${message}`, cause: err });
+  return new ModelError({
+    code: 'bad_response',
+    model,
+    message: `model ${model} failed: ${message}`,
+    cause: err,
+  });
 }
 
 function toOpenAIMessage(m: ChatMessage): ChatCompletionMessageParam {

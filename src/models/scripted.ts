@@ -102,8 +102,10 @@ async function* play(
   const delay = step.delayMs ?? 0;
   if (delay > 0) await sleep(delay, signal);
   if (signal.aborted) throw abortError();
-  if (step.error !== undefined) throw new ModelError({ code: 'http_status', status: 500, model: name, message: step.error });
-  const chunks = step.text === undefined ? [] : typeof step.text === 'string' ? [step.text] : step.text;
+  if (step.error !== undefined)
+    throw new ModelError({ code: 'http_status', status: 500, model: name, message: step.error });
+  const chunks =
+    step.text === undefined ? [] : typeof step.text === 'string' ? [step.text] : step.text;
   for (let i = 0; i < chunks.length; i++) {
     if (i > 0 && delay > 0) await sleep(delay, signal);
     if (signal.aborted) throw abortError();

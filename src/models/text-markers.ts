@@ -12,7 +12,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MarkerParser, type MarkerPiece } from './marker-parser.js';
-import type { ChatMessage, ChatTool, Model, ModelRequest, ModelStreamPart, ModelToolCall } from './types.js';
+import type {
+  ChatMessage,
+  ChatTool,
+  Model,
+  ModelRequest,
+  ModelStreamPart,
+  ModelToolCall,
+} from './types.js';
 
 /** Name given to a marker whose tool name cannot be recovered. */
 export const INVALID_TOOL_CALL_NAME = 'invalid_tool_call';
@@ -48,7 +55,11 @@ async function* streamWithMarkers(
   generateId: () => string,
 ): AsyncGenerator<ModelStreamPart> {
   const inner: ModelRequest = {
-    messages: toMarkerMessages(request.messages, request.tools, options.instructions ?? DEFAULT_INSTRUCTIONS),
+    messages: toMarkerMessages(
+      request.messages,
+      request.tools,
+      options.instructions ?? DEFAULT_INSTRUCTIONS,
+    ),
     tools: [],
     signal: request.signal,
   };
@@ -75,12 +86,18 @@ async function* streamWithMarkers(
   yield* piecesToParts(parser.end(), generateId);
 }
 
-function* piecesToParts(pieces: readonly MarkerPiece[], generateId: () => string): Generator<ModelStreamPart> {
+function* piecesToParts(
+  pieces: readonly MarkerPiece[],
+  generateId: () => string,
+): Generator<ModelStreamPart> {
   for (const piece of pieces) {
     if (piece.type === 'text') {
       if (piece.text !== '') yield { type: 'text-delta', text: piece.text };
     } else {
-      yield { type: 'tool-call', call: markerToCall(piece.body, piece.type === 'unterminated', generateId()) };
+      yield {
+        type: 'tool-call',
+        call: markerToCall(piece.body, piece.type === 'unterminated', generateId()),
+      };
     }
   }
 }
@@ -98,7 +115,11 @@ export function markerToCall(body: string, unterminated: boolean, id: string): M
             ? (value as { arguments: unknown }).arguments
             : {};
         if (typeof name === 'string' && name !== '') {
-          return { id, name, arguments: typeof input === 'string' ? input : JSON.stringify(input ?? {}) };
+          return {
+            id,
+            name,
+            arguments: typeof input === 'string' ? input : JSON.stringify(input ?? {}),
+          };
         }
       }
     } catch {

@@ -9,7 +9,11 @@ import type { TurnHost } from './turn-host.js';
 import type { SessionEvent } from './types.js';
 
 /** Emits the call's result event and applies its effects. */
-export function applyToolResult(host: TurnHost, result: ToolCallResult, emit: (event: SessionEvent) => void): void {
+export function applyToolResult(
+  host: TurnHost,
+  result: ToolCallResult,
+  emit: (event: SessionEvent) => void,
+): void {
   const { trace } = result;
   const durationSecs = trace.duration_secs;
   if (trace.isError) {
@@ -23,7 +27,13 @@ export function applyToolResult(host: TurnHost, result: ToolCallResult, emit: (e
       durationSecs,
     });
   } else {
-    emit({ type: 'tool-result', callId: trace.callId, tool: trace.tool, output: trace.output, durationSecs });
+    emit({
+      type: 'tool-result',
+      callId: trace.callId,
+      tool: trace.tool,
+      output: trace.output,
+      durationSecs,
+    });
   }
   const state = host.state;
   for (const effect of result.effects) {

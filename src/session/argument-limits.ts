@@ -32,7 +32,8 @@ export function checkArgumentLimits(raw: string, limits: ArgumentLimits): ToolEr
   // A UTF-16 unit is 1..3 UTF-8 bytes, so the exact count is only needed in between.
   const tooLarge =
     raw.length > limits.maxArgumentBytes ||
-    (raw.length * 3 > limits.maxArgumentBytes && Buffer.byteLength(raw, 'utf8') > limits.maxArgumentBytes);
+    (raw.length * 3 > limits.maxArgumentBytes &&
+      Buffer.byteLength(raw, 'utf8') > limits.maxArgumentBytes);
   if (tooLarge) {
     return new ToolError(
       'invalid_arguments',

@@ -25,7 +25,9 @@ export function bridgePhrasesFor(
   options: BridgeOptions | undefined,
 ): readonly string[] | undefined {
   const fromSession =
-    options?.phrases !== undefined && Object.hasOwn(options.phrases, tool.name) ? options.phrases[tool.name] : undefined;
+    options?.phrases !== undefined && Object.hasOwn(options.phrases, tool.name)
+      ? options.phrases[tool.name]
+      : undefined;
   return (
     (fromSession === undefined ? undefined : pickLanguage(fromSession, language)) ??
     pickLanguage(tool.options.bridgePhrases, language)

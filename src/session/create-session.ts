@@ -9,12 +9,32 @@ import type { ActionHandler, Handler } from '../handlers/types.js';
 import type { ChatMessage, ChatTool } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import { resolveArgumentLimits, type ArgumentLimits } from './argument-limits.js';
-import { createActionHandler, createContextHandler, createEndpointHandler, createLogHandler, renderMustache, toChatTools } from './deps.js';
+import {
+  createActionHandler,
+  createContextHandler,
+  createEndpointHandler,
+  createLogHandler,
+  renderMustache,
+  toChatTools,
+} from './deps.js';
 import { runTurn } from './run-turn.js';
-import { assignVars, liveStateFrom, snapshotState, systemValues, type LiveState } from './session-state.js';
+import {
+  assignVars,
+  liveStateFrom,
+  snapshotState,
+  systemValues,
+  type LiveState,
+} from './session-state.js';
 import { createTurnChannel } from './turn-stream.js';
 import type { TurnHost } from './turn-host.js';
-import type { AgentConfig, Session, SessionOptions, SessionState, TurnResult, TurnStream } from './types.js';
+import type {
+  AgentConfig,
+  Session,
+  SessionOptions,
+  SessionState,
+  TurnResult,
+  TurnStream,
+} from './types.js';
 
 /** Thrown by `send`/`run` on a session that has ended (a tool ended it, or `close()`). */
 export class SessionEndedError extends Error {
@@ -42,13 +62,18 @@ export function createSession(options: SessionOptions): Session {
 export function restoreSession(state: SessionState, options: SessionOptions): Session {
   const live = liveStateFrom(state);
   if (live.agent !== undefined && !hasOwnAgent(options, live.agent)) {
-    throw new TypeError(`restored session names agent ${JSON.stringify(live.agent)}, which the options do not declare`);
+    throw new TypeError(
+      `restored session names agent ${JSON.stringify(live.agent)}, which the options do not declare`,
+    );
   }
   return new LiveSession(options, live);
 }
 
 /** Loads a session's state from `options.store` and restores it; undefined when not stored. */
-export async function resumeSession(id: string, options: SessionOptions): Promise<Session | undefined> {
+export async function resumeSession(
+  id: string,
+  options: SessionOptions,
+): Promise<Session | undefined> {
   if (options.store === undefined) throw new TypeError('resumeSession needs options.store');
   const state = await options.store.get(id);
   return state === undefined ? undefined : restoreSession(state, options);
@@ -63,11 +88,13 @@ function initialAgent(options: SessionOptions): string | undefined {
   const names = Object.keys(options.agents);
   const agent = options.agent ?? names[0];
   if (agent === undefined) return undefined;
-  if (!hasOwnAgent(options, agent)) throw new TypeError(`unknown agent ${JSON.stringify(agent)}; agents: ${names.join(', ')}`);
+  if (!hasOwnAgent(options, agent))
+    throw new TypeError(`unknown agent ${JSON.stringify(agent)}; agents: ${names.join(', ')}`);
   for (const name of names) {
     const config = options.agents[name];
     for (const tool of config?.tools ?? []) {
-      if (!options.tools.tools.has(tool)) throw new TypeError(`agent ${name} names unknown tool ${JSON.stringify(tool)}`);
+      if (!options.tools.tools.has(tool))
+        throw new TypeError(`agent ${name} names unknown tool ${JSON.stringify(tool)}`);
     }
   }
   return agent;
@@ -122,7 +149,13 @@ class LiveSession implements Session, TurnHost {
       if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
       this.#current = controller;
       try {
-        return await runTurn(this, userText, controller.signal, (e) => channel.emit(e), channel.events);
+        return await runTurn(
+          this,
+          userText,
+          controller.signal,
+          (e) => channel.emit(e),
+          channel.events,
+        );
       } finally {
         if (this.#current === controller) this.#current = undefined;
       }
@@ -199,7 +232,9 @@ class LiveSession implements Session, TurnHost {
   #agentConfig(): AgentConfig | undefined {
     const agents = this.options.agents;
     const name = this.state.agent;
-    return agents !== undefined && name !== undefined && Object.hasOwn(agents, name) ? agents[name] : undefined;
+    return agents !== undefined && name !== undefined && Object.hasOwn(agents, name)
+      ? agents[name]
+      : undefined;
   }
 
   hasAgent(name: string): boolean {
@@ -223,11 +258,16 @@ class LiveSession implements Session, TurnHost {
     return tools;
   }
 
-  chatTools(tools: ReadonlyMap<string, ToolDefinition>, system: SessionSystemValues): readonly ChatTool[] {
+  chatTools(
+    tools: ReadonlyMap<string, ToolDefinition>,
+    system: SessionSystemValues,
+  ): readonly ChatTool[] {
     const cached = chatToolCache.get(tools);
     if (cached !== undefined) return cached;
     const rendered = toChatTools(tools.values(), { vars: this.state.vars, session: system });
-    const templated = [...tools.values()].some((t) => t.tool.function.description?.includes('{{') === true);
+    const templated = [...tools.values()].some(
+      (t) => t.tool.function.description?.includes('{{') === true,
+    );
     if (!templated) chatToolCache.set(tools, rendered);
     return rendered;
   }
@@ -236,7 +276,9 @@ class LiveSession implements Session, TurnHost {
     const prompt = this.#agentConfig()?.prompt ?? this.options.prompt;
     const out: ChatMessage[] = [];
     if (prompt !== undefined && prompt !== '') {
-      const content = prompt.includes('{{') ? renderMustache(prompt, { vars: this.state.vars, session: system }) : prompt;
+      const content = prompt.includes('{{')
+        ? renderMustache(prompt, { vars: this.state.vars, session: system })
+        : prompt;
       out.push({ role: 'system', content });
     }
     const extra = this.options.systemContext;
@@ -249,9 +291,7 @@ class LiveSession implements Session, TurnHost {
   }
 }
 
-function toActionMap(
-  actions: SessionOptions['actions'],
-): ReadonlyMap<string, ActionHandler> {
+function toActionMap(actions: SessionOptions['actions']): ReadonlyMap<string, ActionHandler> {
   if (actions === undefined) return new Map();
   if (actions instanceof Map) return actions;
   return new Map(Object.entries(actions as Readonly<Record<string, ActionHandler>>));

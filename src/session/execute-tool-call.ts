@@ -10,7 +10,13 @@
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import { ToolError } from '../errors.js';
-import type { Handler, HandlerOutcome, HandlerSession, HttpExchangeRecord, SessionEffect } from '../handlers/types.js';
+import type {
+  Handler,
+  HandlerOutcome,
+  HandlerSession,
+  HttpExchangeRecord,
+  SessionEffect,
+} from '../handlers/types.js';
 import type { ModelToolCall } from '../models/types.js';
 import { applySaveRules } from './deps.js';
 import type { PreparedCall } from './prepare-tool-call.js';
@@ -61,10 +67,27 @@ export async function executeToolCall(
   startedAt: number,
   ctx: ExecuteContext,
 ): Promise<ToolCallResult> {
-  if (!prepared.ok) return finish(call, prepared.args, prepared.transform, [], errorOutcome(prepared.error), startedAt, ctx);
+  if (!prepared.ok)
+    return finish(
+      call,
+      prepared.args,
+      prepared.transform,
+      [],
+      errorOutcome(prepared.error),
+      startedAt,
+      ctx,
+    );
   const { tool, args } = prepared;
   if (ctx.signal.aborted && isCancellable(tool)) {
-    return finish(call, args, prepared.transform, [], errorOutcome(cancelledError()), startedAt, ctx);
+    return finish(
+      call,
+      args,
+      prepared.transform,
+      [],
+      errorOutcome(cancelledError()),
+      startedAt,
+      ctx,
+    );
   }
   const requests: HttpExchangeRecord[] = [];
   const onRequest = (record: HttpExchangeRecord): void => {
@@ -78,17 +101,35 @@ export async function executeToolCall(
   const handler = ctx.handlerFor(tool.type);
   let run: Promise<HandlerOutcome>;
   try {
-    run = handler.execute(args, { tool, callId: call.id, session: ctx.session, signal: handlerSignal, onRequest });
+    run = handler.execute(args, {
+      tool,
+      callId: call.id,
+      session: ctx.session,
+      signal: handlerSignal,
+      onRequest,
+    });
   } catch (err) {
     run = Promise.reject(err);
   }
   const guarded = run.then(
     (outcome) => ({ kind: 'done' as const, outcome }),
-    (err: unknown) => ({ kind: 'done' as const, outcome: errorOutcome(new ToolError('handler_error', shortMessage(err))) }),
+    (err: unknown) => ({
+      kind: 'done' as const,
+      outcome: errorOutcome(new ToolError('handler_error', shortMessage(err))),
+    }),
   );
   const settled = cancellable ? await raceAbort(guarded, ctx.signal) : await guarded;
   const outcome = settled.kind === 'cancelled' ? errorOutcome(cancelledError()) : settled.outcome;
-  return finish(call, args, prepared.transform, requests, checkHandoffs(outcome, ctx), startedAt, ctx, tool);
+  return finish(
+    call,
+    args,
+    prepared.transform,
+    requests,
+    checkHandoffs(outcome, ctx),
+    startedAt,
+    ctx,
+    tool,
+  );
 }
 
 type Settled = { kind: 'done'; outcome: OutcomeLike } | { kind: 'cancelled' };
@@ -110,7 +151,12 @@ function raceAbort(work: Promise<Settled>, signal: AbortSignal): Promise<Settled
 function checkHandoffs(outcome: OutcomeLike, ctx: ExecuteContext): OutcomeLike {
   for (const effect of outcome.effects) {
     if (effect.type === 'handoff' && !ctx.hasAgent(effect.agent)) {
-      return errorOutcome(new ToolError('not_available', `cannot hand over to unknown agent ${JSON.stringify(effect.agent)}`));
+      return errorOutcome(
+        new ToolError(
+          'not_available',
+          `cannot hand over to unknown agent ${JSON.stringify(effect.agent)}`,
+        ),
+      );
     }
   }
   return outcome;
@@ -170,7 +216,9 @@ function safeStringify(value: unknown): string {
   try {
     return JSON.stringify(value) ?? 'null';
   } catch {
-    return JSON.stringify({ error: { code: 'bad_response', message: 'the tool result is not JSON-serialisable' } });
+    return JSON.stringify({
+      error: { code: 'bad_response', message: 'the tool result is not JSON-serialisable' },
+    });
   }
 }
 

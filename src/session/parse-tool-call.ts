@@ -37,7 +37,11 @@ function describeParseError(raw: string, err: unknown): ToolError {
   const message = err instanceof Error ? err.message : String(err);
   const match = /position (\d+)/.exec(message);
   const position =
-    match?.[1] !== undefined ? Number(match[1]) : /end of JSON/.test(message) ? raw.length : undefined;
+    match?.[1] !== undefined
+      ? Number(match[1])
+      : /end of JSON/.test(message)
+        ? raw.length
+        : undefined;
   const hint = raw.trimStart().startsWith('```')
     ? ' (send the bare JSON object, without a code fence)'
     : '';

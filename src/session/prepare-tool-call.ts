@@ -39,7 +39,11 @@ export type PreparedCall =
     };
 
 /** Runs lookup → limits → parse → validate → static parameters → defaults. */
-export function prepareToolCall(name: string, rawArguments: string, ctx: PrepareContext): PreparedCall {
+export function prepareToolCall(
+  name: string,
+  rawArguments: string,
+  ctx: PrepareContext,
+): PreparedCall {
   const tool = ctx.tools.get(name);
   if (tool === undefined) {
     const available = [...ctx.tools.keys()];
@@ -59,7 +63,9 @@ export function prepareToolCall(name: string, rawArguments: string, ctx: Prepare
   const validation = tool.validator.validate(parsed.args);
   if (!validation.ok) {
     const failures = validation.failures.slice(0, 10);
-    const text = failures.map((f) => `${f.path === '' ? '(root)' : f.path}: ${f.message}`).join('; ');
+    const text = failures
+      .map((f) => `${f.path === '' ? '(root)' : f.path}: ${f.message}`)
+      .join('; ');
     return {
       ok: false,
       tool,
@@ -72,7 +78,9 @@ export function prepareToolCall(name: string, rawArguments: string, ctx: Prepare
   }
 
   const overrides =
-    ctx.toolDefaults !== undefined && Object.hasOwn(ctx.toolDefaults, tool.name) ? ctx.toolDefaults[tool.name] : undefined;
+    ctx.toolDefaults !== undefined && Object.hasOwn(ctx.toolDefaults, tool.name)
+      ? ctx.toolDefaults[tool.name]
+      : undefined;
   const merged = applyStaticParameters(parsed.args, tool.staticParameters, {
     ...(overrides === undefined ? {} : { overrides }),
     vars: ctx.vars,

@@ -13,7 +13,8 @@ import { createSession, restoreSession } from './create-session.js';
 import type { SessionOptions, ToolTrace } from './types.js';
 
 /** A chat history line list, one string, or messages. */
-export type ChatHistoryInput = string | readonly string[] | readonly { readonly role: string; readonly content: string }[];
+export type ChatHistoryInput =
+  string | readonly string[] | readonly { readonly role: string; readonly content: string }[];
 
 /** Options of {@link runAgent}: session options plus the minimal agent input fields. */
 export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
@@ -56,9 +57,13 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   const sessionOptions = withConfig({ ...options, tools }, options.config);
   const history = parseChatHistory(options.chatHistory);
   const memory = memoryText(options.memory);
-  const base: SessionOptions = memory === undefined ? sessionOptions : { ...sessionOptions, systemContext: joinContext(sessionOptions.systemContext, memory) };
+  const base: SessionOptions =
+    memory === undefined
+      ? sessionOptions
+      : { ...sessionOptions, systemContext: joinContext(sessionOptions.systemContext, memory) };
   const fresh = createSession(base);
-  const session = history.length === 0 ? fresh : restoreSession({ ...fresh.toJSON(), history }, base);
+  const session =
+    history.length === 0 ? fresh : restoreSession({ ...fresh.toJSON(), history }, base);
   try {
     const result = await session.run(prompt);
     return {
@@ -79,7 +84,12 @@ function toAgentTrace(t: ToolTrace): AgentTrace {
 }
 
 function isToolSet(value: unknown): value is ToolSet {
-  return typeof value === 'object' && value !== null && 'tools' in value && (value as { tools: unknown }).tools instanceof Map;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'tools' in value &&
+    (value as { tools: unknown }).tools instanceof Map
+  );
 }
 
 function joinContext(a: string | undefined, b: string): string {
@@ -88,8 +98,15 @@ function joinContext(a: string | undefined, b: string): string {
 
 function memoryText(memory: RunAgentOptions['memory']): string | undefined {
   if (memory === undefined) return undefined;
-  const text = typeof memory === 'string' ? memory : isStringArray(memory) ? memory.join('\n') : JSON.stringify(memory);
-  return text.trim() === '' ? undefined : `Memory (what you know from earlier conversations):\n${text}`;
+  const text =
+    typeof memory === 'string'
+      ? memory
+      : isStringArray(memory)
+        ? memory.join('\n')
+        : JSON.stringify(memory);
+  return text.trim() === ''
+    ? undefined
+    : `Memory (what you know from earlier conversations):\n${text}`;
 }
 
 function isStringArray(value: unknown): value is readonly string[] {
@@ -110,7 +127,10 @@ export function parseChatHistory(input: ChatHistoryInput | undefined): ChatMessa
     }
     return out;
   }
-  const lines = typeof input === 'string' ? input.split(/\r?\n/) : (input as readonly string[]).flatMap((l) => String(l).split(/\r?\n/));
+  const lines =
+    typeof input === 'string'
+      ? input.split(/\r?\n/)
+      : (input as readonly string[]).flatMap((l) => String(l).split(/\r?\n/));
   const out: { role: 'user' | 'assistant'; content: string }[] = [];
   for (const line of lines) {
     const match = ROLE_LINE.exec(line);
@@ -141,7 +161,10 @@ function roleOf(name: string): 'user' | 'assistant' | undefined {
   }
 }
 
-function withConfig(options: SessionOptions, config: Readonly<Record<string, unknown>> | undefined): SessionOptions {
+function withConfig(
+  options: SessionOptions,
+  config: Readonly<Record<string, unknown>> | undefined,
+): SessionOptions {
   if (config === undefined) return options;
   const pick = (...keys: string[]): unknown => {
     for (const k of keys) if (Object.hasOwn(config, k)) return config[k];
@@ -158,11 +181,15 @@ function withConfig(options: SessionOptions, config: Readonly<Record<string, unk
   return {
     ...options,
     ...(typeof prompt === 'string' ? { prompt } : {}),
-    ...(typeof maxToolRounds === 'number' && Number.isInteger(maxToolRounds) && maxToolRounds > 0 ? { maxToolRounds } : {}),
+    ...(typeof maxToolRounds === 'number' && Number.isInteger(maxToolRounds) && maxToolRounds > 0
+      ? { maxToolRounds }
+      : {}),
     ...(typeof language === 'string' ? { language } : {}),
     ...(isStringArray(languages) ? { languages } : {}),
     ...(isRecord(vars) ? { vars: { ...(options.vars ?? {}), ...vars } } : {}),
-    ...(isRecord(toolDefaults) ? { toolDefaults: toolDefaults as SessionOptions['toolDefaults'] } : {}),
+    ...(isRecord(toolDefaults)
+      ? { toolDefaults: toolDefaults as SessionOptions['toolDefaults'] }
+      : {}),
     ...(typeof agent === 'string' ? { agent } : {}),
     ...(onMissing === 'skip' || onMissing === 'error' ? { onMissingTemplateValue: onMissing } : {}),
   };

@@ -7,7 +7,12 @@
 import type { ChatMessage, ModelToolCall, ModelUsage } from '../models/types.js';
 import { ModelError, isModelError } from '../models/errors.js';
 import { applyToolResult } from './apply-effects.js';
-import { bridgePhrasesFor, startBridge, DEFAULT_BRIDGE_THRESHOLD_SECS, type BridgeCandidate } from './bridge.js';
+import {
+  bridgePhrasesFor,
+  startBridge,
+  DEFAULT_BRIDGE_THRESHOLD_SECS,
+  type BridgeCandidate,
+} from './bridge.js';
 import { executeToolCall, type ExecuteContext, type ToolCallResult } from './execute-tool-call.js';
 import { prepareToolCall, type PrepareContext } from './prepare-tool-call.js';
 import type { TurnHost } from './turn-host.js';
@@ -163,11 +168,22 @@ export async function runRound(
     results.push(r);
     host.state.history.push({ role: 'tool', tool_call_id: r.call.id, content: r.content });
   }
-  return { text, results, usage, interrupted: signal.aborted, ...(error === undefined ? {} : { error }) };
+  return {
+    text,
+    results,
+    usage,
+    interrupted: signal.aborted,
+    ...(error === undefined ? {} : { error }),
+  };
 }
 
 function toModelError(err: unknown, model: string): ModelError {
   if (isModelError(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
-  return new ModelError({ code: 'bad_response', model, message: `model ${model} failed: ${message}`, cause: err });
+  return new ModelError({
+    code: 'bad_response',
+    model,
+    message: `model ${model} failed: ${message}`,
+    cause: err,
+  });
 }

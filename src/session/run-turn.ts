@@ -72,7 +72,11 @@ export async function runTurn(
   }
   if (interrupted) emit({ type: 'interrupted' });
   emit({ type: 'turn-end', content });
-  if (state.ended) emit({ type: 'session-end', ...(host.endReason === undefined ? {} : { reason: host.endReason }) });
+  if (state.ended)
+    emit({
+      type: 'session-end',
+      ...(host.endReason === undefined ? {} : { reason: host.endReason }),
+    });
 
   const usage: ModelUsage = { inputTokens, outputTokens };
   const snapshot = snapshotState(state);

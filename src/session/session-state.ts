@@ -19,9 +19,17 @@ export interface LiveState {
 }
 
 /** Sets own properties of `target` from `updates` (never through a prototype setter). */
-export function assignVars(target: Record<string, unknown>, updates: Readonly<Record<string, unknown>>): void {
+export function assignVars(
+  target: Record<string, unknown>,
+  updates: Readonly<Record<string, unknown>>,
+): void {
   for (const key of Object.keys(updates)) {
-    Object.defineProperty(target, key, { value: updates[key], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, key, {
+      value: updates[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
 }
 
@@ -46,8 +54,10 @@ export function snapshotState(state: LiveState): SessionState {
 
 /** Checks the shape of a stored state before restoring it; throws a TypeError naming the problem. */
 export function liveStateFrom(state: SessionState): LiveState {
-  if (state === null || typeof state !== 'object') throw new TypeError('session state must be an object');
-  if (state.version !== 1) throw new TypeError(`unsupported session state version ${String(state.version)}`);
+  if (state === null || typeof state !== 'object')
+    throw new TypeError('session state must be an object');
+  if (state.version !== 1)
+    throw new TypeError(`unsupported session state version ${String(state.version)}`);
   if (typeof state.id !== 'string' || typeof state.language !== 'string') {
     throw new TypeError('session state needs string id and language');
   }
@@ -69,7 +79,8 @@ export function liveStateFrom(state: SessionState): LiveState {
 export function systemValues(
   state: LiveState,
   now: number,
-  extra: { readonly timezone?: string; readonly source?: string; readonly target?: string } | undefined,
+  extra:
+    { readonly timezone?: string; readonly source?: string; readonly target?: string } | undefined,
 ): SessionSystemValues {
   const timezone = extra?.timezone ?? defaultTimezone();
   const date = new Date(now);
@@ -101,7 +112,12 @@ function formatters(timezone: string): { day: Intl.DateTimeFormat; ymd: Intl.Dat
     }
     f = {
       day: new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: tz }),
-      ymd: new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: tz }),
+      ymd: new Intl.DateTimeFormat('en-CA', {
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        timeZone: tz,
+      }),
     };
     if (formatterCache.size < 64) formatterCache.set(timezone, f);
   }

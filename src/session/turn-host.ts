@@ -21,7 +21,10 @@ export interface TurnHost {
   /** Tools the active agent may call. */
   activeTools(): ReadonlyMap<string, ToolDefinition>;
   /** The tools in the model's format (static parameters hidden, descriptions rendered). */
-  chatTools(tools: ReadonlyMap<string, ToolDefinition>, system: SessionSystemValues): readonly ChatTool[];
+  chatTools(
+    tools: ReadonlyMap<string, ToolDefinition>,
+    system: SessionSystemValues,
+  ): readonly ChatTool[];
   /** System messages for the next model call (prompt rendered over session variables). */
   systemMessages(system: SessionSystemValues): readonly ChatMessage[];
   systemValues(): SessionSystemValues;

@@ -90,7 +90,11 @@ export interface SessionOptions {
   /** Extra system context sent as a second system message after the prompt (runAgent's `memory`). */
   readonly systemContext?: string;
   /** System values for `vars.session.*` that the engine cannot know. Timezone default: the host's. */
-  readonly systemValues?: { readonly timezone?: string; readonly source?: string; readonly target?: string };
+  readonly systemValues?: {
+    readonly timezone?: string;
+    readonly source?: string;
+    readonly target?: string;
+  };
   /** Called synchronously with every event of every turn, in emission order. */
   readonly onEvent?: (event: SessionEvent) => void;
   /** Injectable clock and id source for deterministic tests. */
@@ -120,20 +124,59 @@ export interface ToolTrace {
 export type SessionEvent =
   | { readonly type: 'turn-start'; readonly turn: number; readonly user: string }
   | { readonly type: 'text-delta'; readonly text: string }
-  | { readonly type: 'tool-call'; readonly callId: string; readonly tool: string; readonly rawArguments: string; readonly args?: Record<string, unknown> }
-  | { readonly type: 'tool-result'; readonly callId: string; readonly tool: string; readonly output: unknown; readonly durationSecs: number }
-  | { readonly type: 'tool-error'; readonly callId: string; readonly tool: string; readonly code: ToolErrorCode; readonly message: string; readonly durationSecs: number }
+  | {
+      readonly type: 'tool-call';
+      readonly callId: string;
+      readonly tool: string;
+      readonly rawArguments: string;
+      readonly args?: Record<string, unknown>;
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly callId: string;
+      readonly tool: string;
+      readonly output: unknown;
+      readonly durationSecs: number;
+    }
+  | {
+      readonly type: 'tool-error';
+      readonly callId: string;
+      readonly tool: string;
+      readonly code: ToolErrorCode;
+      readonly message: string;
+      readonly durationSecs: number;
+    }
   | { readonly type: 'http-request'; readonly callId: string; readonly request: HttpExchangeRecord }
-  | { readonly type: 'action'; readonly callId: string; readonly tool: string; readonly args: Record<string, unknown> }
-  | { readonly type: 'say'; readonly text: string; readonly source: 'tool' | 'bridge'; readonly tool?: string }
+  | {
+      readonly type: 'action';
+      readonly callId: string;
+      readonly tool: string;
+      readonly args: Record<string, unknown>;
+    }
+  | {
+      readonly type: 'say';
+      readonly text: string;
+      readonly source: 'tool' | 'bridge';
+      readonly tool?: string;
+    }
   | { readonly type: 'language'; readonly from: string; readonly to: string }
   | { readonly type: 'vars'; readonly vars: Readonly<Record<string, unknown>> }
   | { readonly type: 'log'; readonly tool: string; readonly args: Record<string, unknown> }
-  | { readonly type: 'handoff'; readonly from: string; readonly to: string; readonly reason?: string }
+  | {
+      readonly type: 'handoff';
+      readonly from: string;
+      readonly to: string;
+      readonly reason?: string;
+    }
   | { readonly type: 'max-rounds'; readonly rounds: number }
   | { readonly type: 'interrupted' }
   /** The model call failed (HTTP error, timeout); the turn ends and `result` rejects with a ModelError. */
-  | { readonly type: 'model-error'; readonly code: string; readonly message: string; readonly status?: number }
+  | {
+      readonly type: 'model-error';
+      readonly code: string;
+      readonly message: string;
+      readonly status?: number;
+    }
   | { readonly type: 'turn-end'; readonly content: string }
   | { readonly type: 'session-end'; readonly reason?: string };
 

@@ -39,17 +39,36 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-function chunk(delta: Record<string, unknown>, finish: string | null = null): Record<string, unknown> {
-  return { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] };
+function chunk(
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+): Record<string, unknown> {
+  return {
+    id: 'x',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
-const usageChunk = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } };
+const usageChunk = {
+  id: 'x',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+};
 
 /** Streams the chunks as SSE, each event split into two writes with a pause between. */
 function sse(chunks: Record<string, unknown>[]): Scenario {
   return (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const events = [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'];
-    const pieces = events.flatMap((e) => [e.slice(0, Math.ceil(e.length / 2)), e.slice(Math.ceil(e.length / 2))]);
+    const pieces = events.flatMap((e) => [
+      e.slice(0, Math.ceil(e.length / 2)),
+      e.slice(Math.ceil(e.length / 2)),
+    ]);
     let i = 0;
     const tick = (): void => {
       const p = pieces[i++];
@@ -78,7 +97,15 @@ const request = (signal = new AbortController().signal) => ({
 
 describe('openaiModel', () => {
   it('streams a text-only answer with usage', async () => {
-    queue.push(sse([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop'), usageChunk]));
+    queue.push(
+      sse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo' }),
+        chunk({}, 'stop'),
+        usageChunk,
+      ]),
+    );
     const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const parts = await collect(model.stream(request()));
     expect(parts).toEqual([
@@ -87,16 +114,34 @@ describe('openaiModel', () => {
       { type: 'finish', usage: { inputTokens: 11, outputTokens: 7 } },
     ]);
     const body = bodies.at(-1);
-    expect(body).toMatchObject({ model: 'm', stream: true, stream_options: { include_usage: true } });
+    expect(body).toMatchObject({
+      model: 'm',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(body).not.toHaveProperty('tools');
   });
 
   it('accumulates two parallel tool calls whose deltas are split and interleaved', async () => {
     queue.push(
       sse([
-        chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_', arguments: '' } }] }),
+        chunk({
+          role: 'assistant',
+          tool_calls: [
+            { index: 0, id: 'call_a', type: 'function', function: { name: 'get_', arguments: '' } },
+          ],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { name: 'weather', arguments: '{"ci' } }] }),
-        chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'note', arguments: '{"text":' } }] }),
+        chunk({
+          tool_calls: [
+            {
+              index: 1,
+              id: 'call_b',
+              type: 'function',
+              function: { name: 'note', arguments: '{"text":' },
+            },
+          ],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Bronx"}' } }] }),
         chunk({ tool_calls: [{ index: 1, function: { arguments: '"hi"}' } }] }),
         chunk({}, 'tool_calls'),
@@ -106,7 +151,10 @@ describe('openaiModel', () => {
     const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const parts = await collect(model.stream(request()));
     expect(parts.filter((p) => p.type === 'tool-call')).toEqual([
-      { type: 'tool-call', call: { id: 'call_a', name: 'get_weather', arguments: '{"city":"Bronx"}' } },
+      {
+        type: 'tool-call',
+        call: { id: 'call_a', name: 'get_weather', arguments: '{"city":"Bronx"}' },
+      },
       { type: 'tool-call', call: { id: 'call_b', name: 'note', arguments: '{"text":"hi"}' } },
     ]);
   });
@@ -127,7 +175,13 @@ describe('openaiModel', () => {
 
   it('times out when the server never answers', async () => {
     queue.push(() => undefined);
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0, timeoutMs: 300 });
+    const model = openaiModel({
+      baseURL,
+      apiKey: 'test',
+      model: 'm',
+      maxRetries: 0,
+      timeoutMs: 300,
+    });
     const err = (await collect(model.stream(request())).catch((e: unknown) => e)) as ModelError;
     expect(isModelError(err)).toBe(true);
     expect(err.code).toBe('timeout');
@@ -139,7 +193,13 @@ describe('openaiModel', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify(chunk({ content: 'partial' }))}\n\n`);
     });
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0, timeoutMs: 300 });
+    const model = openaiModel({
+      baseURL,
+      apiKey: 'test',
+      model: 'm',
+      maxRetries: 0,
+      timeoutMs: 300,
+    });
     const seen: ModelStreamPart[] = [];
     const err = (await (async () => {
       for await (const p of model.stream(request())) seen.push(p);
@@ -152,23 +212,57 @@ describe('openaiModel', () => {
     const tools = await loadTools([
       {
         type: 'log',
-        tool: { type: 'function', function: { name: 'note', description: 'Take a note', parameters: { type: 'object', properties: { text: { type: 'string' } } } } },
+        tool: {
+          type: 'function',
+          function: {
+            name: 'note',
+            description: 'Take a note',
+            parameters: { type: 'object', properties: { text: { type: 'string' } } },
+          },
+        },
       },
     ]);
     queue.push(
-      sse([chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'note', arguments: '{"text":"x"}' } }] }), chunk({}, 'tool_calls')]),
+      sse([
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: 'c1',
+              type: 'function',
+              function: { name: 'note', arguments: '{"text":"x"}' },
+            },
+          ],
+        }),
+        chunk({}, 'tool_calls'),
+      ]),
       sse([chunk({ content: 'Noted.' }), chunk({}, 'stop'), usageChunk]),
     );
-    const s = createSession({ tools, model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }), prompt: 'Be brief.' });
+    const s = createSession({
+      tools,
+      model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
+      prompt: 'Be brief.',
+    });
     const r = await s.run('note x');
     expect(r.content).toBe('Noted.');
     expect(r.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
     const second = bodies.at(-1) as { messages: unknown[]; tools: unknown[] };
-    expect(second.tools).toEqual([{ type: 'function', function: { name: 'note', description: 'Take a note', parameters: expect.any(Object) } }]);
+    expect(second.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'note', description: 'Take a note', parameters: expect.any(Object) },
+      },
+    ]);
     expect(second.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'note x' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'note', arguments: '{"text":"x"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'note', arguments: '{"text":"x"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'c1', content: '{"status":"logged"}' },
     ]);
   });
@@ -180,7 +274,10 @@ describe('openaiModel', () => {
       res.end('overloaded');
     });
     queue.push(sse([chunk({ content: 'back' }), chunk({}, 'stop')]));
-    const s = createSession({ tools, model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }) });
+    const s = createSession({
+      tools,
+      model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
+    });
     const stream = s.send('x');
     const types: string[] = [];
     for await (const e of stream) types.push(e.type);
@@ -195,10 +292,17 @@ describe('openaiModel', () => {
       res.write(`data: ${JSON.stringify(chunk({ content: 'a' }))}\n\n`);
     });
     const controller = new AbortController();
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0, timeoutMs: 10_000 });
+    const model = openaiModel({
+      baseURL,
+      apiKey: 'test',
+      model: 'm',
+      maxRetries: 0,
+      timeoutMs: 10_000,
+    });
     const started = Date.now();
     const err = await (async () => {
-      for await (const p of model.stream(request(controller.signal))) if (p.type === 'text-delta') controller.abort();
+      for await (const p of model.stream(request(controller.signal)))
+        if (p.type === 'text-delta') controller.abort();
     })().catch((e: unknown) => e);
     expect((err as Error).name).toBe('AbortError');
     expect(Date.now() - started).toBeLessThan(5000);

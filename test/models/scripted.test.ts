@@ -2,15 +2,27 @@ import { describe, expect, it } from 'vitest';
 import type { ModelStreamPart } from '../../src/models/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 
-async function collect(m: ScriptedModel, signal = new AbortController().signal): Promise<ModelStreamPart[]> {
+async function collect(
+  m: ScriptedModel,
+  signal = new AbortController().signal,
+): Promise<ModelStreamPart[]> {
   const out: ModelStreamPart[] = [];
-  for await (const p of m.stream({ messages: [{ role: 'user', content: 'q' }], tools: [], signal })) out.push(p);
+  for await (const p of m.stream({ messages: [{ role: 'user', content: 'q' }], tools: [], signal }))
+    out.push(p);
   return out;
 }
 
 describe('ScriptedModel', () => {
   it('replays steps, encoding object args and keeping raw strings verbatim', async () => {
-    const m = new ScriptedModel([{ text: 'a', tool_calls: [{ name: 't', args: { x: 1 } }, { name: 'u', args: '{bad', id: 'mine' }] }]);
+    const m = new ScriptedModel([
+      {
+        text: 'a',
+        tool_calls: [
+          { name: 't', args: { x: 1 } },
+          { name: 'u', args: '{bad', id: 'mine' },
+        ],
+      },
+    ]);
     expect(await collect(m)).toEqual([
       { type: 'text-delta', text: 'a' },
       { type: 'tool-call', call: { id: 'call_1_0', name: 't', arguments: '{"x":1}' } },

@@ -20,7 +20,10 @@ function slowSession(ms: number, extra: Partial<SessionOptions> = {}) {
   const s = createSession({
     tools,
     model: new ScriptedModel([{ tool_calls: [{ name: 'slow' }] }, { text: 'done' }]),
-    actions: { slow: () => new Promise((r) => setTimeout(() => r('ok'), ms)), quiet: () => new Promise((r) => setTimeout(() => r('ok'), ms)) },
+    actions: {
+      slow: () => new Promise((r) => setTimeout(() => r('ok'), ms)),
+      quiet: () => new Promise((r) => setTimeout(() => r('ok'), ms)),
+    },
     actionTimeoutSecs: 60,
     onEvent: (e: SessionEvent) => {
       if (e.type === 'say') says.push({ at: Date.now() - start, text: e.text, source: e.source });
@@ -52,7 +55,9 @@ describe('bridge phrases', () => {
       [5500, 'Still working.'],
       [8250, 'One moment.'],
     ]);
-    expect(r.events.filter((e) => e.type === 'say').every((e) => e.type === 'say' && e.tool === 'slow')).toBe(true);
+    expect(
+      r.events.filter((e) => e.type === 'say').every((e) => e.type === 'say' && e.tool === 'slow'),
+    ).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -80,7 +85,9 @@ describe('bridge phrases', () => {
     await r1;
     expect(es.says.map((x) => x.text)).toEqual(['Un momento.']);
 
-    const custom = slowSession(4000, { bridge: { thresholdSecs: 1, phrases: { slow: { '*': ['Hang on.'] } } } });
+    const custom = slowSession(4000, {
+      bridge: { thresholdSecs: 1, phrases: { slow: { '*': ['Hang on.'] } } },
+    });
     const r2 = custom.s.run('x');
     await vi.advanceTimersByTimeAsync(5000);
     await r2;
@@ -94,7 +101,11 @@ describe('bridge phrases', () => {
   it('has no phrases for tools without any', async () => {
     const { s, says } = slowSession(5000);
     const model = new ScriptedModel([{ tool_calls: [{ name: 'quiet' }] }, { text: 'ok' }]);
-    const s2 = createSession({ tools, model, actions: { quiet: () => new Promise((r) => setTimeout(() => r('ok'), 5000)) } });
+    const s2 = createSession({
+      tools,
+      model,
+      actions: { quiet: () => new Promise((r) => setTimeout(() => r('ok'), 5000)) },
+    });
     const r = s2.run('x');
     await vi.advanceTimersByTimeAsync(6000);
     expect((await r).events.some((e) => e.type === 'say')).toBe(false);

@@ -2,7 +2,12 @@
 import { loadTools } from '../../src/definition/load.js';
 import type { ToolSet } from '../../src/definition/types.js';
 
-export function fn(name: string, properties: Record<string, unknown> = {}, required: string[] = [], description?: string) {
+export function fn(
+  name: string,
+  properties: Record<string, unknown> = {},
+  required: string[] = [],
+  description?: string,
+) {
   return {
     type: 'function',
     function: {
@@ -17,14 +22,21 @@ export async function clinicTools(): Promise<ToolSet> {
   return loadTools([
     {
       type: 'action',
-      tool: fn('book', { city: { type: 'string', enum: ['Bronx', 'Queens'] }, name: { type: 'string' } }, ['city']),
+      tool: fn(
+        'book',
+        { city: { type: 'string', enum: ['Bronx', 'Queens'] }, name: { type: 'string' } },
+        ['city'],
+      ),
       defaults: { hospital: '{vars.hospital}' },
       static_parameters: [{ name: 'units', type: 'string', default: 'metric' }],
     },
     { type: 'action', tool: fn('slow_action', {}), result: { done: true } },
     { type: 'action', tool: fn('hangup', {}), result: { status: 'ended' } },
     { type: 'action', tool: fn('to_billing', {}) },
-    { type: 'context', tool: fn('set_language', { language: { type: 'string' }, say: { type: 'string' } }) },
+    {
+      type: 'context',
+      tool: fn('set_language', { language: { type: 'string' }, say: { type: 'string' } }),
+    },
     { type: 'log', tool: fn('note', { text: { type: 'string' } }, ['text']) },
     {
       type: 'action',

@@ -28,16 +28,26 @@ describe('agents and handoff', () => {
       model,
       agents,
       vars: { name: 'Ana' },
-      actions: { to_billing: () => actionResult({ handoff: 'billing', vars: { topic: 'invoice' } }) },
+      actions: {
+        to_billing: () => actionResult({ handoff: 'billing', vars: { topic: 'invoice' } }),
+      },
     });
     const r = await s.run('I want to pay');
     expect(r.events).toContainEqual({ type: 'handoff', from: 'front', to: 'billing' });
     expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'Front desk for Ana' });
-    expect(model.calls[0]?.tools.map((t) => t.function.name)).toEqual(['to_billing', 'to_nowhere', 'note']);
+    expect(model.calls[0]?.tools.map((t) => t.function.name)).toEqual([
+      'to_billing',
+      'to_nowhere',
+      'note',
+    ]);
     expect(model.calls[1]?.messages[0]).toEqual({ role: 'system', content: 'Billing for Ana' });
     expect(model.calls[1]?.tools.map((t) => t.function.name)).toEqual(['pay', 'note']);
     // History carried over (the user's message and the first round are still there).
-    expect(model.calls[1]?.messages.slice(1).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(model.calls[1]?.messages.slice(1).map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+    ]);
     // The old agent's tool is no longer available.
     expect(r.traces.map((t) => t.errorCode ?? 'ok')).toEqual(['ok', 'unknown_tool', 'ok']);
     expect(r.state.agent).toBe('billing');
@@ -47,7 +57,12 @@ describe('agents and handoff', () => {
 
   it('refuses a handoff to an unknown agent as a tool error', async () => {
     const model = new ScriptedModel([{ tool_calls: [{ name: 'to_nowhere' }] }, { text: 'sorry' }]);
-    const s = createSession({ tools, model, agents, actions: { to_nowhere: () => actionResult({ handoff: 'ghost' }) } });
+    const s = createSession({
+      tools,
+      model,
+      agents,
+      actions: { to_nowhere: () => actionResult({ handoff: 'ghost' }) },
+    });
     const r = await s.run('x');
     expect(r.traces[0]).toMatchObject({ isError: true, errorCode: 'not_available' });
     expect(r.state.agent).toBe('front');
@@ -56,7 +71,11 @@ describe('agents and handoff', () => {
 
   it('rejects unknown agents and agent tool names at creation', () => {
     const model = new ScriptedModel([]);
-    expect(() => createSession({ tools, model, agents, agent: 'ghost' })).toThrow(/unknown agent "ghost"/);
-    expect(() => createSession({ tools, model, agents: { a: { prompt: 'p', tools: ['missing'] } } })).toThrow(/unknown tool "missing"/);
+    expect(() => createSession({ tools, model, agents, agent: 'ghost' })).toThrow(
+      /unknown agent "ghost"/,
+    );
+    expect(() =>
+      createSession({ tools, model, agents: { a: { prompt: 'p', tools: ['missing'] } } }),
+    ).toThrow(/unknown tool "missing"/);
   });
 });

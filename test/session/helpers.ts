@@ -44,15 +44,24 @@ export function miniTool(t: MiniTool): ToolDefinition {
     staticParameters: [],
     hasResult: t.result !== undefined,
     ...(t.result === undefined ? {} : { result: t.result }),
-    options: { propagateToolResult: false, save: t.save ?? [], bridgePhrases: t.bridgePhrases ?? {} },
+    options: {
+      propagateToolResult: false,
+      save: t.save ?? [],
+      bridgePhrases: t.bridgePhrases ?? {},
+    },
     validator: {
       validate(value) {
         const failures: { path: string; message: string }[] = [];
         const v = value as Record<string, unknown>;
-        for (const r of required) if (!Object.hasOwn(v, r)) failures.push({ path: '', message: `must have required property '${r}'` });
+        for (const r of required)
+          if (!Object.hasOwn(v, r))
+            failures.push({ path: '', message: `must have required property '${r}'` });
         for (const [k, p] of Object.entries(properties)) {
           if (p.enum !== undefined && Object.hasOwn(v, k) && !p.enum.includes(v[k] as string)) {
-            failures.push({ path: `/${k}`, message: `must be equal to one of the allowed values: ${p.enum.join(', ')}` });
+            failures.push({
+              path: `/${k}`,
+              message: `must be equal to one of the allowed values: ${p.enum.join(', ')}`,
+            });
           }
         }
         return failures.length === 0 ? { ok: true } : { ok: false, failures };

@@ -29,8 +29,16 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   tools = await loadTools([
-    { type: 'endpoint', tool: fn('get_weather', { city: { type: 'string' } }), endpoint: { url: `${base}/weather`, method: 'get' } },
-    { type: 'endpoint', tool: fn('post_order', { item: { type: 'string' } }), endpoint: { url: `${base}/orders`, method: 'post' } },
+    {
+      type: 'endpoint',
+      tool: fn('get_weather', { city: { type: 'string' } }),
+      endpoint: { url: `${base}/weather`, method: 'get' },
+    },
+    {
+      type: 'endpoint',
+      tool: fn('post_order', { item: { type: 'string' } }),
+      endpoint: { url: `${base}/orders`, method: 'post' },
+    },
     { type: 'action', tool: fn('charge', {}) },
     { type: 'log', tool: fn('note', { text: { type: 'string' } }) },
   ]);
@@ -79,7 +87,9 @@ describe('interruption', () => {
     expect(charged).toBe(1);
     const tail = r.events.slice(-2).map((e) => e.type);
     expect(tail).toEqual(['interrupted', 'turn-end']);
-    const toolIds = r.state.history.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.tool_call_id : ''));
+    const toolIds = r.state.history
+      .filter((m) => m.role === 'tool')
+      .map((m) => (m.role === 'tool' ? m.tool_call_id : ''));
     expect(toolIds).toEqual(['g', 'p', 'c']);
     expect(model.calls).toHaveLength(1);
     expect(received.filter((x) => x.startsWith('POST'))).toHaveLength(1);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseToolArguments } from '../../src/session/parse-tool-call.js';
-import { checkArgumentLimits, nestingDepthExceeds, resolveArgumentLimits } from '../../src/session/argument-limits.js';
+import {
+  checkArgumentLimits,
+  nestingDepthExceeds,
+  resolveArgumentLimits,
+} from '../../src/session/argument-limits.js';
 
 const limits = resolveArgumentLimits();
 
@@ -12,7 +16,10 @@ function errorOf(raw: string): { code: string; message: string } {
 
 describe('parseToolArguments', () => {
   it('parses a JSON object', () => {
-    expect(parseToolArguments('{"city":"Bronx","n":2}', limits)).toEqual({ ok: true, args: { city: 'Bronx', n: 2 } });
+    expect(parseToolArguments('{"city":"Bronx","n":2}', limits)).toEqual({
+      ok: true,
+      args: { city: 'Bronx', n: 2 },
+    });
   });
   it('treats an empty or blank string as no arguments', () => {
     expect(parseToolArguments('', limits)).toEqual({ ok: true, args: {} });
@@ -35,12 +42,14 @@ describe('parseToolArguments', () => {
     expect(e.code).toBe('invalid_arguments');
     expect(e.message).toContain('without a code fence');
   });
-  it.each([['[1,2]', 'an array'], ['null', 'null'], ['"x"', 'a string'], ['3', 'a number']])(
-    'requires an object, not %s',
-    (raw, kind) => {
-      expect(errorOf(raw).message).toContain(`got ${kind}`);
-    },
-  );
+  it.each([
+    ['[1,2]', 'an array'],
+    ['null', 'null'],
+    ['"x"', 'a string'],
+    ['3', 'a number'],
+  ])('requires an object, not %s', (raw, kind) => {
+    expect(errorOf(raw).message).toContain(`got ${kind}`);
+  });
   it('rejects arguments over the size cap before parsing', () => {
     const raw = `{"a":"${'x'.repeat(300 * 1024)}"}`;
     const e = errorOf(raw);
@@ -56,7 +65,10 @@ describe('parseToolArguments', () => {
   });
   it('rejects 100 000 levels of nesting without a stack overflow', () => {
     const roomy = resolveArgumentLimits({ maxArgumentBytes: 10 * 1024 * 1024 });
-    for (const raw of ['['.repeat(100_000) + ']'.repeat(100_000), '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)]) {
+    for (const raw of [
+      '['.repeat(100_000) + ']'.repeat(100_000),
+      '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000),
+    ]) {
       const r = parseToolArguments(raw, roomy);
       if (r.ok) throw new Error('expected a depth error');
       const e = r.error;
@@ -73,7 +85,10 @@ describe('parseToolArguments', () => {
     expect(parseToolArguments('{"x":' + deep + '}', limits).ok).toBe(false);
   });
   it('keeps __proto__ as plain data and pollutes nothing', () => {
-    const r = parseToolArguments('{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}', limits);
+    const r = parseToolArguments(
+      '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}',
+      limits,
+    );
     expect(r.ok).toBe(true);
     if (r.ok) expect(Object.hasOwn(r.args, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();

@@ -34,7 +34,12 @@ const tools = await clinicTools();
 describe('runAgent', () => {
   it('returns the minimal agent output format (validated with ajv)', async () => {
     const model = new ScriptedModel([
-      { tool_calls: [{ name: 'note', args: { text: 'a' } }, { name: 'book', args: '{bad' }] },
+      {
+        tool_calls: [
+          { name: 'note', args: { text: 'a' } },
+          { name: 'book', args: '{bad' },
+        ],
+      },
       { tool_calls: [{ name: 'note', args: { text: 'b' } }] },
       { text: 'All set.' },
     ]);
@@ -42,7 +47,12 @@ describe('runAgent', () => {
     expect(validate(out), JSON.stringify(validate.errors)).toBe(true);
     expect(out.content).toBe('All set.');
     expect(out.traces).toHaveLength(3);
-    expect(out.traces[0]).toEqual({ tool: 'note', args: { text: 'a' }, output: { status: 'logged' }, duration_secs: expect.any(Number) });
+    expect(out.traces[0]).toEqual({
+      tool: 'note',
+      args: { text: 'a' },
+      output: { status: 'logged' },
+      duration_secs: expect.any(Number),
+    });
     // Arguments that never parsed: no args key.
     expect(Object.keys(out.traces[1] ?? {}).sort()).toEqual(['duration_secs', 'output', 'tool']);
     expect(out.tools_used).toEqual(['note', 'book']);
@@ -52,7 +62,12 @@ describe('runAgent', () => {
   it('has empty traces when no tool ran', async () => {
     const out = await runAgent('hi', { tools, model: new ScriptedModel([{ text: 'Hello!' }]) });
     expect(validate(out)).toBe(true);
-    expect(out).toEqual({ content: 'Hello!', response_time_secs: expect.any(Number), traces: [], tools_used: [] });
+    expect(out).toEqual({
+      content: 'Hello!',
+      response_time_secs: expect.any(Number),
+      traces: [],
+      tools_used: [],
+    });
   });
 
   it('loads raw definitions, parses chat history, adds memory, applies config overrides', async () => {
@@ -63,7 +78,12 @@ describe('runAgent', () => {
       prompt: 'base prompt',
       chatHistory: 'user: hello\nassistant: hi there\nsecond line\nuser: thanks',
       memory: { favourite: 'tea' },
-      config: { system_prompt: 'You are {{vars.who}}', vars: { who: 'Ada' }, temperature: 0.2, unknown_key: true },
+      config: {
+        system_prompt: 'You are {{vars.who}}',
+        vars: { who: 'Ada' },
+        temperature: 0.2,
+        unknown_key: true,
+      },
     });
     const messages = model.calls[0]?.messages ?? [];
     expect(messages[0]).toEqual({ role: 'system', content: 'You are Ada' });
@@ -90,11 +110,18 @@ describe('runAgent', () => {
       { role: 'user', content: 'a' },
       { role: 'assistant', content: 'b' },
     ]);
-    expect(parseChatHistory([{ role: 'user', content: 'x' }, { role: 'system', content: 'dropped' }])).toEqual([{ role: 'user', content: 'x' }]);
+    expect(
+      parseChatHistory([
+        { role: 'user', content: 'x' },
+        { role: 'system', content: 'dropped' },
+      ]),
+    ).toEqual([{ role: 'user', content: 'x' }]);
     expect(parseChatHistory('no prefix line\nuser: hi')).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
   it('rejects with the model error', async () => {
-    await expect(runAgent('x', { tools, model: new ScriptedModel([{ error: 'boom' }]) })).rejects.toThrow('boom');
+    await expect(
+      runAgent('x', { tools, model: new ScriptedModel([{ error: 'boom' }]) }),
+    ).rejects.toThrow('boom');
   });
 });

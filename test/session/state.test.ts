@@ -14,26 +14,46 @@ describe('session state', () => {
     const s1 = createSession({
       tools,
       id: 'sess-1',
-      model: new ScriptedModel([{ tool_calls: [{ name: 'set_language', args: { language: 'es-US' } }] }, { text: 'Hola' }]),
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'set_language', args: { language: 'es-US' } }] },
+        { text: 'Hola' },
+      ]),
       vars: { 'vars.hospital': 'Queens', n: 1 },
     });
     await s1.run('spanish please');
     const json = JSON.stringify(s1.toJSON());
     const state = JSON.parse(json) as ReturnType<typeof s1.toJSON>;
-    expect(state).toMatchObject({ version: 1, id: 'sess-1', language: 'es-US', turns: 1, ended: false, vars: { n: 1 } });
+    expect(state).toMatchObject({
+      version: 1,
+      id: 'sess-1',
+      language: 'es-US',
+      turns: 1,
+      ended: false,
+      vars: { n: 1 },
+    });
 
     const model2 = new ScriptedModel([{ text: 'Sí' }]);
     const s2 = restoreSession(state, { tools, model: model2 });
     expect(s2.id).toBe('sess-1');
     const r = await s2.run('gracias');
-    expect(model2.calls[0]?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(model2.calls[0]?.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
     expect(r.state.turns).toBe(2);
     expect(r.state.language).toBe('es-US');
     expect(r.events[0]).toEqual({ type: 'turn-start', turn: 2, user: 'gracias' });
   });
 
   it('snapshots are independent of the live session', async () => {
-    const s = createSession({ tools, model: new ScriptedModel([{ text: 'a' }, { text: 'b' }]), vars: { x: { deep: 1 } } });
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([{ text: 'a' }, { text: 'b' }]),
+      vars: { x: { deep: 1 } },
+    });
     const r1 = await s.run('1');
     await s.run('2');
     expect(r1.state.history).toHaveLength(2);
@@ -42,17 +62,33 @@ describe('session state', () => {
 
   it('saves to the store after each turn, and resumes from it', async () => {
     const store = new InMemorySessionStore();
-    const s = createSession({ tools, store, id: 'abc', model: new ScriptedModel([{ text: 'one' }]) });
+    const s = createSession({
+      tools,
+      store,
+      id: 'abc',
+      model: new ScriptedModel([{ text: 'one' }]),
+    });
     await s.run('first');
     expect((await store.get('abc'))?.history).toHaveLength(2);
-    const resumed = await resumeSession('abc', { tools, store, model: new ScriptedModel([{ text: 'two' }]) });
+    const resumed = await resumeSession('abc', {
+      tools,
+      store,
+      model: new ScriptedModel([{ text: 'two' }]),
+    });
     expect((await resumed?.run('second'))?.state.turns).toBe(2);
-    expect(await resumeSession('missing', { tools, store, model: new ScriptedModel([]) })).toBeUndefined();
+    expect(
+      await resumeSession('missing', { tools, store, model: new ScriptedModel([]) }),
+    ).toBeUndefined();
   });
 
   it('refuses malformed state', () => {
     const model = new ScriptedModel([]);
     expect(() => restoreSession({ version: 2 } as never, { tools, model })).toThrow(/version/);
-    expect(() => restoreSession({ version: 1, id: 'x', language: 'en', vars: {}, history: 'no' } as never, { tools, model })).toThrow(/history/);
+    expect(() =>
+      restoreSession({ version: 1, id: 'x', language: 'en', vars: {}, history: 'no' } as never, {
+        tools,
+        model,
+      }),
+    ).toThrow(/history/);
   });
 });

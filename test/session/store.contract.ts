@@ -11,7 +11,11 @@ function state(id: string, extra: Partial<SessionState> = {}): SessionState {
     vars: { 'vars.hospital': 'Queens', nested: { a: [1, 2] } },
     history: [
       { role: 'user', content: 'hi' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: '{"ok":true}' },
     ],
     turns: 1,
@@ -20,7 +24,10 @@ function state(id: string, extra: Partial<SessionState> = {}): SessionState {
   };
 }
 
-export function sessionStoreContract(name: string, create: () => SessionStore | Promise<SessionStore>): void {
+export function sessionStoreContract(
+  name: string,
+  create: () => SessionStore | Promise<SessionStore>,
+): void {
   describe(`SessionStore contract: ${name}`, () => {
     it('returns undefined for an unknown id', async () => {
       const store = await create();

@@ -18,7 +18,9 @@ function assertHistoryIntegrity(history: readonly ChatMessage[]): void {
     if (m?.role !== 'assistant' || m.tool_calls === undefined) continue;
     const ids = m.tool_calls.map((c) => c.id);
     const following = history.slice(i + 1, i + 1 + ids.length);
-    expect(following.map((t) => (t.role === 'tool' ? t.tool_call_id : `not-a-tool:${t.role}`))).toEqual(ids);
+    expect(
+      following.map((t) => (t.role === 'tool' ? t.tool_call_id : `not-a-tool:${t.role}`)),
+    ).toEqual(ids);
     for (const id of ids) answered.set(id, (answered.get(id) ?? 0) + 1);
   }
   const toolMessages = history.filter((m) => m.role === 'tool').length;
@@ -26,7 +28,10 @@ function assertHistoryIntegrity(history: readonly ChatMessage[]): void {
   for (const count of answered.values()) expect(count).toBe(1);
 }
 
-function session(steps: ConstructorParameters<typeof ScriptedModel>[0], extra: Partial<SessionOptions> = {}) {
+function session(
+  steps: ConstructorParameters<typeof ScriptedModel>[0],
+  extra: Partial<SessionOptions> = {},
+) {
   const model = new ScriptedModel(steps);
   const s = createSession({ tools, model, vars: { 'vars.hospital': 'Queens Hospital' }, ...extra });
   return { model, s };
@@ -35,9 +40,12 @@ function session(steps: ConstructorParameters<typeof ScriptedModel>[0], extra: P
 describe('turn loop', () => {
   it('runs the pipeline: static parameters and defaults applied, trace recorded', async () => {
     const seen: Record<string, unknown>[] = [];
-    const { model, s } = session([{ tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'Booked.' }], {
-      actions: { book: (args) => (seen.push({ ...args }), { id: 42 }) },
-    });
+    const { model, s } = session(
+      [{ tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'Booked.' }],
+      {
+        actions: { book: (args) => (seen.push({ ...args }), { id: 42 }) },
+      },
+    );
     const r = await s.run('book me');
     expect(r.content).toBe('Booked.');
     expect(seen).toEqual([{ city: 'Bronx', units: 'metric', hospital: 'Queens Hospital' }]);
@@ -48,32 +56,56 @@ describe('turn loop', () => {
       rawArguments: '{"city":"Bronx"}',
       isError: false,
     });
-    expect(r.traces[0]?.transform.some((t) => t.key === 'hospital' && t.outcome === 'applied')).toBe(true);
+    expect(
+      r.traces[0]?.transform.some((t) => t.key === 'hospital' && t.outcome === 'applied'),
+    ).toBe(true);
     model.assertComplete();
   });
 
   it('emits events in the documented order', async () => {
-    const { s } = session([{ text: ['Let me ', 'check.'], tool_calls: [{ name: 'note', args: { text: 'x' } }] }, { text: 'Done.' }]);
+    const { s } = session([
+      { text: ['Let me ', 'check.'], tool_calls: [{ name: 'note', args: { text: 'x' } }] },
+      { text: 'Done.' },
+    ]);
     const stream = s.send('hi');
     const types: SessionEvent['type'][] = [];
     for await (const e of stream) types.push(e.type);
-    expect(types).toEqual(['turn-start', 'text-delta', 'text-delta', 'tool-call', 'tool-result', 'log', 'text-delta', 'turn-end']);
+    expect(types).toEqual([
+      'turn-start',
+      'text-delta',
+      'text-delta',
+      'tool-call',
+      'tool-result',
+      'log',
+      'text-delta',
+      'turn-end',
+    ]);
     const r = await stream.result;
     expect(r.events.map((e) => e.type)).toEqual(types);
     expect(r.content).toBe('Done.');
   });
 
   it('answers an unknown tool with unknown_tool listing the available names', async () => {
-    const { model, s } = session([{ tool_calls: [{ name: 'constructor', args: {} }] }, { text: 'Sorry.' }]);
+    const { model, s } = session([
+      { tool_calls: [{ name: 'constructor', args: {} }] },
+      { text: 'Sorry.' },
+    ]);
     const r = await s.run('x');
-    expect(r.traces[0]).toMatchObject({ tool: 'constructor', isError: true, errorCode: 'unknown_tool' });
+    expect(r.traces[0]).toMatchObject({
+      tool: 'constructor',
+      isError: true,
+      errorCode: 'unknown_tool',
+    });
     const content = (model.calls[1]?.messages.at(-1) as { content: string }).content;
     expect(content).toContain('unknown_tool');
     expect(content).toContain('book, slow_action, hangup');
   });
 
   it('answers schema failures with the path and allowed enum values', async () => {
-    const { model, s } = session([{ tool_calls: [{ name: 'book', args: { city: 'Bronxx' } }] }, { text: 'Retry.' }]);
+    const { model, s } = session([
+      { tool_calls: [{ name: 'book', args: { city: 'Bronxx' } }] },
+      { text: 'Retry.' },
+    ]);
     const r = await s.run('x');
     expect(r.traces[0]?.errorCode).toBe('invalid_arguments');
     const content = (model.calls[1]?.messages.at(-1) as { content: string }).content;
@@ -84,7 +116,11 @@ describe('turn loop', () => {
   it('answers malformed JSON, and the model can retry in the same turn', async () => {
     const calls: unknown[] = [];
     const { s } = session(
-      [{ tool_calls: [{ name: 'book', args: '{"city":"Bronx",}' }] }, { tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'ok' }],
+      [
+        { tool_calls: [{ name: 'book', args: '{"city":"Bronx",}' }] },
+        { tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] },
+        { text: 'ok' },
+      ],
       { actions: { book: (a) => (calls.push(a), 'booked') } },
     );
     const r = await s.run('x');
@@ -94,19 +130,24 @@ describe('turn loop', () => {
   });
 
   it('turns a missing template value into a tool error when asked to', async () => {
-    const { s } = session([{ tool_calls: [{ name: 'strict_tpl' }] }, { text: 'ok' }], { onMissingTemplateValue: 'error' });
+    const { s } = session([{ tool_calls: [{ name: 'strict_tpl' }] }, { text: 'ok' }], {
+      onMissingTemplateValue: 'error',
+    });
     const r = await s.run('x');
     expect(r.traces[0]?.errorCode).toBe('missing_template_value');
   });
 
   it('never throws when a host action throws', async () => {
-    const { s } = session([{ tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'oops' }], {
-      actions: {
-        book: () => {
-          throw new Error('database down');
+    const { s } = session(
+      [{ tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] }, { text: 'oops' }],
+      {
+        actions: {
+          book: () => {
+            throw new Error('database down');
+          },
         },
       },
-    });
+    );
     const r = await s.run('x');
     expect(r.traces[0]).toMatchObject({ isError: true, errorCode: 'handler_error' });
     expect(r.content).toBe('oops');
@@ -138,15 +179,28 @@ describe('turn loop', () => {
     const r = await s.run('x');
     expect(r.traces.map((t) => t.callId)).toEqual(['a', 'b', 'c']);
     const tail = r.state.history.slice(1, 5);
-    expect(tail.map((m) => (m.role === 'tool' ? m.tool_call_id : m.role))).toEqual(['assistant', 'a', 'b', 'c']);
-    const resultEvents = r.events.filter((e) => e.type === 'tool-result' || e.type === 'tool-error').map((e) => ('callId' in e ? e.callId : ''));
+    expect(tail.map((m) => (m.role === 'tool' ? m.tool_call_id : m.role))).toEqual([
+      'assistant',
+      'a',
+      'b',
+      'c',
+    ]);
+    const resultEvents = r.events
+      .filter((e) => e.type === 'tool-result' || e.type === 'tool-error')
+      .map((e) => ('callId' in e ? e.callId : ''));
     expect(resultEvents).toEqual(['a', 'b', 'c']);
     assertHistoryIntegrity(r.state.history);
   });
 
   it('replaces duplicate or empty tool call ids so each is answered once', async () => {
     const { s } = session([
-      { tool_calls: [{ name: 'note', args: { text: '1' }, id: 'same' }, { name: 'note', args: { text: '2' }, id: 'same' }, { name: 'note', args: { text: '3' }, id: '' }] },
+      {
+        tool_calls: [
+          { name: 'note', args: { text: '1' }, id: 'same' },
+          { name: 'note', args: { text: '2' }, id: 'same' },
+          { name: 'note', args: { text: '3' }, id: '' },
+        ],
+      },
       { text: 'ok' },
     ]);
     const r = await s.run('x');
@@ -157,10 +211,14 @@ describe('turn loop', () => {
   });
 
   it('stops after maxToolRounds with a max-rounds event, history intact', async () => {
-    const loop = Array.from({ length: 3 }, () => ({ tool_calls: [{ name: 'note', args: { text: 'again' } }] }));
+    const loop = Array.from({ length: 3 }, () => ({
+      tool_calls: [{ name: 'note', args: { text: 'again' } }],
+    }));
     const { model, s } = session(loop, { maxToolRounds: 3 });
     const r = await s.run('x');
-    expect(r.events.filter((e) => e.type === 'max-rounds')).toEqual([{ type: 'max-rounds', rounds: 3 }]);
+    expect(r.events.filter((e) => e.type === 'max-rounds')).toEqual([
+      { type: 'max-rounds', rounds: 3 },
+    ]);
     expect(r.events.at(-1)?.type).toBe('turn-end');
     expect(r.traces).toHaveLength(3);
     model.assertComplete();
@@ -170,21 +228,32 @@ describe('turn loop', () => {
 
   it('applies context effects: language event, say event, vars.session.language', async () => {
     const { model, s } = session(
-      [{ tool_calls: [{ name: 'set_language', args: { language: 'es-us', say: 'Hola' } }] }, { text: 'Listo' }],
+      [
+        { tool_calls: [{ name: 'set_language', args: { language: 'es-us', say: 'Hola' } }] },
+        { text: 'Listo' },
+      ],
       { languages: ['en-US', 'es-US'], prompt: 'Speak {{vars.session.language}}' },
     );
     const r = await s.run('español');
     const types = r.events.map((e) => e.type);
     expect(types.indexOf('say')).toBeLessThan(types.lastIndexOf('text-delta'));
     expect(r.events).toContainEqual({ type: 'language', from: 'en-US', to: 'es-US' });
-    expect(r.events).toContainEqual({ type: 'say', text: 'Hola', source: 'tool', tool: 'set_language' });
+    expect(r.events).toContainEqual({
+      type: 'say',
+      text: 'Hola',
+      source: 'tool',
+      tool: 'set_language',
+    });
     expect(r.state.language).toBe('es-US');
     expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'Speak en-US' });
     expect(model.calls[1]?.messages[0]).toEqual({ role: 'system', content: 'Speak es-US' });
   });
 
   it('refuses a language outside the declared ones as a tool error', async () => {
-    const { s } = session([{ tool_calls: [{ name: 'set_language', args: { language: 'fr-FR' } }] }, { text: 'no' }], { languages: ['en-US'] });
+    const { s } = session(
+      [{ tool_calls: [{ name: 'set_language', args: { language: 'fr-FR' } }] }, { text: 'no' }],
+      { languages: ['en-US'] },
+    );
     const r = await s.run('x');
     expect(r.traces[0]?.errorCode).toBe('invalid_language');
     expect(r.state.language).toBe('en-US');
@@ -206,7 +275,10 @@ describe('turn loop', () => {
       actions: { hangup: () => actionResult({ endSession: { reason: 'caller hung up' } }) },
     });
     const r = await s.run('bye');
-    expect(r.events.slice(-2)).toEqual([{ type: 'turn-end', content: 'Bye!' }, { type: 'session-end', reason: 'caller hung up' }]);
+    expect(r.events.slice(-2)).toEqual([
+      { type: 'turn-end', content: 'Bye!' },
+      { type: 'session-end', reason: 'caller hung up' },
+    ]);
     expect(s.ended).toBe(true);
     expect(r.state.ended).toBe(true);
     model.assertComplete();
@@ -240,10 +312,24 @@ describe('turn loop', () => {
 
   it('keeps names like __proto__ and constructor as ordinary tool names', async () => {
     const set = toolSet({ name: '__proto__' }, { name: 'constructor' });
-    const model = new ScriptedModel([{ tool_calls: [{ name: '__proto__' }, { name: 'constructor' }, { name: 'toString' }] }, { text: 'ok' }]);
-    const s = createSession({ tools: set, model, actions: new Map([['__proto__', () => 'p'], ['constructor', () => 'c']]) });
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: '__proto__' }, { name: 'constructor' }, { name: 'toString' }] },
+      { text: 'ok' },
+    ]);
+    const s = createSession({
+      tools: set,
+      model,
+      actions: new Map([
+        ['__proto__', () => 'p'],
+        ['constructor', () => 'c'],
+      ]),
+    });
     const r = await s.run('x');
-    expect(r.traces.map((t) => t.output)).toEqual(['p', 'c', expect.objectContaining({ error: expect.objectContaining({ code: 'unknown_tool' }) })]);
+    expect(r.traces.map((t) => t.output)).toEqual([
+      'p',
+      'c',
+      expect.objectContaining({ error: expect.objectContaining({ code: 'unknown_tool' }) }),
+    ]);
   });
 
   it('sends tools in OpenAI format with static parameters hidden', async () => {
