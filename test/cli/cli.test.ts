@@ -1,0 +1,182 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertWellFormedXml } from '../harness/xml-check.js';
+import { buildOnce, cli } from './build.js';
+
+beforeAll(() => buildOnce(), 120_000);
+
+describe('switchboard (built binary)', () => {
+  it('--version and --help', () => {
+    const v = cli(['--version']);
+    expect(v.status).toBe(0);
+    expect(v.stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+    expect(readFileSync('dist/cli/main.js', 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+    for (const c of ['test', 'validate', 'transform', 'simulate', 'repl']) {
+      const h = cli([c, '--help']);
+      expect(h.status).toBe(0);
+      expect(h.stdout).toContain(`Usage: switchboard ${c}`);
+    }
+    const bad = cli(['frobnicate']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  describe('test', () => {
+    it('passes the conversation fixtures by default (exit 0)', () => {
+      const r = cli(['test']);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/fixtures: \d+ passed, 0 failed/);
+    });
+    it('fails the failing fixtures (exit 1) with readable reasons', () => {
+      const r = cli(['test', 'fixtures/failing']);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toContain('turns[0].expect.tool_calls[0].args.city: different value');
+      expect(r.stdout).toContain('expected: "Bronx"');
+      expect(r.stdout).toContain('actual:   "The Bronx"');
+    });
+    it('exits 2 on a malformed fixture and on a missing path', () => {
+      const r = cli(['test', 'test/harness/data/malformed.yaml']);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toContain('test/harness/data/malformed.yaml: turns[0].model[0].tool_calls[0].name: is required');
+      const m = cli(['test', 'no/such/dir']);
+      expect(m.status).toBe(2);
+      expect(m.stdout).toContain('no/such/dir: no such file or directory');
+      expect(cli(['test', 'fixtures/conversations', '--reporter', 'xml']).status).toBe(2);
+    });
+    it('JUnit output is well-formed XML with one testcase per fixture', () => {
+      const r = cli(['test', 'fixtures/failing', 'fixtures/conversations/demo.yaml', '--reporter', 'junit']);
+      expect(r.status).toBe(1);
+      assertWellFormedXml(r.stdout);
+      expect(r.stdout.match(/<testcase /g)?.length).toBe(6);
+      expect(r.stdout.match(/<failure /g)?.length).toBe(5);
+    });
+    it('TAP and JSON reporters', () => {
+      const tap = cli(['test', 'fixtures/conversations/demo.yaml', '--reporter', 'tap']);
+      expect(tap.stdout.split('\n').slice(0, 3)).toEqual(['TAP version 13', '1..1', 'ok 1 - a pleasant clinic booking, then Spanish']);
+      const json = cli(['test', 'fixtures/failing/unused-step.yaml', '--reporter', 'json']);
+      expect(json.status).toBe(1);
+      const doc = JSON.parse(json.stdout) as { failed: number; results: { failures: { kind: string }[] }[] };
+      expect(doc.failed).toBe(1);
+      expect(doc.results[0]?.failures[0]?.kind).toBe('unused_steps');
+    });
+  });
+
+  it('simulate narrates the demo and exits 0; a failing fixture exits 1', () => {
+    const r = cli(['simulate', 'fixtures/conversations/demo.yaml']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toContain('\u001b[');
+    for (const text of [
+      'caller  Hi! I\'d like to book',
+      'model   calls book_appointment {"patient_name":"Ana Ruiz","city":"Bronx"',
+      'after transforms: {"patient_name":"Ana Ruiz","city":"The Bronx"',
+      'http    → POST https://api.clinic.test/v1/appointments',
+      '← 201 {"id":"A-1042","status":"confirmed"}',
+      'lang    en-US → es-US',
+      'say     “This call may be recorded for quality purposes.”',
+      '✓ passed',
+    ]) expect(r.stdout).toContain(text);
+    const colored = cli(['simulate', 'fixtures/conversations/demo.yaml'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(colored.stdout).toContain('\u001b[');
+    const f = cli(['simulate', 'fixtures/failing/wrong-argument.yaml']);
+    expect(f.status).toBe(1);
+    expect(f.stdout).toContain('✗ failed');
+    expect(cli(['simulate', 'test/harness/data/malformed.yaml']).status).toBe(2);
+  });
+
+  describe('validate', () => {
+    it('exit 0 with a summary for good files', () => {
+      const r = cli(['validate', 'fixtures/tools/clinic.json', 'fixtures/tools/weather.yaml']);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('✓ fixtures/tools/weather.yaml: 1 tool(s) (get_weather)');
+    });
+    it('exit 1 with file: path: message for a bad file; --json', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sb-'));
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, JSON.stringify([{ tool: { type: 'function', function: { name: 'x', parameters: { type: 'object' } } }, endpoint: { url: 'https://a.test/', method: 'patch' } }]));
+      const r = cli(['validate', file]);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toContain(`${file}: tools[0].endpoint.method`);
+      const j = cli(['validate', '--json', file]);
+      expect(j.status).toBe(1);
+      expect((JSON.parse(j.stdout) as { errors: number }).errors).toBeGreaterThan(0);
+      expect(cli(['validate', join(dir, 'missing.json')]).status).toBe(2);
+      expect(cli(['validate']).status).toBe(2);
+    });
+  });
+
+  describe('transform', () => {
+    it('prints exactly the final arguments on stdout', () => {
+      const r = cli(['transform', 'fixtures/tools/weather.yaml', 'get_weather', '--args', '{"city":"Paris"}', '--static', '{"units":"imperial"}', '--language', 'fr-FR']);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ city: 'Paris', units: 'imperial', lang: 'fr-FR', include_alerts: true, days: 1 });
+      expect(r.stderr).toBe('');
+    });
+    it('--explain goes to stderr; vars feed templates', () => {
+      const r = cli(['transform', 'fixtures/tools/clinic.json', 'get_appointment', '--args', '{"appointment_id":""}', '--vars', '{"appointment_id":"Z9"}', '--explain']);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ appointment_id: 'Z9' });
+      expect(r.stderr).toContain('applied default "appointment_id" = "Z9"');
+    });
+    it('exit 2 for unknown tool (listing the tools), malformed JSON, bad definition', () => {
+      const u = cli(['transform', 'fixtures/tools/weather.yaml', 'nope']);
+      expect(u.status).toBe(2);
+      expect(u.stderr).toContain('available: get_weather');
+      expect(u.stdout).toBe('');
+      const m = cli(['transform', 'fixtures/tools/weather.yaml', 'get_weather', '--args', '{city:']);
+      expect(m.status).toBe(2);
+      expect(m.stderr).toContain('--args is not valid JSON');
+      const dir = mkdtempSync(join(tmpdir(), 'sb-'));
+      writeFileSync(join(dir, 't.json'), '[{"tool": 1}]');
+      const b = cli(['transform', join(dir, 't.json'), 'x']);
+      expect(b.status).toBe(2);
+      expect(b.stderr).toContain('tools[0].tool');
+    });
+    it('exit 1 when the arguments fail the schema', () => {
+      const r = cli(['transform', 'fixtures/tools/weather.yaml', 'get_weather', '--args', '{"city":3}']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('invalid_arguments');
+    });
+  });
+
+  describe('repl (piped stdin, manual model)', () => {
+    it('plays a session, saves it as a fixture, and the fixture passes', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sb-repl-'));
+      const saved = join(dir, 'saved.yaml');
+      const input = [
+        '/tools',
+        '/set caller_type "staff"',
+        'Hola, ¿hablas español?',
+        '/call set_language {"language":"es-US"}',
+        '/reply ¡Claro!',
+        'log this',
+        '/call log_call_reason {"reason":"test",}',
+        '/call log_call_reason {"reason":"test"}',
+        '/reply Listo.',
+        '/vars',
+        `/save ${saved}`,
+        '/quit',
+      ].join('\n');
+      const r = cli(['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'], { input });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('set_language [context]');
+      expect(r.stdout).toContain('say     “Claro, continuemos en español.”');
+      expect(r.stdout).toContain(`(saved 2 turn(s) to ${saved})`);
+      const text = readFileSync(saved, 'utf8');
+      expect(text).toContain(`tools: ${relative(dir, join(process.cwd(), 'fixtures/tools/language.json'))}`);
+      const t = cli(['test', saved]);
+      expect(t.stdout).toContain('1 passed');
+      expect(t.status).toBe(0);
+    });
+    it('endpoint calls are announced as real; unknown tools file exits 2', () => {
+      const r = cli(['repl', 'fixtures/tools/clinic.json'], { input: '/quit\n' });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('Endpoint calls go out for real, to:');
+      expect(r.stdout).toContain('book_appointment: POST https://api.clinic.test/v1/appointments');
+      expect(cli(['repl', 'nope.json'], { input: '' }).status).toBe(2);
+    });
+  });
+});
