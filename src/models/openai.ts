@@ -41,6 +41,8 @@ export interface OpenAIModelOptions {
   readonly fetch?: typeof fetch;
   /** Milliseconds to wait for the response, and then between streamed chunks. Default 60 000. */
   readonly timeoutMs?: number;
+  /** Alias of `timeoutMs` (milliseconds, as in the `openai` client's own option). */
+  readonly timeout?: number;
   /** Retries of failed requests (connection errors, 408/409/429/5xx), by the openai client. Default 1. */
   readonly maxRetries?: number;
   readonly temperature?: number;
@@ -52,7 +54,7 @@ export interface OpenAIModelOptions {
 
 /** Creates a {@link Model} on an OpenAI-compatible Chat Completions endpoint. */
 export function openaiModel(options: OpenAIModelOptions): Model {
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  const timeoutMs = options.timeoutMs ?? options.timeout ?? 60_000;
   const client =
     options.client ??
     new OpenAI({

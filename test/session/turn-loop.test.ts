@@ -340,3 +340,57 @@ describe('turn loop', () => {
     expect(book?.type).toBe('function');
   });
 });
+
+describe('hostile arguments through the whole pipeline', () => {
+  it('keeps __proto__ / constructor arguments as data and poisons no global', async () => {
+    const { assertNoPoisoning, restoreGlobals } = await import('@fast-check/poisoning');
+    const seen: unknown[] = [];
+    const set = toolSet({ name: 'open', properties: {} });
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          {
+            name: 'open',
+            args: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}',
+          },
+          { name: 'open', args: '{"toString":"x","hasOwnProperty":"y","valueOf":1}' },
+        ],
+      },
+      { text: 'ok' },
+    ]);
+    const s = createSession({
+      tools: set,
+      model,
+      actions: { open: (args) => (seen.push(args), 'ok') },
+    });
+    try {
+      const r = await s.run('x');
+      expect(r.traces.every((t) => !t.isError)).toBe(true);
+      expect(Object.hasOwn(seen[0] as object, '__proto__')).toBe(true);
+      expect((seen[1] as Record<string, unknown>)['toString']).toBe('x');
+      expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
+      assertNoPoisoning();
+    } finally {
+      restoreGlobals();
+    }
+  });
+
+  it('answers oversized and over-deep arguments with invalid_arguments, session continues', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const { s } = session(
+      [
+        {
+          tool_calls: [
+            { name: 'note', args: `{"text":"${'x'.repeat(300_000)}"}` },
+            { name: 'note', args: `{"text":${deep}}` },
+          ],
+        },
+        { text: 'recovered' },
+      ],
+      {},
+    );
+    const r = await s.run('x');
+    expect(r.traces.map((t) => t.errorCode)).toEqual(['invalid_arguments', 'invalid_arguments']);
+    expect(r.content).toBe('recovered');
+  });
+});
