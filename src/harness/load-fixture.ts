@@ -8,7 +8,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { z } from 'zod';
 import { formatPath } from '../definition/json-path.js';
 import { loadTools, parseDocument } from '../definition/load.js';
-import type { ToolSet } from '../definition/types.js';
+import type { ToolDefinition, ToolSet } from '../definition/types.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { fixtureSchema, type Fixture } from './fixture-schema.js';
 import { isPlainObject, regexError } from './match.js';
@@ -92,7 +92,7 @@ function toolPaths(tools: Fixture['tools']): string[] | undefined {
 
 /** Merges tool sets of several files; a name defined twice is an error. */
 export function mergeToolSets(sets: readonly ToolSet[], file: string): ToolSet {
-  const tools = new Map<string, ToolSet['tools'] extends ReadonlyMap<string, infer D> ? D : never>();
+  const tools = new Map<string, ToolDefinition>();
   const issues: DefinitionIssue[] = [];
   for (const set of sets) {
     for (const [name, def] of set.tools) {
