@@ -66,7 +66,7 @@ export function lintDefinition(input: LintInput): DefinitionIssue[] {
   }
 
   for (const rule of input.rules) {
-    const rulePath = joinPath(joinPath(input.path, 'defaults'), rule.key);
+    const rulePath = `${joinPath(input.path, 'defaults')}[${JSON.stringify(rule.key)}]`;
     for (const field of rule.templateFields) {
       const name = parameterOf(field);
       if (name !== undefined && !everywhere.has(name)) {

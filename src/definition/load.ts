@@ -9,6 +9,8 @@ import { extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { compileDefaults } from '../transform/compile.js';
+import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
 import { resolveDefinition } from './resolve.js';
 import { rawDefinitionSchema } from './schema.js';
@@ -88,15 +90,17 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     const parsed = rawDefinitionSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
       issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));
+      // Report what can still be checked, so one pass lists every problem.
+      issues.push(...partialChecks(raw, path, file));
+      const name = nameOf(raw);
+      if (name !== undefined && !firstIndex.has(name)) firstIndex.set(name, index);
+      else if (name !== undefined) issues.push(duplicate(path, name, firstIndex.get(name)!, file));
       return;
     }
     const name = parsed.data.tool.function.name;
     const seen = firstIndex.get(name);
     if (seen !== undefined) {
-      issues.push(
-        issue('duplicate_tool', joinPath(joinPath(joinPath(path, 'tool'), 'function'), 'name'),
-          `duplicate tool name "${name}" (first defined at tools[${seen}])`, file),
-      );
+      issues.push(duplicate(path, name, seen, file));
     } else {
       firstIndex.set(name, index);
     }
@@ -111,6 +115,42 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     throw new DefinitionError(escalated);
   }
   return { tools, warnings: issues, files };
+}
+
+function duplicate(path: string, name: string, first: number, file: string | undefined): DefinitionIssue {
+  const where = joinPath(joinPath(joinPath(path, 'tool'), 'function'), 'name');
+  return issue('duplicate_tool', where, `duplicate tool name "${name}" (first defined at tools[${first}])`, file);
+}
+
+function nameOf(raw: unknown): string | undefined {
+  const fn = ownObject(ownObject(raw, 'tool'), 'function');
+  const name = fn !== undefined && Object.hasOwn(fn, 'name') ? fn['name'] : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+function ownObject(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
+  const child = (value as Record<string, unknown>)[key];
+  return child !== null && typeof child === 'object' && !Array.isArray(child) ? (child as Record<string, unknown>) : undefined;
+}
+
+/** Checks of a definition whose shape is wrong elsewhere: its rules and its URL. */
+function partialChecks(raw: unknown, path: string, file: string | undefined): DefinitionIssue[] {
+  const out: DefinitionIssue[] = [];
+  const defaults = ownObject(raw, 'defaults');
+  if (defaults !== undefined) {
+    for (const found of compileDefaults(defaults, { path: joinPath(path, 'defaults') }).issues) {
+      out.push(file !== undefined && found.file === undefined ? { ...found, file } : found);
+    }
+  }
+  const endpoint = ownObject(raw, 'endpoint');
+  const url = endpoint !== undefined && Object.hasOwn(endpoint, 'url') ? endpoint['url'] : undefined;
+  if (typeof url === 'string') {
+    for (const problem of checkEndpointUrl(url).problems) {
+      out.push(issue('bad_url', joinPath(joinPath(path, 'endpoint'), 'url'), problem, file));
+    }
+  }
+  return out;
 }
 
 function toolList(value: unknown): unknown[] | undefined {

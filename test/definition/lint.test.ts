@@ -177,3 +177,24 @@ describe('example tool sets', () => {
     });
   }
 });
+
+describe('one pass reports everything', () => {
+  it('a definition with a shape error still has its rules, URL and name checked', async () => {
+    const issues = await loadErrors([
+      def({
+        type: 'endpoint',
+        endpoint: { url: 'https://{host}/v1', method: 'patch' },
+        defaults: { id: '@replace x' },
+      }),
+      def({ type: 'bogus' }),
+    ]);
+    expect(issues.map((i) => i.code)).toEqual(
+      expect.arrayContaining(['schema', 'unknown_verb', 'bad_url', 'duplicate_tool']),
+    );
+  });
+
+  it('rule paths bracket the key', async () => {
+    const warnings = await loadWarnings([def({ defaults: { city: 'near {landmark}' } })]);
+    expect(warnings[0]?.path).toBe('tools[0].defaults["city"]');
+  });
+});
