@@ -1,12 +1,19 @@
 /**
- * One deadline per call, combined with the caller's cancellation signal: a single
- * AbortController aborted by whichever comes first, so connect, headers, body reads and retry
- * waits all end on time. Tells afterwards which of the two fired.
+ * One deadline per call, combined with the caller's cancellation signal: whichever comes first
+ * aborts the call, so connect, headers, body reads and retry waits all end on time. A small
+ * listener list instead of an AbortController: creating an AbortSignal and adding/removing
+ * EventTarget listeners on every call is a measurable share of a loopback request's cost.
  */
 
+/** Something that can be aborted once and told about it. */
+export interface Abortable {
+  readonly aborted: boolean;
+  /** Calls `listener` once on abort (at once if already aborted); returns an unsubscribe. */
+  onAbort(listener: () => void): () => void;
+}
+
 /** A running deadline; call `dispose()` when the call is over. */
-export interface Deadline {
-  readonly signal: AbortSignal;
+export interface Deadline extends Abortable {
   /** Epoch ms (per the injected clock) when the deadline passes. */
   readonly at: number;
   /** True when the caller's signal (not the deadline) ended the call. */
@@ -14,41 +21,93 @@ export interface Deadline {
   dispose(): void;
 }
 
-/** Starts a deadline of `ms` milliseconds linked to `outer`. */
-export function startDeadline(ms: number, outer: AbortSignal, now: number): Deadline {
-  const controller = new AbortController();
-  let byCaller = false;
-  const onAbort = (): void => {
-    byCaller = true;
-    controller.abort(outer.reason);
+const NOOP = (): void => undefined;
+
+// One EventTarget listener per caller signal, fanned out to every call using it: a turn's signal
+// is shared by all its parallel calls, and per-call add/remove on an EventTarget is slow (and
+// trips Node's max-listeners warning past 10 calls).
+const fanOut = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `listener` when `signal` aborts; returns an unsubscribe. */
+function onSignalAbort(signal: AbortSignal, listener: () => void): () => void {
+  let set = fanOut.get(signal);
+  if (set === undefined) {
+    const listeners = new Set<() => void>();
+    set = listeners;
+    fanOut.set(signal, listeners);
+    signal.addEventListener(
+      'abort',
+      () => {
+        fanOut.delete(signal);
+        for (const l of listeners) l();
+      },
+      { once: true },
+    );
+  }
+  const own = set;
+  own.add(listener);
+  return () => {
+    own.delete(listener);
   };
-  if (outer.aborted) onAbort();
-  else outer.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error('deadline')), ms);
+}
+
+/** Starts a deadline of `ms` milliseconds linked to `outer`; `now` is the injected clock's time. */
+export function startDeadline(ms: number, outer: AbortSignal, now: number): Deadline {
+  let aborted = false;
+  let byCaller = false;
+  let listeners: Array<() => void> = [];
+  const fire = (): void => {
+    if (aborted) return;
+    aborted = true;
+    clearTimeout(timer);
+    offOuter();
+    const current = listeners;
+    listeners = [];
+    for (const l of current) l();
+  };
+  const onOuter = (): void => {
+    byCaller = true;
+    fire();
+  };
+  const timer = setTimeout(fire, ms);
+  let offOuter = NOOP;
+  if (outer.aborted) onOuter();
+  else offOuter = onSignalAbort(outer, onOuter);
   return {
-    signal: controller.signal,
     at: now + ms,
+    get aborted() {
+      return aborted;
+    },
     cancelled: () => byCaller,
-    dispose: () => {
+    onAbort(listener) {
+      if (aborted) {
+        listener();
+        return NOOP;
+      }
+      listeners.push(listener);
+      return () => {
+        const i = listeners.indexOf(listener);
+        if (i >= 0) listeners.splice(i, 1);
+      };
+    },
+    dispose() {
       clearTimeout(timer);
-      outer.removeEventListener('abort', onAbort);
+      offOuter();
+      listeners = [];
     },
   };
 }
 
-/** Waits `ms` unless `signal` aborts first (resolves either way; the caller checks the signal). */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms` unless `abortable` aborts first (resolves either way; the caller checks it). */
+export function abortableSleep(ms: number, abortable: Abortable): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = (): void => {
+    const off = abortable.onAbort(() => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
       resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    });
+    const timer = setTimeout(() => {
+      off();
+      resolve();
+    }, ms);
   });
 }

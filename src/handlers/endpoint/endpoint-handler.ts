@@ -11,7 +11,7 @@ import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
 import { buildRequest, hasControlChars, isBuildFailure, type BuiltRequest } from './build-request.js';
-import { abortableSleep, startDeadline, type Deadline } from './deadline.js';
+import { abortableSleep, startDeadline, type Abortable, type Deadline } from './deadline.js';
 import { exchange, type ExchangeFailure, type ExchangeRequest } from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
@@ -46,8 +46,8 @@ export interface EndpointHandlerOptions {
   readonly connector?: buildConnector.connector;
   /** Clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
-  /** Wait between retries; must resolve early when the signal aborts. Default: a timer. */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Wait between retries; must resolve early when the call is aborted. Default: a timer. */
+  readonly sleep?: (ms: number, abortable: Abortable) => Promise<void>;
 }
 
 /** An endpoint handler; `close()` closes the Agent it owns (not an injected dispatcher). */
@@ -62,19 +62,18 @@ function stopped(deadline: Deadline, timeoutSecs: number): OutcomeBody {
     : errorBody('timeout', `the endpoint did not answer within ${timeoutSecs} s`);
 }
 
-/** Resolves with the promise's value, or undefined as soon as the signal aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
+/** Resolves with the promise's value, or undefined as soon as the call is aborted. */
+function untilAborted<T>(promise: Promise<T>, abortable: Abortable): Promise<T | undefined> {
+  if (abortable.aborted) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const off = abortable.onAbort(() => resolve(undefined));
     promise.then(
       (v) => {
-        signal.removeEventListener('abort', onAbort);
+        off();
         resolve(v);
       },
       (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        off();
         reject(e instanceof Error ? e : new Error('resolver failed'));
       },
     );
@@ -82,7 +81,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
 }
 
 const METHOD = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE' } as const;
-const ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.8';
+const ACCEPT = 'application/json, */*;q=0.8';
 
 /** Creates the handler of `endpoint` tools. */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
@@ -157,11 +156,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       let retries = 0;
       let refreshed = false;
       for (let attempt = 1; ; attempt++) {
-        const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'switchboard' };
+        const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
         let secretHeaders: ReadonlySet<string> = new Set();
         if (service !== undefined) {
-          const extra = await auth.headers(service, deadline.signal);
-          if (deadline.signal.aborted) return timedOut();
+          const extra = await auth.headers(service, deadline);
+          if (deadline.aborted) return timedOut();
           if (extra instanceof ToolError) return { type: 'error', error: extra };
           Object.assign(headers, extra.headers);
           secretHeaders = extra.secretHeaders;
@@ -178,7 +177,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           attempt,
         };
         context.onRequest?.(record);
-        const request: ExchangeRequest = { url: built.url, method: METHOD[method], headers, signal: deadline.signal, ...(built.body === undefined ? {} : { body: built.body }) };
+        const request: ExchangeRequest = { url: built.url, method: METHOD[method], headers, signal: deadline, ...(built.body === undefined ? {} : { body: built.body }) };
         const result = await exchange(dispatcher(), request, limits);
         const canRetry = isIdempotent(method) && retries < MAX_RETRIES;
         if (!result.ok) {
@@ -187,8 +186,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
             const wait = retryDelay(retries + 1, undefined);
             if (now() + wait < deadline.at) {
               retries++;
-              await sleep(wait, deadline.signal);
-              if (deadline.signal.aborted) return timedOut();
+              await sleep(wait, deadline);
+              if (deadline.aborted) return timedOut();
               continue;
             }
           }
@@ -205,8 +204,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           const wait = retryDelay(retries + 1, parseRetryAfter(response.headers['retry-after'], now()));
           if (now() + wait < deadline.at) {
             retries++;
-            await sleep(wait, deadline.signal);
-            if (deadline.signal.aborted) return timedOut();
+            await sleep(wait, deadline);
+            if (deadline.aborted) return timedOut();
             continue;
           }
         }
@@ -242,7 +241,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       const deadline = startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt);
       try {
         if (policyActive) {
-          const verdict = await untilAborted(checkHost(built.url.hostname, policy, resolve), deadline.signal);
+          const verdict = await untilAborted(checkHost(built.url.hostname, policy, resolve), deadline);
           if (verdict === undefined) return finish(stopped(deadline, endpoint.timeoutSecs));
           if (!verdict.ok) return finish(errorBody('policy_denied', verdict.reason));
           pins.set(bareHost(built.url.hostname), verdict.addresses);

@@ -1,11 +1,14 @@
 /**
  * One HTTP exchange over an undici dispatcher: send, check the response headers' size, and read
- * the body up to a cap counted after decompression (gzip, deflate, br — `dispatcher.request` does
- * not decompress). Failures are returned as values; the caller maps them to tool errors.
+ * the body up to a cap counted after decompression (gzip, deflate, br — undici does not
+ * decompress). Uses the low-level `dispatch` handler API: no body stream per call, abort as soon as
+ * a limit is passed (the connection is discarded, never drained). Failures are returned as values;
+ * the caller maps them to tool errors.
  */
-import { pipeline, type Readable } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import type { Abortable } from './deadline.js';
 import { PolicyDeniedError } from './network-policy.js';
 
 /** One request to send. */
@@ -14,7 +17,8 @@ export interface ExchangeRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
-  readonly signal: AbortSignal;
+  /** Ends the exchange when aborted (the call's deadline or cancellation). */
+  readonly signal: Abortable;
 }
 
 /** Limits of one exchange. */
@@ -62,7 +66,7 @@ function causeChain(err: unknown): unknown[] {
 }
 
 /** Maps a thrown transport error to a failure (never its raw message: it may name internals). */
-function classify(err: unknown, signal: AbortSignal, responded: boolean): ExchangeFailure {
+function classify(err: unknown, signal: Abortable, responded: boolean): ExchangeFailure {
   const chain = causeChain(err);
   const denied = chain.find((e) => e instanceof PolicyDeniedError);
   if (denied instanceof PolicyDeniedError) return { kind: 'policy', message: denied.message };
@@ -76,27 +80,23 @@ function classify(err: unknown, signal: AbortSignal, responded: boolean): Exchan
   return { kind: 'network', message: `${responded ? 'connection failed mid-response' : 'connection failed'} (${code})`, responded };
 }
 
-/** Destroys a body we no longer want; the error it then emits is expected, not a crash. */
-function discard(stream: Readable): void {
-  stream.on('error', () => undefined);
-  stream.destroy();
-}
-
 /** Approximate size of the response header block as sent on the wire. */
 function headerBytes(headers: Readonly<Record<string, string | string[] | undefined>>): number {
   let size = 0;
-  for (const [name, value] of Object.entries(headers)) {
-    const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
-    for (const v of values) size += name.length + v.length + 4;
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string') size += name.length + value.length + 4;
+    else if (Array.isArray(value)) for (const v of value) size += name.length + v.length + 4;
   }
   return size;
 }
 
 /** Decoders for a `content-encoding` header, in the order to apply them, or a problem. */
-function decoders(encoding: string | string[] | undefined): NodeJS.ReadWriteStream[] | string {
-  const text = Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '');
+function decoders(encoding: string | string[] | undefined): Transform[] | string {
+  if (encoding === undefined || encoding === '') return [];
+  const text = Array.isArray(encoding) ? encoding.join(',') : encoding;
   const codings = text.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
-  const out: NodeJS.ReadWriteStream[] = [];
+  const out: Transform[] = [];
   for (const coding of codings.reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') out.push(createGunzip());
     else if (coding === 'deflate') out.push(createInflate());
@@ -106,79 +106,146 @@ function decoders(encoding: string | string[] | undefined): NodeJS.ReadWriteStre
   return out;
 }
 
-/** Reads a body up to `cap` decoded bytes; `truncate` keeps the first bytes instead of failing. */
-async function readBody(
-  raw: Readable,
-  encoding: string | string[] | undefined,
-  cap: number,
-  truncate: boolean,
-): Promise<{ readonly body: Buffer } | { readonly tooLarge: true } | { readonly problem: string }> {
-  const chain = decoders(encoding);
-  if (typeof chain === 'string') {
-    discard(raw);
-    return { problem: chain };
-  }
-  let stream: Readable = raw;
-  if (chain.length > 0) {
-    // pipeline forwards errors and destruction between the raw body and the decoders.
-    stream = (pipeline as unknown as (...s: unknown[]) => Readable)(raw, ...chain, () => undefined);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    if (total + chunk.length > cap) {
-      // Stop at once: the connection is discarded, not drained (a slow or endless body).
-      discard(raw);
-      discard(stream);
-      if (!truncate) return { tooLarge: true };
-      chunks.push(chunk.subarray(0, cap - total));
-      return { body: Buffer.concat(chunks) };
-    }
-    total += chunk.length;
-    chunks.push(chunk);
-  }
-  return { body: chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total) };
+class Aborted extends Error {
+  override readonly name = 'AbortError';
 }
 
 /** Sends one request and reads its response within the limits. Never throws. */
-export async function exchange(dispatcher: Dispatcher, req: ExchangeRequest, limits: ExchangeLimits): Promise<ExchangeResult> {
-  let data: Dispatcher.ResponseData;
-  try {
-    data = await dispatcher.request({
-      origin: req.url.origin,
-      path: req.url.pathname + req.url.search,
-      method: req.method,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal: req.signal,
-      // The caller's deadline governs; undici's own (300 s) timers must never be the ones to fire.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
-  } catch (err) {
-    return { ok: false, failure: classify(err, req.signal, false) };
-  }
-  if (headerBytes(data.headers) > limits.maxHeaderBytes) {
-    discard(data.body);
-    return { ok: false, failure: { kind: 'headers_too_large' } };
-  }
-  const success = data.statusCode >= 200 && data.statusCode < 300;
-  try {
-    if (data.statusCode >= 300 && data.statusCode < 400) {
-      discard(data.body);
-      return { ok: true, response: { status: data.statusCode, headers: data.headers, body: Buffer.alloc(0) } };
+export function exchange(dispatcher: Dispatcher, req: ExchangeRequest, limits: ExchangeLimits): Promise<ExchangeResult> {
+  return new Promise<ExchangeResult>((resolve) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let responded = false;
+    let status = 0;
+    let headers: Readonly<Record<string, string | string[] | undefined>> = {};
+    let cap = limits.maxBodyBytes;
+    let truncate = false;
+    let chain: Transform[] = [];
+    const chunks: Buffer[] = [];
+    let total = 0;
+
+    const finish = (result: ExchangeResult): void => {
+      if (settled) return;
+      settled = true;
+      offAbort();
+      for (const d of chain) {
+        d.on('error', () => undefined);
+        d.destroy();
+      }
+      resolve(result);
+    };
+    const stop = (result: ExchangeResult): void => {
+      // Abort the exchange: undici discards the connection instead of draining it.
+      finish(result);
+      controller?.abort(new Aborted('stopped'));
+    };
+    const fail = (err: unknown): void => finish({ ok: false, failure: classify(err, req.signal, responded) });
+    const complete = (): void => {
+      const body = chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total);
+      finish({ ok: true, response: { status, headers, body } });
+    };
+    const accept = (chunk: Buffer): void => {
+      if (settled) return;
+      if (total + chunk.length <= cap) {
+        total += chunk.length;
+        chunks.push(chunk);
+        return;
+      }
+      if (!truncate) {
+        stop({ ok: false, failure: { kind: 'body_too_large' } });
+        return;
+      }
+      chunks.push(chunk.subarray(0, cap - total));
+      total = cap;
+      const body = Buffer.concat(chunks, total);
+      stop({ ok: true, response: { status, headers, body } });
+    };
+    if (req.signal.aborted) {
+      resolve({ ok: false, failure: { kind: 'aborted' } });
+      return;
     }
-    const read = await readBody(
-      data.body,
-      data.headers['content-encoding'],
-      success ? limits.maxBodyBytes : limits.maxErrorBodyBytes,
-      !success,
-    );
-    if ('tooLarge' in read) return { ok: false, failure: { kind: 'body_too_large' } };
-    if ('problem' in read) return { ok: false, failure: { kind: 'bad_encoding', message: read.problem } };
-    return { ok: true, response: { status: data.statusCode, headers: data.headers, body: read.body } };
-  } catch (err) {
-    discard(data.body);
-    return { ok: false, failure: classify(err, req.signal, true) };
-  }
+    const offAbort = req.signal.onAbort(() => stop({ ok: false, failure: { kind: 'aborted' } }));
+
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (settled) c.abort(new Aborted('stopped'));
+      },
+      onResponseStart(c, statusCode, received) {
+        controller = c;
+        if (settled || statusCode < 200) return; // 1xx informational: the real response follows
+        responded = true;
+        status = statusCode;
+        headers = received;
+        if (headerBytes(received) > limits.maxHeaderBytes) {
+          stop({ ok: false, failure: { kind: 'headers_too_large' } });
+          return;
+        }
+        if (statusCode >= 300 && statusCode < 400) {
+          stop({ ok: true, response: { status, headers, body: Buffer.alloc(0) } });
+          return;
+        }
+        const success = statusCode < 300;
+        cap = success ? limits.maxBodyBytes : limits.maxErrorBodyBytes;
+        truncate = !success;
+        const found = decoders(received['content-encoding']);
+        if (typeof found === 'string') {
+          stop({ ok: false, failure: { kind: 'bad_encoding', message: found } });
+          return;
+        }
+        chain = found;
+        for (let i = 0; i < chain.length; i++) {
+          const d = chain[i] as Transform;
+          d.on('error', (err: unknown) => {
+            if (!settled) stop({ ok: false, failure: classify(err, req.signal, true) });
+          });
+          const next = chain[i + 1];
+          if (next !== undefined) d.pipe(next);
+        }
+        const last = chain[chain.length - 1];
+        if (last !== undefined) {
+          last.on('data', accept);
+          last.on('end', () => {
+            if (!settled) complete();
+          });
+        }
+      },
+      onResponseData(c, chunk) {
+        if (settled) return;
+        const first = chain[0];
+        if (first === undefined) accept(chunk);
+        else if (!first.write(chunk)) {
+          // Back-pressure from the decoder: pause the socket until it drains.
+          c.pause();
+          first.once('drain', () => c.resume());
+        }
+      },
+      onResponseEnd() {
+        if (settled) return;
+        const first = chain[0];
+        if (first === undefined) complete();
+        else first.end();
+      },
+      onResponseError(_c, err) {
+        fail(err);
+      },
+    };
+    try {
+      dispatcher.dispatch(
+        {
+          origin: req.url.origin,
+          path: req.url.pathname + req.url.search,
+          method: req.method,
+          headers: req.headers,
+          body: req.body ?? null,
+          // The caller's deadline governs; undici's own (300 s) timers must never be the ones to fire.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        handler,
+      );
+    } catch (err) {
+      fail(err);
+    }
+  });
 }

@@ -5,6 +5,7 @@
  * fetch at a time per service; a 401 from the API invalidates the cached token.
  */
 import type { Dispatcher } from 'undici';
+import type { Abortable } from './deadline.js';
 import { ToolError } from '../../errors.js';
 import { exchange } from './exchange.js';
 
@@ -52,7 +53,7 @@ export class OAuth2TokenCache {
   }
 
   /** A valid token for the service, fetching one if needed; a tool error when that fails. */
-  async token(service: string, client: OAuth2Client, signal: AbortSignal): Promise<string | ToolError> {
+  async token(service: string, client: OAuth2Client, signal: Abortable): Promise<string | ToolError> {
     const cached = this.#tokens.get(service);
     if (cached !== undefined && cached.until > this.options.now()) return cached.token;
     let pending = this.#inflight.get(service);
@@ -63,7 +64,7 @@ export class OAuth2TokenCache {
     return pending;
   }
 
-  async #fetch(service: string, client: OAuth2Client, signal: AbortSignal): Promise<string | ToolError> {
+  async #fetch(service: string, client: OAuth2Client, signal: Abortable): Promise<string | ToolError> {
     const body = new URLSearchParams({ grant_type: 'client_credentials' });
     if (client.scope !== undefined) body.set('scope', client.scope);
     let url: URL;

@@ -5,6 +5,7 @@
  * them from anything it returns.
  */
 import type { Dispatcher } from 'undici';
+import type { Abortable } from './deadline.js';
 import { ToolError } from '../../errors.js';
 import type { ServiceConfig } from '../../session/types.js';
 import { clientBasicCredentials, OAuth2TokenCache } from './oauth2-token.js';
@@ -93,7 +94,7 @@ export class ServiceAuth {
   }
 
   /** Headers to add for a service, fetching an oauth2 token when needed. */
-  async headers(name: string, signal: AbortSignal): Promise<ServiceHeaders | ToolError> {
+  async headers(name: string, signal: Abortable): Promise<ServiceHeaders | ToolError> {
     const config = this.#services.get(name);
     if (config === undefined) return new ToolError('not_available', `service "${name}" is not configured`);
     const headers: Record<string, string> = {};
