@@ -32,6 +32,8 @@ export interface BuildFixtureOptions {
   };
   readonly turns: readonly RecordedTurn[];
   readonly exchanges: readonly RecordedExchange[];
+  /** Action tools the recorder simulated (each written as a canned `actions:` entry). */
+  readonly simulatedActions?: readonly string[];
 }
 
 function exchangeOf(x: RecordedExchange): Record<string, unknown> | undefined {
@@ -118,6 +120,9 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       ...(s.languages !== undefined ? { languages: s.languages } : {}),
       ...(Object.keys(s.vars).length > 0 ? { vars: s.vars } : {}),
     },
+    ...(options.simulatedActions !== undefined && options.simulatedActions.length > 0
+      ? { actions: Object.fromEntries(options.simulatedActions.map((name) => [name, {}])) }
+      : {}),
     http: options.exchanges.map(exchangeOf).filter((x) => x !== undefined),
     turns,
   };

@@ -98,8 +98,19 @@ export class ReplController {
       vars: this.#initialVars,
       language: this.#initialLanguage,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
+      actions: this.#simulatedActions(),
       _internal: { now: () => startAt + (Date.now() - realStart) },
     };
+  }
+
+  /**
+   * The REPL stands in for the host app: every action tool gets a handler that does nothing, so
+   * the call succeeds with the definition's `result` or `{"status":"ok"}` (SPEC §3 precedence).
+   */
+  #simulatedActions(): Map<string, () => undefined> {
+    const out = new Map<string, () => undefined>();
+    for (const tool of this.#o.tools.tools.values()) if (tool.type === 'action') out.set(tool.name, () => undefined);
+    return out;
   }
 
   #print(line: string): void {
@@ -115,6 +126,10 @@ export class ReplController {
     if (endpoints.length > 0) {
       this.#print('Endpoint calls go out for real, to:');
       for (const t of endpoints) this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
+    }
+    const actions = tools.filter((t) => t.type === 'action').map((t) => t.name);
+    if (actions.length > 0) {
+      this.#print(`Action tools are simulated (they succeed with their "result" or {"status":"ok"}): ${actions.join(', ')}`);
     }
     this.#print('Type /help for commands.');
   }
@@ -327,6 +342,7 @@ export class ReplController {
       },
       turns: this.#turns,
       exchanges: this.#http.exchanges,
+      simulatedActions: [...this.#simulatedActions().keys()],
     });
     try {
       await writeFile(path, fixtureToYaml(fixture), 'utf8');
