@@ -133,6 +133,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     propagateToolResult: rawOptions.propagate_tool_result ?? rawOptions.propagateToolResult ?? false,
     save: (rawOptions.save ?? []).map((r) => ({ from: r.from, to: r.to })),
     bridgePhrases: structuredClone(rawOptions.bridge_phrases ?? rawOptions.bridgePhrases ?? {}),
+    ...(rawOptions.handoff !== undefined ? { handoff: rawOptions.handoff } : {}),
   };
 
   // Defaults.

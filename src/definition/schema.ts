@@ -83,6 +83,7 @@ export const optionsSchema = z.object({
   save: z.array(saveRuleSchema, { error: 'expected a list of { from, to }' }).optional(),
   bridge_phrases: bridgePhrasesSchema.optional(),
   bridgePhrases: bridgePhrasesSchema.optional(),
+  handoff: z.string({ error: 'expected an agent name' }).min(1, { error: 'must not be empty' }).optional(),
 });
 
 /** One raw tool definition as written. Unknown fields pass through (reported as warnings). */

@@ -69,6 +69,8 @@ export interface ToolOptions {
   readonly save: readonly SaveRule[];
   /** Bridge phrases per language tag (`"*"` for any), spoken while a slow tool runs. Default {}. */
   readonly bridgePhrases: Readonly<Record<string, readonly string[]>>;
+  /** Agent the session hands over to after a successful call (beyond Syllable). Default none. */
+  readonly handoff?: string;
 }
 
 /** One tool, resolved and compiled. */

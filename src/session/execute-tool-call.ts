@@ -125,7 +125,7 @@ export async function executeToolCall(
     args,
     prepared.transform,
     requests,
-    checkHandoffs(outcome, ctx),
+    checkHandoffs(withDefinitionHandoff(outcome, tool), ctx),
     startedAt,
     ctx,
     tool,
@@ -146,6 +146,13 @@ function raceAbort(work: Promise<Settled>, signal: AbortSignal): Promise<Settled
       resolve(s);
     });
   });
+}
+
+/** `options.handoff` of the definition: a successful call hands the session to that agent. */
+function withDefinitionHandoff(outcome: OutcomeLike, tool: ToolDefinition): OutcomeLike {
+  const agent = tool.options.handoff;
+  if (agent === undefined || outcome.type !== 'success') return outcome;
+  return { ...outcome, effects: [...outcome.effects, { type: 'handoff', agent, reason: `${tool.name} succeeded` }] };
 }
 
 function checkHandoffs(outcome: OutcomeLike, ctx: ExecuteContext): OutcomeLike {

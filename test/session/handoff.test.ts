@@ -79,3 +79,28 @@ describe('agents and handoff', () => {
     ).toThrow(/unknown tool "missing"/);
   });
 });
+
+describe('handoff from a definition (options.handoff)', () => {
+  it('a successful call of a tool with options.handoff switches the agent; a failed one does not', async () => {
+    const defs = await loadTools([
+      { type: 'log', tool: fn('escalate', { why: { type: 'string' } }), options: { handoff: 'nurse' } },
+      { type: 'action', tool: fn('check', {}) },
+    ]);
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'escalate', args: { why: 42 } }] },
+      { tool_calls: [{ name: 'escalate', args: { why: 'pain' } }] },
+      { text: 'Nurse here.' },
+    ]);
+    const s = createSession({
+      tools: defs,
+      model,
+      agents: { front: { prompt: 'front' }, nurse: { prompt: 'nurse' } },
+    });
+    const r = await s.run('It hurts');
+    expect(r.traces.map((t) => t.errorCode ?? 'ok')).toEqual(['invalid_arguments', 'ok']);
+    expect(r.events.filter((e) => e.type === 'handoff')).toEqual([
+      { type: 'handoff', from: 'front', to: 'nurse', reason: 'escalate succeeded' },
+    ]);
+    expect(model.calls[2]?.messages[0]).toEqual({ role: 'system', content: 'nurse' });
+  });
+});
