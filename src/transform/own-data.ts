@@ -20,9 +20,17 @@ export function isPlainObject(value: unknown): value is PlainObject {
  * never invoked: they read as absent.
  */
 export function getOwn(obj: PlainObject, key: string): unknown {
-  if (!Object.hasOwn(obj, key)) return undefined;
   const desc = Object.getOwnPropertyDescriptor(obj, key);
-  return desc !== undefined && 'value' in desc ? desc.value : undefined;
+  return desc === undefined ? undefined : desc.value;
+}
+
+/**
+ * `obj[key]` when it is an own property, else `undefined`: the fast read the apply loop uses to
+ * walk rule keys (written by the definition author) through the arguments (JSON data, which has
+ * no accessors). Template fields and conditions use {@link getOwn}, which never runs a getter.
+ */
+export function ownValue(obj: PlainObject, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 /** Whether `obj` has an own data property `key`. */
@@ -40,9 +48,27 @@ export function setOwn(obj: PlainObject, key: string, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** A shallow copy keeping `__proto__` as an ordinary own key (object spread uses CreateDataProperty). */
+/**
+ * A shallow copy of the own enumerable properties, keeping `__proto__` as an ordinary own key.
+ * Not object spread: V8 gives spread results a shape that turns adding a property into a slow
+ * path, and the apply loop adds properties to its copies. `Object.assign` is the fast path, safe
+ * only when there is no own `__proto__` key (assign would call the prototype setter for it).
+ */
 export function shallowCopy(obj: PlainObject): PlainObject {
-  return { ...obj };
+  if (!Object.hasOwn(obj, '__proto__')) return Object.assign({}, obj);
+  const out: PlainObject = {};
+  for (const k of Object.keys(obj)) setOwn(out, k, getOwn(obj, k));
+  return out;
+}
+
+/**
+ * A shallow copy without `key` — how `remove` works, since `delete` would put the object in V8's
+ * slow dictionary mode. Rest destructuring defines properties (CreateDataProperty), so an own
+ * `__proto__` key stays an own key.
+ */
+export function copyWithout(obj: PlainObject, key: string): PlainObject {
+  const { [key]: _removed, ...rest } = obj;
+  return rest;
 }
 
 /**

@@ -3,7 +3,7 @@
  * `defaults` run, overriding whatever the LLM sent under the same name.
  */
 import type { StaticParameter } from '../definition/types.js';
-import { deepCopy, getOwn, setOwn, type PlainObject } from './own-data.js';
+import { deepCopy, getOwn, setOwn, shallowCopy, type PlainObject } from './own-data.js';
 import { renderMustache } from './mustache.js';
 import type { SessionSystemValues } from './types.js';
 
@@ -29,7 +29,7 @@ export function applyStaticParameters(
   params: readonly StaticParameter[],
   options: ApplyStaticParametersOptions = {},
 ): Record<string, unknown> {
-  const out: PlainObject = { ...args };
+  const out: PlainObject = shallowCopy(args);
   const overrides = options.overrides;
   for (const param of params) {
     let value: unknown;
