@@ -12,7 +12,7 @@ import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outco
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
 import { buildRequest, hasControlChars, isBuildFailure, type BuiltRequest } from './build-request.js';
 import { abortableSleep, startDeadline, type Abortable, type Deadline } from './deadline.js';
-import { exchange, type ExchangeFailure, type ExchangeRequest } from './exchange.js';
+import { exchange, type ExchangeFailure } from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
@@ -56,10 +56,10 @@ export interface EndpointHandler extends Handler {
 }
 
 /** The error of a call ended by its deadline or by the caller. */
-function stopped(deadline: Deadline, timeoutSecs: number): OutcomeBody {
+function stoppedError(deadline: Deadline, timeoutSecs: number): ToolError {
   return deadline.cancelled()
-    ? errorBody('cancelled', 'the call was cancelled')
-    : errorBody('timeout', `the endpoint did not answer within ${timeoutSecs} s`);
+    ? new ToolError('cancelled', 'the call was cancelled')
+    : new ToolError('timeout', `the endpoint did not answer within ${timeoutSecs} s`);
 }
 
 /** Resolves with the promise's value, or undefined as soon as the call is aborted. */
@@ -82,6 +82,8 @@ function untilAborted<T>(promise: Promise<T>, abortable: Abortable): Promise<T |
 
 const METHOD = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE' } as const;
 const ACCEPT = 'application/json, */*;q=0.8';
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+const NO_SECRETS: ReadonlySet<string> = new Set();
 
 /** Creates the handler of `endpoint` tools. */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
@@ -121,10 +123,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   /** Maps a transport failure to the model's error, knowing whether the caller cancelled. */
   const failureError = (failure: ExchangeFailure, deadline: Deadline, timeoutSecs: number): ToolError => {
     switch (failure.kind) {
-      case 'aborted': {
-        const body = stopped(deadline, timeoutSecs);
-        return body.type === 'error' ? body.error : new ToolError('timeout', 'timeout');
-      }
+      case 'aborted':
+        return stoppedError(deadline, timeoutSecs);
       case 'policy':
         return new ToolError('policy_denied', failure.message);
       case 'network':
@@ -142,76 +142,91 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     }
   };
 
+  /** Waits before a retry if the wait fits before the deadline; false when it does not fit. */
+  async function pause(wait: number, deadline: Deadline): Promise<boolean> {
+    if (now() + wait >= deadline.at) return false;
+    await sleep(wait, deadline);
+    return true;
+  }
+
+  /** Request headers of one attempt: defaults, the service's (auth fetched if needed), content type. */
+  async function attemptHeaders(
+    built: BuiltRequest,
+    service: string | undefined,
+    deadline: Deadline,
+  ): Promise<{ headers: Record<string, string>; secretHeaders: ReadonlySet<string> } | ToolError> {
+    const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING };
+    let secretHeaders: ReadonlySet<string> = NO_SECRETS;
+    if (service !== undefined) {
+      const extra = await auth.headers(service, deadline);
+      if (extra instanceof ToolError) return extra;
+      Object.assign(headers, extra.headers);
+      secretHeaders = extra.secretHeaders;
+    }
+    if (built.contentType !== undefined) headers['content-type'] = built.contentType;
+    for (const name in headers) {
+      const value = headers[name] ?? '';
+      if (hasControlChars(value) || hasControlChars(name)) return new ToolError('invalid_arguments', `header "${name}" contains control characters`);
+    }
+    return { headers, secretHeaders };
+  }
+
+  /** Sends the request, retrying as SPEC §3 allows, until a final answer or the deadline. */
   async function send(
     built: BuiltRequest,
-    method: EndpointConfig['method'],
-    timeoutSecs: number,
+    endpoint: EndpointConfig,
     context: HandlerContext,
     records: HttpExchangeRecord[],
     deadline: Deadline,
   ): Promise<OutcomeBody> {
+    const { method, timeoutSecs } = endpoint;
     const service = context.tool.service;
-    const timedOut = (): OutcomeBody => stopped(deadline, timeoutSecs);
-    {
-      let retries = 0;
-      let refreshed = false;
-      for (let attempt = 1; ; attempt++) {
-        const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
-        let secretHeaders: ReadonlySet<string> = new Set();
-        if (service !== undefined) {
-          const extra = await auth.headers(service, deadline);
-          if (deadline.aborted) return timedOut();
-          if (extra instanceof ToolError) return { type: 'error', error: extra };
-          Object.assign(headers, extra.headers);
-          secretHeaders = extra.secretHeaders;
-        }
-        if (built.contentType !== undefined) headers['content-type'] = built.contentType;
-        for (const [name, value] of Object.entries(headers)) {
-          if (hasControlChars(value) || hasControlChars(name)) return errorBody('invalid_arguments', `header "${name}" contains control characters`);
-        }
-        const record: HttpExchangeRecord = {
-          method: METHOD[method],
-          url: built.url.href,
-          headers: redactHeaders(headers, secretHeaders),
-          ...(built.body === undefined ? {} : { body: built.body }),
-          attempt,
-        };
-        context.onRequest?.(record);
-        const request: ExchangeRequest = { url: built.url, method: METHOD[method], headers, signal: deadline, ...(built.body === undefined ? {} : { body: built.body }) };
-        const result = await exchange(dispatcher(), request, limits);
-        const canRetry = isIdempotent(method) && retries < MAX_RETRIES;
-        if (!result.ok) {
-          records.push(record);
-          if (result.failure.kind === 'network' && canRetry) {
-            const wait = retryDelay(retries + 1, undefined);
-            if (now() + wait < deadline.at) {
-              retries++;
-              await sleep(wait, deadline);
-              if (deadline.aborted) return timedOut();
-              continue;
-            }
-          }
-          return { type: 'error', error: failureError(result.failure, deadline, timeoutSecs) };
-        }
-        const { response } = result;
-        records.push({ ...record, status: response.status });
-        if (response.status === 401 && service !== undefined && !refreshed && auth.invalidate(service)) {
-          // A rejected token was never acted on, so one retry with a fresh token is safe for any method.
-          refreshed = true;
+    let retries = 0;
+    let refreshed = false;
+    for (let attempt = 1; ; attempt++) {
+      const prepared = await attemptHeaders(built, service, deadline);
+      if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
+      if (prepared instanceof ToolError) return { type: 'error', error: prepared };
+      const record: HttpExchangeRecord = {
+        method: METHOD[method],
+        url: built.url.href,
+        headers: redactHeaders(prepared.headers, prepared.secretHeaders),
+        ...(built.body === undefined ? {} : { body: built.body }),
+        attempt,
+      };
+      context.onRequest?.(record);
+      const result = await exchange(
+        dispatcher(),
+        { url: built.url, method: METHOD[method], headers: prepared.headers, signal: deadline, ...(built.body === undefined ? {} : { body: built.body }) },
+        limits,
+      );
+      const canRetry = isIdempotent(method) && retries < MAX_RETRIES;
+      if (!result.ok) {
+        records.push(record);
+        if (result.failure.kind === 'network' && canRetry && (await pause(retryDelay(retries + 1, undefined), deadline))) {
+          retries++;
+          if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
           continue;
         }
-        if (isRetryableStatus(response.status) && canRetry) {
-          const wait = retryDelay(retries + 1, parseRetryAfter(response.headers['retry-after'], now()));
-          if (now() + wait < deadline.at) {
-            retries++;
-            await sleep(wait, deadline);
-            if (deadline.aborted) return timedOut();
-            continue;
-          }
-        }
-        const interpreted = interpretResponse(response);
-        return interpreted.ok ? { type: 'success', output: interpreted.output } : { type: 'error', error: interpreted.error };
+        return { type: 'error', error: failureError(result.failure, deadline, timeoutSecs) };
       }
+      const { response } = result;
+      records.push({ ...record, status: response.status });
+      if (response.status === 401 && service !== undefined && !refreshed && auth.invalidate(service)) {
+        // A request rejected for its token was not acted on: one retry with a fresh token is safe for any method.
+        refreshed = true;
+        continue;
+      }
+      if (isRetryableStatus(response.status) && canRetry) {
+        const wait = retryDelay(retries + 1, parseRetryAfter(response.headers['retry-after'], now()));
+        if (await pause(wait, deadline)) {
+          retries++;
+          if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
+          continue;
+        }
+      }
+      const interpreted = interpretResponse(response);
+      return interpreted.ok ? { type: 'success', output: interpreted.output } : { type: 'error', error: interpreted.error };
     }
   }
 
@@ -242,11 +257,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       try {
         if (policyActive) {
           const verdict = await untilAborted(checkHost(built.url.hostname, policy, resolve), deadline);
-          if (verdict === undefined) return finish(stopped(deadline, endpoint.timeoutSecs));
+          if (verdict === undefined) return finish({ type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) });
           if (!verdict.ok) return finish(errorBody('policy_denied', verdict.reason));
           pins.set(bareHost(built.url.hostname), verdict.addresses);
         }
-        return finish(await send(built, endpoint.method, endpoint.timeoutSecs, context, records, deadline));
+        return finish(await send(built, endpoint, context, records, deadline));
       } finally {
         deadline.dispose();
       }
