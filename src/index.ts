@@ -32,6 +32,7 @@ export type * from './handlers/types.js';
 export { createEndpointHandler, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './handlers/endpoint/endpoint-handler.js';
 export type { EndpointHandler, EndpointHandlerOptions } from './handlers/endpoint/endpoint-handler.js';
 export type { HostResolver } from './handlers/endpoint/network-policy.js';
+export type { Abortable } from './handlers/endpoint/deadline.js';
 export { createActionHandler, DEFAULT_ACTION_TIMEOUT_SECS } from './handlers/action-handler.js';
 export type { ActionHandlerOptions } from './handlers/action-handler.js';
 export { actionResult, isActionResult } from './handlers/action-result.js';
