@@ -160,6 +160,23 @@ describe('service auth', () => {
     expectNoSecrets(out);
   });
 
+  it('oauth2: concurrent calls share one token fetch; cancelling one does not fail the others', async () => {
+    auth.route('/token', (req, res, body) => {
+      tokenRequests.push({ authorization: req.headers.authorization, body });
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: S.token1, expires_in: 60 })), 300);
+    });
+    api.route('*', json(200, { ok: true }));
+    const tool = makeTool({ endpoint: { url: `${api.origin}/a`, timeoutSecs: 2 }, service: 'oauth' });
+    const controller = new AbortController();
+    const cancelled = handler.execute({}, makeContext(tool, { signal: controller.signal }));
+    const others = [handler.execute({}, makeContext(tool)), handler.execute({}, makeContext(tool))];
+    setTimeout(() => controller.abort(), 50);
+    const first = await cancelled;
+    expect(first.type === 'error' && first.error.code).toBe('cancelled');
+    for (const out of await Promise.all(others)) expect(out.type).toBe('success');
+    expect(tokenRequests).toHaveLength(1);
+  });
+
   it('an unknown service is not_available, with zero connections', async () => {
     const out = await call('nope', '/a');
     expect(out.type === 'error' && out.error.code).toBe('not_available');

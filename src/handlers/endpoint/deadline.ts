@@ -111,3 +111,21 @@ export function abortableSleep(ms: number, abortable: Abortable): Promise<void> 
     }, ms);
   });
 }
+
+/** Resolves with the promise's value, or undefined as soon as `abortable` aborts. */
+export function untilAborted<T>(promise: Promise<T>, abortable: Abortable): Promise<T | undefined> {
+  if (abortable.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const off = abortable.onAbort(() => resolve(undefined));
+    promise.then(
+      (v) => {
+        off();
+        resolve(v);
+      },
+      (e: unknown) => {
+        off();
+        reject(e instanceof Error ? e : new Error('failed'));
+      },
+    );
+  });
+}

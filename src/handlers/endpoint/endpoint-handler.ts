@@ -11,7 +11,7 @@ import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
 import { buildRequest, hasControlChars, isBuildFailure, type BuiltRequest } from './build-request.js';
-import { abortableSleep, startDeadline, type Abortable, type Deadline } from './deadline.js';
+import { abortableSleep, startDeadline, untilAborted, type Abortable, type Deadline } from './deadline.js';
 import { exchange, type ExchangeFailure } from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
@@ -60,24 +60,6 @@ function stoppedError(deadline: Deadline, timeoutSecs: number): ToolError {
   return deadline.cancelled()
     ? new ToolError('cancelled', 'the call was cancelled')
     : new ToolError('timeout', `the endpoint did not answer within ${timeoutSecs} s`);
-}
-
-/** Resolves with the promise's value, or undefined as soon as the call is aborted. */
-function untilAborted<T>(promise: Promise<T>, abortable: Abortable): Promise<T | undefined> {
-  if (abortable.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const off = abortable.onAbort(() => resolve(undefined));
-    promise.then(
-      (v) => {
-        off();
-        resolve(v);
-      },
-      (e: unknown) => {
-        off();
-        reject(e instanceof Error ? e : new Error('resolver failed'));
-      },
-    );
-  });
 }
 
 const METHOD = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE' } as const;

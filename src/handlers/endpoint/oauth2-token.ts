@@ -5,7 +5,7 @@
  * fetch at a time per service; a 401 from the API invalidates the cached token.
  */
 import type { Dispatcher } from 'undici';
-import type { Abortable } from './deadline.js';
+import { startDeadline, untilAborted, type Abortable } from './deadline.js';
 import { ToolError } from '../../errors.js';
 import { exchange } from './exchange.js';
 
@@ -13,6 +13,11 @@ import { exchange } from './exchange.js';
 export const DEFAULT_TOKEN_LIFETIME_MS = 300_000;
 /** Refresh this long before expiry at most (10% of the lifetime when shorter). */
 export const TOKEN_MARGIN_MS = 30_000;
+/** Deadline of one token request (shared by every call waiting for it; each still keeps its own). */
+export const TOKEN_TIMEOUT_MS = 20_000;
+
+// A token fetch is shared by concurrent calls, so no single caller's cancellation may end it.
+const NEVER = new AbortController().signal;
 
 /** Client credentials of one service. */
 export interface OAuth2Client {
@@ -52,16 +57,24 @@ export class OAuth2TokenCache {
     this.#tokens.delete(service);
   }
 
-  /** A valid token for the service, fetching one if needed; a tool error when that fails. */
+  /**
+   * A valid token for the service, fetching one if needed; a tool error when that fails, and
+   * `timeout` when `signal` aborts first (the shared fetch goes on for the other callers).
+   */
   async token(service: string, client: OAuth2Client, signal: Abortable): Promise<string | ToolError> {
     const cached = this.#tokens.get(service);
     if (cached !== undefined && cached.until > this.options.now()) return cached.token;
     let pending = this.#inflight.get(service);
     if (pending === undefined) {
-      pending = this.#fetch(service, client, signal).finally(() => this.#inflight.delete(service));
+      const deadline = startDeadline(TOKEN_TIMEOUT_MS, NEVER, this.options.now());
+      pending = this.#fetch(service, client, deadline).finally(() => {
+        deadline.dispose();
+        this.#inflight.delete(service);
+      });
       this.#inflight.set(service, pending);
     }
-    return pending;
+    const token = await untilAborted(pending, signal);
+    return token ?? new ToolError('timeout', `could not get an access token for service ${service} in time`);
   }
 
   async #fetch(service: string, client: OAuth2Client, signal: Abortable): Promise<string | ToolError> {
