@@ -140,8 +140,8 @@ describe('endpoint against a misbehaving server', () => {
     expect(code(await get('/bomb'))).toBe('response_too_large');
   });
 
-  it('a corrupt gzip body → bad_response', async () => {
-    server.route('/corrupt', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end('not gzip at all'));
+  it.each(['gzip', 'deflate', 'br'])('a corrupt %s body → bad_response', async (encoding) => {
+    server.route('/corrupt', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding }).end('not compressed at all, not at all'));
     expect(code(await get('/corrupt'))).toBe('bad_response');
   });
 

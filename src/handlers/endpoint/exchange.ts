@@ -73,7 +73,8 @@ function classify(err: unknown, signal: Abortable, responded: boolean): Exchange
   if (signal.aborted) return { kind: 'aborted' };
   const codes = chain.map(errorCode).filter((c): c is string => c !== undefined);
   if (codes.includes('UND_ERR_HEADERS_OVERFLOW')) return { kind: 'headers_too_large' };
-  if (codes.includes('Z_DATA_ERROR') || codes.includes('Z_BUF_ERROR') || codes.includes('ERR__ERROR_FORMAT_PADDING_1')) {
+  // zlib reports Z_* codes, brotli ERR__ERROR_FORMAT_* / ERR_BROTLI_* ones.
+  if (codes.some((c) => c.startsWith('Z_') || c.startsWith('ERR__ERROR_FORMAT') || c.startsWith('ERR_BROTLI'))) {
     return { kind: 'bad_encoding', message: 'the response body could not be decompressed' };
   }
   const code = codes[0] ?? (err instanceof Error ? err.name : 'error');
