@@ -1,15 +1,15 @@
 /**
  * Applying compiled rules (SPEC §2): document order over the evolving arguments, one trace entry
- * per rule. Each rule is compiled into a step closure specialised for its key depth, so the hot
- * path does no parsing, no regular expressions and no generic path walking for the common
- * `key` / `a.b` forms.
+ * per rule. Each rule is compiled into a step closure, so the hot path does no parsing, no
+ * regular expressions and no generic dispatch on the rule's form.
  *
- * Copy-on-write: the caller's argument object is copied on the first write only, and an
- * intermediate object is copied the first time a rule writes under it (later rules reuse that
- * copy). Nothing reachable from the caller's arguments, the context or the definition is ever
- * mutated. `remove` rebuilds the parent without the key rather than using `delete`, which would
- * push the object into V8's slow dictionary mode.
+ * Copy-on-write: root-level changes go to the {@link ArgsView} overlay and the result is built
+ * once at the end; an intermediate object is copied the first time a rule writes under it (later
+ * rules reuse that copy). Nothing reachable from the caller's arguments, the context or the
+ * definition is ever mutated. Removing a nested key rebuilds its parent rather than using
+ * `delete`, which would push the object into V8's slow dictionary mode.
  */
+import { hasArg, materialize, ownedArg, readArgFast, removeArg, setArg, type ArgsView } from './args-view.js';
 import { copyWithout, deepCopy, isEmptyValue, isPlainObject, ownValue, shallowCopy, type PlainObject } from './own-data.js';
 import type { Predicate } from './condition.js';
 import type { CompiledTemplate, RenderFailure } from './template.js';
@@ -21,15 +21,16 @@ export interface RuleProgram {
   readonly action: TransformAction;
   readonly segments: readonly string[];
   readonly predicate: Predicate | undefined;
-  readonly render: CompiledTemplate['render'] | undefined;
+  readonly render: CompiledTemplate['renderView'] | undefined;
   /** The literal to write (copied on every write when it is an array or object). */
   readonly value?: unknown;
 }
 
-/** Mutable state of one application; every object in `owned` was created by this application. */
-interface ApplyState {
-  args: PlainObject;
-  rootOwned: boolean;
+/**
+ * Mutable state of one application; it is also the {@link ArgsView} of the evolving arguments.
+ * Every object in `owned` (below the root level) was created by this application.
+ */
+interface ApplyState extends ArgsView {
   owned: object[] | undefined;
   readonly context: TransformContext | undefined;
   readonly trace: TransformTraceEntry[];
@@ -38,40 +39,39 @@ interface ApplyState {
 /** A compiled rule: records its trace entry; returns an outcome only to stop (error policy). */
 type Step = (state: ApplyState) => TransformOutcome | undefined;
 
-function ownRoot(state: ApplyState): PlainObject {
-  if (!state.rootOwned) {
-    state.args = shallowCopy(state.args);
-    state.rootOwned = true;
-  }
-  return state.args;
+function isOwned(state: ApplyState, value: unknown): boolean {
+  return state.owned !== undefined && state.owned.includes(value as object);
 }
 
-/** `child` (a plain object under `parent[key]`, or absent) as an object this application owns. */
-function ownChild(state: ApplyState, parent: PlainObject, key: string, child: unknown): PlainObject {
-  if (child !== undefined && state.owned !== undefined && state.owned.includes(child as object)) return child as PlainObject;
-  const copy = child === undefined ? {} : shallowCopy(child as PlainObject);
+function own(state: ApplyState, copy: PlainObject): PlainObject {
   if (state.owned === undefined) state.owned = [copy];
   else state.owned.push(copy);
-  parent[key] = copy;
   return copy;
 }
 
-/** Rebuilds `parent` (reached through `path` from the root) without `key`. */
-function removeKey(state: ApplyState, path: readonly string[], key: string): void {
-  if (path.length === 0) {
-    state.args = copyWithout(state.args, key);
-    state.rootOwned = true;
-    return;
+/**
+ * The object at `path` (non-empty), made owned by this application along the way: absent
+ * intermediates are created, foreign ones copied. `path` was checked to hold objects or nothing.
+ */
+function ownPath(state: ApplyState, path: readonly string[]): PlainObject {
+  const first = path[0] as string;
+  let obj = ownedArg(state, first);
+  if (obj === undefined) {
+    const child = readArgFast(state, first);
+    obj = child === undefined ? {} : shallowCopy(child as PlainObject);
+    setArg(state, first, obj, true);
   }
-  let obj = ownRoot(state);
-  for (let i = 0; i < path.length - 1; i++) {
+  for (let i = 1; i < path.length; i++) {
     const seg = path[i] as string;
-    obj = ownChild(state, obj, seg, ownValue(obj, seg));
+    const child = ownValue(obj, seg);
+    if (child !== undefined && isOwned(state, child)) obj = child as PlainObject;
+    else {
+      const next = own(state, child === undefined ? {} : shallowCopy(child as PlainObject));
+      obj[seg] = next;
+      obj = next;
+    }
   }
-  const last = path[path.length - 1] as string;
-  const without = copyWithout(ownValue(obj, last) as PlainObject, key);
-  (state.owned ??= []).push(without);
-  obj[last] = without;
+  return obj;
 }
 
 function failureDetail(out: RenderFailure): string {
@@ -85,7 +85,11 @@ function compileStep(rule: RuleProgram): Step {
   const { key, action, predicate, render } = rule;
   const segments = rule.segments;
   const parentPath = segments.slice(0, -1);
+  const grandPath = segments.slice(0, -2);
+  const parentKey = segments[segments.length - 2] as string;
   const last = segments[segments.length - 1] as string;
+  const depth = parentPath.length;
+  const first = segments[0] as string;
   const whenFalse: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'when_false' });
   const notEmpty: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'not_empty' });
   const absent: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'absent' });
@@ -100,15 +104,14 @@ function compileStep(rule: RuleProgram): Step {
   const literal = rule.value;
   const literalIsObject = literal !== null && typeof literal === 'object';
 
-  const depth = parentPath.length;
-  const first = parentPath[0] as string;
-
   /** The parent object as it stands; `undefined` if an intermediate is absent, `null` if one is not an object. */
-  const readParent = (args: PlainObject): PlainObject | undefined | null => {
-    if (depth === 0) return args;
-    let obj = args;
-    for (let i = 0; i < depth; i++) {
-      const child = ownValue(obj, parentPath[i] as string);
+  const readParent = (args: ArgsView): PlainObject | undefined | null => {
+    let child = readArgFast(args, first);
+    if (child === undefined) return undefined;
+    if (!isPlainObject(child)) return null;
+    let obj = child;
+    for (let i = 1; i < depth; i++) {
+      child = ownValue(obj, parentPath[i] as string);
       if (child === undefined) return undefined;
       if (!isPlainObject(child)) return null;
       obj = child;
@@ -116,41 +119,48 @@ function compileStep(rule: RuleProgram): Step {
     return obj;
   };
 
-  /** Writes under the parent path, copying intermediates this application does not own yet. */
-  const write = (state: ApplyState, value: unknown): void => {
-    const root = ownRoot(state);
-    if (depth === 0) {
-      root[last] = value;
-      return;
+  const write = (state: ApplyState, value: unknown, parentAbsent: boolean): void => {
+    if (depth === 0) setArg(state, last, value);
+    else if (depth === 1 && parentAbsent) setArg(state, first, { [last]: value }, true);
+    else ownPath(state, parentPath)[last] = value;
+  };
+
+  const remove = (state: ApplyState): void => {
+    if (depth === 0) removeArg(state, last);
+    else if (depth === 1) setArg(state, parentKey, copyWithout(readArgFast(state, parentKey) as PlainObject, last), true);
+    else {
+      const grand = ownPath(state, grandPath);
+      grand[parentKey] = own(state, copyWithout(ownValue(grand, parentKey) as PlainObject, last));
     }
-    let obj = ownChild(state, root, first, ownValue(root, first));
-    for (let i = 1; i < depth; i++) {
-      const seg = parentPath[i] as string;
-      obj = ownChild(state, obj, seg, ownValue(obj, seg));
-    }
-    obj[last] = value;
   };
 
   return (state) => {
-    const args = state.args;
+    const args: ArgsView = state;
     if (predicate !== undefined && !predicate(args, state.context)) {
       state.trace.push(whenFalse);
       return undefined;
     }
-    const parent = readParent(args);
-    if (parent === null) {
-      state.trace.push(notAnObject);
-      return undefined;
+    let current: unknown;
+    let parentAbsent = false;
+    if (depth === 0) current = readArgFast(args, last);
+    else {
+      const parent = readParent(args);
+      if (parent === null) {
+        state.trace.push(notAnObject);
+        return undefined;
+      }
+      parentAbsent = parent === undefined;
+      current = parent === undefined ? undefined : ownValue(parent, last);
     }
     if (action === 'remove') {
-      if (parent === undefined || !Object.hasOwn(parent, last)) state.trace.push(absent);
+      if (current === undefined && (depth > 0 || !hasArg(args, last))) state.trace.push(absent);
       else {
-        removeKey(state, parentPath, last);
+        remove(state);
         state.trace.push(removed);
       }
       return undefined;
     }
-    if (action === 'default' && parent !== undefined && !isEmptyValue(ownValue(parent, last))) {
+    if (action === 'default' && !isEmptyValue(current)) {
       state.trace.push(notEmpty);
       return undefined;
     }
@@ -167,7 +177,7 @@ function compileStep(rule: RuleProgram): Step {
       }
       value = out;
     } else value = literalIsObject ? deepCopy(literal) : literal;
-    write(state, value);
+    write(state, value, parentAbsent);
     state.trace.push({ key, action, outcome: 'applied', value });
     return undefined;
   };
@@ -177,11 +187,11 @@ function compileStep(rule: RuleProgram): Step {
 export function makeApply(programs: readonly RuleProgram[]): (args: Readonly<Record<string, unknown>>, context?: TransformContext) => TransformOutcome {
   const steps = programs.map(compileStep);
   return (input, context) => {
-    const state: ApplyState = { args: input as PlainObject, rootOwned: false, owned: undefined, context, trace: [] };
+    const state: ApplyState = { input: input as PlainObject, overlay: undefined, touched: 0, owned: undefined, context, trace: [] };
     for (let i = 0; i < steps.length; i++) {
       const stop = (steps[i] as Step)(state);
       if (stop !== undefined) return stop;
     }
-    return { ok: true, args: state.rootOwned ? state.args : shallowCopy(state.args), trace: state.trace };
+    return { ok: true, args: materialize(state), trace: state.trace };
   };
 }

@@ -85,7 +85,7 @@ export function compileDefaults(defaults: Readonly<Record<string, unknown>>, opt
       if ('code' in t) error(t.code, form.inner === '' ? '' : `${form.inner}.format`, `template ${JSON.stringify(form.format)}: ${t.message}`);
       else {
         templateFields = t.fields;
-        render = t.render;
+        render = t.renderView;
       }
     }
     rules.push({

@@ -4,12 +4,13 @@
  * No regular expressions (no ReDoS surface).
  */
 import { compileField, parseFieldName } from './field-path.js';
-import { isPlainObject, type PlainObject } from './own-data.js';
+import type { ArgsView } from './args-view.js';
+import { getOwn, isPlainObject } from './own-data.js';
 import { numberText } from './python-text.js';
 import type { Condition, TransformContext, WhenOperator } from './types.js';
 
 /** A compiled condition. */
-export type Predicate = (args: PlainObject, context: TransformContext | undefined) => boolean;
+export type Predicate = (args: ArgsView, context: TransformContext | undefined) => boolean;
 
 /** A problem in a `when`, with the path below the `when` (`.key`, `.all[1].operator`). */
 export interface ConditionProblem {
@@ -53,7 +54,7 @@ function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isPlainObject(value)) {
     const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(getOwn(value, k))}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -4,6 +4,7 @@
  * only (plain objects and arrays) — no prototypes, getters, methods, `length`, or string indexing.
  */
 import type { SessionSystemValues, TransformContext } from './types.js';
+import { materialize, readArg, type ArgsView } from './args-view.js';
 import { getOwn, isPlainObject, type PlainObject } from './own-data.js';
 
 /** Segments refused anywhere in a key, a `when.key` or a template path. */
@@ -90,7 +91,7 @@ function walk(value: unknown, segs: readonly PathSegment[], from: number): unkno
 }
 
 /** Resolves a field against the arguments and context; `undefined` means missing. */
-export type FieldResolver = (args: PlainObject, context: TransformContext | undefined) => unknown;
+export type FieldResolver = (args: ArgsView, context: TransformContext | undefined) => unknown;
 
 /** Which namespace a field reads. */
 export type FieldRoot = 'args' | 'vars';
@@ -124,16 +125,16 @@ export function compileField(segments: readonly PathSegment[]): CompiledField | 
     return { root: 'vars', lintName: dottedPrefix(segments), resolve: compileVars(segments.slice(1)) };
   }
   if (head.key === 'params' && segments.length === 1) {
-    return { root: 'args', lintName: 'params', resolve: (args) => args };
+    return { root: 'args', lintName: 'params', resolve: (args) => materialize(args) };
   }
   const rest = head.key === 'params' ? segments.slice(1) : segments;
   const lintName = head.key === 'params' ? `params.${(rest[0] as PathSegment).key}` : head.key;
   const [first, ...more] = rest as [PathSegment, ...PathSegment[]];
   if (more.length === 0) {
     const key = first.key;
-    return { root: 'args', lintName, resolve: (args) => getOwn(args, key) };
+    return { root: 'args', lintName, resolve: (args) => readArg(args, key) };
   }
-  return { root: 'args', lintName, resolve: (args) => walk(getOwn(args, first.key), more, 0) };
+  return { root: 'args', lintName, resolve: (args) => walk(readArg(args, first.key), more, 0) };
 }
 
 function dottedPrefix(segments: readonly PathSegment[]): string {

@@ -23,7 +23,10 @@ export function formatValue(value: unknown, spec: FormatSpec | undefined, conver
     case 'string':
       return formatString(value, spec);
     case 'number':
-      return Number.isInteger(value) ? formatInt(value, spec, 'int') : formatFloat(value, spec, 'float');
+      if (!Number.isInteger(value)) return formatFloat(value, spec, 'float');
+      // `{n:d}` and friends with nothing else to lay out: the digits are the answer.
+      if ((spec.type === 'd' || spec.type === '') && spec.width < 0 && spec.sign === undefined && spec.grouping === undefined && spec.precision < 0) return intText(value);
+      return formatInt(value, spec, 'int');
     case 'boolean':
       return formatInt(value ? 1 : 0, spec, 'bool');
     default: {

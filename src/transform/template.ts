@@ -5,6 +5,7 @@
 import { compileField, parseFieldName, type CompiledField } from './field-path.js';
 import { parseFormatSpec, type FormatSpec } from './format-spec.js';
 import { formatValue, TemplateValueError } from './format-value.js';
+import { viewOf, type ArgsView } from './args-view.js';
 import type { PlainObject } from './own-data.js';
 import type { TransformContext } from './types.js';
 
@@ -29,6 +30,8 @@ export interface CompiledTemplate {
   /** Lint names of the fields (`name`, `params.name`, `vars.x`), in order, without duplicates. */
   readonly fields: readonly string[];
   render(args: PlainObject, context: TransformContext | undefined): string | RenderFailure;
+  /** The same over the evolving arguments of an application. */
+  renderView(args: ArgsView, context: TransformContext | undefined): string | RenderFailure;
 }
 
 interface FieldPart {
@@ -75,7 +78,8 @@ export function compileTemplate(source: string): CompiledTemplate | TemplateProb
   }
   if (literal !== '') parts.push(literal);
   const fields = [...new Set(parts.filter((p): p is FieldPart => typeof p !== 'string').map((p) => p.field.lintName))];
-  return { source, fields, render: makeRenderer(parts) };
+  const renderView = makeRenderer(parts);
+  return { source, fields, renderView, render: (args, context) => renderView(viewOf(args), context) };
 }
 
 function parseField(source: string, open: number): { part: FieldPart; end: number } | TemplateProblem {
@@ -135,7 +139,7 @@ function parseField(source: string, open: number): { part: FieldPart; end: numbe
   return { part: { text: name, field, conversion, spec }, end: j + 1 };
 }
 
-function renderPart(part: FieldPart, args: PlainObject, context: TransformContext | undefined): string | RenderFailure {
+function renderPart(part: FieldPart, args: ArgsView, context: TransformContext | undefined): string | RenderFailure {
   const value = part.field.resolve(args, context);
   if (value === undefined) return { kind: 'missing', field: part.text };
   if (part.spec === undefined && part.conversion === undefined && typeof value === 'string') return value;
@@ -153,7 +157,7 @@ function tooLong(part: string): RenderFailure {
   return { kind: 'invalid', field: part, message: `rendered text exceeds ${MAX_RENDERED_LENGTH} characters` };
 }
 
-function makeRenderer(parts: readonly Part[]): CompiledTemplate['render'] {
+function makeRenderer(parts: readonly Part[]): CompiledTemplate['renderView'] {
   if (parts.length === 0) return () => '';
   const only = parts[0] as Part;
   if (parts.length === 1) {

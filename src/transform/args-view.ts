@@ -1,0 +1,137 @@
+/**
+ * The evolving argument object of one application, without copying it until the end: the
+ * caller's object (`input`, never mutated) plus an overlay of root-level writes and removals.
+ * `materialize` builds the result in one pass, in the key order sequential writes would give
+ * (existing keys keep their place; new keys, and keys removed then written again, go last).
+ * This saves a root copy per write/remove pair — the hot path of dotted-key rules that end with
+ * `"foo": "@remove"` — and allocations: the overlay is one flat array of
+ * `[key, value, flags, key, value, flags, …]`.
+ */
+import { getOwn, ownValue, setOwn, shallowCopy, type PlainObject } from './own-data.js';
+
+const REMOVED: unique symbol = Symbol('removed');
+
+/** Removed from the input, then written again: goes after the input's keys. */
+const MOVED = 1;
+/** The value is an object this application created (safe to write into). */
+const OWNED = 2;
+/** The key is an own key of the input. */
+const IN_INPUT = 4;
+
+/** Arguments as they stand during one application. */
+export interface ArgsView {
+  readonly input: PlainObject;
+  overlay: unknown[] | undefined;
+  /** How many overlay entries are keys of the input (0: the result is a copy plus new keys). */
+  touched: number;
+}
+
+/** A view of `input` with nothing changed yet. */
+export function viewOf(input: PlainObject): ArgsView {
+  return { input, overlay: undefined, touched: 0 };
+}
+
+function push(view: ArgsView, key: string, value: unknown, flags: number): void {
+  let f = flags;
+  if (Object.hasOwn(view.input, key)) {
+    f |= IN_INPUT;
+    view.touched++;
+  }
+  if (view.overlay === undefined) view.overlay = [key, value, f];
+  else view.overlay.push(key, value, f);
+}
+
+/** Index of `key` in the overlay, or -1. */
+function find(overlay: unknown[], key: string): number {
+  for (let i = 0; i < overlay.length; i += 3) if (overlay[i] === key) return i;
+  return -1;
+}
+
+/** The current value of a root argument (own data only; getters never run); undefined if absent. */
+export function readArg(view: ArgsView, key: string): unknown {
+  const overlay = view.overlay;
+  const i = overlay === undefined ? -1 : find(overlay, key);
+  if (i < 0) return getOwn(view.input, key);
+  const v = (overlay as unknown[])[i + 1];
+  return v === REMOVED ? undefined : v;
+}
+
+/** Like {@link readArg} with a plain own-property read, for walking rule keys. */
+export function readArgFast(view: ArgsView, key: string): unknown {
+  const overlay = view.overlay;
+  const i = overlay === undefined ? -1 : find(overlay, key);
+  if (i < 0) return ownValue(view.input, key);
+  const v = (overlay as unknown[])[i + 1];
+  return v === REMOVED ? undefined : v;
+}
+
+/** The root argument if it is an object this application created and may write into. */
+export function ownedArg(view: ArgsView, key: string): PlainObject | undefined {
+  const overlay = view.overlay;
+  const i = overlay === undefined ? -1 : find(overlay, key);
+  return i >= 0 && (((overlay as unknown[])[i + 2] as number) & OWNED) !== 0 ? ((overlay as unknown[])[i + 1] as PlainObject) : undefined;
+}
+
+/** Whether a root argument is present. */
+export function hasArg(view: ArgsView, key: string): boolean {
+  const overlay = view.overlay;
+  const i = overlay === undefined ? -1 : find(overlay, key);
+  return i < 0 ? Object.hasOwn(view.input, key) : (overlay as unknown[])[i + 1] !== REMOVED;
+}
+
+/** Writes a root argument; `owned` marks an object this application created. */
+export function setArg(view: ArgsView, key: string, value: unknown, owned = false): void {
+  const flags = owned ? OWNED : 0;
+  const overlay = view.overlay;
+  const i = overlay === undefined ? -1 : find(overlay, key);
+  if (i < 0) push(view, key, value, flags);
+  else {
+    const o = overlay as unknown[];
+    const old = o[i + 2] as number;
+    if (o[i + 1] !== REMOVED) {
+      o[i + 1] = value;
+      o[i + 2] = (old & (MOVED | IN_INPUT)) | flags;
+    } else {
+      o.splice(i, 3);
+      o.push(key, value, (old & IN_INPUT) | flags | MOVED);
+    }
+  }
+}
+
+/** Removes a root argument (the caller checked it is present). */
+export function removeArg(view: ArgsView, key: string): void {
+  const overlay = view.overlay;
+  const i = overlay === undefined ? -1 : find(overlay, key);
+  if (i >= 0) (overlay as unknown[])[i + 1] = REMOVED;
+  else push(view, key, REMOVED, 0);
+}
+
+/** The arguments as a new plain object (never the caller's). */
+export function materialize(view: ArgsView): PlainObject {
+  const overlay = view.overlay;
+  const input = view.input;
+  if (overlay === undefined) return shallowCopy(input);
+  let out: PlainObject;
+  if (view.touched === 0) out = shallowCopy(input);
+  else {
+    out = {};
+    const keys = Object.keys(input);
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[j] as string;
+      const i = find(overlay, k);
+      const v = i < 0 ? input[k] : ((overlay[i + 2] as number) & MOVED) !== 0 ? REMOVED : overlay[i + 1];
+      if (v === REMOVED) continue;
+      if (k === '__proto__') setOwn(out, k, v);
+      else out[k] = v;
+    }
+  }
+  for (let i = 0; i < overlay.length; i += 3) {
+    const k = overlay[i] as string;
+    const v = overlay[i + 1];
+    const flags = overlay[i + 2] as number;
+    if (v === REMOVED || (flags & (IN_INPUT | MOVED)) === IN_INPUT) continue;
+    if (k === '__proto__') setOwn(out, k, v);
+    else out[k] = v;
+  }
+  return out;
+}
