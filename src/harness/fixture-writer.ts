@@ -3,6 +3,7 @@
  * answers become scripted steps, the HTTP exchanges that happened become declared exchanges with
  * their real responses, and what was observed becomes the expectations.
  */
+import type { ServiceConfig } from '../session/types.js';
 import { stringify } from 'yaml';
 import type { ModelStep } from './fixture-schema.js';
 import type { ObservedTurn } from './observe.js';
@@ -29,6 +30,8 @@ export interface BuildFixtureOptions {
     readonly language: string;
     readonly languages?: readonly string[];
     readonly vars: Readonly<Record<string, unknown>>;
+    /** Services used; written with every secret replaced (see {@link redactServices}). */
+    readonly services?: Readonly<Record<string, ServiceConfig>>;
   };
   readonly turns: readonly RecordedTurn[];
   readonly exchanges: readonly RecordedExchange[];
@@ -119,6 +122,7 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       language: s.language,
       ...(s.languages !== undefined ? { languages: s.languages } : {}),
       ...(Object.keys(s.vars).length > 0 ? { vars: s.vars } : {}),
+      ...(s.services !== undefined && Object.keys(s.services).length > 0 ? { services: redactServices(s.services) } : {}),
     },
     ...(options.simulatedActions !== undefined && options.simulatedActions.length > 0
       ? { actions: Object.fromEntries(options.simulatedActions.map((name) => [name, {}])) }
@@ -126,6 +130,21 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
     http: options.exchanges.map(exchangeOf).filter((x) => x !== undefined),
     turns,
   };
+}
+
+/**
+ * Services as a saved fixture may hold them: no secret is ever written. Any auth becomes a bearer
+ * token "redacted" (a replay never asks an OAuth2 server), and the non-secret headers are kept.
+ */
+export function redactServices(services: Readonly<Record<string, ServiceConfig>>): Record<string, ServiceConfig> {
+  const out: Record<string, ServiceConfig> = {};
+  for (const [name, config] of Object.entries(services)) {
+    out[name] = {
+      ...(config.auth !== undefined ? { auth: { type: 'bearer', token: 'redacted' } } : {}),
+      ...(config.headers !== undefined ? { headers: { ...config.headers } } : {}),
+    };
+  }
+  return out;
 }
 
 /** Renders a fixture value as YAML with a header comment. */

@@ -30,6 +30,13 @@ export interface RecordingDispatcherOptions {
   /** Called when a request is sent and when it completes. */
   readonly onRequest?: (exchange: RecordedExchange) => void;
   readonly onResponse?: (exchange: RecordedExchange) => void;
+  /**
+   * Applied to every recorded text (URL, header values, bodies) so secrets never reach a record
+   * (the REPL prints and saves records). What the caller receives is unchanged. Default: identity.
+   */
+  readonly scrub?: (text: string) => string;
+  /** Requests not to record at all (e.g. OAuth2 token requests). Default: none. */
+  readonly skip?: (url: string) => boolean;
 }
 
 /** The wrapping dispatcher and the exchanges so far. */
@@ -50,8 +57,11 @@ function headerRecord(headers: Record<string, string | string[] | undefined>): R
 export function createRecordingDispatcher(options: RecordingDispatcherOptions): RecordingDispatcher {
   const cap = options.maxBodyBytes ?? 1024 * 1024;
   const exchanges: RecordedExchange[] = [];
+  const scrub = options.scrub ?? ((text: string) => text);
   const dispatcher = options.dispatcher.compose((dispatch) => (opts, handler) => {
-    const exchange: RecordedExchange = { request: recordRequest(opts) };
+    const raw = recordRequest(opts);
+    if (options.skip?.(raw.url) === true) return dispatch(opts, handler);
+    const exchange: RecordedExchange = { request: scrubRequest(raw, scrub) };
     exchanges.push(exchange);
     options.onRequest?.(exchange);
     const chunks: Buffer[] = [];
@@ -64,7 +74,7 @@ export function createRecordingDispatcher(options: RecordingDispatcherOptions): 
       onRequestUpgrade: (c, s, h, socket) => handler.onRequestUpgrade?.(c, s, h, socket),
       onResponseStart: (c, s, h, m) => {
         status = s;
-        headers = headerRecord(h);
+        headers = scrubHeaders(headerRecord(h), scrub);
         handler.onResponseStart?.(c, s, h, m);
       },
       onResponseData: (c, chunk) => {
@@ -77,12 +87,12 @@ export function createRecordingDispatcher(options: RecordingDispatcherOptions): 
         handler.onResponseData?.(c, chunk);
       },
       onResponseEnd: (c, trailers) => {
-        exchange.response = { status, headers, body: Buffer.concat(chunks).toString('utf8'), truncated };
+        exchange.response = { status, headers, body: scrub(Buffer.concat(chunks).toString('utf8')), truncated };
         options.onResponse?.(exchange);
         handler.onResponseEnd?.(c, trailers);
       },
       onResponseError: (c, error) => {
-        exchange.error = error.message;
+        exchange.error = scrub(error.message);
         options.onResponse?.(exchange);
         handler.onResponseError?.(c, error);
       },
@@ -90,4 +100,19 @@ export function createRecordingDispatcher(options: RecordingDispatcherOptions): 
     return dispatch(opts, wrapped);
   });
   return { dispatcher, exchanges };
+}
+
+function scrubHeaders(headers: Readonly<Record<string, string>>, scrub: (text: string) => string): Record<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(headers)) out.set(k, scrub(v));
+  return Object.fromEntries(out);
+}
+
+function scrubRequest(request: RecordedRequest, scrub: (text: string) => string): RecordedRequest {
+  return {
+    ...request,
+    url: scrub(request.url),
+    headers: scrubHeaders(request.headers, scrub),
+    ...(request.body !== undefined ? { body: scrub(request.body) } : {}),
+  };
 }

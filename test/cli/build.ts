@@ -1,19 +1,10 @@
-/** Builds dist/ once per test file run (the e2e tests spawn the real binary). */
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+/** Helpers of the end-to-end tests, which spawn the real binary. */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-let built = false;
-
-/** Compiles the package with tsc (once per process). */
+/** dist/ is built once by test/global-setup.ts; this only checks it is there. */
 export function buildOnce(): void {
-  if (built && existsSync('dist/cli/main.js')) return;
-  try {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
-  } catch (error) {
-    // tsc still emits on type errors (possibly in another area's work in progress).
-    if (!existsSync('dist/cli/main.js')) throw error;
-  }
-  built = true;
+  if (!existsSync('dist/cli/main.js')) throw new Error('dist/cli/main.js is missing: the global setup did not build');
 }
 
 /** Runs `switchboard …` as a user would. */

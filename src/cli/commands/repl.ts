@@ -5,11 +5,12 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadTools } from '../../definition/load.js';
+import { loadTools, readToolsFile } from '../../definition/load.js';
 import type { ToolSet } from '../../definition/types.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
 import { openaiModel } from '../../models/openai.js';
 import type { Model } from '../../models/types.js';
+import type { ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
 import { LineSource } from '../repl/line-source.js';
 import { REPL_COMMANDS, ReplController } from '../repl/repl-controller.js';
@@ -27,6 +28,9 @@ Options:
   --languages <a,b,…>     allowed languages
   --model openai|manual   who answers (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL
                           is set, else manual). OPENAI_MODEL picks the model (default ${DEFAULT_OPENAI_MODEL}).
+  --services <file|json>  services with their auth for endpoint calls (SPEC §3), e.g.
+                          '{"clinic":{"auth":{"type":"bearer","token":"…"}}}' or a JSON/YAML file;
+                          /save writes them with every secret replaced
   --no-color              plain output
   -h, --help              show this help
 
@@ -42,6 +46,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       language: { type: 'string' },
       languages: { type: 'string' },
       model: { type: 'string' },
+      services: { type: 'string' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -84,6 +89,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
           ...(key !== undefined && key !== '' ? { apiKey: key } : { apiKey: 'not-needed' }),
           ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
         });
+  const services = await readServices(values.services);
   const lines = new LineSource(io.stdin, io.stdout);
   const repl = new ReplController({
     io,
@@ -94,6 +100,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     vars,
     language: values.language ?? 'en-US',
     ...(values.languages !== undefined ? { languages: values.languages.split(',').map((s) => s.trim()).filter((s) => s !== '') } : {}),
+    ...(services !== undefined ? { services } : {}),
     color: values['no-color'] !== true && useColor(io),
   });
   try {
@@ -103,4 +110,14 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     await repl.close();
   }
   return EXIT.ok;
+}
+
+/** `--services`: inline JSON, or a JSON/YAML file. Only the shape of an object is checked here. */
+async function readServices(value: string | undefined): Promise<Record<string, ServiceConfig> | undefined> {
+  if (value === undefined) return undefined;
+  const parsed = value.trimStart().startsWith('{') ? parseJsonOption('services', value) : await readToolsFile(value);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError('--services must be an object of { "<service>": { auth, headers } }');
+  }
+  return parsed as Record<string, ServiceConfig>;
 }

@@ -6,6 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { Agent } from 'undici';
+import { scrubText } from '../../handlers/endpoint/redact.js';
+import { configuredSecrets } from '../../handlers/endpoint/service-auth.js';
 import type { ToolSet } from '../../definition/types.js';
 import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fixture-writer.js';
 import { ManualModel, type ManualStep } from '../../harness/manual-model.js';
@@ -16,7 +18,7 @@ import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
 import type { Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
-import type { Session, SessionOptions, TurnResult } from '../../session/types.js';
+import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../../session/types.js';
 import type { CliIO } from '../io.js';
 import type { LineSource } from './line-source.js';
 
@@ -32,6 +34,8 @@ export interface ReplOptions {
   readonly vars: Record<string, unknown>;
   readonly language: string;
   readonly languages?: readonly string[];
+  /** Services (with their secrets) for endpoint auth; never written by `/save`. */
+  readonly services?: Readonly<Record<string, ServiceConfig>>;
   readonly color: boolean;
 }
 
@@ -51,6 +55,15 @@ export const REPL_COMMANDS = `Commands:
 `;
 
 const SESSION_ID = 'repl';
+
+function withoutQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
 
 /** Drives one REPL. */
 export class ReplController {
@@ -72,8 +85,15 @@ export class ReplController {
     this.#o = options;
     const say = (line: string): void => this.#print(line);
     this.#narrator = createNarrator({ write: say, color: options.color });
+    const secrets = configuredSecrets(options.services ?? {});
+    const tokenUrls = new Set(
+      Object.values(options.services ?? {}).flatMap((c) => (c.auth?.type === 'oauth2' ? [withoutQuery(c.auth.auth_url)] : [])),
+    );
     this.#http = createRecordingDispatcher({
       dispatcher: this.#agent,
+      // The REPL prints and saves what it records: no secret may be in it.
+      scrub: (text) => scrubText(text, secrets),
+      skip: (url) => tokenUrls.has(withoutQuery(url)),
       onRequest: (x) => say(`http    → ${x.request.method} ${x.request.url}${x.request.body !== undefined ? ` ${cut(x.request.body)}` : ''}`),
       onResponse: (x) =>
         say(x.response !== undefined ? `        ← ${x.response.status} ${cut(x.response.body)}` : `        ← failed: ${x.error ?? 'unknown error'}`),
@@ -99,6 +119,7 @@ export class ReplController {
       language: this.#initialLanguage,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       actions: this.#simulatedActions(),
+      ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
       _internal: { now: () => startAt + (Date.now() - realStart) },
     };
   }
@@ -126,6 +147,11 @@ export class ReplController {
     if (endpoints.length > 0) {
       this.#print('Endpoint calls go out for real, to:');
       for (const t of endpoints) this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
+    }
+    for (const t of endpoints) {
+      if (t.service !== undefined && !Object.hasOwn(this.#o.services ?? {}, t.service)) {
+        this.#print(`warning: ${t.name} uses service "${t.service}", which is not configured (--services); its calls will fail`);
+      }
     }
     const actions = tools.filter((t) => t.type === 'action').map((t) => t.name);
     if (actions.length > 0) {
@@ -339,6 +365,7 @@ export class ReplController {
         language: this.#initialLanguage,
         ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
         vars: this.#initialVars,
+        ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
       },
       turns: this.#turns,
       exchanges: this.#http.exchanges,

@@ -28,8 +28,44 @@ export interface ServiceAuthOptions {
 }
 
 /** Every form a secret may be echoed in. */
-function secretForms(secret: string): string[] {
+export function secretForms(secret: string): string[] {
   return [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')];
+}
+
+/**
+ * Every configured secret of the given services, in each form it may be echoed in (raw, base64,
+ * URL-encoded). Issued OAuth2 tokens are not known here; the handler scrubs those itself.
+ */
+export function configuredSecrets(services: Readonly<Record<string, ServiceConfig>>): Set<string> {
+  const out = new Set<string>();
+  const add = (secret: string): void => {
+    for (const form of secretForms(secret)) if (form.length >= MIN_SCRUB_LENGTH) out.add(form);
+  };
+  for (const config of Object.values(services)) {
+    const auth = config.auth;
+    if (auth === undefined) continue;
+    switch (auth.type) {
+      case 'basic':
+        add(auth.password);
+        add(`${auth.username}:${auth.password}`);
+        break;
+      case 'bearer':
+        add(auth.token);
+        break;
+      case 'custom_headers':
+        for (const value of Object.values(auth.headers)) add(value);
+        break;
+      case 'oauth2':
+        add(auth.client_secret);
+        add(`${auth.client_id}:${auth.client_secret}`);
+        break;
+      default: {
+        const exhaustive: never = auth;
+        void exhaustive;
+      }
+    }
+  }
+  return out;
 }
 
 /** The services of one handler, by name (a Map: names come from definitions). */

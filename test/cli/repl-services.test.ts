@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce, cli } from './build.js';
+
+/** Runs the CLI without blocking this process's event loop (the test server must answer). */
+function cliAsync(args: readonly string[], input: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('repl --services: auth without leaking secrets', () => {
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    buildOnce();
+    // A service that echoes the Authorization header back, the worst case for leaks.
+    server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ path: req.url, auth: req.headers.authorization ?? null }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('authenticates, prints and saves no secret, and the saved fixture passes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-repl-svc-'));
+    const tools = join(dir, 'tools.json');
+    writeFileSync(
+      tools,
+      JSON.stringify([
+        {
+          type: 'endpoint',
+          service: 'pets',
+          tool: { type: 'function', function: { name: 'get_pet', parameters: { type: 'object', properties: { id: { type: 'string' } } } } },
+          endpoint: { url: `http://127.0.0.1:${port}/v1/pets/{id}`, method: 'get', argument_location: 'path' },
+        },
+      ]),
+    );
+    const secret = 'tok-UNIQUE-9f3a1c';
+    const saved = join(dir, 'saved.yaml');
+    const input = ['find pet 7', '/call get_pet {"id":"7"}', '/reply Found it.', `/save ${saved}`, '/quit'].join('\n');
+    const services = JSON.stringify({ pets: { auth: { type: 'bearer', token: secret } } });
+    const r = await cliAsync(['repl', tools, '--model', 'manual', '--services', services], input);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('"auth":"Bearer [redacted]"');
+    const text = readFileSync(saved, 'utf8');
+    for (const out of [r.stdout, r.stderr, text]) {
+      expect(out).not.toContain(secret);
+      expect(out).not.toContain(Buffer.from(secret).toString('base64'));
+    }
+    expect(text).toContain('token: redacted');
+    const t = cli(['test', saved]);
+    expect(t.stdout).toContain('1 passed');
+  });
+
+  it('warns on start about a service that is not configured', async () => {
+    const r = await cliAsync(['repl', 'fixtures/tools/clinic.json', '--model', 'manual'], '/quit\n');
+    expect(r.stdout).toContain('book_appointment uses service "clinic", which is not configured (--services)');
+  });
+});
