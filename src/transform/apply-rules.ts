@@ -33,11 +33,13 @@ export interface RuleProgram {
 interface ApplyState extends ArgsView {
   owned: object[] | undefined;
   readonly context: TransformContext | undefined;
+  /** The trace so far (read when a step stops the application). */
   readonly trace: TransformTraceEntry[];
+  stop: TransformOutcome | undefined;
 }
 
-/** A compiled rule: records its trace entry; returns an outcome only to stop (error policy). */
-type Step = (state: ApplyState) => TransformOutcome | undefined;
+/** A compiled rule: returns its trace entry, or `undefined` after setting `state.stop` (error policy). */
+type Step = (state: ApplyState) => TransformTraceEntry | undefined;
 
 function isOwned(state: ApplyState, value: unknown): boolean {
   return state.owned !== undefined && state.owned.includes(value as object);
@@ -137,8 +139,7 @@ function compileStep(rule: RuleProgram): Step {
   return (state) => {
     const args: ArgsView = state;
     if (predicate !== undefined && !predicate(args, state.context)) {
-      state.trace.push(whenFalse);
-      return undefined;
+      return whenFalse;
     }
     let current: unknown;
     let parentAbsent = false;
@@ -146,23 +147,18 @@ function compileStep(rule: RuleProgram): Step {
     else {
       const parent = readParent(args);
       if (parent === null) {
-        state.trace.push(notAnObject);
-        return undefined;
+        return notAnObject;
       }
       parentAbsent = parent === undefined;
       current = parent === undefined ? undefined : ownValue(parent, last);
     }
     if (action === 'remove') {
-      if (current === undefined && (depth > 0 || !hasArg(args, last))) state.trace.push(absent);
-      else {
-        remove(state);
-        state.trace.push(removed);
-      }
-      return undefined;
+      if (current === undefined && (depth > 0 || !hasArg(args, last))) return absent;
+      remove(state);
+      return removed;
     }
     if (action === 'default' && !isEmptyValue(current)) {
-      state.trace.push(notEmpty);
-      return undefined;
+      return notEmpty;
     }
     let value: unknown;
     if (render !== undefined) {
@@ -170,16 +166,15 @@ function compileStep(rule: RuleProgram): Step {
       if (typeof out !== 'string') {
         const detail = failureDetail(out);
         if (state.context?.onMissingTemplateValue === 'error') {
-          return { ok: false, code: 'missing_template_value', message: `cannot set "${key}": ${detail}`, trace: state.trace };
+          state.stop = { ok: false, code: 'missing_template_value', message: `cannot set "${key}": ${detail}`, trace: state.trace };
+          return undefined;
         }
-        state.trace.push({ key, action, outcome: 'skipped', reason: out.kind === 'missing' ? 'missing_value' : 'format_error', detail });
-        return undefined;
+        return { key, action, outcome: 'skipped', reason: out.kind === 'missing' ? 'missing_value' : 'format_error', detail };
       }
       value = out;
     } else value = literalIsObject ? deepCopy(literal) : literal;
     write(state, value, parentAbsent);
-    state.trace.push({ key, action, outcome: 'applied', value });
-    return undefined;
+    return { key, action, outcome: 'applied', value };
   };
 }
 
@@ -187,11 +182,13 @@ function compileStep(rule: RuleProgram): Step {
 export function makeApply(programs: readonly RuleProgram[]): (args: Readonly<Record<string, unknown>>, context?: TransformContext) => TransformOutcome {
   const steps = programs.map(compileStep);
   return (input, context) => {
-    const state: ApplyState = { input: input as PlainObject, overlay: undefined, touched: 0, owned: undefined, context, trace: [] };
+    const trace: TransformTraceEntry[] = [];
+    const state: ApplyState = { input: input as PlainObject, overlay: undefined, touched: 0, owned: undefined, context, trace, stop: undefined };
     for (let i = 0; i < steps.length; i++) {
-      const stop = (steps[i] as Step)(state);
-      if (stop !== undefined) return stop;
+      const entry = (steps[i] as Step)(state);
+      if (entry === undefined) return state.stop as TransformOutcome;
+      trace.push(entry);
     }
-    return { ok: true, args: materialize(state), trace: state.trace };
+    return { ok: true, args: materialize(state), trace };
   };
 }

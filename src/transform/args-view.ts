@@ -7,7 +7,7 @@
  * `"foo": "@remove"` — and allocations: the overlay is one flat array of
  * `[key, value, flags, key, value, flags, …]`.
  */
-import { getOwn, ownValue, setOwn, shallowCopy, type PlainObject } from './own-data.js';
+import { ownValue, setOwn, shallowCopy, type PlainObject } from './own-data.js';
 
 const REMOVED: unique symbol = Symbol('removed');
 
@@ -47,23 +47,21 @@ function find(overlay: unknown[], key: string): number {
   return -1;
 }
 
-/** The current value of a root argument (own data only; getters never run); undefined if absent. */
+/**
+ * The current value of a root argument (an own property), or undefined if absent. Arguments are
+ * JSON data parsed by the engine, which has no accessors, so this is a plain own-property read;
+ * nested values and session variables are read through property descriptors (see `field-path`).
+ */
 export function readArg(view: ArgsView, key: string): unknown {
-  const overlay = view.overlay;
-  const i = overlay === undefined ? -1 : find(overlay, key);
-  if (i < 0) return getOwn(view.input, key);
-  const v = (overlay as unknown[])[i + 1];
-  return v === REMOVED ? undefined : v;
-}
-
-/** Like {@link readArg} with a plain own-property read, for walking rule keys. */
-export function readArgFast(view: ArgsView, key: string): unknown {
   const overlay = view.overlay;
   const i = overlay === undefined ? -1 : find(overlay, key);
   if (i < 0) return ownValue(view.input, key);
   const v = (overlay as unknown[])[i + 1];
   return v === REMOVED ? undefined : v;
 }
+
+/** The same read, named for walking rule keys. */
+export const readArgFast = readArg;
 
 /** The root argument if it is an object this application created and may write into. */
 export function ownedArg(view: ArgsView, key: string): PlainObject | undefined {
