@@ -2,8 +2,8 @@
  * Turns one shape-checked raw definition into the resolved, fully-defaulted {@link ToolDefinition}:
  * spellings merged, defaults filled, rules and JSON Schema compiled, meaning linted.
  */
-import jmespath from 'jmespath';
 import type { DefinitionIssue } from '../errors.js';
+import { checkSaveExpression } from '../handlers/save.js';
 import { compileDefaults } from '../transform/compile.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { joinPath } from './json-path.js';
@@ -126,8 +126,8 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
   // Options.
   const rawOptions = raw.options ?? {};
   (rawOptions.save ?? []).forEach((rule, i) => {
-    const problem = checkJmesPath(rule.from);
-    if (problem) at(path('options', 'save') + `[${i}].from`, 'bad_save', `invalid JMESPath: ${problem}`);
+    const problem = checkSaveExpression(rule.from);
+    if (problem) at(path('options', 'save') + `[${i}].from`, 'bad_save', problem);
   });
   const options: ToolOptions = {
     propagateToolResult: rawOptions.propagate_tool_result ?? rawOptions.propagateToolResult ?? false,
@@ -216,15 +216,5 @@ function checkStaticValue(type: StaticParameter['type'], value: unknown): string
       const exhaustive: never = type;
       return `unknown type ${String(exhaustive)}`;
     }
-  }
-}
-
-function checkJmesPath(expression: string): string | undefined {
-  try {
-    // `compile` exists at run time but is missing from @types/jmespath.
-    (jmespath as unknown as { compile(expression: string): unknown }).compile(expression);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
   }
 }
