@@ -33,13 +33,6 @@ export function ownValue(obj: PlainObject, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
-/** Whether `obj` has an own data property `key`. */
-export function hasOwnData(obj: PlainObject, key: string): boolean {
-  if (!Object.hasOwn(obj, key)) return false;
-  const desc = Object.getOwnPropertyDescriptor(obj, key);
-  return desc !== undefined && 'value' in desc;
-}
-
 /**
  * Sets an own data property without ever invoking the `__proto__` setter or an inherited setter
  * (`obj.__proto__ = x` would change the prototype; defineProperty never does).

@@ -287,3 +287,32 @@ describe('copying and immutability', () => {
     expect(out['a']).not.toBe(args.a);
   });
 });
+
+describe('key order of the result (as sequential writes to a plain object would give)', () => {
+  it('existing keys keep their place, new keys go last', () => {
+    expect(Object.keys(argsOf({ a: '@override 1', z: 1, 'm.n': 2 }, { m: { x: 1 }, a: 0, b: 0 }))).toEqual(['m', 'a', 'b', 'z']);
+  });
+  it('a key removed and written again goes last', () => {
+    expect(Object.keys(argsOf({ a: '@remove', b: '@override 2', a2: '@remove', 'a ': 1, a3: 1 }, { a: 1, b: 1, c: 1 }))).toEqual(['b', 'c', 'a ', 'a3']);
+    expect(Object.keys(argsOf({ a: '@remove', x: 1, b: '@remove', 'b.c': 1 }, { a: 1, b: 1, c: 1 }))).toEqual(['c', 'x', 'b']);
+    const out = argsOf({ a: '@remove', b: 2, 'a.x': 1 }, { a: 1, c: 1 });
+    expect(out).toEqual({ c: 1, b: 2, a: { x: 1 } });
+    expect(Object.keys(out)).toEqual(['c', 'b', 'a']);
+  });
+  it('remove then default on the same key sees it absent', () => {
+    expect(argsOf({ a: '@remove', 'a ': '{a}' }, { a: 'x' })).toEqual({});
+    expect(apply({ a: '@remove', b: '@remove' }, { a: 1 })).toMatchObject({ args: {}, trace: [{ outcome: 'applied' }, { reason: 'absent' }] });
+  });
+  it('a nested remove rebuilds only the touched path', () => {
+    const args = { a: { b: { c: 1, d: 2 }, keep: { k: 1 } } };
+    const out = argsOf({ 'a.b.c': '@remove' }, args);
+    expect(out).toEqual({ a: { b: { d: 2 }, keep: { k: 1 } } });
+    expect((out['a'] as Record<string, unknown>)['keep']).toBe(args.a.keep);
+    expect(args).toEqual({ a: { b: { c: 1, d: 2 }, keep: { k: 1 } } });
+  });
+  it('writes after a nested remove reuse the rebuilt object', () => {
+    const args = { t: { x: 1, y: 2 } };
+    expect(argsOf({ 't.x': '@remove', 't.z': 3, 't.y': '@override 9' }, args)).toEqual({ t: { y: '9', z: 3 } });
+    expect(args).toEqual({ t: { x: 1, y: 2 } });
+  });
+});
