@@ -51,3 +51,10 @@ export function abortError(): Error {
   err.name = 'AbortError';
   return err;
 }
+
+/** Wraps anything a model adapter threw as a {@link ModelError} (`bad_response` unless it is one). */
+export function asModelError(err: unknown, model: string): ModelError {
+  if (isModelError(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new ModelError({ code: 'bad_response', model, message: `model ${model} failed: ${message}`, cause: err });
+}

@@ -19,7 +19,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { ModelError, abortError } from './errors.js';
+import { ModelError, abortError, asModelError } from './errors.js';
 import type {
   ChatMessage,
   ChatTool,
@@ -197,13 +197,7 @@ function toModelError(
       cause: err,
     });
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return new ModelError({
-    code: 'bad_response',
-    model,
-    message: `model ${model} failed: ${message}`,
-    cause: err,
-  });
+  return asModelError(err, model);
 }
 
 function toOpenAIMessage(m: ChatMessage): ChatCompletionMessageParam {

@@ -5,7 +5,7 @@
  * exactly one tool message, also after a model error or an interruption.
  */
 import type { ChatMessage, ModelToolCall, ModelUsage } from '../models/types.js';
-import { ModelError, isModelError } from '../models/errors.js';
+import { asModelError, type ModelError } from '../models/errors.js';
 import { applyToolResult } from './apply-effects.js';
 import {
   bridgePhrasesFor,
@@ -142,7 +142,7 @@ export async function runRound(
       }
     }
   } catch (err) {
-    if (!signal.aborted) error = toModelError(err, host.options.model.name);
+    if (!signal.aborted) error = asModelError(err, host.options.model.name);
   }
   await Promise.all(pending);
   bridge?.stop();
@@ -177,13 +177,3 @@ export async function runRound(
   };
 }
 
-function toModelError(err: unknown, model: string): ModelError {
-  if (isModelError(err)) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return new ModelError({
-    code: 'bad_response',
-    model,
-    message: `model ${model} failed: ${message}`,
-    cause: err,
-  });
-}
