@@ -19,7 +19,8 @@ export interface ApplyStaticParametersOptions {
 
 /**
  * Returns a new argument object: `args` with every static parameter that has a value set to it.
- * The value is `overrides[name]` when present as an own key, else the parameter's `default`;
+ * The value is `overrides[name]` when present as an own key (and not `undefined`), else the
+ * parameter's `default`;
  * a parameter with neither is left out (the loader reports a required one). String values are
  * rendered as mustache templates (no HTML escaping); arrays and objects are copied.
  * Never mutates `args`, `params` or the options.
@@ -32,10 +33,8 @@ export function applyStaticParameters(
   const out: PlainObject = shallowCopy(args);
   const overrides = options.overrides;
   for (const param of params) {
-    let value: unknown;
-    if (overrides !== undefined && Object.hasOwn(overrides, param.name)) value = getOwn(overrides as PlainObject, param.name);
-    else if (Object.hasOwn(param, 'default')) value = param.default;
-    else continue;
+    let value: unknown = overrides === undefined ? undefined : getOwn(overrides as PlainObject, param.name);
+    if (value === undefined) value = param.default;
     if (value === undefined) continue;
     if (typeof value === 'string') value = renderMustache(value, { vars: options.vars, session: options.session });
     else if (value !== null && typeof value === 'object') value = deepCopy(value);

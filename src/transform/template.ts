@@ -162,6 +162,16 @@ function makeRenderer(parts: readonly Part[]): CompiledTemplate['renderView'] {
   const only = parts[0] as Part;
   if (parts.length === 1) {
     if (typeof only === 'string') return () => only;
+    if (only.spec === undefined && only.conversion === undefined) {
+      // `{vars.hospital}`: a string value is the answer as is.
+      const resolve = only.field.resolve;
+      return (args, context) => {
+        const value = resolve(args, context);
+        if (typeof value === 'string') return value.length > MAX_RENDERED_LENGTH ? tooLong(only.text) : value;
+        const out = renderPart(only, args, context);
+        return typeof out === 'string' && out.length > MAX_RENDERED_LENGTH ? tooLong(only.text) : out;
+      };
+    }
     return (args, context) => {
       const out = renderPart(only, args, context);
       return typeof out === 'string' && out.length > MAX_RENDERED_LENGTH ? tooLong(only.text) : out;

@@ -71,3 +71,9 @@ describe('renderMustache', () => {
     expect(() => renderMustache('{{#a}}x', {})).toThrow();
   });
 });
+
+describe('applyStaticParameters overrides', () => {
+  it('an override that is undefined falls back to the default', () => {
+    expect(applyStaticParameters({}, [units], { overrides: { units: undefined } })).toEqual({ units: 'metric' });
+  });
+});
