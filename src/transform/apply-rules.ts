@@ -9,7 +9,7 @@
  * definition is ever mutated. Removing a nested key rebuilds its parent rather than using
  * `delete`, which would push the object into V8's slow dictionary mode.
  */
-import { hasArg, materialize, ownedArg, readArgFast, removeArg, setArg, type ArgsView } from './args-view.js';
+import { hasArg, materialize, ownedArg, ownedAt, readArg, removeAt, setArg, setAt, slot, valueAt, type ArgsView } from './args-view.js';
 import { copyWithout, deepCopy, isEmptyValue, isPlainObject, ownValue, shallowCopy, type PlainObject } from './own-data.js';
 import type { Predicate } from './condition.js';
 import type { CompiledTemplate, RenderFailure } from './template.js';
@@ -59,7 +59,7 @@ function ownPath(state: ApplyState, path: readonly string[]): PlainObject {
   const first = path[0] as string;
   let obj = ownedArg(state, first);
   if (obj === undefined) {
-    const child = readArgFast(state, first);
+    const child = readArg(state, first);
     obj = child === undefined ? {} : shallowCopy(child as PlainObject);
     setArg(state, first, obj, true);
   }
@@ -106,14 +106,16 @@ function compileStep(rule: RuleProgram): Step {
   const literal = rule.value;
   const literalIsObject = literal !== null && typeof literal === 'object';
 
-  /** The parent object as it stands; `undefined` if an intermediate is absent, `null` if one is not an object. */
-  const readParent = (args: ArgsView): PlainObject | undefined | null => {
-    let child = readArgFast(args, first);
-    if (child === undefined) return undefined;
-    if (!isPlainObject(child)) return null;
-    let obj = child;
+  /**
+   * The parent object below the root value as it stands; `undefined` if an intermediate is
+   * absent, `null` if one is not an object.
+   */
+  const readParent = (root: unknown): PlainObject | undefined | null => {
+    if (root === undefined) return undefined;
+    if (!isPlainObject(root)) return null;
+    let obj = root;
     for (let i = 1; i < depth; i++) {
-      child = ownValue(obj, parentPath[i] as string);
+      const child = ownValue(obj, parentPath[i] as string);
       if (child === undefined) return undefined;
       if (!isPlainObject(child)) return null;
       obj = child;
@@ -121,15 +123,22 @@ function compileStep(rule: RuleProgram): Step {
     return obj;
   };
 
-  const write = (state: ApplyState, value: unknown, parentAbsent: boolean): void => {
-    if (depth === 0) setArg(state, last, value);
-    else if (depth === 1 && parentAbsent) setArg(state, first, { [last]: value }, true);
-    else ownPath(state, parentPath)[last] = value;
+  /** Writes the value; `at` is the root key's slot, `root` its value, `parent` the parent object. */
+  const write = (state: ApplyState, at: number, root: unknown, parent: PlainObject | undefined, value: unknown): void => {
+    if (depth === 0) setAt(state, at, first, value, false);
+    else if (depth > 1) ownPath(state, parentPath)[last] = value;
+    else if (parent === undefined) setAt(state, at, first, { [last]: value }, true);
+    else if (ownedAt(state, at)) parent[last] = value;
+    else {
+      const copy = shallowCopy(root as PlainObject);
+      copy[last] = value;
+      setAt(state, at, first, copy, true);
+    }
   };
 
-  const remove = (state: ApplyState): void => {
-    if (depth === 0) removeArg(state, last);
-    else if (depth === 1) setArg(state, parentKey, copyWithout(readArgFast(state, parentKey) as PlainObject, last), true);
+  const remove = (state: ApplyState, at: number, root: unknown): void => {
+    if (depth === 0) removeAt(state, at, first);
+    else if (depth === 1) setAt(state, at, first, copyWithout(root as PlainObject, last), true);
     else {
       const grand = ownPath(state, grandPath);
       grand[parentKey] = own(state, copyWithout(ownValue(grand, parentKey) as PlainObject, last));
@@ -137,32 +146,27 @@ function compileStep(rule: RuleProgram): Step {
   };
 
   return (state) => {
-    const args: ArgsView = state;
-    if (predicate !== undefined && !predicate(args, state.context)) {
-      return whenFalse;
-    }
+    if (predicate !== undefined && !predicate(state, state.context)) return whenFalse;
+    const at = slot(state, first);
+    const root = valueAt(state, at, first);
     let current: unknown;
-    let parentAbsent = false;
-    if (depth === 0) current = readArgFast(args, last);
+    let parent: PlainObject | undefined;
+    if (depth === 0) current = root;
     else {
-      const parent = readParent(args);
-      if (parent === null) {
-        return notAnObject;
-      }
-      parentAbsent = parent === undefined;
-      current = parent === undefined ? undefined : ownValue(parent, last);
+      const p = readParent(root);
+      if (p === null) return notAnObject;
+      parent = p;
+      current = p === undefined ? undefined : ownValue(p, last);
     }
     if (action === 'remove') {
-      if (current === undefined && (depth > 0 || !hasArg(args, last))) return absent;
-      remove(state);
+      if (current === undefined && (depth > 0 || !hasArg(state, last))) return absent;
+      remove(state, at, root);
       return removed;
     }
-    if (action === 'default' && !isEmptyValue(current)) {
-      return notEmpty;
-    }
+    if (action === 'default' && !isEmptyValue(current)) return notEmpty;
     let value: unknown;
     if (render !== undefined) {
-      const out = render(args, state.context);
+      const out = render(state, state.context);
       if (typeof out !== 'string') {
         const detail = failureDetail(out);
         if (state.context?.onMissingTemplateValue === 'error') {
@@ -173,7 +177,7 @@ function compileStep(rule: RuleProgram): Step {
       }
       value = out;
     } else value = literalIsObject ? deepCopy(literal) : literal;
-    write(state, value, parentAbsent);
+    write(state, at, root, parent, value);
     return { key, action, outcome: 'applied', value };
   };
 }

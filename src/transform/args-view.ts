@@ -48,59 +48,73 @@ function find(overlay: unknown[], key: string): number {
 }
 
 /**
- * The current value of a root argument (an own property), or undefined if absent. Arguments are
- * JSON data parsed by the engine, which has no accessors, so this is a plain own-property read;
+ * Where `key` is in the overlay (-1: not there). A slot stays valid until the overlay changes,
+ * which lets a rule look a root key up once and then read, test and write it.
+ */
+export function slot(view: ArgsView, key: string): number {
+  const overlay = view.overlay;
+  return overlay === undefined ? -1 : find(overlay, key);
+}
+
+/**
+ * The current value of the root argument at a slot, or undefined if absent. Arguments are JSON
+ * data parsed by the engine, which has no accessors, so this is a plain own-property read;
  * nested values and session variables are read through property descriptors (see `field-path`).
  */
-export function readArg(view: ArgsView, key: string): unknown {
-  const overlay = view.overlay;
-  const i = overlay === undefined ? -1 : find(overlay, key);
+export function valueAt(view: ArgsView, i: number, key: string): unknown {
   if (i < 0) return ownValue(view.input, key);
-  const v = (overlay as unknown[])[i + 1];
+  const v = (view.overlay as unknown[])[i + 1];
   return v === REMOVED ? undefined : v;
 }
 
-/** The same read, named for walking rule keys. */
-export const readArgFast = readArg;
+/** Whether the root argument at a slot is an object this application created (writable). */
+export function ownedAt(view: ArgsView, i: number): boolean {
+  return i >= 0 && (((view.overlay as unknown[])[i + 2] as number) & OWNED) !== 0;
+}
+
+/** The current value of a root argument, or undefined if absent. */
+export function readArg(view: ArgsView, key: string): unknown {
+  return valueAt(view, slot(view, key), key);
+}
 
 /** The root argument if it is an object this application created and may write into. */
 export function ownedArg(view: ArgsView, key: string): PlainObject | undefined {
-  const overlay = view.overlay;
-  const i = overlay === undefined ? -1 : find(overlay, key);
-  return i >= 0 && (((overlay as unknown[])[i + 2] as number) & OWNED) !== 0 ? ((overlay as unknown[])[i + 1] as PlainObject) : undefined;
+  const i = slot(view, key);
+  return ownedAt(view, i) ? ((view.overlay as unknown[])[i + 1] as PlainObject) : undefined;
 }
 
 /** Whether a root argument is present. */
 export function hasArg(view: ArgsView, key: string): boolean {
-  const overlay = view.overlay;
-  const i = overlay === undefined ? -1 : find(overlay, key);
-  return i < 0 ? Object.hasOwn(view.input, key) : (overlay as unknown[])[i + 1] !== REMOVED;
+  const i = slot(view, key);
+  return i < 0 ? Object.hasOwn(view.input, key) : (view.overlay as unknown[])[i + 1] !== REMOVED;
+}
+
+/** Writes the root argument at a slot; `owned` marks an object this application created. */
+export function setAt(view: ArgsView, i: number, key: string, value: unknown, owned: boolean): void {
+  const flags = owned ? OWNED : 0;
+  if (i < 0) {
+    push(view, key, value, flags);
+    return;
+  }
+  const o = view.overlay as unknown[];
+  const old = o[i + 2] as number;
+  if (o[i + 1] !== REMOVED) {
+    o[i + 1] = value;
+    o[i + 2] = (old & (MOVED | IN_INPUT)) | flags;
+  } else {
+    o.splice(i, 3);
+    o.push(key, value, (old & IN_INPUT) | flags | MOVED);
+  }
 }
 
 /** Writes a root argument; `owned` marks an object this application created. */
 export function setArg(view: ArgsView, key: string, value: unknown, owned = false): void {
-  const flags = owned ? OWNED : 0;
-  const overlay = view.overlay;
-  const i = overlay === undefined ? -1 : find(overlay, key);
-  if (i < 0) push(view, key, value, flags);
-  else {
-    const o = overlay as unknown[];
-    const old = o[i + 2] as number;
-    if (o[i + 1] !== REMOVED) {
-      o[i + 1] = value;
-      o[i + 2] = (old & (MOVED | IN_INPUT)) | flags;
-    } else {
-      o.splice(i, 3);
-      o.push(key, value, (old & IN_INPUT) | flags | MOVED);
-    }
-  }
+  setAt(view, slot(view, key), key, value, owned);
 }
 
-/** Removes a root argument (the caller checked it is present). */
-export function removeArg(view: ArgsView, key: string): void {
-  const overlay = view.overlay;
-  const i = overlay === undefined ? -1 : find(overlay, key);
-  if (i >= 0) (overlay as unknown[])[i + 1] = REMOVED;
+/** Removes the root argument at a slot (the caller checked it is present). */
+export function removeAt(view: ArgsView, i: number, key: string): void {
+  if (i >= 0) (view.overlay as unknown[])[i + 1] = REMOVED;
   else push(view, key, REMOVED, 0);
 }
 
