@@ -114,8 +114,13 @@ export function setArg(view: ArgsView, key: string, value: unknown, owned = fals
 
 /** Removes the root argument at a slot (the caller checked it is present). */
 export function removeAt(view: ArgsView, i: number, key: string): void {
-  if (i >= 0) (view.overlay as unknown[])[i + 1] = REMOVED;
-  else push(view, key, REMOVED, 0);
+  if (i < 0) {
+    push(view, key, REMOVED, 0);
+    return;
+  }
+  const o = view.overlay as unknown[];
+  o[i + 1] = REMOVED;
+  o[i + 2] = (o[i + 2] as number) & ~OWNED;
 }
 
 /** The arguments as a new plain object (never the caller's). */
