@@ -125,20 +125,20 @@ function compileStep(rule: RuleProgram): Step {
 
   /** Writes the value; `at` is the root key's slot, `root` its value, `parent` the parent object. */
   const write = (state: ApplyState, at: number, root: unknown, parent: PlainObject | undefined, value: unknown): void => {
-    if (depth === 0) setAt(state, at, first, value, false);
+    if (depth === 0) setAt(state, at, first, value, false, root !== undefined);
     else if (depth > 1) ownPath(state, parentPath)[last] = value;
-    else if (parent === undefined) setAt(state, at, first, { [last]: value }, true);
+    else if (parent === undefined) setAt(state, at, first, { [last]: value }, true, root !== undefined);
     else if (ownedAt(state, at)) parent[last] = value;
     else {
       const copy = shallowCopy(root as PlainObject);
       copy[last] = value;
-      setAt(state, at, first, copy, true);
+      setAt(state, at, first, copy, true, true);
     }
   };
 
   const remove = (state: ApplyState, at: number, root: unknown): void => {
     if (depth === 0) removeAt(state, at, first);
-    else if (depth === 1) setAt(state, at, first, copyWithout(root as PlainObject, last), true);
+    else if (depth === 1) setAt(state, at, first, copyWithout(root as PlainObject, last), true, true);
     else {
       const grand = ownPath(state, grandPath);
       grand[parentKey] = own(state, copyWithout(ownValue(grand, parentKey) as PlainObject, last));

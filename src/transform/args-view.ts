@@ -31,9 +31,10 @@ export function viewOf(input: PlainObject): ArgsView {
   return { input, overlay: undefined, touched: 0 };
 }
 
-function push(view: ArgsView, key: string, value: unknown, flags: number): void {
+/** Appends an entry; `inInput` may be given when the caller knows (an own key of the input). */
+function push(view: ArgsView, key: string, value: unknown, flags: number, inInput?: boolean): void {
   let f = flags;
-  if (Object.hasOwn(view.input, key)) {
+  if (inInput ?? Object.hasOwn(view.input, key)) {
     f |= IN_INPUT;
     view.touched++;
   }
@@ -89,11 +90,16 @@ export function hasArg(view: ArgsView, key: string): boolean {
   return i < 0 ? Object.hasOwn(view.input, key) : (view.overlay as unknown[])[i + 1] !== REMOVED;
 }
 
-/** Writes the root argument at a slot; `owned` marks an object this application created. */
-export function setAt(view: ArgsView, i: number, key: string, value: unknown, owned: boolean): void {
+/**
+ * Writes the root argument at a slot; `owned` marks an object this application created.
+ * `inInput` (for a key not in the overlay) saves a lookup when the caller read the key already;
+ * an own key whose value is `undefined` may be reported as absent — harmless, `materialize` then
+ * overwrites it in place.
+ */
+export function setAt(view: ArgsView, i: number, key: string, value: unknown, owned: boolean, inInput?: boolean): void {
   const flags = owned ? OWNED : 0;
   if (i < 0) {
-    push(view, key, value, flags);
+    push(view, key, value, flags, inInput);
     return;
   }
   const o = view.overlay as unknown[];
@@ -112,10 +118,10 @@ export function setArg(view: ArgsView, key: string, value: unknown, owned = fals
   setAt(view, slot(view, key), key, value, owned);
 }
 
-/** Removes the root argument at a slot (the caller checked it is present). */
+/** Removes the root argument at a slot (the caller checked it is present, so it is an input key when not in the overlay). */
 export function removeAt(view: ArgsView, i: number, key: string): void {
   if (i < 0) {
-    push(view, key, REMOVED, 0);
+    push(view, key, REMOVED, 0, true);
     return;
   }
   const o = view.overlay as unknown[];

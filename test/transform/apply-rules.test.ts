@@ -316,3 +316,13 @@ describe('key order of the result (as sequential writes to a plain object would 
     expect(args).toEqual({ t: { x: 1, y: 2 } });
   });
 });
+
+describe('arguments built by JavaScript callers', () => {
+  it('an own key holding undefined counts as absent and keeps its place', () => {
+    const out = argsOf({ k: 1, z: '@override 2' }, { a: 0, k: undefined, z: 0 });
+    expect(out).toEqual({ a: 0, k: 1, z: '2' });
+    expect(Object.keys(out)).toEqual(['a', 'k', 'z']);
+    const kept = argsOf({ k: 1 }, { k: undefined, b: 1 });
+    expect(Object.keys(kept)).toEqual(['k', 'b']);
+  });
+});
