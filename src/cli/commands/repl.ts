@@ -9,6 +9,7 @@ import { loadTools, readToolsFile } from '../../definition/load.js';
 import type { ToolSet } from '../../definition/types.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
 import { openaiModel } from '../../models/openai.js';
+import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
 import type { ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
@@ -28,6 +29,8 @@ Options:
   --languages <a,b,…>     allowed languages
   --model openai|manual   who answers (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL
                           is set, else manual). OPENAI_MODEL picks the model (default ${DEFAULT_OPENAI_MODEL}).
+  --text-markers          for models without native tool calls: tools are described in the
+                          system prompt and called with <tool>{"name":…,"input":{…}}</tool>
   --services <file|json>  services with their auth for endpoint calls (SPEC §3), e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}' or a JSON/YAML file;
                           /save writes them with every secret replaced
@@ -47,6 +50,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       languages: { type: 'string' },
       model: { type: 'string' },
       services: { type: 'string' },
+      'text-markers': { type: 'boolean' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -81,14 +85,15 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
   }
   for (const w of tools.warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
 
-  const model: Model | 'manual' =
-    mode === 'manual'
-      ? 'manual'
-      : openaiModel({
-          model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
-          ...(key !== undefined && key !== '' ? { apiKey: key } : { apiKey: 'not-needed' }),
-          ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
-        });
+  let model: Model | 'manual' = 'manual';
+  if (mode === 'openai') {
+    const remote = openaiModel({
+      model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
+      ...(key !== undefined && key !== '' ? { apiKey: key } : { apiKey: 'not-needed' }),
+      ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
+    });
+    model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
+  }
   const services = await readServices(values.services);
   const lines = new LineSource(io.stdin, io.stdout);
   const repl = new ReplController({
