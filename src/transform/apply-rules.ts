@@ -9,7 +9,7 @@
  * definition is ever mutated. Removing a nested key rebuilds its parent rather than using
  * `delete`, which would push the object into V8's slow dictionary mode.
  */
-import { hasArg, materialize, ownedArg, ownedAt, readArg, removeAt, setArg, setAt, slot, valueAt, type ArgsView } from './args-view.js';
+import { hasArg, keyBit, materialize, ownedArg, ownedAt, readArg, removeAt, setArg, setAt, slot, valueAt, type ArgsView } from './args-view.js';
 import { copyWithout, deepCopy, isEmptyValue, isPlainObject, ownValue, shallowCopy, type PlainObject } from './own-data.js';
 import type { Predicate } from './condition.js';
 import type { CompiledTemplate, RenderFailure } from './template.js';
@@ -92,6 +92,7 @@ function compileStep(rule: RuleProgram): Step {
   const last = segments[segments.length - 1] as string;
   const depth = parentPath.length;
   const first = segments[0] as string;
+  const firstBit = keyBit(first);
   const whenFalse: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'when_false' });
   const notEmpty: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'not_empty' });
   const absent: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'absent' });
@@ -125,20 +126,20 @@ function compileStep(rule: RuleProgram): Step {
 
   /** Writes the value; `at` is the root key's slot, `root` its value, `parent` the parent object. */
   const write = (state: ApplyState, at: number, root: unknown, parent: PlainObject | undefined, value: unknown): void => {
-    if (depth === 0) setAt(state, at, first, value, false, root !== undefined);
+    if (depth === 0) setAt(state, at, first, value, false, root !== undefined, firstBit);
     else if (depth > 1) ownPath(state, parentPath)[last] = value;
-    else if (parent === undefined) setAt(state, at, first, { [last]: value }, true, root !== undefined);
+    else if (parent === undefined) setAt(state, at, first, { [last]: value }, true, root !== undefined, firstBit);
     else if (ownedAt(state, at)) parent[last] = value;
     else {
       const copy = shallowCopy(root as PlainObject);
       copy[last] = value;
-      setAt(state, at, first, copy, true, true);
+      setAt(state, at, first, copy, true, true, firstBit);
     }
   };
 
   const remove = (state: ApplyState, at: number, root: unknown): void => {
-    if (depth === 0) removeAt(state, at, first);
-    else if (depth === 1) setAt(state, at, first, copyWithout(root as PlainObject, last), true, true);
+    if (depth === 0) removeAt(state, at, first, firstBit);
+    else if (depth === 1) setAt(state, at, first, copyWithout(root as PlainObject, last), true, true, firstBit);
     else {
       const grand = ownPath(state, grandPath);
       grand[parentKey] = own(state, copyWithout(ownValue(grand, parentKey) as PlainObject, last));
@@ -147,7 +148,7 @@ function compileStep(rule: RuleProgram): Step {
 
   return (state) => {
     if (predicate !== undefined && !predicate(state, state.context)) return whenFalse;
-    const at = slot(state, first);
+    const at = slot(state, first, firstBit);
     const root = valueAt(state, at, first);
     let current: unknown;
     let parent: PlainObject | undefined;
@@ -187,7 +188,7 @@ export function makeApply(programs: readonly RuleProgram[]): (args: Readonly<Rec
   const steps = programs.map(compileStep);
   return (input, context) => {
     const trace: TransformTraceEntry[] = [];
-    const state: ApplyState = { input: input as PlainObject, overlay: undefined, touched: 0, owned: undefined, context, trace, stop: undefined };
+    const state: ApplyState = { input: input as PlainObject, overlay: undefined, mask: 0, touched: 0, owned: undefined, context, trace, stop: undefined };
     for (let i = 0; i < steps.length; i++) {
       const entry = (steps[i] as Step)(state);
       if (entry === undefined) return state.stop as TransformOutcome;

@@ -22,22 +22,35 @@ const IN_INPUT = 4;
 export interface ArgsView {
   readonly input: PlainObject;
   overlay: unknown[] | undefined;
+  /** Union of the {@link keyBit}s of the overlay's keys: a key whose bit is clear is not there. */
+  mask: number;
   /** How many overlay entries are keys of the input (0: the result is a copy plus new keys). */
   touched: number;
 }
 
 /** A view of `input` with nothing changed yet. */
 export function viewOf(input: PlainObject): ArgsView {
-  return { input, overlay: undefined, touched: 0 };
+  return { input, overlay: undefined, mask: 0, touched: 0 };
+}
+
+/**
+ * A one-bit summary of a key (a tiny Bloom filter), computed once at load for every key a rule
+ * or template names, so reading an argument the overlay has never touched skips the scan.
+ */
+export function keyBit(key: string): number {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+  return 1 << ((h >>> 0) % 31);
 }
 
 /** Appends an entry; `inInput` may be given when the caller knows (an own key of the input). */
-function push(view: ArgsView, key: string, value: unknown, flags: number, inInput?: boolean): void {
+function push(view: ArgsView, key: string, value: unknown, flags: number, inInput?: boolean, bit?: number): void {
   let f = flags;
   if (inInput ?? Object.hasOwn(view.input, key)) {
     f |= IN_INPUT;
     view.touched++;
   }
+  view.mask |= bit ?? keyBit(key);
   if (view.overlay === undefined) view.overlay = [key, value, f];
   else view.overlay.push(key, value, f);
 }
@@ -52,9 +65,10 @@ function find(overlay: unknown[], key: string): number {
  * Where `key` is in the overlay (-1: not there). A slot stays valid until the overlay changes,
  * which lets a rule look a root key up once and then read, test and write it.
  */
-export function slot(view: ArgsView, key: string): number {
+export function slot(view: ArgsView, key: string, bit?: number): number {
   const overlay = view.overlay;
-  return overlay === undefined ? -1 : find(overlay, key);
+  if (overlay === undefined || (bit !== undefined && (view.mask & bit) === 0)) return -1;
+  return find(overlay, key);
 }
 
 /**
@@ -73,9 +87,9 @@ export function ownedAt(view: ArgsView, i: number): boolean {
   return i >= 0 && (((view.overlay as unknown[])[i + 2] as number) & OWNED) !== 0;
 }
 
-/** The current value of a root argument, or undefined if absent. */
-export function readArg(view: ArgsView, key: string): unknown {
-  return valueAt(view, slot(view, key), key);
+/** The current value of a root argument, or undefined if absent; `bit` is the key's {@link keyBit}. */
+export function readArg(view: ArgsView, key: string, bit?: number): unknown {
+  return valueAt(view, slot(view, key, bit), key);
 }
 
 /** The root argument if it is an object this application created and may write into. */
@@ -94,12 +108,12 @@ export function hasArg(view: ArgsView, key: string): boolean {
  * Writes the root argument at a slot; `owned` marks an object this application created.
  * `inInput` (for a key not in the overlay) saves a lookup when the caller read the key already;
  * an own key whose value is `undefined` may be reported as absent — harmless, `materialize` then
- * overwrites it in place.
+ * overwrites it in place. `bit` is the key's {@link keyBit} when the caller has it.
  */
-export function setAt(view: ArgsView, i: number, key: string, value: unknown, owned: boolean, inInput?: boolean): void {
+export function setAt(view: ArgsView, i: number, key: string, value: unknown, owned: boolean, inInput?: boolean, bit?: number): void {
   const flags = owned ? OWNED : 0;
   if (i < 0) {
-    push(view, key, value, flags, inInput);
+    push(view, key, value, flags, inInput, bit);
     return;
   }
   const o = view.overlay as unknown[];
@@ -119,9 +133,9 @@ export function setArg(view: ArgsView, key: string, value: unknown, owned = fals
 }
 
 /** Removes the root argument at a slot (the caller checked it is present, so it is an input key when not in the overlay). */
-export function removeAt(view: ArgsView, i: number, key: string): void {
+export function removeAt(view: ArgsView, i: number, key: string, bit?: number): void {
   if (i < 0) {
-    push(view, key, REMOVED, 0, true);
+    push(view, key, REMOVED, 0, true, bit);
     return;
   }
   const o = view.overlay as unknown[];

@@ -4,7 +4,7 @@
  * only (plain objects and arrays) — no prototypes, getters, methods, `length`, or string indexing.
  */
 import type { SessionSystemValues, TransformContext } from './types.js';
-import { materialize, readArg, type ArgsView } from './args-view.js';
+import { keyBit, materialize, readArg, type ArgsView } from './args-view.js';
 import { getOwn, isPlainObject, type PlainObject } from './own-data.js';
 
 /** Segments refused anywhere in a key, a `when.key` or a template path. */
@@ -132,9 +132,12 @@ export function compileField(segments: readonly PathSegment[]): CompiledField | 
   const [first, ...more] = rest as [PathSegment, ...PathSegment[]];
   if (more.length === 0) {
     const key = first.key;
-    return { root: 'args', lintName, resolve: (args) => readArg(args, key) };
+    const bit = keyBit(key);
+    return { root: 'args', lintName, resolve: (args) => readArg(args, key, bit) };
   }
-  return { root: 'args', lintName, resolve: (args) => walk(readArg(args, first.key), more, 0) };
+  const firstKey = first.key;
+  const firstBit = keyBit(firstKey);
+  return { root: 'args', lintName, resolve: (args) => walk(readArg(args, firstKey, firstBit), more, 0) };
 }
 
 function dottedPrefix(segments: readonly PathSegment[]): string {
