@@ -5,6 +5,7 @@
 import type { DefinitionIssue } from '../errors.js';
 import { checkSaveExpression } from '../handlers/save.js';
 import { compileDefaults } from '../transform/compile.js';
+import { checkMustache } from '../transform/mustache.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { joinPath } from './json-path.js';
 import { lintDefinition } from './lint.js';
@@ -84,6 +85,8 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     }
     const typeProblem = param.default === undefined ? undefined : checkStaticValue(param.type, param.default);
     if (typeProblem) at(joinPath(where, 'default'), 'static_type', typeProblem);
+    const templateProblem = typeof param.default === 'string' ? checkMustache(param.default) : undefined;
+    if (templateProblem) at(joinPath(where, 'default'), 'template_syntax', `invalid mustache template: ${templateProblem}`);
     staticParameters.push(param);
   });
   const staticNames = new Set(staticParameters.map((p) => p.name));
@@ -99,6 +102,13 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
       ...(spec.strict !== undefined ? { strict: spec.strict } : {}),
     },
   };
+  if (spec.description !== undefined) {
+    const problem = checkMustache(spec.description);
+    if (problem) at(path('tool', 'function', 'description'), 'template_syntax', `invalid mustache template: ${problem}`);
+  }
+  if (type === 'context' && Object.hasOwn(raw, 'result')) {
+    for (const found of mustacheProblems(raw.result, path('result'))) at(found.path, 'template_syntax', found.message);
+  }
   let validator: ToolDefinition['validator'] | undefined;
   try {
     validator = ctx.validators.compile(parameters);
@@ -217,4 +227,17 @@ function checkStaticValue(type: StaticParameter['type'], value: unknown): string
       return `unknown type ${String(exhaustive)}`;
     }
   }
+}
+
+/** Mustache syntax problems in every string of a context tool's `result` (rendered at call time). */
+function mustacheProblems(value: unknown, path: string): { path: string; message: string }[] {
+  if (typeof value === 'string') {
+    const problem = checkMustache(value);
+    return problem ? [{ path, message: `invalid mustache template: ${problem}` }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => mustacheProblems(v, `${path}[${i}]`));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => mustacheProblems(v, joinPath(path, k)));
+  }
+  return [];
 }

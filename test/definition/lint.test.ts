@@ -198,3 +198,19 @@ describe('one pass reports everything', () => {
     expect(warnings[0]?.path).toBe('tools[0].defaults["city"]');
   });
 });
+
+describe('mustache templates are checked at load', () => {
+  it('in descriptions, static parameter values and context results', async () => {
+    const issues = await loadErrors([
+      def({
+        tool: { type: 'function', function: { name: 'm', description: 'Hi {{#vars.x}} unclosed', parameters: { type: 'object', properties: {} } } },
+        static_parameters: [{ name: 'who', default: '{{vars.name' }],
+      }),
+      def({ type: 'context', result: { text: 'Now {{/vars.y}}' } }, 'ctx'),
+    ]);
+    const paths = issues.filter((i) => i.code === 'template_syntax').map((i) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['tools[0].tool.function.description', 'tools[0].static_parameters[0].default', 'tools[1].result.text']),
+    );
+  });
+});
