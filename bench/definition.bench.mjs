@@ -23,7 +23,13 @@ function definition(i) {
     },
     endpoint: { url: `https://api.test/v1/items/{id}`, method: 'get', argument_location: 'path' },
     defaults: {
-      city: { transform: { action: 'override', when: { key: 'city', value: 'Bronx' }, value: 'The Bronx' } },
+      city: {
+        transform: {
+          action: 'override',
+          when: { key: 'city', value: 'Bronx' },
+          value: 'The Bronx',
+        },
+      },
       'tags.hospital': '{vars.hospital}',
       'tags.city': '{city}',
       greeting: '@override Hello, {city}!',
@@ -43,4 +49,6 @@ for (let r = 0; r < 5; r++) {
   if (set.tools.size !== 1000) throw new Error('expected 1000 tools');
 }
 runs.sort((a, b) => a - b);
-console.log(`load 1,000 definitions: median ${runs[2].toFixed(1)} ms (min ${runs[0].toFixed(1)}, max ${runs[4].toFixed(1)}) over 5 runs`);
+console.log(
+  `load 1,000 definitions: median ${runs[2].toFixed(1)} ms (min ${runs[0].toFixed(1)}, max ${runs[4].toFixed(1)}) over 5 runs`,
+);

@@ -55,21 +55,35 @@ function compile(defaults) {
 
 function canonical(v) {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
 function check(name, a, b) {
-  if (canonical(a) !== canonical(b)) throw new Error(`${name}: outputs differ\n${JSON.stringify(a)}\n${JSON.stringify(b)}`);
+  if (canonical(a) !== canonical(b))
+    throw new Error(`${name}: outputs differ\n${JSON.stringify(a)}\n${JSON.stringify(b)}`);
 }
 
 // 1. Syllable's dotted-key example.
-const dotted = compile({ 'tags.hospital': '{vars.hospital}', 'tags.foo': '{params.foo}', foo: '@remove' });
+const dotted = compile({
+  'tags.hospital': '{vars.hospital}',
+  'tags.foo': '{params.foo}',
+  foo: '@remove',
+});
 const dottedArgs = { foo: 'bar', name: 'Ann' };
 const context = { vars: { 'vars.hospital': 'Queens Hospital' } };
 
 function isEmpty(v) {
-  return v === undefined || v === null || v === '' || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0);
+  return (
+    v === undefined ||
+    v === null ||
+    v === '' ||
+    (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0)
+  );
 }
 function own(o, k) {
   return Object.hasOwn(o, k) ? o[k] : undefined;
@@ -103,7 +117,9 @@ const tenRules = compile({
   'tags.foo': '{params.foo}',
   foo: '@remove',
   greeting: '@override Hello, {name}!',
-  city: { transform: { when: { key: 'city', value: 'Bronx' }, action: 'override', format: 'The {city}' } },
+  city: {
+    transform: { when: { key: 'city', value: 'Bronx' }, action: 'override', format: 'The {city}' },
+  },
   units: { transform: { value: 'metric' } },
   limit: 10,
   debug: { transform: { action: 'remove' } },
@@ -118,7 +134,12 @@ function tenByHand(args, ctx) {
   const trace = [];
   if (isEmpty(own(out, 'hospital'))) {
     out.hospital = 'Queens Hospital';
-    trace.push({ key: 'hospital', action: 'default', outcome: 'applied', value: 'Queens Hospital' });
+    trace.push({
+      key: 'hospital',
+      action: 'default',
+      outcome: 'applied',
+      value: 'Queens Hospital',
+    });
   }
   trace.push(...r.trace);
   out.greeting = `Hello, ${own(out, 'name')}!`;
@@ -153,22 +174,35 @@ const rows = [
   {
     name: 'dotted-key example (3 rules)',
     ...compare(
-      (n) => { for (let i = 0; i < n; i++) dotted.apply(dottedArgs, context); },
-      (n) => { for (let i = 0; i < n; i++) dottedByHand(dottedArgs, context); },
+      (n) => {
+        for (let i = 0; i < n; i++) dotted.apply(dottedArgs, context);
+      },
+      (n) => {
+        for (let i = 0; i < n; i++) dottedByHand(dottedArgs, context);
+      },
     ),
   },
   {
     name: '10-rule mixed definition',
     ...compare(
-      (n) => { for (let i = 0; i < n; i++) tenRules.apply(tenArgs, context); },
-      (n) => { for (let i = 0; i < n; i++) tenByHand(tenArgs, context); },
+      (n) => {
+        for (let i = 0; i < n; i++) tenRules.apply(tenArgs, context);
+      },
+      (n) => {
+        for (let i = 0; i < n; i++) tenByHand(tenArgs, context);
+      },
     ),
   },
 ].map((r) => ({ ...r, ratio: r.byHand / r.engine }));
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(12);
-console.log(`${'case'.padEnd(30)} ${'engine ops/s'.padStart(12)} ${'by hand ops/s'.padStart(14)}  slowdown`);
-for (const r of rows) console.log(`${r.name.padEnd(30)} ${fmt(r.engine)} ${fmt(r.byHand).padStart(14)}  ${r.ratio.toFixed(2)}x`);
+console.log(
+  `${'case'.padEnd(30)} ${'engine ops/s'.padStart(12)} ${'by hand ops/s'.padStart(14)}  slowdown`,
+);
+for (const r of rows)
+  console.log(
+    `${r.name.padEnd(30)} ${fmt(r.engine)} ${fmt(r.byHand).padStart(14)}  ${r.ratio.toFixed(2)}x`,
+  );
 const dottedRow = rows[0];
 const ok = dottedRow.engine >= 1_000_000 && rows.every((r) => r.ratio <= 3);
 console.log(`targets (>= 1,000,000/s dotted, <= 3x hand-written): ${ok ? 'met' : 'NOT met'}`);

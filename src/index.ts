@@ -8,7 +8,12 @@ export * from './errors.js';
 // --- definition (load, lint, export) --------------------------------------------------------
 export type * from './definition/types.js';
 export type * from './definition/validator-types.js';
-export { loadTools, readToolsFile, parseDocument, type LoadToolsOptions } from './definition/load.js';
+export {
+  loadTools,
+  readToolsFile,
+  parseDocument,
+  type LoadToolsOptions,
+} from './definition/load.js';
 export {
   toChatTools,
   toResponsesTools,
@@ -22,22 +27,42 @@ export { checkEndpointUrl, type EndpointUrlCheck } from './definition/endpoint-u
 // --- transform ------------------------------------------------------------------------------
 export type * from './transform/types.js';
 export { compileDefaults, type CompileDefaultsOptions } from './transform/compile-defaults.js';
-export { applyStaticParameters, type ApplyStaticParametersOptions } from './transform/static-parameters.js';
+export {
+  applyStaticParameters,
+  type ApplyStaticParametersOptions,
+} from './transform/static-parameters.js';
 export { renderMustache, checkMustache, type MustacheView } from './transform/mustache.js';
-export { compileTemplate, MAX_RENDERED_LENGTH, type CompiledTemplate, type RenderFailure, type TemplateProblem } from './transform/template.js';
+export {
+  compileTemplate,
+  MAX_RENDERED_LENGTH,
+  type CompiledTemplate,
+  type RenderFailure,
+  type TemplateProblem,
+} from './transform/template.js';
 export { MAX_SPEC_NUMBER } from './transform/format-spec.js';
 
 // --- handlers -------------------------------------------------------------------------------
 export type * from './handlers/types.js';
-export { createEndpointHandler, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './handlers/endpoint/endpoint-handler.js';
-export type { EndpointHandler, EndpointHandlerOptions } from './handlers/endpoint/endpoint-handler.js';
+export {
+  createEndpointHandler,
+  DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+} from './handlers/endpoint/endpoint-handler.js';
+export type {
+  EndpointHandler,
+  EndpointHandlerOptions,
+} from './handlers/endpoint/endpoint-handler.js';
 export type { HostResolver } from './handlers/endpoint/network-policy.js';
 export type { Abortable } from './handlers/endpoint/deadline.js';
 export { createActionHandler, DEFAULT_ACTION_TIMEOUT_SECS } from './handlers/action-handler.js';
 export type { ActionHandlerOptions } from './handlers/action-handler.js';
 export { actionResult, isActionResult } from './handlers/action-result.js';
 export type { BrandedActionResult } from './handlers/action-result.js';
-export { createContextHandler, canonicalLanguage, MAX_SAY_CHARS } from './handlers/context-handler.js';
+export {
+  createContextHandler,
+  canonicalLanguage,
+  MAX_SAY_CHARS,
+} from './handlers/context-handler.js';
 export type { ContextHandlerOptions } from './handlers/context-handler.js';
 export { createLogHandler } from './handlers/log-handler.js';
 export type { LogHandlerOptions } from './handlers/log-handler.js';
@@ -47,14 +72,26 @@ export { applySaveRules, checkSaveExpression } from './handlers/save.js';
 export type * from './models/types.js';
 export { ModelError, isModelError, type ModelErrorCode } from './models/errors.js';
 export { openaiModel, type OpenAIModelOptions } from './models/openai.js';
-export { withTextMarkers, INVALID_TOOL_CALL_NAME, type TextMarkerOptions } from './models/text-markers.js';
+export {
+  withTextMarkers,
+  INVALID_TOOL_CALL_NAME,
+  type TextMarkerOptions,
+} from './models/text-markers.js';
 export { MarkerParser, type MarkerPiece } from './models/marker-parser.js';
 
 // --- session --------------------------------------------------------------------------------
 export type * from './session/types.js';
-export { createSession, restoreSession, resumeSession, SessionEndedError } from './session/create-session.js';
+export {
+  createSession,
+  restoreSession,
+  resumeSession,
+  SessionEndedError,
+} from './session/create-session.js';
 export { DEFAULT_MAX_TOOL_ROUNDS } from './session/run-turn.js';
-export { DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_ARGUMENT_DEPTH } from './session/argument-limits.js';
+export {
+  DEFAULT_MAX_ARGUMENT_BYTES,
+  DEFAULT_MAX_ARGUMENT_DEPTH,
+} from './session/argument-limits.js';
 export { DEFAULT_BRIDGE_THRESHOLD_SECS } from './session/bridge.js';
 export { InMemorySessionStore } from './session/store.js';
 export {
@@ -67,24 +104,85 @@ export {
 } from './session/run-agent.js';
 
 // --- harness (fixtures, assertions, reporters) ----------------------------------------------
-export { runFixture, sessionOptionsOf, type RunFixtureOptions, type FixtureObserver } from './harness/run-fixture.js';
-export { runFixtures, discoverFixtures, type RunFixturesOptions, type Discovery, type DiscoverOptions } from './harness/run-fixtures.js';
-export { loadFixture, parseFixture, mergeToolSets, type LoadedFixture, type LoadFixtureOptions } from './harness/load-fixture.js';
-export { fixtureSchema, type Fixture, type FixtureTurn, type TurnExpect, type ModelStep, type HttpExchange, type FixtureAction } from './harness/fixture-schema.js';
-export { summarize, exitCodeOf, type FixtureResult, type FixtureFailure, type FailureKind, type FixtureStatus, type RunSummary } from './harness/fixture-result.js';
+export {
+  runFixture,
+  sessionOptionsOf,
+  type RunFixtureOptions,
+  type FixtureObserver,
+} from './harness/run-fixture.js';
+export {
+  runFixtures,
+  discoverFixtures,
+  type RunFixturesOptions,
+  type Discovery,
+  type DiscoverOptions,
+} from './harness/run-fixtures.js';
+export {
+  loadFixture,
+  parseFixture,
+  mergeToolSets,
+  type LoadedFixture,
+  type LoadFixtureOptions,
+} from './harness/load-fixture.js';
+export {
+  fixtureSchema,
+  type Fixture,
+  type FixtureTurn,
+  type TurnExpect,
+  type ModelStep,
+  type HttpExchange,
+  type FixtureAction,
+} from './harness/fixture-schema.js';
+export {
+  summarize,
+  exitCodeOf,
+  type FixtureResult,
+  type FixtureFailure,
+  type FailureKind,
+  type FixtureStatus,
+  type RunSummary,
+} from './harness/fixture-result.js';
 export { matchValue, type Mismatch, type MatchMode, type MatchOptions } from './harness/match.js';
 export { checkTurn, type CheckTurnOptions } from './harness/check-turn.js';
-export { observeTurn, type ObservedTurn, type ObservedToolCall, type ObservedToolError } from './harness/observe.js';
-export { createHttpDouble, type HttpDouble, type HttpDoubleOptions, type UnusedExchange } from './harness/http-double.js';
+export {
+  observeTurn,
+  type ObservedTurn,
+  type ObservedToolCall,
+  type ObservedToolError,
+} from './harness/observe.js';
+export {
+  createHttpDouble,
+  type HttpDouble,
+  type HttpDoubleOptions,
+  type UnusedExchange,
+} from './harness/http-double.js';
 export type { RecordedRequest } from './harness/recorded-request.js';
-export { createRecordingDispatcher, type RecordingDispatcher, type RecordedExchange } from './harness/recording-dispatcher.js';
+export {
+  createRecordingDispatcher,
+  type RecordingDispatcher,
+  type RecordedExchange,
+} from './harness/recording-dispatcher.js';
 export { RecordingModel } from './harness/recording-model.js';
 export { ManualModel, type ManualStep, type ManualModelOptions } from './harness/manual-model.js';
-export { buildFixture, fixtureToYaml, type BuildFixtureOptions, type RecordedTurn } from './harness/fixture-writer.js';
-export { transformCall, type TransformCallOptions, type TransformCallResult } from './harness/transform-call.js';
+export {
+  buildFixture,
+  fixtureToYaml,
+  type BuildFixtureOptions,
+  type RecordedTurn,
+} from './harness/fixture-writer.js';
+export {
+  transformCall,
+  type TransformCallOptions,
+  type TransformCallResult,
+} from './harness/transform-call.js';
 export { createNarrator, type NarratorOptions } from './harness/narrator.js';
 export { changeSession, type SessionChanges } from './harness/session-changes.js';
-export { report, REPORTERS, type ReporterName, type ReportOptions } from './harness/reporters/index.js';
+export {
+  report,
+  REPORTERS,
+  type ReporterName,
+  type ReportOptions,
+} from './harness/reporters/index.js';
 export { humanReport } from './harness/reporters/human.js';
 export { junitReport, escapeXml } from './harness/reporters/junit.js';
 export { tapReport } from './harness/reporters/tap.js';

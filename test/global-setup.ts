@@ -7,7 +7,11 @@ import { existsSync } from 'node:fs';
 
 export default function setup(): void {
   try {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'],
+      { stdio: 'pipe' },
+    );
   } catch (error) {
     // tsc still emits on type errors; `npm test` type-checks separately and fails on them.
     if (!existsSync('dist/cli/main.js')) throw error;

@@ -43,7 +43,11 @@ export class UsageError extends Error {
 }
 
 /** Parses a JSON option value, naming the option when it is malformed. */
-export function parseJsonOption(name: string, text: string | undefined, kind: 'object' | 'any' = 'object'): unknown {
+export function parseJsonOption(
+  name: string,
+  text: string | undefined,
+  kind: 'object' | 'any' = 'object',
+): unknown {
   if (text === undefined) return undefined;
   let value: unknown;
   try {
@@ -52,7 +56,9 @@ export function parseJsonOption(name: string, text: string | undefined, kind: 'o
     throw new UsageError(`--${name} is not valid JSON: ${(error as Error).message}`);
   }
   if (kind === 'object' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-    throw new UsageError(`--${name} must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+    throw new UsageError(
+      `--${name} must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+    );
   }
   return value;
 }

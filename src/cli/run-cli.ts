@@ -14,15 +14,30 @@ type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
 
 const COMMANDS = new Map<string, { run: Command; help: string; summary: string }>([
   ['test', { run: testCommand, help: testHelp, summary: 'run conversation fixtures' }],
-  ['validate', { run: validateCommand, help: validateHelp, summary: 'check tool definition files' }],
-  ['transform', { run: transformCommand, help: transformHelp, summary: "print a call's final arguments" }],
-  ['simulate', { run: simulateCommand, help: simulateHelp, summary: 'replay a fixture as a narrated transcript' }],
+  [
+    'validate',
+    { run: validateCommand, help: validateHelp, summary: 'check tool definition files' },
+  ],
+  [
+    'transform',
+    { run: transformCommand, help: transformHelp, summary: "print a call's final arguments" },
+  ],
+  [
+    'simulate',
+    {
+      run: simulateCommand,
+      help: simulateHelp,
+      summary: 'replay a fixture as a narrated transcript',
+    },
+  ],
   ['repl', { run: replCommand, help: replHelp, summary: 'talk to your tools interactively' }],
 ]);
 
 /** The version in package.json. */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  };
   return pkg.version ?? '0.0.0';
 }
 
@@ -59,11 +74,18 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      (error instanceof TypeError &&
+        'code' in error &&
+        String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.stderr.write(`switchboard ${name}: ${error.message}\n\n${command.help}`);
       return EXIT.unusable;
     }
-    io.stderr.write(`switchboard ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.stderr.write(
+      `switchboard ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return EXIT.unusable;
   }
 }

@@ -28,11 +28,14 @@ export function checkEndpointUrl(url: string): EndpointUrlCheck {
   if (/[{}]/.test(scheme) || /[{}]/.test(authority)) {
     problems.push('placeholders are allowed only in the path, not in the scheme, host or port');
   }
-  if (authority.includes('@')) problems.push('must not contain credentials (user:password@); use a service');
+  if (authority.includes('@'))
+    problems.push('must not contain credentials (user:password@); use a service');
   if (authority === '') problems.push('has no host');
   if (fragment !== undefined) problems.push('must not contain a fragment (#…)');
-  if (/[{}]/.test(query)) problems.push('placeholders are allowed only in the path, not in the query string');
-  if (/[\u0000-\u0020\u007f]/.test(url)) problems.push('must not contain spaces or control characters');
+  if (/[{}]/.test(query))
+    problems.push('placeholders are allowed only in the path, not in the query string');
+  if (/[\u0000-\u0020\u007f]/.test(url))
+    problems.push('must not contain spaces or control characters');
 
   const pathParams: string[] = [];
   for (const match of path.matchAll(PLACEHOLDER)) {
@@ -40,7 +43,8 @@ export function checkEndpointUrl(url: string): EndpointUrlCheck {
     if (!PARAM_NAME.test(name)) problems.push(`placeholder {${name}} is not a parameter name`);
     else pathParams.push(name);
   }
-  if (path.replace(PLACEHOLDER, '').match(/[{}]/)) problems.push('has an unbalanced "{" or "}" in its path');
+  if (path.replace(PLACEHOLDER, '').match(/[{}]/))
+    problems.push('has an unbalanced "{" or "}" in its path');
   if (problems.length === 0) {
     try {
       new URL(url.replace(PLACEHOLDER, 'x'));

@@ -35,7 +35,9 @@ export interface RealtimeFunctionTool {
 type ToolSource = ToolSet | Iterable<ToolDefinition>;
 
 function definitions(source: ToolSource): Iterable<ToolDefinition> {
-  return 'tools' in source && source.tools instanceof Map ? source.tools.values() : (source as Iterable<ToolDefinition>);
+  return 'tools' in source && source.tools instanceof Map
+    ? source.tools.values()
+    : (source as Iterable<ToolDefinition>);
 }
 
 function description(def: ToolDefinition, view: ExportView): string | undefined {
@@ -64,7 +66,10 @@ export function toChatTools(source: ToolSource, view: ExportView = {}): ChatTool
 }
 
 /** Responses API function tools (`strict` defaults to false when the definition is silent). */
-export function toResponsesTools(source: ToolSource, view: ExportView = {}): ResponsesFunctionTool[] {
+export function toResponsesTools(
+  source: ToolSource,
+  view: ExportView = {},
+): ResponsesFunctionTool[] {
   return toChatTools(source, view).map(({ function: fn }) => ({
     type: 'function',
     name: fn.name,

@@ -27,14 +27,30 @@ export interface LintInput {
 export function lintDefinition(input: LintInput): DefinitionIssue[] {
   const issues: DefinitionIssue[] = [];
   const at = (path: string, code: string, severity: 'error' | 'warning', message: string): void => {
-    issues.push({ code, severity, path, message, ...(input.file !== undefined ? { file: input.file } : {}) });
+    issues.push({
+      code,
+      severity,
+      path,
+      message,
+      ...(input.file !== undefined ? { file: input.file } : {}),
+    });
   };
 
   if (input.type === 'endpoint' && !input.hasEndpoint) {
-    at(joinPath(input.path, 'type'), 'missing_endpoint', 'error', 'type "endpoint" needs an "endpoint" object');
+    at(
+      joinPath(input.path, 'type'),
+      'missing_endpoint',
+      'error',
+      'type "endpoint" needs an "endpoint" object',
+    );
   }
   if (input.type !== 'endpoint' && input.hasEndpoint) {
-    at(joinPath(input.path, 'endpoint'), 'unused_endpoint', 'warning', `is ignored by a tool of type "${input.type}"`);
+    at(
+      joinPath(input.path, 'endpoint'),
+      'unused_endpoint',
+      'warning',
+      `is ignored by a tool of type "${input.type}"`,
+    );
   }
   if (
     (input.method === 'get' || input.method === 'delete') &&
@@ -70,7 +86,12 @@ export function lintDefinition(input: LintInput): DefinitionIssue[] {
     for (const field of rule.templateFields) {
       const name = parameterOf(field);
       if (name !== undefined && !everywhere.has(name)) {
-        at(rulePath, 'unknown_template_field', 'warning', `format names {${field}}, but no parameter "${name}" exists`);
+        at(
+          rulePath,
+          'unknown_template_field',
+          'warning',
+          `format names {${field}}, but no parameter "${name}" exists`,
+        );
       }
     }
     for (const key of rule.whenKeys) {

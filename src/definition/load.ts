@@ -32,7 +32,10 @@ export interface LoadToolsOptions {
  *   definitions or `{ "tools": [...] }`.
  * @throws DefinitionError when any definition has an error (or a warning, with `strict`).
  */
-export async function loadTools(source: string | unknown, options: LoadToolsOptions = {}): Promise<ToolSet> {
+export async function loadTools(
+  source: string | unknown,
+  options: LoadToolsOptions = {},
+): Promise<ToolSet> {
   if (typeof source === 'string') {
     const file = options.file ?? source;
     const value = await readToolsFile(source, file);
@@ -47,7 +50,10 @@ export async function readToolsFile(path: string, file = path): Promise<unknown>
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new DefinitionError([issue('unreadable', '', `cannot read file: ${(error as Error).message}`, file)], 'cannot load tools');
+    throw new DefinitionError(
+      [issue('unreadable', '', `cannot read file: ${(error as Error).message}`, file)],
+      'cannot load tools',
+    );
   }
   return parseDocument(text, file);
 }
@@ -59,15 +65,22 @@ export function parseDocument(text: string, file: string): unknown {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new DefinitionError([issue('syntax', '', `invalid JSON: ${(error as Error).message}`, file)], 'cannot load tools');
+      throw new DefinitionError(
+        [issue('syntax', '', `invalid JSON: ${(error as Error).message}`, file)],
+        'cannot load tools',
+      );
     }
   }
   try {
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
-    const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
+    const where =
+      error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
     const reason = (error as Error).message.split('\n')[0] ?? '';
-    throw new DefinitionError([issue('syntax', '', `invalid YAML${where}: ${reason}`, file)], 'cannot load tools');
+    throw new DefinitionError(
+      [issue('syntax', '', `invalid YAML${where}: ${reason}`, file)],
+      'cannot load tools',
+    );
   }
 }
 
@@ -111,15 +124,27 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
 
   const blocking = issues.filter((i) => i.severity === 'error' || options.strict === true);
   if (blocking.length > 0) {
-    const escalated = options.strict ? issues.map((i) => ({ ...i, severity: 'error' as const })) : issues;
+    const escalated = options.strict
+      ? issues.map((i) => ({ ...i, severity: 'error' as const }))
+      : issues;
     throw new DefinitionError(escalated);
   }
   return { tools, warnings: issues, files };
 }
 
-function duplicate(path: string, name: string, first: number, file: string | undefined): DefinitionIssue {
+function duplicate(
+  path: string,
+  name: string,
+  first: number,
+  file: string | undefined,
+): DefinitionIssue {
   const where = joinPath(joinPath(joinPath(path, 'tool'), 'function'), 'name');
-  return issue('duplicate_tool', where, `duplicate tool name "${name}" (first defined at tools[${first}])`, file);
+  return issue(
+    'duplicate_tool',
+    where,
+    `duplicate tool name "${name}" (first defined at tools[${first}])`,
+    file,
+  );
 }
 
 function nameOf(raw: unknown): string | undefined {
@@ -129,9 +154,17 @@ function nameOf(raw: unknown): string | undefined {
 }
 
 function ownObject(value: unknown, key: string): Record<string, unknown> | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    !Object.hasOwn(value, key)
+  )
+    return undefined;
   const child = (value as Record<string, unknown>)[key];
-  return child !== null && typeof child === 'object' && !Array.isArray(child) ? (child as Record<string, unknown>) : undefined;
+  return child !== null && typeof child === 'object' && !Array.isArray(child)
+    ? (child as Record<string, unknown>)
+    : undefined;
 }
 
 /** Checks of a definition whose shape is wrong elsewhere: its rules and its URL. */
@@ -144,7 +177,8 @@ function partialChecks(raw: unknown, path: string, file: string | undefined): De
     }
   }
   const endpoint = ownObject(raw, 'endpoint');
-  const url = endpoint !== undefined && Object.hasOwn(endpoint, 'url') ? endpoint['url'] : undefined;
+  const url =
+    endpoint !== undefined && Object.hasOwn(endpoint, 'url') ? endpoint['url'] : undefined;
   if (typeof url === 'string') {
     for (const problem of checkEndpointUrl(url).problems) {
       out.push(issue('bad_url', joinPath(joinPath(path, 'endpoint'), 'url'), problem, file));
@@ -165,7 +199,11 @@ function toolList(value: unknown): unknown[] | undefined {
 function zodIssue(zi: z.core.$ZodIssue, base: string, file: string | undefined): DefinitionIssue {
   const path = formatPath(base, zi.path);
   const missing = zi.code === 'invalid_type' && zi.input === undefined;
-  const message = missing ? 'is required' : zi.code === 'invalid_type' ? `${zi.message}, got ${describe(zi.input)}` : zi.message;
+  const message = missing
+    ? 'is required'
+    : zi.code === 'invalid_type'
+      ? `${zi.message}, got ${describe(zi.input)}`
+      : zi.message;
   return issue('schema', path, message, file);
 }
 
@@ -176,6 +214,11 @@ function describe(value: unknown): string {
   return JSON.stringify(value) ?? typeof value;
 }
 
-function issue(code: string, path: string, message: string, file: string | undefined): DefinitionIssue {
+function issue(
+  code: string,
+  path: string,
+  message: string,
+  file: string | undefined,
+): DefinitionIssue {
   return { code, severity: 'error', path, message, ...(file !== undefined ? { file } : {}) };
 }

@@ -43,15 +43,26 @@ const DEFAULT_TIMEOUT_SECS = 20;
 export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): ResolveResult {
   const issues: DefinitionIssue[] = [];
   const file = ctx.file;
-  const at = (path: string, code: string, message: string, severity: 'error' | 'warning' = 'error'): void => {
+  const at = (
+    path: string,
+    code: string,
+    message: string,
+    severity: 'error' | 'warning' = 'error',
+  ): void => {
     issues.push({ code, severity, path, message, ...(file !== undefined ? { file } : {}) });
   };
   const path = (...segments: string[]): string => segments.reduce(joinPath, ctx.path);
 
   for (const key of Object.keys(raw)) {
-    if (!KNOWN.has(key)) at(path(key), 'unknown_field', 'is not a field of a tool definition; ignored', 'warning');
+    if (!KNOWN.has(key))
+      at(path(key), 'unknown_field', 'is not a field of a tool definition; ignored', 'warning');
   }
-  const both = (a: string, b: string, where: Record<string, unknown> | undefined, base: string[]): void => {
+  const both = (
+    a: string,
+    b: string,
+    where: Record<string, unknown> | undefined,
+    base: string[],
+  ): void => {
     if (where && Object.hasOwn(where, a) && Object.hasOwn(where, b)) {
       at(path(...base, b), 'both_spellings', `both "${a}" and "${b}" are given; use one`);
     }
@@ -76,17 +87,33 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
       ...(p.default !== undefined ? { default: structuredClone(p.default) } : {}),
       ...(p.description !== undefined ? { description: p.description } : {}),
     };
-    if (FORBIDDEN_NAMES.has(p.name)) at(joinPath(where, 'name'), 'forbidden_name', `"${p.name}" cannot be a parameter name`);
+    if (FORBIDDEN_NAMES.has(p.name))
+      at(joinPath(where, 'name'), 'forbidden_name', `"${p.name}" cannot be a parameter name`);
     if (staticParameters.some((s) => s.name === p.name)) {
-      at(joinPath(where, 'name'), 'duplicate_static', `static parameter "${p.name}" is declared twice`);
+      at(
+        joinPath(where, 'name'),
+        'duplicate_static',
+        `static parameter "${p.name}" is declared twice`,
+      );
     }
     if (param.required && param.default === undefined) {
-      at(where, 'static_required', `required static parameter "${p.name}" has no value (give it a "default")`);
+      at(
+        where,
+        'static_required',
+        `required static parameter "${p.name}" has no value (give it a "default")`,
+      );
     }
-    const typeProblem = param.default === undefined ? undefined : checkStaticValue(param.type, param.default);
+    const typeProblem =
+      param.default === undefined ? undefined : checkStaticValue(param.type, param.default);
     if (typeProblem) at(joinPath(where, 'default'), 'static_type', typeProblem);
-    const templateProblem = typeof param.default === 'string' ? checkMustache(param.default) : undefined;
-    if (templateProblem) at(joinPath(where, 'default'), 'template_syntax', `invalid mustache template: ${templateProblem}`);
+    const templateProblem =
+      typeof param.default === 'string' ? checkMustache(param.default) : undefined;
+    if (templateProblem)
+      at(
+        joinPath(where, 'default'),
+        'template_syntax',
+        `invalid mustache template: ${templateProblem}`,
+      );
     staticParameters.push(param);
   });
   const staticNames = new Set(staticParameters.map((p) => p.name));
@@ -104,16 +131,26 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
   };
   if (spec.description !== undefined) {
     const problem = checkMustache(spec.description);
-    if (problem) at(path('tool', 'function', 'description'), 'template_syntax', `invalid mustache template: ${problem}`);
+    if (problem)
+      at(
+        path('tool', 'function', 'description'),
+        'template_syntax',
+        `invalid mustache template: ${problem}`,
+      );
   }
   if (type === 'context' && Object.hasOwn(raw, 'result')) {
-    for (const found of mustacheProblems(raw.result, path('result'))) at(found.path, 'template_syntax', found.message);
+    for (const found of mustacheProblems(raw.result, path('result')))
+      at(found.path, 'template_syntax', found.message);
   }
   let validator: ToolDefinition['validator'] | undefined;
   try {
     validator = ctx.validators.compile(parameters);
   } catch (error) {
-    at(path('tool', 'function', 'parameters'), 'bad_schema', `invalid JSON Schema: ${(error as Error).message}`);
+    at(
+      path('tool', 'function', 'parameters'),
+      'bad_schema',
+      `invalid JSON Schema: ${(error as Error).message}`,
+    );
   }
 
   // Endpoint.
@@ -127,7 +164,8 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     endpoint = {
       url: e.url,
       method: e.method,
-      argumentLocation: writtenLocation ?? (e.method === 'post' || e.method === 'put' ? 'body' : 'query'),
+      argumentLocation:
+        writtenLocation ?? (e.method === 'post' || e.method === 'put' ? 'body' : 'query'),
       timeoutSecs: e.timeout ?? DEFAULT_TIMEOUT_SECS,
       pathParams: check.pathParams,
     };
@@ -140,7 +178,8 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     if (problem) at(path('options', 'save') + `[${i}].from`, 'bad_save', problem);
   });
   const options: ToolOptions = {
-    propagateToolResult: rawOptions.propagate_tool_result ?? rawOptions.propagateToolResult ?? false,
+    propagateToolResult:
+      rawOptions.propagate_tool_result ?? rawOptions.propagateToolResult ?? false,
     save: (rawOptions.save ?? []).map((r) => ({ from: r.from, to: r.to })),
     bridgePhrases: structuredClone(rawOptions.bridge_phrases ?? rawOptions.bridgePhrases ?? {}),
     ...(rawOptions.handoff !== undefined ? { handoff: rawOptions.handoff } : {}),
@@ -149,7 +188,8 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
   // Defaults.
   const rawDefaults = structuredClone(raw.defaults ?? {});
   const compiled = compileDefaults(rawDefaults, { path: path('defaults') });
-  for (const issue of compiled.issues) issues.push(file !== undefined && issue.file === undefined ? { ...issue, file } : issue);
+  for (const issue of compiled.issues)
+    issues.push(file !== undefined && issue.file === undefined ? { ...issue, file } : issue);
 
   issues.push(
     ...lintDefinition({
@@ -186,15 +226,26 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
 }
 
 const KNOWN: ReadonlySet<string> = new Set([
-  'type', 'tool', 'endpoint', 'defaults', 'static_parameters', 'staticParameters',
-  'result', 'options', 'service',
+  'type',
+  'tool',
+  'endpoint',
+  'defaults',
+  'static_parameters',
+  'staticParameters',
+  'result',
+  'options',
+  'service',
   // Syllable fields this engine accepts and ignores.
-  'context', 'name', 'id',
+  'context',
+  'name',
+  'id',
 ]);
 
 function propertiesOf(schema: JsonSchema | undefined): Record<string, unknown> {
   const props = schema?.['properties'];
-  return props !== null && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, unknown>) : {};
+  return props !== null && typeof props === 'object' && !Array.isArray(props)
+    ? (props as Record<string, unknown>)
+    : {};
 }
 
 /** The schema without static parameters (they are hidden from the model). */
@@ -213,11 +264,17 @@ function checkStaticValue(type: StaticParameter['type'], value: unknown): string
   const isTemplate = typeof value === 'string' && value.includes('{{');
   switch (type) {
     case 'string':
-      return typeof value === 'string' ? undefined : `expected a string, got ${JSON.stringify(value)}`;
+      return typeof value === 'string'
+        ? undefined
+        : `expected a string, got ${JSON.stringify(value)}`;
     case 'int':
-      return Number.isInteger(value) || isTemplate ? undefined : `expected an integer, got ${JSON.stringify(value)}`;
+      return Number.isInteger(value) || isTemplate
+        ? undefined
+        : `expected an integer, got ${JSON.stringify(value)}`;
     case 'boolean':
-      return typeof value === 'boolean' || isTemplate ? undefined : `expected a boolean, got ${JSON.stringify(value)}`;
+      return typeof value === 'boolean' || isTemplate
+        ? undefined
+        : `expected a boolean, got ${JSON.stringify(value)}`;
     case 'data_source_list':
       return Array.isArray(value) && value.every((v) => typeof v === 'string')
         ? undefined

@@ -17,19 +17,22 @@ function oneOf<const T extends readonly string[]>(values: T, normalise = false) 
     if (typeof value === 'string' && (values as readonly string[]).includes(value)) {
       return value as T[number];
     }
-    ctx.addIssue({ code: 'custom', message: `expected one of ${allowed}, got ${JSON.stringify(input)}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected one of ${allowed}, got ${JSON.stringify(input)}`,
+    });
     return z.NEVER;
   });
 }
 
 /** A tool or parameter name: what OpenAI accepts for function names. */
-const functionName = z
-  .string({ error: 'expected a string' })
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, {
-    error: 'must be 1-64 characters of letters, digits, "_" or "-"',
-  });
+const functionName = z.string({ error: 'expected a string' }).regex(/^[A-Za-z0-9_-]{1,64}$/, {
+  error: 'must be 1-64 characters of letters, digits, "_" or "-"',
+});
 
-const jsonSchemaObject = z.record(z.string(), z.unknown(), { error: 'expected a JSON Schema object' });
+const jsonSchemaObject = z.record(z.string(), z.unknown(), {
+  error: 'expected a JSON Schema object',
+});
 
 /** `tool`: the OpenAI function spec. */
 export const functionToolSchema = z.object({
@@ -72,9 +75,13 @@ const saveRuleSchema = z.object({
   to: z.string({ error: 'expected a variable name' }).min(1, { error: 'must not be empty' }),
 });
 
-const bridgePhrasesSchema = z.record(z.string(), z.array(z.string({ error: 'expected a string' })), {
-  error: 'expected { "<language>": ["phrase", …] }',
-});
+const bridgePhrasesSchema = z.record(
+  z.string(),
+  z.array(z.string({ error: 'expected a string' })),
+  {
+    error: 'expected { "<language>": ["phrase", …] }',
+  },
+);
 
 /** `options`. */
 export const optionsSchema = z.object({
@@ -83,7 +90,10 @@ export const optionsSchema = z.object({
   save: z.array(saveRuleSchema, { error: 'expected a list of { from, to }' }).optional(),
   bridge_phrases: bridgePhrasesSchema.optional(),
   bridgePhrases: bridgePhrasesSchema.optional(),
-  handoff: z.string({ error: 'expected an agent name' }).min(1, { error: 'must not be empty' }).optional(),
+  handoff: z
+    .string({ error: 'expected an agent name' })
+    .min(1, { error: 'must not be empty' })
+    .optional(),
 });
 
 /** One raw tool definition as written. Unknown fields pass through (reported as warnings). */

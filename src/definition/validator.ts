@@ -32,7 +32,8 @@ export class ValidatorFactory {
     const cached = this.#cache.get(key);
     if (cached) return cached;
     const dataRef = findDataReference(schema, '');
-    if (dataRef !== undefined) throw new Error(`$data references are not allowed (at ${dataRef || '/'})`);
+    if (dataRef !== undefined)
+      throw new Error(`$data references are not allowed (at ${dataRef || '/'})`);
     const fn = this.#ajv.compile(schema);
     const validator = new AjvArgumentValidator(fn);
     this.#cache.set(key, validator);
@@ -59,10 +60,16 @@ function describeError(error: ErrorObject): ValidationFailure {
     case 'required':
       return { path: `${base}/${String(params['missingProperty'])}`, message: 'is required' };
     case 'additionalProperties':
-      return { path: `${base}/${String(params['additionalProperty'])}`, message: 'is not an allowed property' };
+      return {
+        path: `${base}/${String(params['additionalProperty'])}`,
+        message: 'is not an allowed property',
+      };
     case 'enum': {
       const allowed = Array.isArray(params['allowedValues']) ? params['allowedValues'] : [];
-      return { path: base || '/', message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        path: base || '/',
+        message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     }
     case 'const':
       return { path: base || '/', message: `must be ${JSON.stringify(params['allowedValue'])}` };

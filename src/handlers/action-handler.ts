@@ -5,8 +5,21 @@
  */
 import { ToolError } from '../errors.js';
 import { isActionResult, type BrandedActionResult } from './action-result.js';
-import { copyValue, errorBody, finishOutcome, neverThrow, shortMessage, type OutcomeBody } from './outcome.js';
-import type { ActionHandler, Handler, HandlerContext, HandlerOutcome, SessionEffect } from './types.js';
+import {
+  copyValue,
+  errorBody,
+  finishOutcome,
+  neverThrow,
+  shortMessage,
+  type OutcomeBody,
+} from './outcome.js';
+import type {
+  ActionHandler,
+  Handler,
+  HandlerContext,
+  HandlerOutcome,
+  SessionEffect,
+} from './types.js';
 
 /** Default deadline of a host action handler, seconds. */
 export const DEFAULT_ACTION_TIMEOUT_SECS = 20;
@@ -25,15 +38,24 @@ export interface ActionHandlerOptions {
 function effectsOf(result: BrandedActionResult): SessionEffect[] {
   const effects: SessionEffect[] = [];
   if (result.vars !== undefined) effects.push({ type: 'set-vars', vars: { ...result.vars } });
-  if (result.say !== undefined && result.say !== '') effects.push({ type: 'say', text: result.say });
+  if (result.say !== undefined && result.say !== '')
+    effects.push({ type: 'say', text: result.say });
   if (result.handoff !== undefined) effects.push({ type: 'handoff', agent: result.handoff });
   const end = result.endSession;
   if (end === true) effects.push({ type: 'end-session' });
-  else if (typeof end === 'object') effects.push(end.reason === undefined ? { type: 'end-session' } : { type: 'end-session', reason: end.reason });
+  else if (typeof end === 'object')
+    effects.push(
+      end.reason === undefined
+        ? { type: 'end-session' }
+        : { type: 'end-session', reason: end.reason },
+    );
   return effects;
 }
 
-type Settled = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'threw'; readonly error: unknown } | { readonly kind: 'stopped' };
+type Settled =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'threw'; readonly error: unknown }
+  | { readonly kind: 'stopped' };
 
 /** Runs the host handler until it settles or the signal aborts (the handler may ignore the signal). */
 function runUntil(fn: () => unknown, signal: AbortSignal): Promise<Settled> {
@@ -60,13 +82,19 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
   const now = options.now ?? Date.now;
   const timeoutMs = (options.timeoutSecs ?? DEFAULT_ACTION_TIMEOUT_SECS) * 1000;
 
-  const fallback = (context: HandlerContext): unknown => (context.tool.hasResult ? copyValue(context.tool.result) : { status: 'ok' });
+  const fallback = (context: HandlerContext): unknown =>
+    context.tool.hasResult ? copyValue(context.tool.result) : { status: 'ok' };
 
-  async function run(args: Readonly<Record<string, unknown>>, context: HandlerContext): Promise<OutcomeBody> {
+  async function run(
+    args: Readonly<Record<string, unknown>>,
+    context: HandlerContext,
+  ): Promise<OutcomeBody> {
     const name = context.tool.name;
     const fn = options.actions.get(name);
     if (fn === undefined) {
-      return context.tool.hasResult ? { type: 'success', output: copyValue(context.tool.result) } : errorBody('not_available', `action ${name} is not available`);
+      return context.tool.hasResult
+        ? { type: 'success', output: copyValue(context.tool.result) }
+        : errorBody('not_available', `action ${name} is not available`);
     }
     if (context.signal.aborted) return errorBody('cancelled', 'the call was cancelled');
     const controller = new AbortController();
@@ -76,21 +104,39 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
       controller.abort(context.signal.reason);
     };
     context.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(new ToolError('timeout', 'deadline')), timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new ToolError('timeout', 'deadline')),
+      timeoutMs,
+    );
     try {
       const settled = await runUntil(
-        () => fn(args, { tool: name, callId: context.callId, session: context.session, signal: controller.signal }),
+        () =>
+          fn(args, {
+            tool: name,
+            callId: context.callId,
+            session: context.session,
+            signal: controller.signal,
+          }),
         controller.signal,
       );
       switch (settled.kind) {
         case 'stopped':
-          return byCaller ? errorBody('cancelled', 'the call was cancelled') : errorBody('timeout', `action ${name} did not finish within ${timeoutMs / 1000} s`);
+          return byCaller
+            ? errorBody('cancelled', 'the call was cancelled')
+            : errorBody('timeout', `action ${name} did not finish within ${timeoutMs / 1000} s`);
         case 'threw':
-          return errorBody('handler_error', `action ${name} failed: ${shortMessage(settled.error)}`);
+          return errorBody(
+            'handler_error',
+            `action ${name} failed: ${shortMessage(settled.error)}`,
+          );
         case 'value': {
           const value = settled.value;
           if (isActionResult(value)) {
-            return { type: 'success', output: value.result === undefined ? fallback(context) : value.result, effects: effectsOf(value) };
+            return {
+              type: 'success',
+              output: value.result === undefined ? fallback(context) : value.result,
+              effects: effectsOf(value),
+            };
           }
           return { type: 'success', output: value === undefined ? fallback(context) : value };
         }
@@ -108,6 +154,8 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
   return {
     kind: 'action',
     execute: (args, context): Promise<HandlerOutcome> =>
-      neverThrow(now, async (startedAt) => finishOutcome(await run(args, context), startedAt, now())),
+      neverThrow(now, async (startedAt) =>
+        finishOutcome(await run(args, context), startedAt, now()),
+      ),
   };
 }

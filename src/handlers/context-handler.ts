@@ -29,34 +29,59 @@ export function canonicalLanguage(tag: string): string | undefined {
 
 /** Spoken text made safe: line breaks and tabs become spaces, other controls go, length capped. */
 export function cleanSayText(text: string, max: number): string {
-  const cleaned = text.replace(/[\t\n\r\u2028\u2029]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
+  const cleaned = text
+    .replace(/[\t\n\r\u2028\u2029]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .trim();
   return cleaned.length > max ? cleaned.slice(0, max) : cleaned;
 }
 
-function run(args: Readonly<Record<string, unknown>>, context: HandlerContext, maxSay: number): OutcomeBody {
+function run(
+  args: Readonly<Record<string, unknown>>,
+  context: HandlerContext,
+  maxSay: number,
+): OutcomeBody {
   if (context.signal.aborted) return errorBody('cancelled', 'the call was cancelled');
   const effects: SessionEffect[] = [];
   const summary: Record<string, unknown> = {};
   let language = context.session.language;
-  if (Object.hasOwn(args, 'language') && args['language'] !== undefined && args['language'] !== null) {
+  if (
+    Object.hasOwn(args, 'language') &&
+    args['language'] !== undefined &&
+    args['language'] !== null
+  ) {
     const raw = args['language'];
     const tag = typeof raw === 'string' ? canonicalLanguage(raw) : undefined;
-    if (tag === undefined) return errorBody('invalid_language', `"${String(raw).slice(0, 40)}" is not a valid language tag`);
+    if (tag === undefined)
+      return errorBody(
+        'invalid_language',
+        `"${String(raw).slice(0, 40)}" is not a valid language tag`,
+      );
     const allowed = context.session.languages;
     if (allowed !== undefined && allowed.length > 0) {
       const canonicalAllowed = allowed.map((l) => canonicalLanguage(l) ?? l);
       if (!canonicalAllowed.some((l) => l.toLowerCase() === tag.toLowerCase())) {
-        return errorBody('invalid_language', `language ${tag} is not available; use one of: ${canonicalAllowed.join(', ')}`, { allowed: canonicalAllowed });
+        return errorBody(
+          'invalid_language',
+          `language ${tag} is not available; use one of: ${canonicalAllowed.join(', ')}`,
+          { allowed: canonicalAllowed },
+        );
       }
     }
-    if (tag !== context.session.language) effects.push({ type: 'language', from: context.session.language, to: tag });
+    if (tag !== context.session.language)
+      effects.push({ type: 'language', from: context.session.language, to: tag });
     language = tag;
     summary['language'] = tag;
   }
-  const sayKey = Object.hasOwn(args, 'say') ? 'say' : Object.hasOwn(args, 'message') ? 'message' : undefined;
+  const sayKey = Object.hasOwn(args, 'say')
+    ? 'say'
+    : Object.hasOwn(args, 'message')
+      ? 'message'
+      : undefined;
   if (sayKey !== undefined && args[sayKey] !== undefined && args[sayKey] !== null) {
     const raw = args[sayKey];
-    if (typeof raw !== 'string') return errorBody('invalid_arguments', `"${sayKey}" must be a string`);
+    if (typeof raw !== 'string')
+      return errorBody('invalid_arguments', `"${sayKey}" must be a string`);
     const text = cleanSayText(raw, maxSay);
     if (text !== '') {
       effects.push({ type: 'say', text });
@@ -64,10 +89,17 @@ function run(args: Readonly<Record<string, unknown>>, context: HandlerContext, m
     }
   }
   if (context.tool.hasResult) {
-    const output = renderResult(context.tool.result, { vars: context.session.vars, session: { id: context.session.id, language } });
+    const output = renderResult(context.tool.result, {
+      vars: context.session.vars,
+      session: { id: context.session.id, language },
+    });
     return { type: 'success', output, effects };
   }
-  return { type: 'success', output: Object.keys(summary).length > 0 ? summary : { status: 'ok' }, effects };
+  return {
+    type: 'success',
+    output: Object.keys(summary).length > 0 ? summary : { status: 'ok' },
+    effects,
+  };
 }
 
 /** Creates the handler of `context` tools. */
@@ -77,6 +109,8 @@ export function createContextHandler(options: ContextHandlerOptions = {}): Handl
   return {
     kind: 'context',
     execute: (args, context): Promise<HandlerOutcome> =>
-      neverThrow(now, async (startedAt) => finishOutcome(run(args, context, maxSay), startedAt, now())),
+      neverThrow(now, async (startedAt) =>
+        finishOutcome(run(args, context, maxSay), startedAt, now()),
+      ),
   };
 }

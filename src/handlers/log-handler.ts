@@ -18,9 +18,16 @@ export function createLogHandler(options: LogHandlerOptions = {}): Handler {
     kind: 'log',
     execute: (args, context): Promise<HandlerOutcome> =>
       neverThrow(now, async (startedAt) => {
-        if (context.signal.aborted) return finishOutcome(errorBody('cancelled', 'the call was cancelled'), startedAt, now());
-        const output = context.tool.hasResult ? copyValue(context.tool.result) : { status: 'logged' };
-        return finishOutcome({ type: 'success', output, effects: [{ type: 'log', args: copyValue({ ...args }) }] }, startedAt, now());
+        if (context.signal.aborted)
+          return finishOutcome(errorBody('cancelled', 'the call was cancelled'), startedAt, now());
+        const output = context.tool.hasResult
+          ? copyValue(context.tool.result)
+          : { status: 'logged' };
+        return finishOutcome(
+          { type: 'success', output, effects: [{ type: 'log', args: copyValue({ ...args }) }] },
+          startedAt,
+          now(),
+        );
       }),
   };
 }

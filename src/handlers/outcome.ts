@@ -7,11 +7,25 @@ import type { HandlerOutcome, HttpExchangeRecord, SessionEffect } from './types.
 
 /** Parts of an outcome besides its timing. */
 export type OutcomeBody =
-  | { readonly type: 'success'; readonly output: unknown; readonly effects?: readonly SessionEffect[]; readonly requests?: readonly HttpExchangeRecord[] }
-  | { readonly type: 'error'; readonly error: ToolError; readonly effects?: readonly SessionEffect[]; readonly requests?: readonly HttpExchangeRecord[] };
+  | {
+      readonly type: 'success';
+      readonly output: unknown;
+      readonly effects?: readonly SessionEffect[];
+      readonly requests?: readonly HttpExchangeRecord[];
+    }
+  | {
+      readonly type: 'error';
+      readonly error: ToolError;
+      readonly effects?: readonly SessionEffect[];
+      readonly requests?: readonly HttpExchangeRecord[];
+    };
 
 /** Stamps an outcome body with `startedAt`, `endedAt` and `durationMs` (never negative). */
-export function finishOutcome(body: OutcomeBody, startedAt: number, endedAt: number): HandlerOutcome {
+export function finishOutcome(
+  body: OutcomeBody,
+  startedAt: number,
+  endedAt: number,
+): HandlerOutcome {
   const timing = { startedAt, endedAt, durationMs: Math.max(0, endedAt - startedAt) };
   const effects = body.effects ?? [];
   const requests = body.requests ?? [];
@@ -21,7 +35,11 @@ export function finishOutcome(body: OutcomeBody, startedAt: number, endedAt: num
 }
 
 /** Shorthand for an error body. */
-export function errorBody(code: ToolErrorCode, message: string, details?: Record<string, unknown>): OutcomeBody {
+export function errorBody(
+  code: ToolErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): OutcomeBody {
   return { type: 'error', error: new ToolError(code, message, details) };
 }
 
@@ -34,7 +52,9 @@ export function shortMessage(err: unknown, max = 200): string {
 
 /** Deep copy of a JSON-like definition value, so later mutations never leak into the definition. */
 export function copyValue<T>(value: T): T {
-  return value === undefined || value === null || typeof value !== 'object' ? value : structuredClone(value);
+  return value === undefined || value === null || typeof value !== 'object'
+    ? value
+    : structuredClone(value);
 }
 
 /** Runs `work` and turns any unexpected throw into a `handler_error` outcome, so handlers never throw. */
@@ -46,6 +66,10 @@ export async function neverThrow(
   try {
     return await work(startedAt);
   } catch (err) {
-    return finishOutcome(errorBody('handler_error', `internal error: ${shortMessage(err)}`), startedAt, now());
+    return finishOutcome(
+      errorBody('handler_error', `internal error: ${shortMessage(err)}`),
+      startedAt,
+      now(),
+    );
   }
 }

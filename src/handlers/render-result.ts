@@ -21,7 +21,12 @@ export function renderResult(value: unknown, view: MustacheView): unknown {
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      Object.defineProperty(out, key, { value: renderResult(v, view), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: renderResult(v, view),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

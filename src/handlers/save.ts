@@ -30,17 +30,28 @@ export function checkSaveExpression(expression: string): string | undefined {
  * @returns the variable updates (own properties only; rules finding `null`/nothing are left out;
  *   a rule failing at run time — e.g. a function applied to the wrong type — is left out too).
  */
-export function applySaveRules(output: unknown, rules: readonly SaveRule[]): Record<string, unknown> {
+export function applySaveRules(
+  output: unknown,
+  rules: readonly SaveRule[],
+): Record<string, unknown> {
   const updates: Record<string, unknown> = {};
   for (const rule of rules) {
     let value: unknown;
     try {
-      value = jmespath.search(output as Parameters<typeof jmespath.search>[0], rule.from) as unknown;
+      value = jmespath.search(
+        output as Parameters<typeof jmespath.search>[0],
+        rule.from,
+      ) as unknown;
     } catch {
       continue;
     }
     if (value === null || value === undefined) continue;
-    Object.defineProperty(updates, rule.to, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(updates, rule.to, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return updates;
 }

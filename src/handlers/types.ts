@@ -81,7 +81,10 @@ export type HandlerOutcome =
 /** Executes tools of one type. */
 export interface Handler {
   readonly kind: ToolDefinition['type'];
-  execute(args: Readonly<Record<string, unknown>>, context: HandlerContext): Promise<HandlerOutcome>;
+  execute(
+    args: Readonly<Record<string, unknown>>,
+    context: HandlerContext,
+  ): Promise<HandlerOutcome>;
 }
 
 /** What a host action handler may return beyond a plain value. */

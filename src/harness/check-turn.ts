@@ -5,7 +5,12 @@
 import type { TurnExpect } from './fixture-schema.js';
 import { isPlainObject, matchValue, type MatchMode, type Mismatch } from './match.js';
 import type { ObservedTurn } from './observe.js';
-import { formObject, queryObject, urlWithoutQuery, type RecordedRequest } from './recorded-request.js';
+import {
+  formObject,
+  queryObject,
+  urlWithoutQuery,
+  type RecordedRequest,
+} from './recorded-request.js';
 
 /** Options of {@link checkTurn}. */
 export interface CheckTurnOptions {
@@ -22,33 +27,64 @@ export function checkTurn(options: CheckTurnOptions): Mismatch[] {
   const at = (key: string): string => `${path}.${key}`;
 
   if (e.tool_calls !== undefined) {
-    checkList(e.tool_calls, o.toolCalls, at('tool_calls'), 'tool call', out, (item, actual, p) => {
-      const mode = item.match ?? 'exact';
-      out.push(...matchValue(item.name, actual.name, { path: `${p}.name` }));
-      if (item.args !== undefined) out.push(...matchValue(item.args, actual.args, { path: `${p}.args`, mode }));
-    }, (c) => `${c.name}(${JSON.stringify(c.args ?? c.rawArguments)})`);
+    checkList(
+      e.tool_calls,
+      o.toolCalls,
+      at('tool_calls'),
+      'tool call',
+      out,
+      (item, actual, p) => {
+        const mode = item.match ?? 'exact';
+        out.push(...matchValue(item.name, actual.name, { path: `${p}.name` }));
+        if (item.args !== undefined)
+          out.push(...matchValue(item.args, actual.args, { path: `${p}.args`, mode }));
+      },
+      (c) => `${c.name}(${JSON.stringify(c.args ?? c.rawArguments)})`,
+    );
   }
   if (e.requests !== undefined) {
-    checkList(e.requests, o.requests, at('requests'), 'request', out, (item, actual, p) => {
-      checkRequest(item, actual, p, out);
-    }, (r) => `${r.method} ${r.url}`);
+    checkList(
+      e.requests,
+      o.requests,
+      at('requests'),
+      'request',
+      out,
+      (item, actual, p) => {
+        checkRequest(item, actual, p, out);
+      },
+      (r) => `${r.method} ${r.url}`,
+    );
   }
   if (e.tool_errors !== undefined) {
-    checkList(e.tool_errors, o.toolErrors, at('tool_errors'), 'tool error', out, (item, actual, p) => {
-      const mode = item.match ?? 'exact';
-      out.push(...matchValue(item.tool, actual.tool, { path: `${p}.tool` }));
-      if (item.code !== undefined) out.push(...matchValue(item.code, actual.code, { path: `${p}.code`, mode }));
-      if (item.message !== undefined) out.push(...matchValue(item.message, actual.message, { path: `${p}.message`, mode }));
-    }, (x) => `${x.tool}: ${x.code}`);
+    checkList(
+      e.tool_errors,
+      o.toolErrors,
+      at('tool_errors'),
+      'tool error',
+      out,
+      (item, actual, p) => {
+        const mode = item.match ?? 'exact';
+        out.push(...matchValue(item.tool, actual.tool, { path: `${p}.tool` }));
+        if (item.code !== undefined)
+          out.push(...matchValue(item.code, actual.code, { path: `${p}.code`, mode }));
+        if (item.message !== undefined)
+          out.push(...matchValue(item.message, actual.message, { path: `${p}.message`, mode }));
+      },
+      (x) => `${x.tool}: ${x.code}`,
+    );
   }
   if (e.say !== undefined) out.push(...matchValue(e.say, [...o.say], { path: at('say') }));
-  if (e.language !== undefined) out.push(...matchValue(e.language, o.language, { path: at('language') }));
-  if (e.vars !== undefined) out.push(...matchValue(e.vars, o.vars, { path: at('vars'), mode: 'partial' }));
+  if (e.language !== undefined)
+    out.push(...matchValue(e.language, o.language, { path: at('language') }));
+  if (e.vars !== undefined)
+    out.push(...matchValue(e.vars, o.vars, { path: at('vars'), mode: 'partial' }));
   if (e.reply !== undefined) out.push(...matchValue(e.reply, o.reply, { path: at('reply') }));
   if (e.agent !== undefined) out.push(...matchValue(e.agent, o.agent, { path: at('agent') }));
-  if (e.model_error !== undefined) out.push(...matchValue(e.model_error, o.modelError, { path: at('model_error') }));
+  if (e.model_error !== undefined)
+    out.push(...matchValue(e.model_error, o.modelError, { path: at('model_error') }));
   if (e.ended !== undefined) out.push(...matchValue(e.ended, o.ended, { path: at('ended') }));
-  if (e.interrupted !== undefined) out.push(...matchValue(e.interrupted, o.interrupted, { path: at('interrupted') }));
+  if (e.interrupted !== undefined)
+    out.push(...matchValue(e.interrupted, o.interrupted, { path: at('interrupted') }));
   if (e.events !== undefined) checkEvents(e.events, o, at('events'), out);
   return out;
 }
@@ -76,28 +112,47 @@ function checkList<E, A>(
 
 type ExpectedRequest = NonNullable<TurnExpect['requests']>[number];
 
-function checkRequest(item: ExpectedRequest, actual: RecordedRequest, p: string, out: Mismatch[]): void {
+function checkRequest(
+  item: ExpectedRequest,
+  actual: RecordedRequest,
+  p: string,
+  out: Mismatch[],
+): void {
   const mode: MatchMode = item.match ?? 'exact';
-  if (item.method !== undefined) out.push(...matchValue(item.method.toUpperCase(), actual.method, { path: `${p}.method` }));
+  if (item.method !== undefined)
+    out.push(...matchValue(item.method.toUpperCase(), actual.method, { path: `${p}.method` }));
   if (item.url !== undefined) {
     const url = item.query !== undefined ? urlWithoutQuery(actual.url) : actual.url;
     out.push(...matchValue(normaliseUrl(item.url), url, { path: `${p}.url` }));
   }
-  if (item.query !== undefined) out.push(...matchValue(item.query, queryObject(actual.url), { path: `${p}.query`, mode }));
+  if (item.query !== undefined)
+    out.push(...matchValue(item.query, queryObject(actual.url), { path: `${p}.query`, mode }));
   if (item.json !== undefined) {
     let parsed: unknown;
     try {
       parsed = actual.body === undefined ? undefined : JSON.parse(actual.body);
     } catch {
-      out.push({ path: `${p}.json`, reason: 'the body is not JSON', expected: item.json, actual: actual.body });
+      out.push({
+        path: `${p}.json`,
+        reason: 'the body is not JSON',
+        expected: item.json,
+        actual: actual.body,
+      });
       parsed = undefined;
     }
-    if (parsed !== undefined || actual.body === undefined) out.push(...matchValue(item.json, parsed, { path: `${p}.json`, mode }));
+    if (parsed !== undefined || actual.body === undefined)
+      out.push(...matchValue(item.json, parsed, { path: `${p}.json`, mode }));
   }
   if (item.form !== undefined) {
-    out.push(...matchValue(item.form, actual.body === undefined ? undefined : formObject(actual.body), { path: `${p}.form`, mode }));
+    out.push(
+      ...matchValue(item.form, actual.body === undefined ? undefined : formObject(actual.body), {
+        path: `${p}.form`,
+        mode,
+      }),
+    );
   }
-  if (item.body !== undefined) out.push(...matchValue(item.body, actual.body, { path: `${p}.body` }));
+  if (item.body !== undefined)
+    out.push(...matchValue(item.body, actual.body, { path: `${p}.body` }));
   if (item.headers !== undefined) {
     const expected = isPlainObject(item.headers)
       ? Object.fromEntries(Object.entries(item.headers).map(([k, v]) => [k.toLowerCase(), v]))
@@ -117,7 +172,12 @@ function normaliseUrl(url: unknown): unknown {
 }
 
 /** Expected events must appear in this order (others may sit between), each matched partially. */
-function checkEvents(expected: readonly Record<string, unknown>[], o: ObservedTurn, path: string, out: Mismatch[]): void {
+function checkEvents(
+  expected: readonly Record<string, unknown>[],
+  o: ObservedTurn,
+  path: string,
+  out: Mismatch[],
+): void {
   let from = 0;
   expected.forEach((want, i) => {
     for (let j = from; j < o.events.length; j++) {

@@ -8,13 +8,20 @@ import type { ActionHandler } from '../handlers/types.js';
 import type { FixtureAction } from './fixture-schema.js';
 
 /** Builds one action handler per declared action (a `Map`: tool names are data). */
-export function fixtureActions(actions: Readonly<Record<string, FixtureAction>>): Map<string, ActionHandler> {
+export function fixtureActions(
+  actions: Readonly<Record<string, FixtureAction>>,
+): Map<string, ActionHandler> {
   const out = new Map<string, ActionHandler>();
   for (const [name, spec] of Object.entries(actions)) {
     out.set(name, () => {
       if (spec.error !== undefined) throw new Error(spec.error);
       const endSession = spec.end_session;
-      if (spec.handoff === undefined && endSession === undefined && spec.say === undefined && spec.vars === undefined) {
+      if (
+        spec.handoff === undefined &&
+        endSession === undefined &&
+        spec.say === undefined &&
+        spec.vars === undefined
+      ) {
         return spec.result;
       }
       return actionResult({

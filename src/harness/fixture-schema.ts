@@ -11,7 +11,9 @@ import { z } from 'zod';
 const json = z.unknown();
 
 /** Keys of the format's own maps; `__proto__` would be read as a prototype by some code paths. */
-const safeKey = z.string().refine((k) => k !== '__proto__', { message: 'the key "__proto__" is not allowed' });
+const safeKey = z
+  .string()
+  .refine((k) => k !== '__proto__', { message: 'the key "__proto__" is not allowed' });
 
 const jsonObject = z.custom<Record<string, unknown>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value),

@@ -41,7 +41,10 @@ export interface BuildFixtureOptions {
 
 function exchangeOf(x: RecordedExchange): Record<string, unknown> | undefined {
   if (x.response === undefined) {
-    return { request: { method: x.request.method, url: x.request.url }, response: { error: 'network' } };
+    return {
+      request: { method: x.request.method, url: x.request.url },
+      response: { error: 'network' },
+    };
   }
   const type = x.response.headers['content-type'];
   const response: Record<string, unknown> = { status: x.response.status };
@@ -61,7 +64,8 @@ function exchangeOf(x: RecordedExchange): Record<string, unknown> | undefined {
     if (type !== undefined) response['headers'] = { 'content-type': type };
   }
   const retryAfter = x.response.headers['retry-after'];
-  if (retryAfter !== undefined) response['headers'] = { ...((response['headers'] as object) ?? {}), 'retry-after': retryAfter };
+  if (retryAfter !== undefined)
+    response['headers'] = { ...((response['headers'] as object) ?? {}), 'retry-after': retryAfter };
   return { request: { method: x.request.method, url: x.request.url }, response };
 }
 
@@ -82,11 +86,19 @@ function requestExpectation(x: ObservedTurn['requests'][number]): Record<string,
   return out;
 }
 
-function changedVars(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function changedVars(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(after)) {
     if (!Object.hasOwn(before, key) || JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
-      Object.defineProperty(out, key, { value: after[key], enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: after[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return out;
@@ -98,7 +110,10 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
   const turns = options.turns.map((t) => {
     const o = t.observed;
     const expect: Record<string, unknown> = {
-      tool_calls: o.toolCalls.map((c) => ({ name: c.name, ...(c.args !== undefined ? { args: c.args } : {}) })),
+      tool_calls: o.toolCalls.map((c) => ({
+        name: c.name,
+        ...(c.args !== undefined ? { args: c.args } : {}),
+      })),
       requests: o.requests.map(requestExpectation),
       // Bridge phrases depend on timing a replay does not reproduce.
       say: o.events.flatMap((e) => (e.type === 'say' && e.source !== 'bridge' ? [e.text] : [])),
@@ -106,11 +121,17 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
     };
     const changed = changedVars({ ...vars, ...(t.before?.vars ?? {}) }, o.vars);
     if (Object.keys(changed).length > 0) expect['vars'] = changed;
-    if (o.toolErrors.length > 0) expect['tool_errors'] = o.toolErrors.map((e) => ({ tool: e.tool, code: e.code }));
+    if (o.toolErrors.length > 0)
+      expect['tool_errors'] = o.toolErrors.map((e) => ({ tool: e.tool, code: e.code }));
     if (o.modelError !== undefined) expect['model_error'] = o.modelError;
     else expect['reply'] = o.reply;
     vars = o.vars;
-    return { ...(t.before !== undefined ? { before: t.before } : {}), user: t.user, model: t.steps, expect };
+    return {
+      ...(t.before !== undefined ? { before: t.before } : {}),
+      user: t.user,
+      model: t.steps,
+      expect,
+    };
   });
   const s = options.session;
   return {
@@ -122,7 +143,9 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       language: s.language,
       ...(s.languages !== undefined ? { languages: s.languages } : {}),
       ...(Object.keys(s.vars).length > 0 ? { vars: s.vars } : {}),
-      ...(s.services !== undefined && Object.keys(s.services).length > 0 ? { services: redactServices(s.services) } : {}),
+      ...(s.services !== undefined && Object.keys(s.services).length > 0
+        ? { services: redactServices(s.services) }
+        : {}),
     },
     ...(options.simulatedActions !== undefined && options.simulatedActions.length > 0
       ? { actions: Object.fromEntries(options.simulatedActions.map((name) => [name, {}])) }
@@ -136,7 +159,9 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
  * Services as a saved fixture may hold them: no secret is ever written. Any auth becomes a bearer
  * token "redacted" (a replay never asks an OAuth2 server), and the non-secret headers are kept.
  */
-export function redactServices(services: Readonly<Record<string, ServiceConfig>>): Record<string, ServiceConfig> {
+export function redactServices(
+  services: Readonly<Record<string, ServiceConfig>>,
+): Record<string, ServiceConfig> {
   const out: Record<string, ServiceConfig> = {};
   for (const [name, config] of Object.entries(services)) {
     out[name] = {
@@ -148,6 +173,9 @@ export function redactServices(services: Readonly<Record<string, ServiceConfig>>
 }
 
 /** Renders a fixture value as YAML with a header comment. */
-export function fixtureToYaml(fixture: Record<string, unknown>, header = 'Recorded by `switchboard repl`.'): string {
+export function fixtureToYaml(
+  fixture: Record<string, unknown>,
+  header = 'Recorded by `switchboard repl`.',
+): string {
   return `# ${header}\n${stringify(fixture, { lineWidth: 0 })}`;
 }

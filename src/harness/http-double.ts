@@ -25,7 +25,10 @@ export interface HttpDoubleOptions {
   /** The exchanges to answer, in declaration order (first unused match wins). */
   readonly exchanges: readonly HttpExchange[];
   /** Called for every request as it is sent, with the declared response (absent: undeclared). */
-  readonly onRequest?: (request: RecordedRequest, response: HttpExchange['response'] | undefined) => void;
+  readonly onRequest?: (
+    request: RecordedRequest,
+    response: HttpExchange['response'] | undefined,
+  ) => void;
 }
 
 /** The dispatcher plus what it saw. */
@@ -49,7 +52,8 @@ export function exchangeMatches(exchange: HttpExchange, method: string, url: str
     return false;
   }
   if (want.origin !== got.origin || want.pathname !== got.pathname) return false;
-  if (want.search !== '' && sortedQuery(want.searchParams) !== sortedQuery(got.searchParams)) return false;
+  if (want.search !== '' && sortedQuery(want.searchParams) !== sortedQuery(got.searchParams))
+    return false;
   const query = exchange.request.query;
   if (query !== undefined) {
     for (const [name, value] of Object.entries(query)) {
@@ -69,7 +73,10 @@ function sortedQuery(params: URLSearchParams): string {
 }
 
 /** The body and headers a declared response sends. */
-export function responseBody(response: HttpExchange['response']): { body: string; headers: Record<string, string> } {
+export function responseBody(response: HttpExchange['response']): {
+  body: string;
+  headers: Record<string, string>;
+} {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(response.headers ?? {})) headers[k.toLowerCase()] = v;
   let body = '';
@@ -107,10 +114,16 @@ export function createHttpDouble(options: HttpDoubleOptions): HttpDouble {
       return dispatch(opts, handler);
     }
     uses[index] = (uses[index] ?? 0) + 1;
-    requests.push({ ...recorded, exchange: index, status: exchange.response.error === undefined ? exchange.response.status : undefined });
+    requests.push({
+      ...recorded,
+      exchange: index,
+      status: exchange.response.error === undefined ? exchange.response.status : undefined,
+    });
     options.onRequest?.(recorded, exchange.response);
     const url = new URL(recorded.url);
-    const scope = agent.get(url.origin).intercept({ path: String(opts.path), method: String(opts.method) });
+    const scope = agent
+      .get(url.origin)
+      .intercept({ path: String(opts.path), method: String(opts.method) });
     const response = exchange.response;
     const replied =
       response.error !== undefined
@@ -131,7 +144,12 @@ export function createHttpDouble(options: HttpDoubleOptions): HttpDouble {
       options.exchanges.forEach((ex, i) => {
         const used = uses[i] ?? 0;
         if (used < ex.times) {
-          out.push({ index: i, method: ex.request.method.toUpperCase(), url: ex.request.url, remaining: ex.times - used });
+          out.push({
+            index: i,
+            method: ex.request.method.toUpperCase(),
+            url: ex.request.url,
+            remaining: ex.times - used,
+          });
         }
       });
       return out;

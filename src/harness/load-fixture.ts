@@ -38,7 +38,10 @@ export function parseFixture(value: unknown, options: { readonly file?: string }
   const file = options.file;
   const parsed = fixtureSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
-    throw new DefinitionError(parsed.error.issues.map((zi) => zodIssue(zi, file)), 'invalid fixture');
+    throw new DefinitionError(
+      parsed.error.issues.map((zi) => zodIssue(zi, file)),
+      'invalid fixture',
+    );
   }
   const issues: DefinitionIssue[] = [];
   parsed.data.turns.forEach((turn, t) => {
@@ -49,7 +52,10 @@ export function parseFixture(value: unknown, options: { readonly file?: string }
 }
 
 /** Reads, validates and resolves a fixture file (or an already-parsed value). */
-export async function loadFixture(source: string | unknown, options: LoadFixtureOptions = {}): Promise<LoadedFixture> {
+export async function loadFixture(
+  source: string | unknown,
+  options: LoadFixtureOptions = {},
+): Promise<LoadedFixture> {
   let value: unknown;
   let file: string;
   let dir: string;
@@ -61,7 +67,15 @@ export async function loadFixture(source: string | unknown, options: LoadFixture
       text = await readFile(source, 'utf8');
     } catch (error) {
       throw new DefinitionError(
-        [{ code: 'unreadable', severity: 'error', path: '', message: `cannot read fixture: ${(error as Error).message}`, file }],
+        [
+          {
+            code: 'unreadable',
+            severity: 'error',
+            path: '',
+            message: `cannot read fixture: ${(error as Error).message}`,
+            file,
+          },
+        ],
         'invalid fixture',
       );
     }
@@ -75,9 +89,17 @@ export async function loadFixture(source: string | unknown, options: LoadFixture
   const paths = toolPaths(fixture.tools);
   if (paths !== undefined) {
     const files = paths.map((p) => (isAbsolute(p) ? p : resolve(dir, p)));
-    const sets = await Promise.all(files.map((f) => loadTools(f, { file: relative(process.cwd(), f) || f })));
+    const sets = await Promise.all(
+      files.map((f) => loadTools(f, { file: relative(process.cwd(), f) || f })),
+    );
     const tools = mergeToolSets(sets, file);
-    return { fixture, file, dir, tools, ...(files.length === 1 ? { toolsFile: files[0] as string } : {}) };
+    return {
+      fixture,
+      file,
+      dir,
+      tools,
+      ...(files.length === 1 ? { toolsFile: files[0] as string } : {}),
+    };
   }
   const tools = await loadTools(fixture.tools, { file: `${file} (tools)` });
   return { fixture, file, dir, tools };
@@ -86,7 +108,8 @@ export async function loadFixture(source: string | unknown, options: LoadFixture
 /** `tools: a.json` or `tools: [a.json, b.yaml]` name files; anything else is inline definitions. */
 function toolPaths(tools: Fixture['tools']): string[] | undefined {
   if (typeof tools === 'string') return [tools];
-  if (Array.isArray(tools) && tools.length > 0 && tools.every((t) => typeof t === 'string')) return tools as string[];
+  if (Array.isArray(tools) && tools.length > 0 && tools.every((t) => typeof t === 'string'))
+    return tools as string[];
   return undefined;
 }
 
@@ -97,7 +120,13 @@ export function mergeToolSets(sets: readonly ToolSet[], file: string): ToolSet {
   for (const set of sets) {
     for (const [name, def] of set.tools) {
       if (tools.has(name)) {
-        issues.push({ code: 'duplicate_tool', severity: 'error', path: 'tools', message: `tool "${name}" is defined in more than one tools file`, file });
+        issues.push({
+          code: 'duplicate_tool',
+          severity: 'error',
+          path: 'tools',
+          message: `tool "${name}" is defined in more than one tools file`,
+          file,
+        });
       } else tools.set(name, def);
     }
   }
@@ -105,20 +134,40 @@ export function mergeToolSets(sets: readonly ToolSet[], file: string): ToolSet {
   return { tools, warnings: sets.flatMap((s) => s.warnings), files: sets.flatMap((s) => s.files) };
 }
 
-function checkRegexes(value: unknown, path: string, file: string | undefined, out: DefinitionIssue[]): void {
+function checkRegexes(
+  value: unknown,
+  path: string,
+  file: string | undefined,
+  out: DefinitionIssue[],
+): void {
   const error = regexError(value);
   if (error !== undefined) {
-    out.push({ code: 'bad_regex', severity: 'error', path: `${path}.regex`, message: `invalid regular expression: ${error}`, ...(file ? { file } : {}) });
+    out.push({
+      code: 'bad_regex',
+      severity: 'error',
+      path: `${path}.regex`,
+      message: `invalid regular expression: ${error}`,
+      ...(file ? { file } : {}),
+    });
     return;
   }
   if (Array.isArray(value)) value.forEach((v, i) => checkRegexes(v, `${path}[${i}]`, file, out));
-  else if (isPlainObject(value)) for (const key of Object.keys(value)) checkRegexes(value[key], formatPath(path, [key]), file, out);
+  else if (isPlainObject(value))
+    for (const key of Object.keys(value))
+      checkRegexes(value[key], formatPath(path, [key]), file, out);
 }
 
 function zodIssue(zi: z.core.$ZodIssue, file: string | undefined): DefinitionIssue {
   const path = formatPath('', zi.path);
   const missing = zi.code === 'invalid_type' && zi.input === undefined;
   let message = missing ? 'is required' : zi.message;
-  if (zi.code === 'unrecognized_keys') message = `unknown key(s) ${zi.keys.map((k) => JSON.stringify(k)).join(', ')}`;
-  return { code: 'fixture_schema', severity: 'error', path, message, ...(file !== undefined ? { file } : {}) };
+  if (zi.code === 'unrecognized_keys')
+    message = `unknown key(s) ${zi.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  return {
+    code: 'fixture_schema',
+    severity: 'error',
+    path,
+    message,
+    ...(file !== undefined ? { file } : {}),
+  };
 }

@@ -72,22 +72,40 @@ function typeName(value: unknown): string {
  * Compares `expected` with `actual` and returns every difference (empty: they match).
  * `undefined` as actual means "absent".
  */
-export function matchValue(expected: unknown, actual: unknown, options: MatchOptions = {}): Mismatch[] {
+export function matchValue(
+  expected: unknown,
+  actual: unknown,
+  options: MatchOptions = {},
+): Mismatch[] {
   const out: Mismatch[] = [];
   walk(expected, actual, options.path ?? '', options.mode ?? 'exact', out);
   return out;
 }
 
-function walk(expected: unknown, actual: unknown, path: string, mode: MatchMode, out: Mismatch[]): void {
+function walk(
+  expected: unknown,
+  actual: unknown,
+  path: string,
+  mode: MatchMode,
+  out: Mismatch[],
+): void {
   if (isAnyMatcher(expected)) {
     if (actual === undefined) out.push({ path, reason: 'missing', expected });
     return;
   }
   const regex = regexMatcher(expected);
   if (regex !== undefined) {
-    const text = typeof actual === 'string' || typeof actual === 'number' || typeof actual === 'boolean' ? String(actual) : undefined;
+    const text =
+      typeof actual === 'string' || typeof actual === 'number' || typeof actual === 'boolean'
+        ? String(actual)
+        : undefined;
     if (text === undefined || !regex.test(text)) {
-      out.push({ path, reason: actual === undefined ? 'missing' : `does not match /${regex.source}/`, expected, actual });
+      out.push({
+        path,
+        reason: actual === undefined ? 'missing' : `does not match /${regex.source}/`,
+        expected,
+        actual,
+      });
     }
     return;
   }
@@ -101,7 +119,12 @@ function walk(expected: unknown, actual: unknown, path: string, mode: MatchMode,
       return;
     }
     if (expected.length !== actual.length) {
-      out.push({ path, reason: `expected ${expected.length} item(s), got ${actual.length}`, expected, actual });
+      out.push({
+        path,
+        reason: `expected ${expected.length} item(s), got ${actual.length}`,
+        expected,
+        actual,
+      });
       return;
     }
     expected.forEach((item, i) => walk(item, actual[i], joinPath(path, i), mode, out));
@@ -118,14 +141,21 @@ function walk(expected: unknown, actual: unknown, path: string, mode: MatchMode,
     if (mode === 'exact') {
       for (const key of ownKeys(actual)) {
         if (!Object.hasOwn(expected, key)) {
-          out.push({ path: joinPath(path, key), reason: 'unexpected key', actual: own(actual, key) });
+          out.push({
+            path: joinPath(path, key),
+            reason: 'unexpected key',
+            actual: own(actual, key),
+          });
         }
       }
     }
     return;
   }
   if (!Object.is(expected, actual) && !(expected === 0 && actual === 0)) {
-    const reason = typeName(expected) === typeName(actual) ? 'different value' : `expected ${typeName(expected)}, got ${typeName(actual)}`;
+    const reason =
+      typeName(expected) === typeName(actual)
+        ? 'different value'
+        : `expected ${typeName(expected)}, got ${typeName(actual)}`;
     out.push({ path, reason, expected, actual });
   }
 }

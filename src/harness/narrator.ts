@@ -51,10 +51,19 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
   const raw = new Map<string, string>();
   const wire: { request: RecordedRequest; response: HttpExchange['response'] | undefined }[] = [];
   const printWire = (only?: { method: string; url: string }): void => {
-    const index = only === undefined ? 0 : wire.findIndex((w) => w.request.method === only.method.toUpperCase() && w.request.url === only.url);
+    const index =
+      only === undefined
+        ? 0
+        : wire.findIndex(
+            (w) => w.request.method === only.method.toUpperCase() && w.request.url === only.url,
+          );
     const entries = only === undefined ? wire.splice(0) : index === -1 ? [] : wire.splice(index, 1);
     for (const { request, response } of entries) {
-      out('http', 'http', `→ ${request.method} ${request.url}${request.body !== undefined ? `\n  ${cut(request.body)}` : ''}`);
+      out(
+        'http',
+        'http',
+        `→ ${request.method} ${request.url}${request.body !== undefined ? `\n  ${cut(request.body)}` : ''}`,
+      );
       if (response === undefined) out('', 'error', '← (undeclared: refused)');
       else if (response.error !== undefined) out('', 'error', '← connection reset');
       else {
@@ -71,7 +80,12 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
       const s = loaded.fixture.session;
       const tools = [...loaded.tools.tools.keys()].join(', ');
       options.write(paint('dim', `  tools: ${tools}`));
-      options.write(paint('dim', `  language: ${s.language ?? 'en-US'}${s.languages !== undefined ? ` (allowed: ${s.languages.join(', ')})` : ''}`));
+      options.write(
+        paint(
+          'dim',
+          `  language: ${s.language ?? 'en-US'}${s.languages !== undefined ? ` (allowed: ${s.languages.join(', ')})` : ''}`,
+        ),
+      );
     },
     turnStart(turn: number, user: string) {
       options.write('');
@@ -105,7 +119,9 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
       printWire();
       if (failures.length === 0) options.write(paint('dim', '  ✓ expectations met'));
       for (const f of failures) {
-        failureLines(f).forEach((line, i) => options.write(paint('error', i === 0 ? `  ✗ ${line}` : `    ${line}`)));
+        failureLines(f).forEach((line, i) =>
+          options.write(paint('error', i === 0 ? `  ✗ ${line}` : `    ${line}`)),
+        );
       }
     },
   };
@@ -115,12 +131,19 @@ function cut(text: string, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-function narrateEvent(event: SessionEvent, out: (label: string, style: Style, text: string) => void, raw: Map<string, string>): void {
+function narrateEvent(
+  event: SessionEvent,
+  out: (label: string, style: Style, text: string) => void,
+  raw: Map<string, string>,
+): void {
   switch (event.type) {
     case 'tool-call': {
       raw.set(event.callId, event.rawArguments);
       out('model', 'model', `calls ${event.tool} ${cut(event.rawArguments)}`);
-      if (event.args !== undefined && JSON.stringify(event.args) !== safeReformat(event.rawArguments)) {
+      if (
+        event.args !== undefined &&
+        JSON.stringify(event.args) !== safeReformat(event.rawArguments)
+      ) {
         out('', 'tool', `after transforms: ${showValue(event.args)}`);
       }
       return;
@@ -144,7 +167,11 @@ function narrateEvent(event: SessionEvent, out: (label: string, style: Style, te
       out('log', 'dim', `${event.tool} ${showValue(event.args)}`);
       return;
     case 'handoff':
-      out('handoff', 'tool', `${event.from} → ${event.to}${event.reason !== undefined ? ` (${event.reason})` : ''}`);
+      out(
+        'handoff',
+        'tool',
+        `${event.from} → ${event.to}${event.reason !== undefined ? ` (${event.reason})` : ''}`,
+      );
       return;
     case 'vars':
       out('vars', 'dim', showValue(event.vars));

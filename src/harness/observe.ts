@@ -56,7 +56,8 @@ export function observeTurn(options: ObserveTurnOptions): ObservedTurn {
   const toolErrors: ObservedToolError[] = [];
   for (const event of result.events) {
     if (event.type === 'say') say.push(event.text);
-    if (event.type === 'tool-error') toolErrors.push({ tool: event.tool, code: event.code, message: event.message });
+    if (event.type === 'tool-error')
+      toolErrors.push({ tool: event.tool, code: event.code, message: event.message });
   }
   return {
     user: options.user,

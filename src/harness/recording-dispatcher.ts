@@ -45,7 +45,9 @@ export interface RecordingDispatcher {
   readonly exchanges: RecordedExchange[];
 }
 
-function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function headerRecord(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(headers)) {
     if (v !== undefined) out.set(k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v);
@@ -54,7 +56,9 @@ function headerRecord(headers: Record<string, string | string[] | undefined>): R
 }
 
 /** Creates a recording wrapper around a real dispatcher. */
-export function createRecordingDispatcher(options: RecordingDispatcherOptions): RecordingDispatcher {
+export function createRecordingDispatcher(
+  options: RecordingDispatcherOptions,
+): RecordingDispatcher {
   const cap = options.maxBodyBytes ?? 1024 * 1024;
   const exchanges: RecordedExchange[] = [];
   const scrub = options.scrub ?? ((text: string) => text);
@@ -87,7 +91,12 @@ export function createRecordingDispatcher(options: RecordingDispatcherOptions): 
         handler.onResponseData?.(c, chunk);
       },
       onResponseEnd: (c, trailers) => {
-        exchange.response = { status, headers, body: scrub(Buffer.concat(chunks).toString('utf8')), truncated };
+        exchange.response = {
+          status,
+          headers,
+          body: scrub(Buffer.concat(chunks).toString('utf8')),
+          truncated,
+        };
         options.onResponse?.(exchange);
         handler.onResponseEnd?.(c, trailers);
       },
@@ -102,7 +111,10 @@ export function createRecordingDispatcher(options: RecordingDispatcherOptions): 
   return { dispatcher, exchanges };
 }
 
-function scrubHeaders(headers: Readonly<Record<string, string>>, scrub: (text: string) => string): Record<string, string> {
+function scrubHeaders(
+  headers: Readonly<Record<string, string>>,
+  scrub: (text: string) => string,
+): Record<string, string> {
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(headers)) out.set(k, scrub(v));
   return Object.fromEntries(out);

@@ -28,7 +28,8 @@ export class RecordingModel implements Model {
         try {
           for await (const part of inner.stream(request)) {
             if (part.type === 'text-delta') text += part.text;
-            else if (part.type === 'tool-call') calls.push(toScripted(part.call.name, part.call.arguments));
+            else if (part.type === 'tool-call')
+              calls.push(toScripted(part.call.name, part.call.arguments));
             yield part;
           }
           finished = true;

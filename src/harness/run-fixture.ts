@@ -40,18 +40,40 @@ export interface RunFixtureOptions {
  * Runs a fixture file (or an already-parsed fixture value). Never throws for a bad fixture:
  * load problems come back as status `error` with their issues.
  */
-export async function runFixture(source: string | unknown, options: RunFixtureOptions = {}): Promise<FixtureResult> {
+export async function runFixture(
+  source: string | unknown,
+  options: RunFixtureOptions = {},
+): Promise<FixtureResult> {
   const started = performance.now();
   const file = options.file ?? (typeof source === 'string' ? source : '<inline>');
   let loaded: LoadedFixture;
   try {
-    loaded = await loadFixture(source, { file, ...(options.dir !== undefined ? { dir: options.dir } : {}) });
+    loaded = await loadFixture(source, {
+      file,
+      ...(options.dir !== undefined ? { dir: options.dir } : {}),
+    });
   } catch (error) {
     const issues =
       error instanceof DefinitionError
         ? error.issues
-        : [{ code: 'unreadable', severity: 'error' as const, path: '', message: String(error), file }];
-    return { file, name: file, status: 'error', durationMs: performance.now() - started, failures: [], issues, turns: [] };
+        : [
+            {
+              code: 'unreadable',
+              severity: 'error' as const,
+              path: '',
+              message: String(error),
+              file,
+            },
+          ];
+    return {
+      file,
+      name: file,
+      status: 'error',
+      durationMs: performance.now() - started,
+      failures: [],
+      issues,
+      turns: [],
+    };
   }
   options.observer?.fixtureStart?.(loaded);
   const { failures, turns } = await play(loaded, options.observer);
@@ -67,7 +89,11 @@ export async function runFixture(source: string | unknown, options: RunFixtureOp
 }
 
 /** Builds the session options a fixture describes. */
-export function sessionOptionsOf(loaded: LoadedFixture, model: SessionOptions['model'], http: HttpDouble): SessionOptions {
+export function sessionOptionsOf(
+  loaded: LoadedFixture,
+  model: SessionOptions['model'],
+  http: HttpDouble,
+): SessionOptions {
   const s = loaded.fixture.session;
   const startAt = s.now === undefined ? undefined : Date.parse(s.now);
   const realStart = Date.now();
@@ -87,11 +113,15 @@ export function sessionOptionsOf(loaded: LoadedFixture, model: SessionOptions['m
     ...(s.tool_defaults !== undefined ? { toolDefaults: s.tool_defaults } : {}),
     ...(s.services !== undefined ? { services: s.services as SessionOptions['services'] } : {}),
     ...(s.max_tool_rounds !== undefined ? { maxToolRounds: s.max_tool_rounds } : {}),
-    ...(s.on_missing_template_value !== undefined ? { onMissingTemplateValue: s.on_missing_template_value } : {}),
+    ...(s.on_missing_template_value !== undefined
+      ? { onMissingTemplateValue: s.on_missing_template_value }
+      : {}),
     ...(s.bridge !== undefined
       ? {
           bridge: {
-            ...(s.bridge.threshold_secs !== undefined ? { thresholdSecs: s.bridge.threshold_secs } : {}),
+            ...(s.bridge.threshold_secs !== undefined
+              ? { thresholdSecs: s.bridge.threshold_secs }
+              : {}),
             ...(s.bridge.phrases !== undefined ? { phrases: s.bridge.phrases } : {}),
           },
         }
@@ -127,7 +157,11 @@ async function play(
       observer?.turnStart?.(t, turn.user);
       const played = await runTurn(session, turn, (event) => observer?.event?.(t, event));
       if (played.result === undefined && model.overCalls === 0 && played.modelError === undefined) {
-        failures.push({ kind: 'session_error', turn: t, message: `the session threw: ${played.error}` });
+        failures.push({
+          kind: 'session_error',
+          turn: t,
+          message: `the session threw: ${played.error}`,
+        });
         break;
       }
       const result = played.result ?? partialResult(played.events, session);
@@ -136,13 +170,16 @@ async function play(
         user: turn.user,
         result,
         requests,
-        ...(played.modelError !== undefined && model.overCalls === 0 ? { modelError: played.modelError } : {}),
+        ...(played.modelError !== undefined && model.overCalls === 0
+          ? { modelError: played.modelError }
+          : {}),
       });
       turns.push(observed);
       turnFailures.push(...scriptFailures(t, model));
       const undeclared = new Map<string, number>();
       for (const r of requests) {
-        if (r.exchange === undefined) undeclared.set(`${r.method} ${r.url}`, (undeclared.get(`${r.method} ${r.url}`) ?? 0) + 1);
+        if (r.exchange === undefined)
+          undeclared.set(`${r.method} ${r.url}`, (undeclared.get(`${r.method} ${r.url}`) ?? 0) + 1);
       }
       for (const [what, times] of undeclared) {
         turnFailures.push({
@@ -152,12 +189,21 @@ async function play(
         });
       }
       if (observed.modelError !== undefined && turn.expect?.model_error === undefined) {
-        turnFailures.push({ kind: 'model_error', turn: t, message: `the model call failed: ${observed.modelError}` });
+        turnFailures.push({
+          kind: 'model_error',
+          turn: t,
+          message: `the model call failed: ${observed.modelError}`,
+        });
       }
       if (turn.expect !== undefined) {
         const mismatches = checkTurn({ expect: turn.expect, observed, path: `turns[${t}].expect` });
         if (mismatches.length > 0) {
-          turnFailures.push({ kind: 'expectation', turn: t, message: `${mismatches.length} expectation(s) not met`, mismatches });
+          turnFailures.push({
+            kind: 'expectation',
+            turn: t,
+            message: `${mismatches.length} expectation(s) not met`,
+            mismatches,
+          });
         }
       }
       failures.push(...turnFailures);
@@ -170,7 +216,10 @@ async function play(
       });
     }
   } catch (error) {
-    failures.push({ kind: 'session_error', message: `the session could not start: ${errorText(error)}` });
+    failures.push({
+      kind: 'session_error',
+      message: `the session could not start: ${errorText(error)}`,
+    });
   } finally {
     await session?.close().catch(() => undefined);
     await http.close().catch(() => undefined);
@@ -188,7 +237,11 @@ function scriptFailures(t: number, model: TurnModel): FixtureFailure[] {
     });
   }
   if (model.remaining > 0) {
-    out.push({ kind: 'unused_steps', turn: t, message: `${model.remaining} scripted model step(s) of turn ${t + 1} never used` });
+    out.push({
+      kind: 'unused_steps',
+      turn: t,
+      message: `${model.remaining} scripted model step(s) of turn ${t + 1} never used`,
+    });
   }
   return out;
 }
@@ -202,14 +255,19 @@ interface PlayedTurn {
   readonly error?: string;
 }
 
-async function runTurn(session: Session, turn: FixtureTurn, onEvent: (e: SessionEvent) => void): Promise<PlayedTurn> {
+async function runTurn(
+  session: Session,
+  turn: FixtureTurn,
+  onEvent: (e: SessionEvent) => void,
+): Promise<PlayedTurn> {
   const events: SessionEvent[] = [];
   const interrupt = turn.interrupt;
   let timer: NodeJS.Timeout | undefined;
   let modelError: string | undefined;
   try {
     const stream = session.send(turn.user);
-    if (interrupt?.after_ms !== undefined) timer = setTimeout(() => session.interrupt(), interrupt.after_ms);
+    if (interrupt?.after_ms !== undefined)
+      timer = setTimeout(() => session.interrupt(), interrupt.after_ms);
     let interrupted = false;
     for await (const event of stream) {
       events.push(event);

@@ -44,12 +44,20 @@ export async function discoverFixtures(options: DiscoverOptions): Promise<Discov
 
 async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   for (const entry of entries) {
-    if (entry.name.startsWith('.') || entry.name.startsWith('_') || entry.name === 'node_modules') continue;
+    if (entry.name.startsWith('.') || entry.name.startsWith('_') || entry.name === 'node_modules')
+      continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await walk(path)));
-    else if (entry.isFile() && EXTENSIONS.has(extname(entry.name).toLowerCase()) && (await looksLikeFixture(path))) out.push(path);
+    else if (
+      entry.isFile() &&
+      EXTENSIONS.has(extname(entry.name).toLowerCase()) &&
+      (await looksLikeFixture(path))
+    )
+      out.push(path);
   }
   return out;
 }
@@ -57,7 +65,12 @@ async function walk(dir: string): Promise<string[]> {
 async function looksLikeFixture(path: string): Promise<boolean> {
   try {
     const value = parseDocument(await readFile(path, 'utf8'), path);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'turns');
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.hasOwn(value, 'turns')
+    );
   } catch {
     // Unparsable files in a fixture folder are reported, not skipped silently.
     return true;
@@ -83,12 +96,17 @@ export async function runFixtures(options: RunFixturesOptions): Promise<RunSumma
     status: 'error',
     durationMs: 0,
     failures: [],
-    issues: [{ code: 'missing', severity: 'error', path: '', message: 'no such file or directory', file }],
+    issues: [
+      { code: 'missing', severity: 'error', path: '', message: 'no such file or directory', file },
+    ],
     turns: [],
   }));
   for (const r of results) options.onResult?.(r);
   for (const file of files) {
-    const result = await runFixture(file, options.observer !== undefined ? { observer: options.observer } : {});
+    const result = await runFixture(
+      file,
+      options.observer !== undefined ? { observer: options.observer } : {},
+    );
     results.push(result);
     options.onResult?.(result);
   }

@@ -14,14 +14,26 @@ export interface SessionChanges {
 }
 
 /** Returns a session equal to `session` with the changes applied; the old one is closed. */
-export async function changeSession(session: Session, changes: SessionChanges, options: SessionOptions): Promise<Session> {
+export async function changeSession(
+  session: Session,
+  changes: SessionChanges,
+  options: SessionOptions,
+): Promise<Session> {
   const state = session.toJSON();
   const vars: Record<string, unknown> = { ...state.vars };
   for (const [key, value] of Object.entries(changes.vars ?? {})) {
     // defineProperty: a variable named `__proto__` is data, never a prototype.
-    Object.defineProperty(vars, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(vars, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
-  const next = restoreSession({ ...state, vars, language: changes.language ?? state.language }, options);
+  const next = restoreSession(
+    { ...state, vars, language: changes.language ?? state.language },
+    options,
+  );
   await session.close().catch(() => undefined);
   return next;
 }

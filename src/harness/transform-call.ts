@@ -46,15 +46,25 @@ export type TransformCallResult =
     };
 
 /** The `vars.session.*` values of a one-off call. */
-export function oneOffSystemValues(options: { readonly language: string; readonly now: number }): SessionSystemValues {
+export function oneOffSystemValues(options: {
+  readonly language: string;
+  readonly now: number;
+}): SessionSystemValues {
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const date = new Date(options.now);
   return {
     id: 'transform',
     language: options.language,
     datetime: date.toISOString(),
-    date: new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date),
-    day_of_week: new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'long' }).format(date),
+    date: new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(date),
+    day_of_week: new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'long' }).format(
+      date,
+    ),
     timezone,
   };
 }
@@ -62,7 +72,10 @@ export function oneOffSystemValues(options: { readonly language: string; readonl
 /** Runs the argument pipeline of one call. Pure apart from the clock; never throws. */
 export function transformCall(options: TransformCallOptions): TransformCallResult {
   const vars = options.vars ?? {};
-  const system = oneOffSystemValues({ language: options.language ?? 'en-US', now: (options.now ?? Date.now)() });
+  const system = oneOffSystemValues({
+    language: options.language ?? 'en-US',
+    now: (options.now ?? Date.now)(),
+  });
   const raw = typeof options.args === 'string' ? options.args : JSON.stringify(options.args);
   const prepared = prepareToolCall(options.tool, raw, {
     tools: options.tools.tools,
@@ -70,11 +83,14 @@ export function transformCall(options: TransformCallOptions): TransformCallResul
     vars,
     system,
     // fromEntries defines an own property even for a tool named `__proto__`.
-    ...(options.staticOverrides !== undefined ? { toolDefaults: Object.fromEntries([[options.tool, options.staticOverrides]]) } : {}),
+    ...(options.staticOverrides !== undefined
+      ? { toolDefaults: Object.fromEntries([[options.tool, options.staticOverrides]]) }
+      : {}),
     onMissingTemplateValue: options.onMissingTemplateValue ?? 'skip',
   });
   if (!prepared.ok) {
-    const available = prepared.error.code === 'unknown_tool' ? [...options.tools.tools.keys()] : undefined;
+    const available =
+      prepared.error.code === 'unknown_tool' ? [...options.tools.tools.keys()] : undefined;
     return {
       ok: false,
       code: prepared.error.code,
@@ -83,10 +99,14 @@ export function transformCall(options: TransformCallOptions): TransformCallResul
       trace: prepared.transform,
     };
   }
-  const withStatic = applyStaticParameters(JSON.parse(raw) as Record<string, unknown>, prepared.tool.staticParameters, {
-    ...(options.staticOverrides !== undefined ? { overrides: options.staticOverrides } : {}),
-    vars,
-    session: system,
-  });
+  const withStatic = applyStaticParameters(
+    JSON.parse(raw) as Record<string, unknown>,
+    prepared.tool.staticParameters,
+    {
+      ...(options.staticOverrides !== undefined ? { overrides: options.staticOverrides } : {}),
+      vars,
+      session: system,
+    },
+  );
   return { ok: true, args: prepared.args, withStatic, trace: prepared.transform };
 }

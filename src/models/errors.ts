@@ -56,5 +56,10 @@ export function abortError(): Error {
 export function asModelError(err: unknown, model: string): ModelError {
   if (isModelError(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
-  return new ModelError({ code: 'bad_response', model, message: `model ${model} failed: ${message}`, cause: err });
+  return new ModelError({
+    code: 'bad_response',
+    model,
+    message: `model ${model} failed: ${message}`,
+    cause: err,
+  });
 }

@@ -152,7 +152,10 @@ function raceAbort(work: Promise<Settled>, signal: AbortSignal): Promise<Settled
 function withDefinitionHandoff(outcome: OutcomeLike, tool: ToolDefinition): OutcomeLike {
   const agent = tool.options.handoff;
   if (agent === undefined || outcome.type !== 'success') return outcome;
-  return { ...outcome, effects: [...outcome.effects, { type: 'handoff', agent, reason: `${tool.name} succeeded` }] };
+  return {
+    ...outcome,
+    effects: [...outcome.effects, { type: 'handoff', agent, reason: `${tool.name} succeeded` }],
+  };
 }
 
 function checkHandoffs(outcome: OutcomeLike, ctx: ExecuteContext): OutcomeLike {

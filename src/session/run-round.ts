@@ -176,4 +176,3 @@ export async function runRound(
     ...(error === undefined ? {} : { error }),
   };
 }
-

@@ -9,11 +9,37 @@
  * definition is ever mutated. Removing a nested key rebuilds its parent rather than using
  * `delete`, which would push the object into V8's slow dictionary mode.
  */
-import { hasArg, keyBit, materialize, ownedArg, ownedAt, readArg, removeAt, setArg, setAt, slot, valueAt, type ArgsView } from './args-view.js';
-import { copyWithout, deepCopy, isEmptyValue, isPlainObject, ownValue, shallowCopy, type PlainObject } from './own-data.js';
+import {
+  hasArg,
+  keyBit,
+  materialize,
+  ownedArg,
+  ownedAt,
+  readArg,
+  removeAt,
+  setArg,
+  setAt,
+  slot,
+  valueAt,
+  type ArgsView,
+} from './args-view.js';
+import {
+  copyWithout,
+  deepCopy,
+  isEmptyValue,
+  isPlainObject,
+  ownValue,
+  shallowCopy,
+  type PlainObject,
+} from './own-data.js';
 import type { Predicate } from './condition.js';
 import type { CompiledTemplate, RenderFailure } from './template.js';
-import type { TransformAction, TransformContext, TransformOutcome, TransformTraceEntry } from './types.js';
+import type {
+  TransformAction,
+  TransformContext,
+  TransformOutcome,
+  TransformTraceEntry,
+} from './types.js';
 
 /** One rule ready to run. */
 export interface RuleProgram {
@@ -93,9 +119,24 @@ function compileStep(rule: RuleProgram): Step {
   const depth = parentPath.length;
   const first = segments[0] as string;
   const firstBit = keyBit(first);
-  const whenFalse: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'when_false' });
-  const notEmpty: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'not_empty' });
-  const absent: TransformTraceEntry = Object.freeze({ key, action, outcome: 'skipped', reason: 'absent' });
+  const whenFalse: TransformTraceEntry = Object.freeze({
+    key,
+    action,
+    outcome: 'skipped',
+    reason: 'when_false',
+  });
+  const notEmpty: TransformTraceEntry = Object.freeze({
+    key,
+    action,
+    outcome: 'skipped',
+    reason: 'not_empty',
+  });
+  const absent: TransformTraceEntry = Object.freeze({
+    key,
+    action,
+    outcome: 'skipped',
+    reason: 'absent',
+  });
   const removed: TransformTraceEntry = Object.freeze({ key, action, outcome: 'applied' });
   const notAnObject: TransformTraceEntry = Object.freeze({
     key,
@@ -125,10 +166,17 @@ function compileStep(rule: RuleProgram): Step {
   };
 
   /** Writes the value; `at` is the root key's slot, `root` its value, `parent` the parent object. */
-  const write = (state: ApplyState, at: number, root: unknown, parent: PlainObject | undefined, value: unknown): void => {
+  const write = (
+    state: ApplyState,
+    at: number,
+    root: unknown,
+    parent: PlainObject | undefined,
+    value: unknown,
+  ): void => {
     if (depth === 0) setAt(state, at, first, value, false, root !== undefined, firstBit);
     else if (depth > 1) ownPath(state, parentPath)[last] = value;
-    else if (parent === undefined) setAt(state, at, first, { [last]: value }, true, root !== undefined, firstBit);
+    else if (parent === undefined)
+      setAt(state, at, first, { [last]: value }, true, root !== undefined, firstBit);
     else if (ownedAt(state, at)) parent[last] = value;
     else {
       const copy = shallowCopy(root as PlainObject);
@@ -139,7 +187,8 @@ function compileStep(rule: RuleProgram): Step {
 
   const remove = (state: ApplyState, at: number, root: unknown): void => {
     if (depth === 0) removeAt(state, at, first, firstBit);
-    else if (depth === 1) setAt(state, at, first, copyWithout(root as PlainObject, last), true, true, firstBit);
+    else if (depth === 1)
+      setAt(state, at, first, copyWithout(root as PlainObject, last), true, true, firstBit);
     else {
       const grand = ownPath(state, grandPath);
       grand[parentKey] = own(state, copyWithout(ownValue(grand, parentKey) as PlainObject, last));
@@ -171,10 +220,21 @@ function compileStep(rule: RuleProgram): Step {
       if (typeof out !== 'string') {
         const detail = failureDetail(out);
         if (state.context?.onMissingTemplateValue === 'error') {
-          state.stop = { ok: false, code: 'missing_template_value', message: `cannot set "${key}": ${detail}`, trace: state.trace };
+          state.stop = {
+            ok: false,
+            code: 'missing_template_value',
+            message: `cannot set "${key}": ${detail}`,
+            trace: state.trace,
+          };
           return undefined;
         }
-        return { key, action, outcome: 'skipped', reason: out.kind === 'missing' ? 'missing_value' : 'format_error', detail };
+        return {
+          key,
+          action,
+          outcome: 'skipped',
+          reason: out.kind === 'missing' ? 'missing_value' : 'format_error',
+          detail,
+        };
       }
       value = out;
     } else value = literalIsObject ? deepCopy(literal) : literal;
@@ -184,11 +244,22 @@ function compileStep(rule: RuleProgram): Step {
 }
 
 /** Builds the `apply` function of a compiled rule set. */
-export function makeApply(programs: readonly RuleProgram[]): (args: Readonly<Record<string, unknown>>, context?: TransformContext) => TransformOutcome {
+export function makeApply(
+  programs: readonly RuleProgram[],
+): (args: Readonly<Record<string, unknown>>, context?: TransformContext) => TransformOutcome {
   const steps = programs.map(compileStep);
   return (input, context) => {
     const trace: TransformTraceEntry[] = [];
-    const state: ApplyState = { input: input as PlainObject, overlay: undefined, mask: 0, touched: 0, owned: undefined, context, trace, stop: undefined };
+    const state: ApplyState = {
+      input: input as PlainObject,
+      overlay: undefined,
+      mask: 0,
+      touched: 0,
+      owned: undefined,
+      context,
+      trace,
+      stop: undefined,
+    };
     for (let i = 0; i < steps.length; i++) {
       const entry = (steps[i] as Step)(state);
       if (entry === undefined) return state.stop as TransformOutcome;

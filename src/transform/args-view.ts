@@ -44,7 +44,14 @@ export function keyBit(key: string): number {
 }
 
 /** Appends an entry; `inInput` may be given when the caller knows (an own key of the input). */
-function push(view: ArgsView, key: string, value: unknown, flags: number, inInput?: boolean, bit?: number): void {
+function push(
+  view: ArgsView,
+  key: string,
+  value: unknown,
+  flags: number,
+  inInput?: boolean,
+  bit?: number,
+): void {
   let f = flags;
   if (inInput ?? Object.hasOwn(view.input, key)) {
     f |= IN_INPUT;
@@ -110,7 +117,15 @@ export function hasArg(view: ArgsView, key: string): boolean {
  * an own key whose value is `undefined` may be reported as absent — harmless, `materialize` then
  * overwrites it in place. `bit` is the key's {@link keyBit} when the caller has it.
  */
-export function setAt(view: ArgsView, i: number, key: string, value: unknown, owned: boolean, inInput?: boolean, bit?: number): void {
+export function setAt(
+  view: ArgsView,
+  i: number,
+  key: string,
+  value: unknown,
+  owned: boolean,
+  inInput?: boolean,
+  bit?: number,
+): void {
   const flags = owned ? OWNED : 0;
   if (i < 0) {
     push(view, key, value, flags, inInput, bit);
@@ -156,7 +171,8 @@ export function materialize(view: ArgsView): PlainObject {
     for (let j = 0; j < keys.length; j++) {
       const k = keys[j] as string;
       const i = find(overlay, k);
-      const v = i < 0 ? input[k] : ((overlay[i + 2] as number) & MOVED) !== 0 ? REMOVED : overlay[i + 1];
+      const v =
+        i < 0 ? input[k] : ((overlay[i + 2] as number) & MOVED) !== 0 ? REMOVED : overlay[i + 1];
       if (v === REMOVED) continue;
       if (k === '__proto__') setOwn(out, k, v);
       else out[k] = v;

@@ -28,13 +28,22 @@ export function rulePath(base: string, key: string): string {
 }
 
 /** Checks a rule key (`a`, `a.b.c`); returns the segments or a problem. */
-export function parseRuleKey(key: string): { segments: string[] } | { code: 'invalid_key' | 'forbidden_segment'; message: string } {
+export function parseRuleKey(
+  key: string,
+): { segments: string[] } | { code: 'invalid_key' | 'forbidden_segment'; message: string } {
   const segments = key.split('.');
   if (segments.some((s) => s === '')) {
-    return { code: 'invalid_key', message: `key ${JSON.stringify(key)} has an empty segment (no "", ".a", "a." or "a..b")` };
+    return {
+      code: 'invalid_key',
+      message: `key ${JSON.stringify(key)} has an empty segment (no "", ".a", "a." or "a..b")`,
+    };
   }
   const bad = segments.find((s) => FORBIDDEN_SEGMENTS.has(s));
-  if (bad !== undefined) return { code: 'forbidden_segment', message: `key ${JSON.stringify(key)} has the segment "${bad}", which is not allowed (prototype access)` };
+  if (bad !== undefined)
+    return {
+      code: 'forbidden_segment',
+      message: `key ${JSON.stringify(key)} has the segment "${bad}", which is not allowed (prototype access)`,
+    };
   return { segments };
 }
 
@@ -45,7 +54,10 @@ export function parseRuleKey(key: string): { segments: string[] } | { code: 'inv
  * `no_value` are errors; `unknown_field`, `ignored_value` warnings). When any error is reported,
  * `compiled` applies only the rules that compiled and must not be used.
  */
-export function compileDefaults(defaults: Readonly<Record<string, unknown>>, options: CompileDefaultsOptions = {}): CompileDefaultsResult {
+export function compileDefaults(
+  defaults: Readonly<Record<string, unknown>>,
+  options: CompileDefaultsOptions = {},
+): CompileDefaultsResult {
   const base = options.path ?? 'defaults';
   const issues: DefinitionIssue[] = [];
   const rules: CompiledRule[] = [];
@@ -63,7 +75,12 @@ export function compileDefaults(defaults: Readonly<Record<string, unknown>>, opt
     const { form, problems } = normaliseRule(raw);
     for (const p of problems) {
       if (p.severity === 'error') ok = false;
-      issues.push({ code: p.code, severity: p.severity, path: path + p.subPath, message: p.message });
+      issues.push({
+        code: p.code,
+        severity: p.severity,
+        path: path + p.subPath,
+        message: p.message,
+      });
     }
     if (form === undefined) continue;
     let whenKeys: readonly string[] = [];
@@ -82,7 +99,12 @@ export function compileDefaults(defaults: Readonly<Record<string, unknown>>, opt
     let render: RuleProgram['render'];
     if (form.format !== undefined) {
       const t = compileTemplate(form.format);
-      if ('code' in t) error(t.code, form.inner === '' ? '' : `${form.inner}.format`, `template ${JSON.stringify(form.format)}: ${t.message}`);
+      if ('code' in t)
+        error(
+          t.code,
+          form.inner === '' ? '' : `${form.inner}.format`,
+          `template ${JSON.stringify(form.format)}: ${t.message}`,
+        );
       else {
         templateFields = t.fields;
         render = t.renderView;

@@ -25,7 +25,14 @@ export interface CompiledCondition {
   readonly keys: readonly string[];
 }
 
-const OPERATORS: ReadonlySet<string> = new Set(['eq', 'ne', 'in', 'not_in', 'exists', 'not_exists']);
+const OPERATORS: ReadonlySet<string> = new Set([
+  'eq',
+  'ne',
+  'in',
+  'not_in',
+  'exists',
+  'not_exists',
+]);
 
 /**
  * The string form a scalar is compared in: strings as is, numbers as Python prints them (`5`,
@@ -64,7 +71,8 @@ function equalsTo(expected: unknown): (actual: unknown) => boolean {
   const form = scalarForm(expected);
   if (form === undefined) {
     const json = canonicalJson(expected);
-    return (actual) => actual !== null && typeof actual === 'object' && canonicalJson(actual) === json;
+    return (actual) =>
+      actual !== null && typeof actual === 'object' && canonicalJson(actual) === json;
   }
   return (actual) => {
     const f = typeof actual === 'string' ? actual : scalarForm(actual);
@@ -75,34 +83,63 @@ function equalsTo(expected: unknown): (actual: unknown) => boolean {
 /** Compiles a `when` value (an object, `{all:[…]}`, `{any:[…]}`, or a list meaning `all`). */
 export function compileCondition(raw: unknown, subPath = ''): CompiledCondition | ConditionProblem {
   if (Array.isArray(raw)) return compileList('all', raw, subPath);
-  if (!isPlainObject(raw)) return { code: 'invalid_when', subPath, message: 'a condition must be an object {key, operator, value}' };
+  if (!isPlainObject(raw))
+    return {
+      code: 'invalid_when',
+      subPath,
+      message: 'a condition must be an object {key, operator, value}',
+    };
   const hasAll = Object.hasOwn(raw, 'all');
   const hasAny = Object.hasOwn(raw, 'any');
   if (hasAll || hasAny) {
-    if (hasAll && hasAny) return { code: 'invalid_when', subPath, message: 'use either "all" or "any", not both' };
+    if (hasAll && hasAny)
+      return { code: 'invalid_when', subPath, message: 'use either "all" or "any", not both' };
     const which = hasAll ? 'all' : 'any';
     const list: unknown = raw[which];
-    if (!Array.isArray(list)) return { code: 'invalid_when', subPath: `${subPath}.${which}`, message: `"${which}" must be a list of conditions` };
+    if (!Array.isArray(list))
+      return {
+        code: 'invalid_when',
+        subPath: `${subPath}.${which}`,
+        message: `"${which}" must be a list of conditions`,
+      };
     return compileList(which, list, `${subPath}.${which}`);
   }
   for (const k of Object.keys(raw)) {
     if (k !== 'key' && k !== 'operator' && k !== 'value') {
-      return { code: 'invalid_when', subPath: `${subPath}.${k}`, message: `unknown field "${k}" (expected key, operator, value, all or any)` };
+      return {
+        code: 'invalid_when',
+        subPath: `${subPath}.${k}`,
+        message: `unknown field "${k}" (expected key, operator, value, all or any)`,
+      };
     }
   }
   const key: unknown = raw['key'];
-  if (typeof key !== 'string' || key === '') return { code: 'invalid_when', subPath: `${subPath}.key`, message: 'the condition needs a "key" (a parameter path or vars.<name>)' };
+  if (typeof key !== 'string' || key === '')
+    return {
+      code: 'invalid_when',
+      subPath: `${subPath}.key`,
+      message: 'the condition needs a "key" (a parameter path or vars.<name>)',
+    };
   const operatorRaw: unknown = Object.hasOwn(raw, 'operator') ? raw['operator'] : 'eq';
   if (typeof operatorRaw !== 'string' || !OPERATORS.has(operatorRaw)) {
-    return { code: 'invalid_when', subPath: `${subPath}.operator`, message: `unknown operator ${JSON.stringify(operatorRaw)} (expected one of ${[...OPERATORS].join('|')})` };
+    return {
+      code: 'invalid_when',
+      subPath: `${subPath}.operator`,
+      message: `unknown operator ${JSON.stringify(operatorRaw)} (expected one of ${[...OPERATORS].join('|')})`,
+    };
   }
   const operator = operatorRaw as WhenOperator;
   const parsed = parseFieldName(key);
   if (!parsed.ok) {
-    return { code: parsed.message.includes('not allowed') ? 'forbidden_segment' : 'invalid_when', subPath: `${subPath}.key`, message: `${parsed.message} in ${JSON.stringify(key)}` };
+    return {
+      code: parsed.message.includes('not allowed') ? 'forbidden_segment' : 'invalid_when',
+      subPath: `${subPath}.key`,
+      message: `${parsed.message} in ${JSON.stringify(key)}`,
+    };
   }
   const field = compileField(parsed.segments);
-  if ('error' in field) return { code: 'invalid_when', subPath: `${subPath}.key`, message: field.error };
+  if ('error' in field)
+    return { code: 'invalid_when', subPath: `${subPath}.key`, message: field.error };
   const hasValue = Object.hasOwn(raw, 'value');
   const value: unknown = raw['value'];
   const resolve = field.resolve;
@@ -110,7 +147,12 @@ export function compileCondition(raw: unknown, subPath = ''): CompiledCondition 
   switch (operator) {
     case 'eq':
     case 'ne': {
-      if (!hasValue) return { code: 'invalid_when', subPath: `${subPath}.value`, message: `operator "${operator}" needs a "value"` };
+      if (!hasValue)
+        return {
+          code: 'invalid_when',
+          subPath: `${subPath}.value`,
+          message: `operator "${operator}" needs a "value"`,
+        };
       const eq = equalsTo(value);
       predicate =
         operator === 'eq'
@@ -126,10 +168,18 @@ export function compileCondition(raw: unknown, subPath = ''): CompiledCondition 
     }
     case 'in':
     case 'not_in': {
-      if (!Array.isArray(value)) return { code: 'invalid_when', subPath: `${subPath}.value`, message: `operator "${operator}" needs a list "value"` };
+      if (!Array.isArray(value))
+        return {
+          code: 'invalid_when',
+          subPath: `${subPath}.value`,
+          message: `operator "${operator}" needs a list "value"`,
+        };
       const tests = value.map(equalsTo);
       const member = (v: unknown): boolean => v !== undefined && tests.some((t) => t(v));
-      predicate = operator === 'in' ? (args, ctx) => member(resolve(args, ctx)) : (args, ctx) => !member(resolve(args, ctx));
+      predicate =
+        operator === 'in'
+          ? (args, ctx) => member(resolve(args, ctx))
+          : (args, ctx) => !member(resolve(args, ctx));
       break;
     }
     case 'exists':
@@ -149,11 +199,17 @@ export function compileCondition(raw: unknown, subPath = ''): CompiledCondition 
       throw new Error(`unreachable operator ${String(exhaustive)}`);
     }
   }
-  const condition: Condition = hasValue ? { kind: 'compare', key, operator, value } : { kind: 'compare', key, operator };
+  const condition: Condition = hasValue
+    ? { kind: 'compare', key, operator, value }
+    : { kind: 'compare', key, operator };
   return { condition, predicate, keys: [key] };
 }
 
-function compileList(which: 'all' | 'any', list: readonly unknown[], subPath: string): CompiledCondition | ConditionProblem {
+function compileList(
+  which: 'all' | 'any',
+  list: readonly unknown[],
+  subPath: string,
+): CompiledCondition | ConditionProblem {
   const compiled: CompiledCondition[] = [];
   for (let i = 0; i < list.length; i++) {
     const c = compileCondition(list[i], `${subPath}[${i}]`);

@@ -8,7 +8,11 @@ import { keyBit, materialize, readArg, type ArgsView } from './args-view.js';
 import { getOwn, isPlainObject, type PlainObject } from './own-data.js';
 
 /** Segments refused anywhere in a key, a `when.key` or a template path. */
-export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'prototype',
+  'constructor',
+]);
 
 /** One step of a path. `index` is the array index when the segment is a canonical integer, else -1. */
 export interface PathSegment {
@@ -40,8 +44,18 @@ export function parseFieldName(text: string): ParsedField {
     return text.slice(start, i);
   };
   const first = readName();
-  if (first === '') return { ok: false, message: 'empty field name (positional fields are not supported; name a parameter)', offset: 0 };
-  if (/^[0-9]+$/.test(first)) return { ok: false, message: `positional field "${first}" is not supported; name a parameter`, offset: 0 };
+  if (first === '')
+    return {
+      ok: false,
+      message: 'empty field name (positional fields are not supported; name a parameter)',
+      offset: 0,
+    };
+  if (/^[0-9]+$/.test(first))
+    return {
+      ok: false,
+      message: `positional field "${first}" is not supported; name a parameter`,
+      offset: 0,
+    };
   segments.push(segment(first, false));
   while (i < text.length) {
     const c = text[i];
@@ -63,12 +77,20 @@ export function parseFieldName(text: string): ParsedField {
         return { ok: false, message: "only '.' or '[' may follow ']' in a field name", offset: i };
       }
     } else {
-      return { ok: false, message: `unexpected character ${JSON.stringify(c)} in field name`, offset: i };
+      return {
+        ok: false,
+        message: `unexpected character ${JSON.stringify(c)} in field name`,
+        offset: i,
+      };
     }
   }
   for (const s of segments) {
     if (FORBIDDEN_SEGMENTS.has(s.key)) {
-      return { ok: false, message: `the segment "${s.key}" is not allowed (prototype access)`, offset: 0 };
+      return {
+        ok: false,
+        message: `the segment "${s.key}" is not allowed (prototype access)`,
+        offset: 0,
+      };
     }
   }
   return { ok: true, segments };
@@ -79,7 +101,9 @@ export function step(value: unknown, seg: PathSegment): unknown {
   if (value === null || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     const i = seg.index;
-    return i >= 0 && i < value.length && Object.hasOwn(value, i) ? (value[i] as unknown) : undefined;
+    return i >= 0 && i < value.length && Object.hasOwn(value, i)
+      ? (value[i] as unknown)
+      : undefined;
   }
   return isPlainObject(value) ? getOwn(value, seg.key) : undefined;
 }
@@ -105,7 +129,14 @@ export interface CompiledField {
 }
 
 const SESSION_KEYS: ReadonlySet<keyof SessionSystemValues> = new Set([
-  'id', 'language', 'datetime', 'date', 'day_of_week', 'timezone', 'source', 'target',
+  'id',
+  'language',
+  'datetime',
+  'date',
+  'day_of_week',
+  'timezone',
+  'source',
+  'target',
 ] as const);
 
 /**
@@ -117,12 +148,18 @@ const SESSION_KEYS: ReadonlySet<keyof SessionSystemValues> = new Set([
  *   then the nested path `a.b` walked from `context.vars` (variables stored without the prefix).
  * - anything else is an argument path.
  */
-export function compileField(segments: readonly PathSegment[]): CompiledField | { readonly error: string } {
+export function compileField(
+  segments: readonly PathSegment[],
+): CompiledField | { readonly error: string } {
   const head = segments[0];
   if (head === undefined) return { error: 'empty field' };
   if (head.key === 'vars' && !head.bracket) {
     if (segments.length < 2) return { error: 'name a variable: {vars.<name>}' };
-    return { root: 'vars', lintName: dottedPrefix(segments), resolve: compileVars(segments.slice(1)) };
+    return {
+      root: 'vars',
+      lintName: dottedPrefix(segments),
+      resolve: compileVars(segments.slice(1)),
+    };
   }
   if (head.key === 'params' && segments.length === 1) {
     return { root: 'args', lintName: 'params', resolve: (args) => materialize(args) };
@@ -137,7 +174,11 @@ export function compileField(segments: readonly PathSegment[]): CompiledField | 
   }
   const firstKey = first.key;
   const firstBit = keyBit(firstKey);
-  return { root: 'args', lintName, resolve: (args) => walk(readArg(args, firstKey, firstBit), more, 0) };
+  return {
+    root: 'args',
+    lintName,
+    resolve: (args) => walk(readArg(args, firstKey, firstBit), more, 0),
+  };
 }
 
 function dottedPrefix(segments: readonly PathSegment[]): string {
@@ -154,11 +195,19 @@ function compileVars(segs: readonly PathSegment[]): FieldResolver {
   while (attrs < segs.length && !(segs[attrs] as PathSegment).bracket) attrs++;
   const flat: { key: string; from: number }[] = [];
   for (let n = attrs; n >= 1; n--) {
-    flat.push({ key: `vars.${segs.slice(0, n).map((s) => s.key).join('.')}`, from: n });
+    flat.push({
+      key: `vars.${segs
+        .slice(0, n)
+        .map((s) => s.key)
+        .join('.')}`,
+      from: n,
+    });
   }
   const first = segs[0] as PathSegment;
   const sessionKey =
-    first.key === 'session' && segs.length >= 2 && SESSION_KEYS.has((segs[1] as PathSegment).key as keyof SessionSystemValues)
+    first.key === 'session' &&
+    segs.length >= 2 &&
+    SESSION_KEYS.has((segs[1] as PathSegment).key as keyof SessionSystemValues)
       ? ((segs[1] as PathSegment).key as keyof SessionSystemValues)
       : undefined;
   if (flat.length === 1 && segs.length === 1 && sessionKey === undefined) {

@@ -8,7 +8,8 @@
 export const MAX_SPEC_NUMBER = 10_000;
 
 /** Presentation types supported (SPEC §2 plus their upper-case and `g` siblings). */
-export type SpecType = 's' | 'd' | 'f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%' | 'x' | 'X' | 'o' | 'b' | '';
+export type SpecType =
+  's' | 'd' | 'f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%' | 'x' | 'X' | 'o' | 'b' | '';
 
 export type Align = '<' | '>' | '^' | '=';
 
@@ -27,7 +28,13 @@ export interface FormatSpec {
   readonly type: SpecType;
 }
 
-export type ParsedSpec = { readonly ok: true; readonly spec: FormatSpec } | { readonly ok: false; readonly message: string; readonly code: 'template_syntax' | 'template_limit' };
+export type ParsedSpec =
+  | { readonly ok: true; readonly spec: FormatSpec }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly code: 'template_syntax' | 'template_limit';
+    };
 
 const ALIGNS = new Set(['<', '>', '^', '=']);
 const TYPES = new Set(['s', 'd', 'f', 'F', 'e', 'E', 'g', 'G', '%', 'x', 'X', 'o', 'b']);
@@ -48,7 +55,8 @@ export function parseFormatSpec(text: string): ParsedSpec {
   }
   let sign: FormatSpec['sign'];
   if (cps[i] === '+' || cps[i] === '-' || cps[i] === ' ') sign = cps[i++] as FormatSpec['sign'];
-  if (cps[i] === 'z') return { ok: false, code: 'template_syntax', message: "the 'z' option is not supported" };
+  if (cps[i] === 'z')
+    return { ok: false, code: 'template_syntax', message: "the 'z' option is not supported" };
   let alternate = false;
   if (cps[i] === '#') {
     alternate = true;
@@ -70,24 +78,43 @@ export function parseFormatSpec(text: string): ParsedSpec {
   let grouping: FormatSpec['grouping'];
   if (cps[i] === ',' || cps[i] === '_') {
     grouping = cps[i++] as ',' | '_';
-    if (cps[i] === ',' || cps[i] === '_') return { ok: false, code: 'template_syntax', message: "cannot specify both ',' and '_'" };
+    if (cps[i] === ',' || cps[i] === '_')
+      return { ok: false, code: 'template_syntax', message: "cannot specify both ',' and '_'" };
   }
   let precision = -1;
   if (cps[i] === '.') {
     i++;
     const p = readInt();
-    if (p === undefined) return { ok: false, code: 'template_syntax', message: 'format specifier missing precision' };
+    if (p === undefined)
+      return { ok: false, code: 'template_syntax', message: 'format specifier missing precision' };
     precision = p;
   }
-  if (cps.length - i > 1) return { ok: false, code: 'template_syntax', message: `invalid format specifier ${JSON.stringify(text)}` };
+  if (cps.length - i > 1)
+    return {
+      ok: false,
+      code: 'template_syntax',
+      message: `invalid format specifier ${JSON.stringify(text)}`,
+    };
   let type: SpecType = '';
   if (i < cps.length) {
     const t = cps[i] as string;
-    if (!TYPES.has(t)) return { ok: false, code: 'template_syntax', message: `unsupported format type ${JSON.stringify(t)} (supported: s d f F e E g G % x X o b)` };
+    if (!TYPES.has(t))
+      return {
+        ok: false,
+        code: 'template_syntax',
+        message: `unsupported format type ${JSON.stringify(t)} (supported: s d f F e E g G % x X o b)`,
+      };
     type = t as SpecType;
   }
   if (width > MAX_SPEC_NUMBER || precision > MAX_SPEC_NUMBER) {
-    return { ok: false, code: 'template_limit', message: `width and precision are capped at ${MAX_SPEC_NUMBER}` };
+    return {
+      ok: false,
+      code: 'template_limit',
+      message: `width and precision are capped at ${MAX_SPEC_NUMBER}`,
+    };
   }
-  return { ok: true, spec: { fill, align, sign, alternate, zero, width, grouping, precision, type } };
+  return {
+    ok: true,
+    spec: { fill, align, sign, alternate, zero, width, grouping, precision, type },
+  };
 }

@@ -13,7 +13,11 @@ export class TemplateValueError extends Error {
 }
 
 /** Formats one value; `spec` undefined means an empty spec (`{x}` or `{x:}`). */
-export function formatValue(value: unknown, spec: FormatSpec | undefined, conversion: 's' | 'r' | undefined): string {
+export function formatValue(
+  value: unknown,
+  spec: FormatSpec | undefined,
+  conversion: 's' | 'r' | undefined,
+): string {
   if (conversion !== undefined) {
     const text = conversion === 'r' ? pyRepr(value) : pyStr(value);
     return spec === undefined ? text : formatString(text, spec);
@@ -25,7 +29,14 @@ export function formatValue(value: unknown, spec: FormatSpec | undefined, conver
     case 'number':
       if (!Number.isInteger(value)) return formatFloat(value, spec, 'float');
       // `{n:d}` and friends with nothing else to lay out: the digits are the answer.
-      if ((spec.type === 'd' || spec.type === '') && spec.width < 0 && spec.sign === undefined && spec.grouping === undefined && spec.precision < 0) return intText(value);
+      if (
+        (spec.type === 'd' || spec.type === '') &&
+        spec.width < 0 &&
+        spec.sign === undefined &&
+        spec.grouping === undefined &&
+        spec.precision < 0
+      )
+        return intText(value);
       return formatInt(value, spec, 'int');
     case 'boolean':
       return formatInt(value ? 1 : 0, spec, 'bool');
@@ -51,7 +62,13 @@ function codePoints(s: string): number {
   return n;
 }
 
-function pad(body: string, bodyLength: number, width: number, fill: string, align: '<' | '>' | '^'): string {
+function pad(
+  body: string,
+  bodyLength: number,
+  width: number,
+  fill: string,
+  align: '<' | '>' | '^',
+): string {
   const n = width - bodyLength;
   if (n <= 0) return body;
   if (align === '<') return body + fill.repeat(n);
@@ -62,11 +79,16 @@ function pad(body: string, bodyLength: number, width: number, fill: string, alig
 
 /** `format(str, spec)`. */
 export function formatString(s: string, spec: FormatSpec): string {
-  if (spec.sign !== undefined) throw new TemplateValueError('sign not allowed in string format specifier');
-  if (spec.alternate) throw new TemplateValueError('alternate form (#) not allowed in string format specifier');
-  if (spec.grouping !== undefined) throw new TemplateValueError(`cannot specify '${spec.grouping}' with 's'`);
-  if (spec.align === '=') throw new TemplateValueError("'=' alignment not allowed in string format specifier");
-  if (spec.type !== '' && spec.type !== 's') throw new TemplateValueError(`unknown format code '${spec.type}' for object of type 'str'`);
+  if (spec.sign !== undefined)
+    throw new TemplateValueError('sign not allowed in string format specifier');
+  if (spec.alternate)
+    throw new TemplateValueError('alternate form (#) not allowed in string format specifier');
+  if (spec.grouping !== undefined)
+    throw new TemplateValueError(`cannot specify '${spec.grouping}' with 's'`);
+  if (spec.align === '=')
+    throw new TemplateValueError("'=' alignment not allowed in string format specifier");
+  if (spec.type !== '' && spec.type !== 's')
+    throw new TemplateValueError(`unknown format code '${spec.type}' for object of type 'str'`);
   let text = s;
   let length = codePoints(s);
   if (spec.precision >= 0 && length > spec.precision) {
@@ -97,12 +119,21 @@ function groupDigits(digits: string, minWidthIn: number, sep: string, size: numb
   }
 }
 
-function layoutNumber(sign: string, prefix: string, intDigits: string, remainder: string, spec: FormatSpec, groupSize: number): string {
+function layoutNumber(
+  sign: string,
+  prefix: string,
+  intDigits: string,
+  remainder: string,
+  spec: FormatSpec,
+  groupSize: number,
+): string {
   const fill = spec.fill ?? (spec.zero ? '0' : ' ');
   const align = spec.align ?? (spec.zero ? '=' : '>');
-  const minWidth = fill === '0' && align === '=' ? spec.width - sign.length - prefix.length - remainder.length : 0;
+  const minWidth =
+    fill === '0' && align === '=' ? spec.width - sign.length - prefix.length - remainder.length : 0;
   let digits: string;
-  if (spec.grouping !== undefined) digits = groupDigits(intDigits, minWidth, spec.grouping, groupSize);
+  if (spec.grouping !== undefined)
+    digits = groupDigits(intDigits, minWidth, spec.grouping, groupSize);
   else digits = minWidth > intDigits.length ? intDigits.padStart(minWidth, '0') : intDigits;
   const head = sign + prefix;
   const body = digits + remainder;
@@ -120,14 +151,23 @@ function signText(negative: boolean, spec: FormatSpec): string {
 /** `format(int, spec)` (booleans use it too, as in Python). */
 function formatInt(x: number, spec: FormatSpec, typeName: string): string {
   const t = spec.type;
-  if (t === 'e' || t === 'E' || t === 'f' || t === 'F' || t === 'g' || t === 'G' || t === '%') return formatFloat(x, spec, typeName);
-  if (t === 's') throw new TemplateValueError(`unknown format code 's' for object of type '${typeName}'`);
-  if (spec.precision >= 0) throw new TemplateValueError('precision not allowed in integer format specifier');
+  if (t === 'e' || t === 'E' || t === 'f' || t === 'F' || t === 'g' || t === 'G' || t === '%')
+    return formatFloat(x, spec, typeName);
+  if (t === 's')
+    throw new TemplateValueError(`unknown format code 's' for object of type '${typeName}'`);
+  if (spec.precision >= 0)
+    throw new TemplateValueError('precision not allowed in integer format specifier');
   const base = t === 'x' || t === 'X' ? 16 : t === 'o' ? 8 : t === 'b' ? 2 : 10;
-  if (spec.grouping === ',' && base !== 10) throw new TemplateValueError(`cannot specify ',' with '${t}'`);
+  if (spec.grouping === ',' && base !== 10)
+    throw new TemplateValueError(`cannot specify ',' with '${t}'`);
   const negative = x < 0;
   const abs = Math.abs(x);
-  let digits = base === 10 ? intText(abs) : Number.isSafeInteger(abs) ? abs.toString(base) : BigInt(abs).toString(base);
+  let digits =
+    base === 10
+      ? intText(abs)
+      : Number.isSafeInteger(abs)
+        ? abs.toString(base)
+        : BigInt(abs).toString(base);
   if (t === 'X') digits = digits.toUpperCase();
   const prefix = spec.alternate && base !== 10 ? `0${t}` : '';
   return layoutNumber(signText(negative, spec), prefix, digits, '', spec, base === 10 ? 3 : 4);
@@ -151,7 +191,10 @@ function formatFloat(x: number, spec: FormatSpec, typeName: string): string {
     const p = spec.precision;
     switch (t) {
       case '':
-        body = p < 0 ? reprFormat(value, spec.alternate) : generalFormat(value, p === 0 ? 1 : p, true, spec.alternate);
+        body =
+          p < 0
+            ? reprFormat(value, spec.alternate)
+            : generalFormat(value, p === 0 ? 1 : p, true, spec.alternate);
         break;
       case 'g':
       case 'G':

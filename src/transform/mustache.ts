@@ -70,7 +70,8 @@ export function buildMustacheView(view: MustacheView): PlainObject {
   if (view.session !== undefined) {
     const session = printable(Object.create(null) as PlainObject);
     const existing = vars['session'];
-    if (existing !== null && typeof existing === 'object' && !Array.isArray(existing)) Object.assign(session, existing);
+    if (existing !== null && typeof existing === 'object' && !Array.isArray(existing))
+      Object.assign(session, existing);
     for (const [k, v] of Object.entries(view.session)) if (v !== undefined) session[k] = v;
     vars['session'] = session;
   }

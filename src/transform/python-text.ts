@@ -44,11 +44,15 @@ export function floatRepr(x: number): string {
   const { digits, exp } = shortestDigits(Math.abs(x));
   let body: string;
   if (exp < -4 || exp >= 16) {
-    body = digits.length === 1 ? `${digits}${exponentSuffix(exp)}` : `${digits[0]}.${digits.slice(1)}${exponentSuffix(exp)}`;
+    body =
+      digits.length === 1
+        ? `${digits}${exponentSuffix(exp)}`
+        : `${digits[0]}.${digits.slice(1)}${exponentSuffix(exp)}`;
   } else if (exp < 0) {
     body = `0.${'0'.repeat(-exp - 1)}${digits}`;
   } else {
-    const intPart = digits.length > exp + 1 ? digits.slice(0, exp + 1) : digits.padEnd(exp + 1, '0');
+    const intPart =
+      digits.length > exp + 1 ? digits.slice(0, exp + 1) : digits.padEnd(exp + 1, '0');
     const frac = digits.length > exp + 1 ? digits.slice(exp + 1) : '0';
     body = `${intPart}.${frac}`;
   }

@@ -32,25 +32,38 @@ const ACTIONS: ReadonlySet<string> = new Set(['default', 'override', 'remove']);
 const TRANSFORM_FIELDS: ReadonlySet<string> = new Set(['action', 'when', 'value', 'format']);
 
 /** Normalises one rule. `form` is undefined when an error makes the rule unusable. */
-export function normaliseRule(raw: unknown): { form: RuleForm | undefined; problems: FormProblem[] } {
+export function normaliseRule(raw: unknown): {
+  form: RuleForm | undefined;
+  problems: FormProblem[];
+} {
   const problems: FormProblem[] = [];
   if (typeof raw === 'string') return { form: stringRule(raw, problems), problems };
   if (isPlainObject(raw)) {
     const keys = Object.keys(raw);
-    if (keys.length === 1 && keys[0] === 'transform') return { form: transformRule(raw['transform'], problems), problems };
+    if (keys.length === 1 && keys[0] === 'transform')
+      return { form: transformRule(raw['transform'], problems), problems };
   }
-  return { form: { action: 'default', value: { literal: raw }, hasValueAndFormat: false, inner: '' }, problems };
+  return {
+    form: { action: 'default', value: { literal: raw }, hasValueAndFormat: false, inner: '' },
+    problems,
+  };
 }
 
 function stringRule(raw: string, problems: FormProblem[]): RuleForm | undefined {
-  if (!raw.startsWith('@')) return { action: 'default', format: raw, hasValueAndFormat: false, inner: '' };
+  if (!raw.startsWith('@'))
+    return { action: 'default', format: raw, hasValueAndFormat: false, inner: '' };
   const space = raw.indexOf(' ');
   const verb = space < 0 ? raw.slice(1) : raw.slice(1, space);
   const rest = space < 0 ? '' : raw.slice(space + 1);
   switch (verb) {
     case 'remove':
       if (rest.trim() !== '') {
-        problems.push({ code: 'invalid_rule', severity: 'error', subPath: '', message: `"@remove" takes nothing after it, got ${JSON.stringify(rest)}` });
+        problems.push({
+          code: 'invalid_rule',
+          severity: 'error',
+          subPath: '',
+          message: `"@remove" takes nothing after it, got ${JSON.stringify(rest)}`,
+        });
         return undefined;
       }
       return { action: 'remove', hasValueAndFormat: false, inner: '' };
@@ -71,17 +84,32 @@ function stringRule(raw: string, problems: FormProblem[]): RuleForm | undefined 
 function transformRule(t: unknown, problems: FormProblem[]): RuleForm | undefined {
   const inner = '.transform';
   if (!isPlainObject(t)) {
-    problems.push({ code: 'invalid_rule', severity: 'error', subPath: inner, message: '"transform" must be an object {action, when, value | format}' });
+    problems.push({
+      code: 'invalid_rule',
+      severity: 'error',
+      subPath: inner,
+      message: '"transform" must be an object {action, when, value | format}',
+    });
     return undefined;
   }
   for (const k of Object.keys(t)) {
     if (!TRANSFORM_FIELDS.has(k)) {
-      problems.push({ code: 'unknown_field', severity: 'warning', subPath: `${inner}.${k}`, message: `unknown transform field "${k}" is ignored (expected action, when, value, format)` });
+      problems.push({
+        code: 'unknown_field',
+        severity: 'warning',
+        subPath: `${inner}.${k}`,
+        message: `unknown transform field "${k}" is ignored (expected action, when, value, format)`,
+      });
     }
   }
   const actionRaw: unknown = Object.hasOwn(t, 'action') ? t['action'] : 'default';
   if (typeof actionRaw !== 'string' || !ACTIONS.has(actionRaw)) {
-    problems.push({ code: 'invalid_action', severity: 'error', subPath: `${inner}.action`, message: `unknown action ${JSON.stringify(actionRaw)} (expected default, override or remove)` });
+    problems.push({
+      code: 'invalid_action',
+      severity: 'error',
+      subPath: `${inner}.action`,
+      message: `unknown action ${JSON.stringify(actionRaw)} (expected default, override or remove)`,
+    });
     return undefined;
   }
   const action = actionRaw as TransformAction;
@@ -91,21 +119,43 @@ function transformRule(t: unknown, problems: FormProblem[]): RuleForm | undefine
   const when: unknown = Object.hasOwn(t, 'when') ? t['when'] : undefined;
   const base = when === undefined ? {} : { when };
   if (hasFormat && typeof formatRaw !== 'string') {
-    problems.push({ code: 'invalid_rule', severity: 'error', subPath: `${inner}.format`, message: '"format" must be a string template' });
+    problems.push({
+      code: 'invalid_rule',
+      severity: 'error',
+      subPath: `${inner}.format`,
+      message: '"format" must be a string template',
+    });
     return undefined;
   }
   if (hasValue && hasFormat) {
-    problems.push({ code: 'value_and_format', severity: 'error', subPath: inner, message: 'a rule has either "value" or "format", not both' });
+    problems.push({
+      code: 'value_and_format',
+      severity: 'error',
+      subPath: inner,
+      message: 'a rule has either "value" or "format", not both',
+    });
     return { action, ...base, hasValueAndFormat: true, inner };
   }
   if (action === 'remove') {
     if (hasValue || hasFormat) {
-      problems.push({ code: 'ignored_value', severity: 'warning', subPath: inner, message: `"remove" ignores ${hasValue ? '"value"' : '"format"'}` });
+      problems.push({
+        code: 'ignored_value',
+        severity: 'warning',
+        subPath: inner,
+        message: `"remove" ignores ${hasValue ? '"value"' : '"format"'}`,
+      });
     }
     return { action, ...base, hasValueAndFormat: false, inner };
   }
-  if (hasFormat) return { action, ...base, format: formatRaw as string, hasValueAndFormat: false, inner };
-  if (hasValue) return { action, ...base, value: { literal: t['value'] }, hasValueAndFormat: false, inner };
-  problems.push({ code: 'no_value', severity: 'error', subPath: inner, message: `"${action}" needs a "value" or a "format"` });
+  if (hasFormat)
+    return { action, ...base, format: formatRaw as string, hasValueAndFormat: false, inner };
+  if (hasValue)
+    return { action, ...base, value: { literal: t['value'] }, hasValueAndFormat: false, inner };
+  problems.push({
+    code: 'no_value',
+    severity: 'error',
+    subPath: inner,
+    message: `"${action}" needs a "value" or a "format"`,
+  });
   return undefined;
 }

@@ -33,10 +33,12 @@ export function applyStaticParameters(
   const out: PlainObject = shallowCopy(args);
   const overrides = options.overrides;
   for (const param of params) {
-    let value: unknown = overrides === undefined ? undefined : getOwn(overrides as PlainObject, param.name);
+    let value: unknown =
+      overrides === undefined ? undefined : getOwn(overrides as PlainObject, param.name);
     if (value === undefined) value = param.default;
     if (value === undefined) continue;
-    if (typeof value === 'string') value = renderMustache(value, { vars: options.vars, session: options.session });
+    if (typeof value === 'string')
+      value = renderMustache(value, { vars: options.vars, session: options.session });
     else if (value !== null && typeof value === 'object') value = deepCopy(value);
     setOwn(out, param.name, value);
   }

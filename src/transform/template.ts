@@ -56,7 +56,11 @@ export function compileTemplate(source: string): CompiledTemplate | TemplateProb
         i += 2;
         continue;
       }
-      return { code: 'template_syntax', message: `single '}' at position ${i} (write '}}' for a literal brace)`, position: i };
+      return {
+        code: 'template_syntax',
+        message: `single '}' at position ${i} (write '}}' for a literal brace)`,
+        position: i,
+      };
     }
     if (c !== '{') {
       literal += c;
@@ -77,12 +81,24 @@ export function compileTemplate(source: string): CompiledTemplate | TemplateProb
     i = parsed.end;
   }
   if (literal !== '') parts.push(literal);
-  const fields = [...new Set(parts.filter((p): p is FieldPart => typeof p !== 'string').map((p) => p.field.lintName))];
+  const fields = [
+    ...new Set(
+      parts.filter((p): p is FieldPart => typeof p !== 'string').map((p) => p.field.lintName),
+    ),
+  ];
   const renderView = makeRenderer(parts);
-  return { source, fields, renderView, render: (args, context) => renderView(viewOf(args), context) };
+  return {
+    source,
+    fields,
+    renderView,
+    render: (args, context) => renderView(viewOf(args), context),
+  };
 }
 
-function parseField(source: string, open: number): { part: FieldPart; end: number } | TemplateProblem {
+function parseField(
+  source: string,
+  open: number,
+): { part: FieldPart; end: number } | TemplateProblem {
   let j = open + 1;
   while (j < source.length) {
     const ch = source[j];
@@ -93,23 +109,40 @@ function parseField(source: string, open: number): { part: FieldPart; end: numbe
       continue;
     }
     if (ch === '}' || ch === ':' || ch === '!') break;
-    if (ch === '{') return { code: 'template_syntax', message: `unexpected '{' in field name at position ${j}`, position: j };
+    if (ch === '{')
+      return {
+        code: 'template_syntax',
+        message: `unexpected '{' in field name at position ${j}`,
+        position: j,
+      };
     j++;
   }
   if (j >= source.length) {
-    return { code: 'template_syntax', message: `single '{' at position ${open} is never closed (write '{{' for a literal brace)`, position: open };
+    return {
+      code: 'template_syntax',
+      message: `single '{' at position ${open} is never closed (write '{{' for a literal brace)`,
+      position: open,
+    };
   }
   const name = source.slice(open + 1, j);
   let conversion: 's' | 'r' | undefined;
   if (source[j] === '!') {
     const conv = source[j + 1];
     if (conv !== 's' && conv !== 'r') {
-      return { code: 'template_syntax', message: `unsupported conversion at position ${j} (use !s or !r)`, position: j };
+      return {
+        code: 'template_syntax',
+        message: `unsupported conversion at position ${j} (use !s or !r)`,
+        position: j,
+      };
     }
     conversion = conv;
     j += 2;
     if (source[j] !== ':' && source[j] !== '}') {
-      return { code: 'template_syntax', message: `expected ':' or '}' after the conversion at position ${j}`, position: j };
+      return {
+        code: 'template_syntax',
+        message: `expected ':' or '}' after the conversion at position ${j}`,
+        position: j,
+      };
     }
   }
   let spec: FormatSpec | undefined;
@@ -117,14 +150,28 @@ function parseField(source: string, open: number): { part: FieldPart; end: numbe
     const start = j + 1;
     const close = source.indexOf('}', start);
     const nested = source.indexOf('{', start);
-    if (close < 0) return { code: 'template_syntax', message: `single '{' at position ${open} is never closed`, position: open };
+    if (close < 0)
+      return {
+        code: 'template_syntax',
+        message: `single '{' at position ${open} is never closed`,
+        position: open,
+      };
     if (nested >= 0 && nested < close) {
-      return { code: 'template_syntax', message: `nested fields in a format spec are not supported (position ${nested})`, position: nested };
+      return {
+        code: 'template_syntax',
+        message: `nested fields in a format spec are not supported (position ${nested})`,
+        position: nested,
+      };
     }
     const specText = source.slice(start, close);
     if (specText !== '') {
       const parsed = parseFormatSpec(specText);
-      if (!parsed.ok) return { code: parsed.code, message: `${parsed.message} (position ${start})`, position: start };
+      if (!parsed.ok)
+        return {
+          code: parsed.code,
+          message: `${parsed.message} (position ${start})`,
+          position: start,
+        };
       spec = parsed.spec;
     }
     j = close;
@@ -132,17 +179,31 @@ function parseField(source: string, open: number): { part: FieldPart; end: numbe
   const parsedName = parseFieldName(name);
   if (!parsedName.ok) {
     const forbidden = parsedName.message.includes('not allowed');
-    return { code: forbidden ? 'forbidden_segment' : 'template_syntax', message: `${parsedName.message} in {${name}} at position ${open}`, position: open + 1 + parsedName.offset };
+    return {
+      code: forbidden ? 'forbidden_segment' : 'template_syntax',
+      message: `${parsedName.message} in {${name}} at position ${open}`,
+      position: open + 1 + parsedName.offset,
+    };
   }
   const field = compileField(parsedName.segments);
-  if ('error' in field) return { code: 'template_syntax', message: `${field.error} at position ${open}`, position: open };
+  if ('error' in field)
+    return {
+      code: 'template_syntax',
+      message: `${field.error} at position ${open}`,
+      position: open,
+    };
   return { part: { text: name, field, conversion, spec }, end: j + 1 };
 }
 
-function renderPart(part: FieldPart, args: ArgsView, context: TransformContext | undefined): string | RenderFailure {
+function renderPart(
+  part: FieldPart,
+  args: ArgsView,
+  context: TransformContext | undefined,
+): string | RenderFailure {
   const value = part.field.resolve(args, context);
   if (value === undefined) return { kind: 'missing', field: part.text };
-  if (part.spec === undefined && part.conversion === undefined && typeof value === 'string') return value;
+  if (part.spec === undefined && part.conversion === undefined && typeof value === 'string')
+    return value;
   try {
     return formatValue(value, part.spec, part.conversion);
   } catch (error) {
@@ -154,7 +215,11 @@ function renderPart(part: FieldPart, args: ArgsView, context: TransformContext |
 }
 
 function tooLong(part: string): RenderFailure {
-  return { kind: 'invalid', field: part, message: `rendered text exceeds ${MAX_RENDERED_LENGTH} characters` };
+  return {
+    kind: 'invalid',
+    field: part,
+    message: `rendered text exceeds ${MAX_RENDERED_LENGTH} characters`,
+  };
 }
 
 function makeRenderer(parts: readonly Part[]): CompiledTemplate['renderView'] {
@@ -167,9 +232,12 @@ function makeRenderer(parts: readonly Part[]): CompiledTemplate['renderView'] {
       const resolve = only.field.resolve;
       return (args, context) => {
         const value = resolve(args, context);
-        if (typeof value === 'string') return value.length > MAX_RENDERED_LENGTH ? tooLong(only.text) : value;
+        if (typeof value === 'string')
+          return value.length > MAX_RENDERED_LENGTH ? tooLong(only.text) : value;
         const out = renderPart(only, args, context);
-        return typeof out === 'string' && out.length > MAX_RENDERED_LENGTH ? tooLong(only.text) : out;
+        return typeof out === 'string' && out.length > MAX_RENDERED_LENGTH
+          ? tooLong(only.text)
+          : out;
       };
     }
     return (args, context) => {
@@ -186,7 +254,8 @@ function makeRenderer(parts: readonly Part[]): CompiledTemplate['renderView'] {
         if (typeof text !== 'string') return text;
         out += text;
       }
-      if (out.length > MAX_RENDERED_LENGTH) return tooLong(typeof part === 'string' ? '' : part.text);
+      if (out.length > MAX_RENDERED_LENGTH)
+        return tooLong(typeof part === 'string' ? '' : part.text);
     }
     return out;
   };

@@ -12,7 +12,12 @@ export type WhenOperator = 'eq' | 'ne' | 'in' | 'not_in' | 'exists' | 'not_exist
 
 /** A `when` condition after compilation. */
 export type Condition =
-  | { readonly kind: 'compare'; readonly key: string; readonly operator: WhenOperator; readonly value?: unknown }
+  | {
+      readonly kind: 'compare';
+      readonly key: string;
+      readonly operator: WhenOperator;
+      readonly value?: unknown;
+    }
   | { readonly kind: 'all'; readonly conditions: readonly Condition[] }
   | { readonly kind: 'any'; readonly conditions: readonly Condition[] };
 
@@ -55,7 +60,8 @@ export interface TransformTraceEntry {
    * `format_error` (a template value of the wrong type for its format spec, e.g. `{x:d}` with a
    * string — Python's ValueError — or a rendered text over the length cap).
    */
-  readonly reason?: 'when_false' | 'not_empty' | 'missing_value' | 'not_an_object' | 'absent' | 'format_error';
+  readonly reason?:
+    'when_false' | 'not_empty' | 'missing_value' | 'not_an_object' | 'absent' | 'format_error';
   /** Human detail, e.g. which template field was missing. */
   readonly detail?: string;
   /** The value written, for applied default/override. */
@@ -64,7 +70,11 @@ export interface TransformTraceEntry {
 
 /** Result of applying a compiled rule set. Inputs are never mutated. */
 export type TransformOutcome =
-  | { readonly ok: true; readonly args: Record<string, unknown>; readonly trace: readonly TransformTraceEntry[] }
+  | {
+      readonly ok: true;
+      readonly args: Record<string, unknown>;
+      readonly trace: readonly TransformTraceEntry[];
+    }
   | {
       readonly ok: false;
       /** Always `missing_template_value` today. */

@@ -4,11 +4,15 @@ import { existsSync } from 'node:fs';
 
 /** dist/ is built once by test/global-setup.ts; this only checks it is there. */
 export function buildOnce(): void {
-  if (!existsSync('dist/cli/main.js')) throw new Error('dist/cli/main.js is missing: the global setup did not build');
+  if (!existsSync('dist/cli/main.js'))
+    throw new Error('dist/cli/main.js is missing: the global setup did not build');
 }
 
 /** Runs `switchboard …` as a user would. */
-export function cli(args: readonly string[], options: { input?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
+export function cli(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, ['dist/cli/main.js', ...args], {
     encoding: 'utf8',
     input: options.input ?? '',

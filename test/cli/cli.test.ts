@@ -11,7 +11,9 @@ describe('switchboard (built binary)', () => {
   it('--version and --help', () => {
     const v = cli(['--version']);
     expect(v.status).toBe(0);
-    expect(v.stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+    expect(v.stdout.trim()).toBe(
+      (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version,
+    );
     expect(readFileSync('dist/cli/main.js', 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
     for (const c of ['test', 'validate', 'transform', 'simulate', 'repl']) {
       const h = cli([c, '--help']);
@@ -40,14 +42,22 @@ describe('switchboard (built binary)', () => {
     it('exits 2 on a malformed fixture and on a missing path', () => {
       const r = cli(['test', 'test/harness/data/malformed.yaml']);
       expect(r.status).toBe(2);
-      expect(r.stdout).toContain('test/harness/data/malformed.yaml: turns[0].model[0].tool_calls[0].name: is required');
+      expect(r.stdout).toContain(
+        'test/harness/data/malformed.yaml: turns[0].model[0].tool_calls[0].name: is required',
+      );
       const m = cli(['test', 'no/such/dir']);
       expect(m.status).toBe(2);
       expect(m.stdout).toContain('no/such/dir: no such file or directory');
       expect(cli(['test', 'fixtures/conversations', '--reporter', 'xml']).status).toBe(2);
     });
     it('JUnit output is well-formed XML with one testcase per fixture', () => {
-      const r = cli(['test', 'fixtures/failing', 'fixtures/conversations/demo.yaml', '--reporter', 'junit']);
+      const r = cli([
+        'test',
+        'fixtures/failing',
+        'fixtures/conversations/demo.yaml',
+        '--reporter',
+        'junit',
+      ]);
       expect(r.status).toBe(1);
       assertWellFormedXml(r.stdout);
       expect(r.stdout.match(/<testcase /g)?.length).toBe(6);
@@ -55,10 +65,17 @@ describe('switchboard (built binary)', () => {
     });
     it('TAP and JSON reporters', () => {
       const tap = cli(['test', 'fixtures/conversations/demo.yaml', '--reporter', 'tap']);
-      expect(tap.stdout.split('\n').slice(0, 3)).toEqual(['TAP version 13', '1..1', 'ok 1 - a pleasant clinic booking, then Spanish']);
+      expect(tap.stdout.split('\n').slice(0, 3)).toEqual([
+        'TAP version 13',
+        '1..1',
+        'ok 1 - a pleasant clinic booking, then Spanish',
+      ]);
       const json = cli(['test', 'fixtures/failing/unused-step.yaml', '--reporter', 'json']);
       expect(json.status).toBe(1);
-      const doc = JSON.parse(json.stdout) as { failed: number; results: { failures: { kind: string }[] }[] };
+      const doc = JSON.parse(json.stdout) as {
+        failed: number;
+        results: { failures: { kind: string }[] }[];
+      };
       expect(doc.failed).toBe(1);
       expect(doc.results[0]?.failures[0]?.kind).toBe('unused_steps');
     });
@@ -69,7 +86,7 @@ describe('switchboard (built binary)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain('\u001b[');
     for (const text of [
-      'caller  Hi! I\'d like to book',
+      "caller  Hi! I'd like to book",
       'model   calls book_appointment {"patient_name":"Ana Ruiz","city":"Bronx"',
       'after transforms: {"patient_name":"Ana Ruiz","city":"The Bronx"',
       'http    → POST https://api.clinic.test/v1/appointments',
@@ -77,8 +94,11 @@ describe('switchboard (built binary)', () => {
       'lang    en-US → es-US',
       'say     “This call may be recorded for quality purposes.”',
       '✓ passed',
-    ]) expect(r.stdout).toContain(text);
-    const colored = cli(['simulate', 'fixtures/conversations/demo.yaml'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    ])
+      expect(r.stdout).toContain(text);
+    const colored = cli(['simulate', 'fixtures/conversations/demo.yaml'], {
+      env: { NO_COLOR: '', FORCE_COLOR: '1' },
+    });
     expect(colored.stdout).toContain('\u001b[');
     const f = cli(['simulate', 'fixtures/failing/wrong-argument.yaml']);
     expect(f.status).toBe(1);
@@ -95,7 +115,15 @@ describe('switchboard (built binary)', () => {
     it('exit 1 with file: path: message for a bad file; --json', () => {
       const dir = mkdtempSync(join(tmpdir(), 'sb-'));
       const file = join(dir, 'bad.json');
-      writeFileSync(file, JSON.stringify([{ tool: { type: 'function', function: { name: 'x', parameters: { type: 'object' } } }, endpoint: { url: 'https://a.test/', method: 'patch' } }]));
+      writeFileSync(
+        file,
+        JSON.stringify([
+          {
+            tool: { type: 'function', function: { name: 'x', parameters: { type: 'object' } } },
+            endpoint: { url: 'https://a.test/', method: 'patch' },
+          },
+        ]),
+      );
       const r = cli(['validate', file]);
       expect(r.status).toBe(1);
       expect(r.stdout).toContain(`${file}: tools[0].endpoint.method`);
@@ -109,13 +137,38 @@ describe('switchboard (built binary)', () => {
 
   describe('transform', () => {
     it('prints exactly the final arguments on stdout', () => {
-      const r = cli(['transform', 'fixtures/tools/weather.yaml', 'get_weather', '--args', '{"city":"Paris"}', '--static', '{"units":"imperial"}', '--language', 'fr-FR']);
+      const r = cli([
+        'transform',
+        'fixtures/tools/weather.yaml',
+        'get_weather',
+        '--args',
+        '{"city":"Paris"}',
+        '--static',
+        '{"units":"imperial"}',
+        '--language',
+        'fr-FR',
+      ]);
       expect(r.status).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual({ city: 'Paris', units: 'imperial', lang: 'fr-FR', include_alerts: true, days: 1 });
+      expect(JSON.parse(r.stdout)).toEqual({
+        city: 'Paris',
+        units: 'imperial',
+        lang: 'fr-FR',
+        include_alerts: true,
+        days: 1,
+      });
       expect(r.stderr).toBe('');
     });
     it('--explain goes to stderr; vars feed templates', () => {
-      const r = cli(['transform', 'fixtures/tools/clinic.json', 'get_appointment', '--args', '{"appointment_id":""}', '--vars', '{"appointment_id":"Z9"}', '--explain']);
+      const r = cli([
+        'transform',
+        'fixtures/tools/clinic.json',
+        'get_appointment',
+        '--args',
+        '{"appointment_id":""}',
+        '--vars',
+        '{"appointment_id":"Z9"}',
+        '--explain',
+      ]);
       expect(r.status).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ appointment_id: 'Z9' });
       expect(r.stderr).toContain('applied default "appointment_id" = "Z9"');
@@ -125,7 +178,13 @@ describe('switchboard (built binary)', () => {
       expect(u.status).toBe(2);
       expect(u.stderr).toContain('available: get_weather');
       expect(u.stdout).toBe('');
-      const m = cli(['transform', 'fixtures/tools/weather.yaml', 'get_weather', '--args', '{city:']);
+      const m = cli([
+        'transform',
+        'fixtures/tools/weather.yaml',
+        'get_weather',
+        '--args',
+        '{city:',
+      ]);
       expect(m.status).toBe(2);
       expect(m.stderr).toContain('--args is not valid JSON');
       const dir = mkdtempSync(join(tmpdir(), 'sb-'));
@@ -135,7 +194,13 @@ describe('switchboard (built binary)', () => {
       expect(b.stderr).toContain('tools[0].tool');
     });
     it('exit 1 when the arguments fail the schema', () => {
-      const r = cli(['transform', 'fixtures/tools/weather.yaml', 'get_weather', '--args', '{"city":3}']);
+      const r = cli([
+        'transform',
+        'fixtures/tools/weather.yaml',
+        'get_weather',
+        '--args',
+        '{"city":3}',
+      ]);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain('invalid_arguments');
     });
@@ -159,14 +224,19 @@ describe('switchboard (built binary)', () => {
         `/save ${saved}`,
         '/quit',
       ].join('\n');
-      const r = cli(['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'], { input });
+      const r = cli(
+        ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'],
+        { input },
+      );
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('set_language [context]');
       expect(r.stdout).toContain('say     “Claro, continuemos en español.”');
       expect(r.stdout).toContain(`(saved 2 turn(s) to ${saved})`);
       const text = readFileSync(saved, 'utf8');
-      expect(text).toContain(`tools: ${relative(dir, join(process.cwd(), 'fixtures/tools/language.json'))}`);
+      expect(text).toContain(
+        `tools: ${relative(dir, join(process.cwd(), 'fixtures/tools/language.json'))}`,
+      );
       const t = cli(['test', saved]);
       expect(t.stdout).toContain('1 passed');
       expect(t.status).toBe(0);

@@ -15,7 +15,13 @@ let server: Server;
 let baseURL = '';
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-  const body = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] };
+  const body = {
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'fake',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
@@ -29,8 +35,22 @@ beforeAll(async () => {
       const reply = replies.shift() ?? { text: 'out of script' };
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (reply.toolCall !== undefined) {
-        res.write(chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: reply.toolCall.name, arguments: '' } }] }));
-        res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: reply.toolCall.arguments } }] }));
+        res.write(
+          chunk({
+            role: 'assistant',
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_1',
+                type: 'function',
+                function: { name: reply.toolCall.name, arguments: '' },
+              },
+            ],
+          }),
+        );
+        res.write(
+          chunk({ tool_calls: [{ index: 0, function: { arguments: reply.toolCall.arguments } }] }),
+        );
         res.write(chunk({}, 'tool_calls'));
       } else {
         res.write(chunk({ role: 'assistant', content: reply.text ?? '' }));
@@ -47,10 +67,18 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-function repl(args: readonly string[], input: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function repl(
+  args: readonly string[],
+  input: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['dist/cli/main.js', 'repl', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', OPENAI_BASE_URL: baseURL, OPENAI_MODEL: 'fake-model' },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        NO_COLOR: '1',
+        OPENAI_BASE_URL: baseURL,
+        OPENAI_MODEL: 'fake-model',
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -64,8 +92,14 @@ function repl(args: readonly string[], input: string): Promise<{ status: number 
 describe('repl with an OpenAI-compatible model', () => {
   it('uses OPENAI_BASE_URL and OPENAI_MODEL, runs native tool calls', async () => {
     requests.length = 0;
-    replies.push({ toolCall: { name: 'set_language', arguments: '{"language":"es-US"}' } }, { text: '¡Claro!' });
-    const r = await repl(['fixtures/tools/language.json', '--languages', 'en-US,es-US'], 'Hablemos en español\n/quit\n');
+    replies.push(
+      { toolCall: { name: 'set_language', arguments: '{"language":"es-US"}' } },
+      { text: '¡Claro!' },
+    );
+    const r = await repl(
+      ['fixtures/tools/language.json', '--languages', 'en-US,es-US'],
+      'Hablemos en español\n/quit\n',
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('model: openai:fake-model');
     expect(r.stdout).toContain('say     “Claro, continuemos en español.”');
@@ -80,7 +114,10 @@ describe('repl with an OpenAI-compatible model', () => {
       { text: 'Un momento. <tool>{"name":"set_language","input":{"language":"es-US"}}</tool>' },
       { text: 'Listo.' },
     );
-    const r = await repl(['fixtures/tools/language.json', '--text-markers'], 'Español por favor\n/quit\n');
+    const r = await repl(
+      ['fixtures/tools/language.json', '--text-markers'],
+      'Español por favor\n/quit\n',
+    );
     expect(r.status).toBe(0);
     expect(requests[0]?.['tools']).toBeUndefined();
     expect(r.stdout).toContain('calls set_language');

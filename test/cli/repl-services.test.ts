@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce, cli } from './build.js';
 
 /** Runs the CLI without blocking this process's event loop (the test server must answer). */
-function cliAsync(args: readonly string[], input: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cliAsync(
+  args: readonly string[],
+  input: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
       env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
@@ -46,14 +49,30 @@ describe('repl --services: auth without leaking secrets', () => {
         {
           type: 'endpoint',
           service: 'pets',
-          tool: { type: 'function', function: { name: 'get_pet', parameters: { type: 'object', properties: { id: { type: 'string' } } } } },
-          endpoint: { url: `http://127.0.0.1:${port}/v1/pets/{id}`, method: 'get', argument_location: 'path' },
+          tool: {
+            type: 'function',
+            function: {
+              name: 'get_pet',
+              parameters: { type: 'object', properties: { id: { type: 'string' } } },
+            },
+          },
+          endpoint: {
+            url: `http://127.0.0.1:${port}/v1/pets/{id}`,
+            method: 'get',
+            argument_location: 'path',
+          },
         },
       ]),
     );
     const secret = 'tok-UNIQUE-9f3a1c';
     const saved = join(dir, 'saved.yaml');
-    const input = ['find pet 7', '/call get_pet {"id":"7"}', '/reply Found it.', `/save ${saved}`, '/quit'].join('\n');
+    const input = [
+      'find pet 7',
+      '/call get_pet {"id":"7"}',
+      '/reply Found it.',
+      `/save ${saved}`,
+      '/quit',
+    ].join('\n');
     const services = JSON.stringify({ pets: { auth: { type: 'bearer', token: secret } } });
     const r = await cliAsync(['repl', tools, '--model', 'manual', '--services', services], input);
     expect(r.status).toBe(0);
@@ -69,7 +88,12 @@ describe('repl --services: auth without leaking secrets', () => {
   });
 
   it('warns on start about a service that is not configured', async () => {
-    const r = await cliAsync(['repl', 'fixtures/tools/clinic.json', '--model', 'manual'], '/quit\n');
-    expect(r.stdout).toContain('book_appointment uses service "clinic", which is not configured (--services)');
+    const r = await cliAsync(
+      ['repl', 'fixtures/tools/clinic.json', '--model', 'manual'],
+      '/quit\n',
+    );
+    expect(r.stdout).toContain(
+      'book_appointment uses service "clinic", which is not configured (--services)',
+    );
   });
 });

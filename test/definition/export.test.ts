@@ -19,31 +19,51 @@ describe('export to model formats', () => {
     },
     static_parameters: [{ name: 'units', default: 'metric' }],
   });
-  const expectedParams = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+  const expectedParams = {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+  };
 
   it('Chat Completions: static parameters hidden, description rendered', async () => {
     const set = await loadTools([raw]);
     expect(toChatTools(set, { vars: { city: 'Lyon' } })).toEqual([
-      { type: 'function', function: { name: 'weather', description: 'Weather near Lyon', parameters: expectedParams } },
+      {
+        type: 'function',
+        function: { name: 'weather', description: 'Weather near Lyon', parameters: expectedParams },
+      },
     ]);
   });
 
   it('Responses API function tools', async () => {
     const set = await loadTools([raw]);
     expect(toResponsesTools(set, { vars: { city: 'Lyon' } })).toEqual([
-      { type: 'function', name: 'weather', description: 'Weather near Lyon', parameters: expectedParams, strict: false },
+      {
+        type: 'function',
+        name: 'weather',
+        description: 'Weather near Lyon',
+        parameters: expectedParams,
+        strict: false,
+      },
     ]);
   });
 
   it('Realtime API session tools', async () => {
     const set = await loadTools([raw]);
     expect(toRealtimeTools(set.tools.values())).toEqual([
-      { type: 'function', name: 'weather', description: 'Weather near ', parameters: expectedParams },
+      {
+        type: 'function',
+        name: 'weather',
+        description: 'Weather near ',
+        parameters: expectedParams,
+      },
     ]);
   });
 
   it('mustache in descriptions does not HTML-escape', async () => {
     const set = await loadTools([raw]);
-    expect(toChatTools(set, { vars: { city: 'A & B <c>' } })[0]?.function.description).toBe('Weather near A & B <c>');
+    expect(toChatTools(set, { vars: { city: 'A & B <c>' } })[0]?.function.description).toBe(
+      'Weather near A & B <c>',
+    );
   });
 });

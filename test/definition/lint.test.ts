@@ -9,23 +9,116 @@ const endpoint = (patch: Record<string, unknown> = {}) => ({
 
 describe('malformed fields: one error each, with path and message', () => {
   const cases: [string, Record<string, unknown>, string, string | RegExp][] = [
-    ['bad method', endpoint({ method: 'patch' }), 'tools[0].endpoint.method', 'expected one of get|post|put|delete, got "patch"'],
-    ['bad type', { type: 'webhook' }, 'tools[0].type', 'expected one of action|endpoint|context|log, got "webhook"'],
-    ['bad location', endpoint({ argument_location: 'header' }), 'tools[0].endpoint.argument_location', 'expected one of body|form|path|query, got "header"'],
-    ['timeout too small', endpoint({ timeout: 0 }), 'tools[0].endpoint.timeout', 'must be at least 1 second'],
-    ['timeout too large', endpoint({ timeout: 121 }), 'tools[0].endpoint.timeout', 'must be at most 120 seconds'],
-    ['timeout not a number', endpoint({ timeout: '20' }), 'tools[0].endpoint.timeout', /expected a number of seconds, got "20"/],
-    ['missing url', { type: 'endpoint', endpoint: { method: 'get' } }, 'tools[0].endpoint.url', 'is required'],
+    [
+      'bad method',
+      endpoint({ method: 'patch' }),
+      'tools[0].endpoint.method',
+      'expected one of get|post|put|delete, got "patch"',
+    ],
+    [
+      'bad type',
+      { type: 'webhook' },
+      'tools[0].type',
+      'expected one of action|endpoint|context|log, got "webhook"',
+    ],
+    [
+      'bad location',
+      endpoint({ argument_location: 'header' }),
+      'tools[0].endpoint.argument_location',
+      'expected one of body|form|path|query, got "header"',
+    ],
+    [
+      'timeout too small',
+      endpoint({ timeout: 0 }),
+      'tools[0].endpoint.timeout',
+      'must be at least 1 second',
+    ],
+    [
+      'timeout too large',
+      endpoint({ timeout: 121 }),
+      'tools[0].endpoint.timeout',
+      'must be at most 120 seconds',
+    ],
+    [
+      'timeout not a number',
+      endpoint({ timeout: '20' }),
+      'tools[0].endpoint.timeout',
+      /expected a number of seconds, got "20"/,
+    ],
+    [
+      'missing url',
+      { type: 'endpoint', endpoint: { method: 'get' } },
+      'tools[0].endpoint.url',
+      'is required',
+    ],
     ['missing tool', { tool: undefined }, 'tools[0].tool', 'is required'],
-    ['bad name', { tool: { type: 'function', function: { name: 'has space' } } }, 'tools[0].tool.function.name', /letters, digits/],
-    ['defaults not an object', { defaults: [1] }, 'tools[0].defaults', /expected an object of rules/],
-    ['static type', { static_parameters: [{ name: 'u', type: 'float' }] }, 'tools[0].static_parameters[0].type', 'expected one of string|int|boolean|data_source_list, got "float"'],
-    ['static value type', { static_parameters: [{ name: 'u', type: 'int', default: 1.5 }] }, 'tools[0].static_parameters[0].default', 'expected an integer, got 1.5'],
-    ['static list type', { static_parameters: [{ name: 'u', type: 'data_source_list', default: [1] }] }, 'tools[0].static_parameters[0].default', 'expected a list of strings, got [1]'],
-    ['propagate not boolean', { options: { propagate_tool_result: 'yes' } }, 'tools[0].options.propagate_tool_result', /expected a boolean/],
-    ['bad save expression', { options: { save: [{ from: 'a[', to: 'x' }] } }, 'tools[0].options.save[0].from', /invalid JMESPath/],
-    ['schema typo', { tool: { type: 'function', function: { name: 't', parameters: { type: 'object', propertiez: {} } } } }, 'tools[0].tool.function.parameters', /invalid JSON Schema: .*propertiez/],
-    ['schema $data', { tool: { type: 'function', function: { name: 't', parameters: { type: 'object', properties: { a: { const: { $data: '1/b' } } } } } } }, 'tools[0].tool.function.parameters', /\$data references are not allowed/],
+    [
+      'bad name',
+      { tool: { type: 'function', function: { name: 'has space' } } },
+      'tools[0].tool.function.name',
+      /letters, digits/,
+    ],
+    [
+      'defaults not an object',
+      { defaults: [1] },
+      'tools[0].defaults',
+      /expected an object of rules/,
+    ],
+    [
+      'static type',
+      { static_parameters: [{ name: 'u', type: 'float' }] },
+      'tools[0].static_parameters[0].type',
+      'expected one of string|int|boolean|data_source_list, got "float"',
+    ],
+    [
+      'static value type',
+      { static_parameters: [{ name: 'u', type: 'int', default: 1.5 }] },
+      'tools[0].static_parameters[0].default',
+      'expected an integer, got 1.5',
+    ],
+    [
+      'static list type',
+      { static_parameters: [{ name: 'u', type: 'data_source_list', default: [1] }] },
+      'tools[0].static_parameters[0].default',
+      'expected a list of strings, got [1]',
+    ],
+    [
+      'propagate not boolean',
+      { options: { propagate_tool_result: 'yes' } },
+      'tools[0].options.propagate_tool_result',
+      /expected a boolean/,
+    ],
+    [
+      'bad save expression',
+      { options: { save: [{ from: 'a[', to: 'x' }] } },
+      'tools[0].options.save[0].from',
+      /invalid JMESPath/,
+    ],
+    [
+      'schema typo',
+      {
+        tool: {
+          type: 'function',
+          function: { name: 't', parameters: { type: 'object', propertiez: {} } },
+        },
+      },
+      'tools[0].tool.function.parameters',
+      /invalid JSON Schema: .*propertiez/,
+    ],
+    [
+      'schema $data',
+      {
+        tool: {
+          type: 'function',
+          function: {
+            name: 't',
+            parameters: { type: 'object', properties: { a: { const: { $data: '1/b' } } } },
+          },
+        },
+      },
+      'tools[0].tool.function.parameters',
+      /\$data references are not allowed/,
+    ],
   ];
   for (const [title, patch, path, message] of cases) {
     it(title, async () => {
@@ -51,7 +144,9 @@ describe('URL rules (load errors)', () => {
   ];
   for (const [url, message] of urls) {
     it(url, async () => {
-      const issues = await loadErrors([def({ type: 'endpoint', endpoint: { url, method: 'get' } })]);
+      const issues = await loadErrors([
+        def({ type: 'endpoint', endpoint: { url, method: 'get' } }),
+      ]);
       expect(issues.find((i) => i.path === 'tools[0].endpoint.url')?.message).toMatch(message);
     });
   }
@@ -60,13 +155,21 @@ describe('URL rules (load errors)', () => {
 describe('semantic lint', () => {
   it('type endpoint without endpoint is an error', async () => {
     const issues = await loadErrors([def({ type: 'endpoint' })]);
-    expect(issues).toContainEqual(expect.objectContaining({ code: 'missing_endpoint', path: 'tools[0].type' }));
+    expect(issues).toContainEqual(
+      expect.objectContaining({ code: 'missing_endpoint', path: 'tools[0].type' }),
+    );
   });
 
   it('a path placeholder with no parameter is an error', async () => {
-    const issues = await loadErrors([def({ type: 'endpoint', endpoint: { url: 'https://api.test/v1/{nope}', method: 'get' } })]);
+    const issues = await loadErrors([
+      def({ type: 'endpoint', endpoint: { url: 'https://api.test/v1/{nope}', method: 'get' } }),
+    ]);
     expect(issues).toContainEqual(
-      expect.objectContaining({ code: 'unknown_path_param', path: 'tools[0].endpoint.url', message: expect.stringContaining('{nope}') }),
+      expect.objectContaining({
+        code: 'unknown_path_param',
+        path: 'tools[0].endpoint.url',
+        message: expect.stringContaining('{nope}'),
+      }),
     );
   });
 
@@ -75,7 +178,11 @@ describe('semantic lint', () => {
       loadTools([
         def({
           type: 'endpoint',
-          endpoint: { url: 'https://api.test/{v}/{id}/{kind}', method: 'get', argument_location: 'path' },
+          endpoint: {
+            url: 'https://api.test/{v}/{id}/{kind}',
+            method: 'get',
+            argument_location: 'path',
+          },
           static_parameters: [{ name: 'v', default: 'v1' }],
           defaults: { kind: 'pets' },
         }),
@@ -84,10 +191,21 @@ describe('semantic lint', () => {
   });
 
   it('get or delete with body or form is an error', async () => {
-    for (const [method, location] of [['get', 'body'], ['delete', 'form']]) {
-      const issues = await loadErrors([def({ type: 'endpoint', endpoint: { url: 'https://api.test/v1', method, argument_location: location } })]);
+    for (const [method, location] of [
+      ['get', 'body'],
+      ['delete', 'form'],
+    ]) {
+      const issues = await loadErrors([
+        def({
+          type: 'endpoint',
+          endpoint: { url: 'https://api.test/v1', method, argument_location: location },
+        }),
+      ]);
       expect(issues).toContainEqual(
-        expect.objectContaining({ code: 'body_without_method', path: 'tools[0].endpoint.argument_location' }),
+        expect.objectContaining({
+          code: 'body_without_method',
+          path: 'tools[0].endpoint.argument_location',
+        }),
       );
     }
   });
@@ -104,13 +222,24 @@ describe('semantic lint', () => {
   });
 
   it('a required static parameter with no value is an error', async () => {
-    const issues = await loadErrors([def({ static_parameters: [{ name: 'api_key_id', required: true }] })]);
-    expect(issues).toContainEqual(expect.objectContaining({ code: 'static_required', path: 'tools[0].static_parameters[0]' }));
+    const issues = await loadErrors([
+      def({ static_parameters: [{ name: 'api_key_id', required: true }] }),
+    ]);
+    expect(issues).toContainEqual(
+      expect.objectContaining({ code: 'static_required', path: 'tools[0].static_parameters[0]' }),
+    );
   });
 
   it('a rule with both value and format is an error', async () => {
-    const issues = await loadErrors([def({ defaults: { city: { transform: { value: 'x', format: '{id}' } } } })]);
-    expect(issues.some((i) => i.path.startsWith('tools[0].defaults') && /value.*format|format.*value/.test(i.message))).toBe(true);
+    const issues = await loadErrors([
+      def({ defaults: { city: { transform: { value: 'x', format: '{id}' } } } }),
+    ]);
+    expect(
+      issues.some(
+        (i) =>
+          i.path.startsWith('tools[0].defaults') && /value.*format|format.*value/.test(i.message),
+      ),
+    ).toBe(true);
   });
 
   it('an unknown @verb is an error that says how to write a literal', async () => {
@@ -122,28 +251,46 @@ describe('semantic lint', () => {
   it('a format naming a parameter that exists nowhere is a warning', async () => {
     const warnings = await loadWarnings([def({ defaults: { city: 'near {landmark}' } })]);
     expect(warnings).toContainEqual(
-      expect.objectContaining({ code: 'unknown_template_field', severity: 'warning', message: expect.stringContaining('{landmark}') }),
+      expect.objectContaining({
+        code: 'unknown_template_field',
+        severity: 'warning',
+        message: expect.stringContaining('{landmark}'),
+      }),
     );
   });
 
   it('templates over session variables and created keys are not warned about', async () => {
     const warnings = await loadWarnings([
-      def({ defaults: { hospital: '{vars.hospital}', greeting: 'Hi {params.city} at {hospital}' } }),
+      def({
+        defaults: { hospital: '{vars.hospital}', greeting: 'Hi {params.city} at {hospital}' },
+      }),
     ]);
     expect(warnings.filter((w) => w.code === 'unknown_template_field')).toEqual([]);
   });
 
   it('a when.key naming an unknown parameter is a warning', async () => {
     const warnings = await loadWarnings([
-      def({ defaults: { city: { transform: { action: 'override', when: { key: 'borough', value: 'Bronx' }, value: 'x' } } } }),
+      def({
+        defaults: {
+          city: {
+            transform: { action: 'override', when: { key: 'borough', value: 'Bronx' }, value: 'x' },
+          },
+        },
+      }),
     ]);
-    expect(warnings).toContainEqual(expect.objectContaining({ code: 'unknown_when_key', severity: 'warning' }));
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ code: 'unknown_when_key', severity: 'warning' }),
+    );
   });
 
   it('unknown top-level fields are warnings; strict mode makes warnings errors', async () => {
     const warnings = await loadWarnings([def({ colour: 'blue' })]);
-    expect(warnings).toContainEqual(expect.objectContaining({ code: 'unknown_field', path: 'tools[0].colour' }));
-    await expect(loadTools([def({ colour: 'blue' })], { strict: true })).rejects.toThrow(/tools\[0\]\.colour/);
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ code: 'unknown_field', path: 'tools[0].colour' }),
+    );
+    await expect(loadTools([def({ colour: 'blue' })], { strict: true })).rejects.toThrow(
+      /tools\[0\]\.colour/,
+    );
   });
 
   it('prototype-polluting keys are load errors and pollute nothing', async () => {
@@ -158,13 +305,18 @@ describe('semantic lint', () => {
   it('degenerate keys are load errors', async () => {
     for (const key of ['a..b', '.a', 'a.', '']) {
       const issues = await loadErrors([def({ defaults: { [key]: 1 } })]);
-      expect(issues.some((i) => i.path.startsWith('tools[0].defaults')), key).toBe(true);
+      expect(
+        issues.some((i) => i.path.startsWith('tools[0].defaults')),
+        key,
+      ).toBe(true);
     }
   });
 
   it('reports every problem of every tool at once', async () => {
     const issues = await loadErrors([def({ type: 'endpoint' }), def({ type: 'nope' }, 'b')]);
-    expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining(['tools[0].type', 'tools[1].type']));
+    expect(issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['tools[0].type', 'tools[1].type']),
+    );
   });
 });
 
@@ -203,14 +355,25 @@ describe('mustache templates are checked at load', () => {
   it('in descriptions, static parameter values and context results', async () => {
     const issues = await loadErrors([
       def({
-        tool: { type: 'function', function: { name: 'm', description: 'Hi {{#vars.x}} unclosed', parameters: { type: 'object', properties: {} } } },
+        tool: {
+          type: 'function',
+          function: {
+            name: 'm',
+            description: 'Hi {{#vars.x}} unclosed',
+            parameters: { type: 'object', properties: {} },
+          },
+        },
         static_parameters: [{ name: 'who', default: '{{vars.name' }],
       }),
       def({ type: 'context', result: { text: 'Now {{/vars.y}}' } }, 'ctx'),
     ]);
     const paths = issues.filter((i) => i.code === 'template_syntax').map((i) => i.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['tools[0].tool.function.description', 'tools[0].static_parameters[0].default', 'tools[1].result.text']),
+      expect.arrayContaining([
+        'tools[0].tool.function.description',
+        'tools[0].static_parameters[0].default',
+        'tools[1].result.text',
+      ]),
     );
   });
 });

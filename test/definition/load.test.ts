@@ -19,15 +19,25 @@ describe('loadTools: sources', () => {
     const json = join(dir, 'tools.json');
     const yaml = join(dir, 'tools.yaml');
     await writeFile(json, JSON.stringify([def()]));
-    await writeFile(yaml, 'tools:\n  - type: action\n    tool: { type: function, function: { name: y } }\n    result: 1\n');
+    await writeFile(
+      yaml,
+      'tools:\n  - type: action\n    tool: { type: function, function: { name: y } }\n    result: 1\n',
+    );
     expect((await loadTools(json)).tools.has('lookup')).toBe(true);
     expect((await loadTools(yaml)).tools.has('y')).toBe(true);
 
     const bad = join(dir, 'bad.json');
-    await writeFile(bad, JSON.stringify([def({ endpoint: { url: 'https://x.test/a', method: 'patch' }, type: 'endpoint' })]));
+    await writeFile(
+      bad,
+      JSON.stringify([
+        def({ endpoint: { url: 'https://x.test/a', method: 'patch' }, type: 'endpoint' }),
+      ]),
+    );
     const error = await loadTools(bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DefinitionError);
-    expect((error as Error).message).toContain(`${bad}: tools[0].endpoint.method: expected one of get|post|put|delete, got "patch"`);
+    expect((error as Error).message).toContain(
+      `${bad}: tools[0].endpoint.method: expected one of get|post|put|delete, got "patch"`,
+    );
   });
 
   it('reports syntax errors with the file (and line for YAML)', async () => {
@@ -46,7 +56,7 @@ describe('loadTools: sources', () => {
     expect(issues[0]?.message).toBe('expected a list of tool definitions or { "tools": [...] }');
   });
 
-  it('never writes defaults back into the caller\'s object', async () => {
+  it("never writes defaults back into the caller's object", async () => {
     const raw = def({ defaults: { city: 'Paris', 'tags.x': 1 } });
     const before = structuredClone(raw);
     await loadTools([raw]);
@@ -55,9 +65,16 @@ describe('loadTools: sources', () => {
 
   it('resolves the internal type with defaults filled', async () => {
     const set = await loadTools([
-      def({ type: undefined, endpoint: { url: 'https://api.test/v1/x', method: 'GET' }, result: undefined }),
+      def({
+        type: undefined,
+        endpoint: { url: 'https://api.test/v1/x', method: 'GET' },
+        result: undefined,
+      }),
       def({ type: undefined, result: 'ok' }, 'act'),
-      def({ type: undefined, endpoint: { url: 'https://api.test/v1/x', method: 'Post' } }, 'post_it'),
+      def(
+        { type: undefined, endpoint: { url: 'https://api.test/v1/x', method: 'Post' } },
+        'post_it',
+      ),
     ]);
     const endpoint = set.tools.get('lookup')!;
     expect(endpoint.type).toBe('endpoint');
@@ -94,7 +111,11 @@ describe('loadTools: sources', () => {
   });
 
   it('looks tools up in a Map: names like constructor and __proto__ are ordinary', async () => {
-    const set = await loadTools([def({}, 'constructor'), def({}, 'toString'), def({}, 'hasOwnProperty')]);
+    const set = await loadTools([
+      def({}, 'constructor'),
+      def({}, 'toString'),
+      def({}, 'hasOwnProperty'),
+    ]);
     expect([...set.tools.keys()]).toEqual(['constructor', 'toString', 'hasOwnProperty']);
     expect(set.tools.get('constructor')?.name).toBe('constructor');
     expect(set.tools.has('valueOf')).toBe(false);
@@ -154,6 +175,9 @@ describe('loadTools: sources', () => {
       ]),
     );
     const enumResult = tool.validator.validate({ unit: 'kelvin' });
-    expect(enumResult).toEqual({ ok: false, failures: [{ path: '/unit', message: 'must be one of "celsius", "fahrenheit"' }] });
+    expect(enumResult).toEqual({
+      ok: false,
+      failures: [{ path: '/unit', message: 'must be one of "celsius", "fahrenheit"' }],
+    });
   });
 });

@@ -4,18 +4,38 @@ import { actionResult, isActionResult } from '../../src/handlers/action-result.j
 import type { ActionContext, ActionHandler, HandlerOutcome } from '../../src/handlers/types.js';
 import { makeContext, makeTool } from './helpers.js';
 
-function run(actions: Record<string, ActionHandler>, tool = makeTool({ name: 'act' }), args: Record<string, unknown> = {}, timeoutSecs?: number): Promise<HandlerOutcome> {
-  const handler = createActionHandler({ actions: new Map(Object.entries(actions)), ...(timeoutSecs === undefined ? {} : { timeoutSecs }) });
+function run(
+  actions: Record<string, ActionHandler>,
+  tool = makeTool({ name: 'act' }),
+  args: Record<string, unknown> = {},
+  timeoutSecs?: number,
+): Promise<HandlerOutcome> {
+  const handler = createActionHandler({
+    actions: new Map(Object.entries(actions)),
+    ...(timeoutSecs === undefined ? {} : { timeoutSecs }),
+  });
   return handler.execute(args, makeContext(tool));
 }
 
 describe('action handler', () => {
   it('prefers the handler value, then the definition result, then {"status":"ok"}', async () => {
     const withResult = makeTool({ name: 'act', result: { from: 'definition' } });
-    expect(await run({ act: () => ({ from: 'handler' }) }, withResult)).toMatchObject({ type: 'success', output: { from: 'handler' } });
-    expect(await run({ act: () => undefined }, withResult)).toMatchObject({ type: 'success', output: { from: 'definition' } });
-    expect(await run({ act: async () => undefined })).toMatchObject({ type: 'success', output: { status: 'ok' } });
-    expect(await run({}, withResult)).toMatchObject({ type: 'success', output: { from: 'definition' } });
+    expect(await run({ act: () => ({ from: 'handler' }) }, withResult)).toMatchObject({
+      type: 'success',
+      output: { from: 'handler' },
+    });
+    expect(await run({ act: () => undefined }, withResult)).toMatchObject({
+      type: 'success',
+      output: { from: 'definition' },
+    });
+    expect(await run({ act: async () => undefined })).toMatchObject({
+      type: 'success',
+      output: { status: 'ok' },
+    });
+    expect(await run({}, withResult)).toMatchObject({
+      type: 'success',
+      output: { from: 'definition' },
+    });
   });
 
   it('no handler and no result → not_available "action X is not available"', async () => {
@@ -42,7 +62,14 @@ describe('action handler', () => {
 
   it('actionResult → set-vars, say, handoff, end-session effects and the result', async () => {
     const out = await run({
-      act: () => actionResult({ result: { transferred: true }, vars: { 'vars.x': 1 }, say: 'One moment', handoff: 'billing', endSession: { reason: 'done' } }),
+      act: () =>
+        actionResult({
+          result: { transferred: true },
+          vars: { 'vars.x': 1 },
+          say: 'One moment',
+          handoff: 'billing',
+          endSession: { reason: 'done' },
+        }),
     });
     expect(out).toMatchObject({
       type: 'success',
@@ -81,7 +108,12 @@ describe('action handler', () => {
 
   it('a handler past its deadline → timeout, and its signal is aborted', async () => {
     let signal: AbortSignal | undefined;
-    const out = await run({ act: (_a, ctx) => ((signal = ctx.signal), new Promise(() => undefined)) }, makeTool({ name: 'act' }), {}, 0.2);
+    const out = await run(
+      { act: (_a, ctx) => ((signal = ctx.signal), new Promise(() => undefined)) },
+      makeTool({ name: 'act' }),
+      {},
+      0.2,
+    );
     expect(out.type === 'error' && out.error.code).toBe('timeout');
     expect(signal?.aborted).toBe(true);
   });

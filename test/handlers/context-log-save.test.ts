@@ -1,19 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { cleanSayText, createContextHandler, MAX_SAY_CHARS } from '../../src/handlers/context-handler.js';
+import {
+  cleanSayText,
+  createContextHandler,
+  MAX_SAY_CHARS,
+} from '../../src/handlers/context-handler.js';
 import { createLogHandler } from '../../src/handlers/log-handler.js';
 import { applySaveRules, checkSaveExpression } from '../../src/handlers/save.js';
 import type { HandlerOutcome, HandlerSession } from '../../src/handlers/types.js';
 import { makeContext, makeTool } from './helpers.js';
 
-function context(args: Record<string, unknown>, session: Partial<HandlerSession> = {}, result?: { value: unknown }): Promise<HandlerOutcome> {
-  const tool = result === undefined ? makeTool({ type: 'context' }) : makeTool({ type: 'context', result: result.value });
+function context(
+  args: Record<string, unknown>,
+  session: Partial<HandlerSession> = {},
+  result?: { value: unknown },
+): Promise<HandlerOutcome> {
+  const tool =
+    result === undefined
+      ? makeTool({ type: 'context' })
+      : makeTool({ type: 'context', result: result.value });
   return createContextHandler().execute(args, makeContext(tool, { session }));
 }
 
 describe('context handler', () => {
   it('canonicalises the language and emits a change effect with from/to', async () => {
     const out = await context({ language: 'ES-us' });
-    expect(out).toMatchObject({ type: 'success', output: { language: 'es-US' }, effects: [{ type: 'language', from: 'en-US', to: 'es-US' }] });
+    expect(out).toMatchObject({
+      type: 'success',
+      output: { language: 'es-US' },
+      effects: [{ type: 'language', from: 'en-US', to: 'es-US' }],
+    });
   });
 
   it('no effect when the language does not change', async () => {
@@ -35,8 +50,13 @@ describe('context handler', () => {
   });
 
   it('say and its alias message → say effect, control characters stripped, length capped', async () => {
-    expect(await context({ say: 'Hola\r\nmundo\u0000!' })).toMatchObject({ effects: [{ type: 'say', text: 'Hola mundo!' }], output: { say: 'Hola mundo!' } });
-    expect(await context({ message: 'One moment' })).toMatchObject({ effects: [{ type: 'say', text: 'One moment' }] });
+    expect(await context({ say: 'Hola\r\nmundo\u0000!' })).toMatchObject({
+      effects: [{ type: 'say', text: 'Hola mundo!' }],
+      output: { say: 'Hola mundo!' },
+    });
+    expect(await context({ message: 'One moment' })).toMatchObject({
+      effects: [{ type: 'say', text: 'One moment' }],
+    });
     const long = await context({ say: 'a'.repeat(5000) });
     expect(long.effects[0]).toEqual({ type: 'say', text: 'a'.repeat(MAX_SAY_CHARS) });
     expect(cleanSayText('\u0007bell\u007f', 100)).toBe('bell');
@@ -50,12 +70,20 @@ describe('context handler', () => {
   });
 
   it('renders the definition result over session variables (with the new language)', async () => {
-    const out = await context({ language: 'es-US' }, { vars: { 'vars.name': 'Ana' } }, { value: { msg: 'Hi {{vars.name}} in {{vars.session.language}}', n: 1 } });
+    const out = await context(
+      { language: 'es-US' },
+      { vars: { 'vars.name': 'Ana' } },
+      { value: { msg: 'Hi {{vars.name}} in {{vars.session.language}}', n: 1 } },
+    );
     expect(out).toMatchObject({ type: 'success', output: { msg: 'Hi Ana in es-US', n: 1 } });
   });
 
   it('nothing to do → {"status":"ok"}', async () => {
-    expect(await context({})).toMatchObject({ type: 'success', output: { status: 'ok' }, effects: [] });
+    expect(await context({})).toMatchObject({
+      type: 'success',
+      output: { status: 'ok' },
+      effects: [],
+    });
   });
 });
 
@@ -63,10 +91,17 @@ describe('log handler', () => {
   it('records the arguments as a log effect and returns {"status":"logged"} or the result', async () => {
     const args = { reason: 'complaint', nested: { a: 1 } };
     const out = await createLogHandler().execute(args, makeContext(makeTool({ type: 'log' })));
-    expect(out).toMatchObject({ type: 'success', output: { status: 'logged' }, effects: [{ type: 'log', args }] });
+    expect(out).toMatchObject({
+      type: 'success',
+      output: { status: 'logged' },
+      effects: [{ type: 'log', args }],
+    });
     const effect = out.effects[0];
     if (effect?.type === 'log') expect(effect.args['nested']).not.toBe(args.nested);
-    const withResult = await createLogHandler().execute({}, makeContext(makeTool({ type: 'log', result: 'noted' })));
+    const withResult = await createLogHandler().execute(
+      {},
+      makeContext(makeTool({ type: 'log', result: 'noted' })),
+    );
     expect(withResult).toMatchObject({ output: 'noted' });
   });
 });
@@ -81,13 +116,28 @@ describe('save rules', () => {
         { from: 'slots[].t', to: 'vars.times' },
         { from: 'length(slots)', to: 'vars.count' },
       ]),
-    ).toEqual({ 'vars.appointment_id': 42, 'vars.name': 'Ana', 'vars.times': ['9:00', '10:00'], 'vars.count': 2 });
+    ).toEqual({
+      'vars.appointment_id': 42,
+      'vars.name': 'Ana',
+      'vars.times': ['9:00', '10:00'],
+      'vars.count': 2,
+    });
   });
 
   it('a rule that finds nothing (null) or fails at run time sets nothing', () => {
-    expect(applySaveRules({ a: 1 }, [{ from: 'missing', to: 'x' }, { from: 'length(a)', to: 'y' }])).toEqual({});
+    expect(
+      applySaveRules({ a: 1 }, [
+        { from: 'missing', to: 'x' },
+        { from: 'length(a)', to: 'y' },
+      ]),
+    ).toEqual({});
     expect(applySaveRules('plain text', [{ from: 'id', to: 'x' }])).toEqual({});
-    expect(applySaveRules({ a: false, b: 0 }, [{ from: 'a', to: 'x' }, { from: 'b', to: 'y' }])).toEqual({ x: false, y: 0 });
+    expect(
+      applySaveRules({ a: false, b: 0 }, [
+        { from: 'a', to: 'x' },
+        { from: 'b', to: 'y' },
+      ]),
+    ).toEqual({ x: false, y: 0 });
   });
 
   it('a variable named __proto__ is an own property and pollutes nothing', () => {

@@ -22,16 +22,29 @@ afterAll(async () => {
 runHandlerContract({
   kind: 'endpoint',
   create: () => createEndpointHandler(),
-  success: () => ({ tool: makeTool({ endpoint: { url: `${server.origin}/ok` } }), args: { q: 'a' } }),
-  failure: () => ({ tool: makeTool({ endpoint: { url: `${server.origin}/missing` } }), args: {}, code: 'http_status' }),
-  slow: () => ({ tool: makeTool({ endpoint: { url: `${server.origin}/silent`, timeoutSecs: 5 } }), args: {} }),
+  success: () => ({
+    tool: makeTool({ endpoint: { url: `${server.origin}/ok` } }),
+    args: { q: 'a' },
+  }),
+  failure: () => ({
+    tool: makeTool({ endpoint: { url: `${server.origin}/missing` } }),
+    args: {},
+    code: 'http_status',
+  }),
+  slow: () => ({
+    tool: makeTool({ endpoint: { url: `${server.origin}/silent`, timeoutSecs: 5 } }),
+    args: {},
+  }),
 });
 
 const actions = new Map<string, ActionHandler>([
   ['ok_action', () => ({ done: true })],
-  ['throwing_action', () => {
-    throw new Error('boom');
-  }],
+  [
+    'throwing_action',
+    () => {
+      throw new Error('boom');
+    },
+  ],
   ['slow_action', () => new Promise((resolve) => setTimeout(resolve, 3000))],
 ]);
 runHandlerContract({
@@ -45,8 +58,15 @@ runHandlerContract({
 runHandlerContract({
   kind: 'context',
   create: () => createContextHandler(),
-  success: () => ({ tool: makeTool({ type: 'context' }), args: { language: 'es-us', say: 'Hola' } }),
-  failure: () => ({ tool: makeTool({ type: 'context' }), args: { language: 'not a tag!' }, code: 'invalid_language' }),
+  success: () => ({
+    tool: makeTool({ type: 'context' }),
+    args: { language: 'es-us', say: 'Hola' },
+  }),
+  failure: () => ({
+    tool: makeTool({ type: 'context' }),
+    args: { language: 'not a tag!' },
+    code: 'invalid_language',
+  }),
 });
 
 runHandlerContract({
@@ -54,5 +74,10 @@ runHandlerContract({
   create: () => createLogHandler(),
   success: () => ({ tool: makeTool({ type: 'log' }), args: { note: 'x' } }),
   // A log tool cannot fail on its own; an aborted call is its one typed error.
-  failure: () => ({ tool: makeTool({ type: 'log' }), args: {}, code: 'cancelled', signal: AbortSignal.abort() }),
+  failure: () => ({
+    tool: makeTool({ type: 'log' }),
+    args: {},
+    code: 'cancelled',
+    signal: AbortSignal.abort(),
+  }),
 });

@@ -2,7 +2,10 @@ import { createServer } from 'node:net';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEndpointHandler, type EndpointHandler } from '../../src/handlers/endpoint/endpoint-handler.js';
+import {
+  createEndpointHandler,
+  type EndpointHandler,
+} from '../../src/handlers/endpoint/endpoint-handler.js';
 import type { HandlerOutcome } from '../../src/handlers/types.js';
 import { makeContext, makeTool } from './helpers.js';
 import { json, startTestServer, type TestServer } from './test-server.js';
@@ -29,9 +32,26 @@ beforeEach(() => {
   waits.length = 0;
 });
 
-function get(path: string, options: { method?: 'get' | 'post' | 'put' | 'delete'; timeoutSecs?: number; signal?: AbortSignal; via?: EndpointHandler } = {}): Promise<HandlerOutcome> {
-  const tool = makeTool({ endpoint: { url: `${server.origin}${path}`, method: options.method ?? 'get', timeoutSecs: options.timeoutSecs ?? 2 } });
-  return (options.via ?? handler).execute({}, makeContext(tool, options.signal === undefined ? {} : { signal: options.signal }));
+function get(
+  path: string,
+  options: {
+    method?: 'get' | 'post' | 'put' | 'delete';
+    timeoutSecs?: number;
+    signal?: AbortSignal;
+    via?: EndpointHandler;
+  } = {},
+): Promise<HandlerOutcome> {
+  const tool = makeTool({
+    endpoint: {
+      url: `${server.origin}${path}`,
+      method: options.method ?? 'get',
+      timeoutSecs: options.timeoutSecs ?? 2,
+    },
+  });
+  return (options.via ?? handler).execute(
+    {},
+    makeContext(tool, options.signal === undefined ? {} : { signal: options.signal }),
+  );
 }
 
 function code(outcome: HandlerOutcome): string {
@@ -123,11 +143,16 @@ describe('endpoint against a misbehaving server', () => {
   it.each([
     ['gzip', gzipSync],
     ['deflate', deflateSync],
-    ['br', (b: Buffer) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })],
+    [
+      'br',
+      (b: Buffer) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
+    ],
   ] as const)('decodes a large %s body', async (encoding, compress) => {
     const value = { items: Array.from({ length: 20_000 }, (_, i) => ({ i, name: `item ${i}` })) };
     server.route('/zip', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding }).end(compress(Buffer.from(JSON.stringify(value))));
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding })
+        .end(compress(Buffer.from(JSON.stringify(value))));
     });
     const out = await get('/zip');
     expect(out.type === 'success' && out.output).toEqual(value);
@@ -136,12 +161,18 @@ describe('endpoint against a misbehaving server', () => {
   it('a gzip bomb is cut at the cap counted after decompression', async () => {
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x61));
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    server.route('/bomb', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(bomb));
+    server.route('/bomb', (_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(bomb),
+    );
     expect(code(await get('/bomb'))).toBe('response_too_large');
   });
 
   it.each(['gzip', 'deflate', 'br'])('a corrupt %s body → bad_response', async (encoding) => {
-    server.route('/corrupt', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding }).end('not compressed at all, not at all'));
+    server.route('/corrupt', (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding })
+        .end('not compressed at all, not at all'),
+    );
     expect(code(await get('/corrupt'))).toBe('bad_response');
   });
 
@@ -172,15 +203,18 @@ describe('endpoint against a misbehaving server', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([502, 503, 504, 429])('%i is retried twice for GET with backoff, never for POST', async (status) => {
-    server.route('/flaky', json(status, { error: 'busy' }));
-    expect(code(await get('/flaky'))).toBe('http_status');
-    expect(server.requests).toHaveLength(3);
-    expect(waits).toEqual([200, 400]);
-    server.requests.length = 0;
-    expect(code(await get('/flaky', { method: 'post' }))).toBe('http_status');
-    expect(server.requests).toHaveLength(1);
-  });
+  it.each([502, 503, 504, 429])(
+    '%i is retried twice for GET with backoff, never for POST',
+    async (status) => {
+      server.route('/flaky', json(status, { error: 'busy' }));
+      expect(code(await get('/flaky'))).toBe('http_status');
+      expect(server.requests).toHaveLength(3);
+      expect(waits).toEqual([200, 400]);
+      server.requests.length = 0;
+      expect(code(await get('/flaky', { method: 'post' }))).toBe('http_status');
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
   it('503 with Retry-After (seconds) inside the deadline is honoured, then succeeds', async () => {
     let n = 0;
@@ -199,7 +233,8 @@ describe('endpoint against a misbehaving server', () => {
     let n = 0;
     server.route('/later', (_req, res) => {
       n++;
-      if (n === 1) res.writeHead(503, { 'retry-after': new Date(Date.now() + 1000).toUTCString() }).end();
+      if (n === 1)
+        res.writeHead(503, { 'retry-after': new Date(Date.now() + 1000).toUTCString() }).end();
       else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
     const out = await get('/later', { timeoutSecs: 5 });
@@ -209,7 +244,9 @@ describe('endpoint against a misbehaving server', () => {
   });
 
   it('503 with a Retry-After beyond the deadline is not retried', async () => {
-    server.route('/much-later', (_req, res) => res.writeHead(503, { 'retry-after': '30' }).end('busy'));
+    server.route('/much-later', (_req, res) =>
+      res.writeHead(503, { 'retry-after': '30' }).end('busy'),
+    );
     const out = await get('/much-later', { timeoutSecs: 2 });
     expect(code(out)).toBe('http_status');
     expect(server.requests).toHaveLength(1);
@@ -230,15 +267,21 @@ describe('endpoint against a misbehaving server', () => {
   });
 
   it('HTML where JSON was expected: text/html → the text; JSON content-type → bad_response', async () => {
-    server.route('/html', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>'));
+    server.route('/html', (_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>'),
+    );
     const text = await get('/html');
     expect(text.type === 'success' && text.output).toBe('<html>hi</html>');
-    server.route('/lying', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops</html>'));
+    server.route('/lying', (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('<html>oops</html>'),
+    );
     expect(code(await get('/lying'))).toBe('bad_response');
   });
 
   it('empty 200 → {"status":200}; 204 → {"status":204}', async () => {
-    server.route('/empty', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end());
+    server.route('/empty', (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(),
+    );
     server.route('/none', (_req, res) => res.writeHead(204).end());
     const empty = await get('/empty');
     const none = await get('/none', { method: 'delete' });
@@ -247,7 +290,9 @@ describe('endpoint against a misbehaving server', () => {
   });
 
   it('response headers over 16 KiB → response_too_large (own Agent)', async () => {
-    server.route('/headers', (_req, res) => res.writeHead(200, { 'x-big': 'a'.repeat(20 * 1024) }).end('{}'));
+    server.route('/headers', (_req, res) =>
+      res.writeHead(200, { 'x-big': 'a'.repeat(20 * 1024) }).end('{}'),
+    );
     const out = await get('/headers');
     expect(code(out)).toBe('response_too_large');
     expect(out.type === 'error' && out.error.message).toContain('headers');
@@ -257,7 +302,9 @@ describe('endpoint against a misbehaving server', () => {
     const dispatcher = new Agent({ maxHeaderSize: 128 * 1024 });
     const injected = createEndpointHandler({ dispatcher });
     try {
-      server.route('/headers', (_req, res) => res.writeHead(200, { 'x-big': 'a'.repeat(20 * 1024) }).end('{}'));
+      server.route('/headers', (_req, res) =>
+        res.writeHead(200, { 'x-big': 'a'.repeat(20 * 1024) }).end('{}'),
+      );
       expect(code(await get('/headers', { via: injected }))).toBe('response_too_large');
       server.route('/fine', json(200, { ok: 1 }));
       expect(code(await get('/fine', { via: injected }))).toBe('success');

@@ -17,7 +17,12 @@ export interface ContractSubject {
   /** A tool and arguments that succeed. */
   readonly success: () => { tool: ToolDefinition; args: Record<string, unknown> };
   /** A tool and arguments that fail with a tool error of `code`. */
-  readonly failure: () => { tool: ToolDefinition; args: Record<string, unknown>; code: string; signal?: AbortSignal };
+  readonly failure: () => {
+    tool: ToolDefinition;
+    args: Record<string, unknown>;
+    code: string;
+    signal?: AbortSignal;
+  };
   /** A tool and arguments that take long enough to be cancelled mid-way (absent: pre-aborted only). */
   readonly slow?: () => { tool: ToolDefinition; args: Record<string, unknown> };
 }
@@ -33,7 +38,10 @@ function expectShape(out: HandlerOutcome): void {
   else expect(out.error).toBeInstanceOf(ToolError);
 }
 
-async function withHandler<T>(subject: ContractSubject, fn: (h: Handler) => Promise<T>): Promise<T> {
+async function withHandler<T>(
+  subject: ContractSubject,
+  fn: (h: Handler) => Promise<T>,
+): Promise<T> {
   const handler = subject.create();
   try {
     return await fn(handler);
@@ -64,7 +72,10 @@ export function runHandlerContract(subject: ContractSubject): void {
     it('returns a typed error outcome instead of throwing', async () => {
       await withHandler(subject, async (h) => {
         const { tool, args, code, signal } = subject.failure();
-        const out = await h.execute(args, makeContext(tool, signal === undefined ? {} : { signal }));
+        const out = await h.execute(
+          args,
+          makeContext(tool, signal === undefined ? {} : { signal }),
+        );
         expectShape(out);
         expect(out.type === 'error' && out.error.code).toBe(code);
         expect(out.type === 'error' && out.error.toJSON().error.code).toBe(code);

@@ -3,7 +3,11 @@
  * the definition loader.
  */
 import type { EndpointConfig, ToolDefinition, ToolType } from '../../src/definition/types.js';
-import type { HandlerContext, HandlerSession, HttpExchangeRecord } from '../../src/handlers/types.js';
+import type {
+  HandlerContext,
+  HandlerSession,
+  HttpExchangeRecord,
+} from '../../src/handlers/types.js';
 
 /** Overrides of {@link makeTool}. */
 export interface ToolOverrides {
@@ -23,7 +27,10 @@ export function makeTool(overrides: ToolOverrides = {}): ToolDefinition {
       ? undefined
       : {
           method: 'get',
-          argumentLocation: overrides.endpoint.method === 'post' || overrides.endpoint.method === 'put' ? 'body' : 'query',
+          argumentLocation:
+            overrides.endpoint.method === 'post' || overrides.endpoint.method === 'put'
+              ? 'body'
+              : 'query',
           timeoutSecs: 2,
           pathParams: [...overrides.endpoint.url.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1] ?? ''),
           ...overrides.endpoint,
@@ -53,7 +60,10 @@ export interface ContextOverrides {
 }
 
 /** A handler context for `tool`, with a fresh session view. */
-export function makeContext(tool: ToolDefinition, overrides: ContextOverrides = {}): HandlerContext {
+export function makeContext(
+  tool: ToolDefinition,
+  overrides: ContextOverrides = {},
+): HandlerContext {
   return {
     tool,
     callId: 'call_1',

@@ -1,6 +1,9 @@
 import { buildConnector } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEndpointHandler, type EndpointHandler } from '../../src/handlers/endpoint/endpoint-handler.js';
+import {
+  createEndpointHandler,
+  type EndpointHandler,
+} from '../../src/handlers/endpoint/endpoint-handler.js';
 import { classifyHost, parseIPv4, parseIPv6 } from '../../src/handlers/endpoint/ip-address.js';
 import { hostAllowed } from '../../src/handlers/endpoint/network-policy.js';
 import type { NetworkPolicy } from '../../src/session/types.js';
@@ -27,7 +30,10 @@ function connectorDouble(): { connector: buildConnector.connector; dialled: stri
 }
 
 /** A resolver double: answers from a table, counts calls, can change its answer between calls. */
-function resolverDouble(table: Record<string, string[][]>): { lookup: (h: string) => Promise<string[]>; calls: string[] } {
+function resolverDouble(table: Record<string, string[][]>): {
+  lookup: (h: string) => Promise<string[]>;
+  calls: string[];
+} {
   const calls: string[] = [];
   const lookup = async (host: string): Promise<string[]> => {
     calls.push(host);
@@ -94,12 +100,15 @@ const PRIVATE_LITERALS = [
 ];
 
 describe('private-network policy', () => {
-  it.each(PRIVATE_LITERALS)('refuses the literal %s with zero dials and zero lookups', async (url) => {
-    const s = setup({ denyPrivateNetworks: true });
-    expect(await call(s, url)).toBe('policy_denied');
-    expect(s.dialled).toEqual([]);
-    expect(s.calls).toEqual([]);
-  });
+  it.each(PRIVATE_LITERALS)(
+    'refuses the literal %s with zero dials and zero lookups',
+    async (url) => {
+      const s = setup({ denyPrivateNetworks: true });
+      expect(await call(s, url)).toBe('policy_denied');
+      expect(s.dialled).toEqual([]);
+      expect(s.calls).toEqual([]);
+    },
+  );
 
   it('allows a public literal and dials exactly it', async () => {
     const s = setup({ denyPrivateNetworks: true });
@@ -108,7 +117,10 @@ describe('private-network policy', () => {
   });
 
   it('refuses a name resolving to several addresses when any is private', async () => {
-    const s = setup({ denyPrivateNetworks: true }, { 'mixed.test': [['93.184.216.34', '10.0.0.5']] });
+    const s = setup(
+      { denyPrivateNetworks: true },
+      { 'mixed.test': [['93.184.216.34', '10.0.0.5']] },
+    );
     expect(await call(s, 'http://mixed.test/x')).toBe('policy_denied');
     expect(s.dialled).toEqual([]);
   });
@@ -128,11 +140,18 @@ describe('private-network policy', () => {
 
   it('dials the checked address, not a later DNS answer (no rebinding window)', async () => {
     // First answer public, every later answer private: only the checked address is ever dialled.
-    const s = setup({ denyPrivateNetworks: true }, { 'rebind.test': [['93.184.216.34'], ['127.0.0.1']] });
+    const s = setup(
+      { denyPrivateNetworks: true },
+      { 'rebind.test': [['93.184.216.34'], ['127.0.0.1']] },
+    );
     expect(await call(s, `http://rebind.test:${server.port}/x`)).toBe('success');
     expect(await call(s, `http://rebind.test:${server.port}/y`)).toBe('policy_denied');
     expect(s.dialled).toEqual(['93.184.216.34']);
-    expect(s.dialled.every((a) => classifyHost(a).kind === 'ip' && !(classifyHost(a) as { private: boolean }).private)).toBe(true);
+    expect(
+      s.dialled.every(
+        (a) => classifyHost(a).kind === 'ip' && !(classifyHost(a) as { private: boolean }).private,
+      ),
+    ).toBe(true);
   });
 
   it('allowedHosts: exact names and *.suffix subdomains only', async () => {
@@ -166,9 +185,12 @@ describe('IP address parsing', () => {
     expect(parseIPv4(text)).toBe(value);
   });
 
-  it.each(['256.0.0.1', '1.2.3.4.5', 'example.com', '1..2', '09.1.1.1', '4294967296'])('rejects %s as IPv4', (text) => {
-    expect(parseIPv4(text)).toBeUndefined();
-  });
+  it.each(['256.0.0.1', '1.2.3.4.5', 'example.com', '1..2', '09.1.1.1', '4294967296'])(
+    'rejects %s as IPv4',
+    (text) => {
+      expect(parseIPv4(text)).toBeUndefined();
+    },
+  );
 
   it('parses IPv6 forms', () => {
     expect(parseIPv6('::1')).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);

@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEndpointHandler, type EndpointHandler } from '../../src/handlers/endpoint/endpoint-handler.js';
+import {
+  createEndpointHandler,
+  type EndpointHandler,
+} from '../../src/handlers/endpoint/endpoint-handler.js';
 import type { HandlerOutcome, HttpExchangeRecord } from '../../src/handlers/types.js';
 import type { ServiceConfig } from '../../src/session/types.js';
 import { makeContext, makeTool } from './helpers.js';
@@ -35,7 +38,15 @@ function services(): Record<string, ServiceConfig> {
     basic: { auth: { type: 'basic', username: 'user-basic', password: S.basic } },
     bearer: { auth: { type: 'bearer', token: S.bearer }, headers: { 'x-tenant': 'acme' } },
     custom: { auth: { type: 'custom_headers', headers: { 'X-Custom-Auth': S.custom } } },
-    oauth: { auth: { type: 'oauth2', client_id: 'client-1', client_secret: S.client, auth_url: `${auth.origin}/token`, scope: 'read' } },
+    oauth: {
+      auth: {
+        type: 'oauth2',
+        client_id: 'client-1',
+        client_secret: S.client,
+        auth_url: `${auth.origin}/token`,
+        scope: 'read',
+      },
+    },
   };
 }
 
@@ -61,18 +72,32 @@ beforeEach(() => {
   auth.route('/token', (req, res, body) => {
     tokenRequests.push({ authorization: req.headers.authorization, body });
     const token = issue[Math.min(tokenRequests.length, issue.length) - 1];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 3600 }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 3600 }));
   });
 });
 
-async function call(service: string, path: string, method: 'get' | 'post' = 'get', timeoutSecs = 1): Promise<HandlerOutcome> {
-  const tool = makeTool({ endpoint: { url: `${api.origin}${path}`, method, timeoutSecs }, service });
+async function call(
+  service: string,
+  path: string,
+  method: 'get' | 'post' = 'get',
+  timeoutSecs = 1,
+): Promise<HandlerOutcome> {
+  const tool = makeTool({
+    endpoint: { url: `${api.origin}${path}`, method, timeoutSecs },
+    service,
+  });
   return handler.execute({ q: 'x' }, makeContext(tool, { onRequest: (r) => seen.push(r) }));
 }
 
 /** Everything a session could show: output, error JSON and message, records, effects. */
 function visible(out: HandlerOutcome): string {
-  const parts: unknown[] = [out, seen, out.type === 'error' ? [out.error.message, out.error.toJSON(), out.error.details] : out.output];
+  const parts: unknown[] = [
+    out,
+    seen,
+    out.type === 'error' ? [out.error.message, out.error.toJSON(), out.error.details] : out.output,
+  ];
   return JSON.stringify(parts);
 }
 
@@ -83,9 +108,13 @@ function expectNoSecrets(out: HandlerOutcome): void {
 }
 
 /** A hostile API that echoes every request header back, in the body of the given status. */
-const echo = (status: number, type = 'application/json'): Route => (req, res) => {
-  res.writeHead(status, { 'content-type': type }).end(JSON.stringify({ headers: req.headers, url: req.url }));
-};
+const echo =
+  (status: number, type = 'application/json'): Route =>
+  (req, res) => {
+    res
+      .writeHead(status, { 'content-type': type })
+      .end(JSON.stringify({ headers: req.headers, url: req.url }));
+  };
 
 const KINDS = ['basic', 'bearer', 'custom', 'oauth'] as const;
 
@@ -93,7 +122,9 @@ describe('service auth', () => {
   it('sends each kind of auth and records it redacted', async () => {
     api.route('*', echo(200));
     const basic = await call('basic', '/a');
-    expect(api.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from(BASIC_PAIR).toString('base64')}`);
+    expect(api.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from(BASIC_PAIR).toString('base64')}`,
+    );
     expect(basic.requests[0]?.headers['authorization']).toBe('[redacted]');
     await call('bearer', '/a');
     expect(api.requests[1]?.headers.authorization).toBe(`Bearer ${S.bearer}`);
@@ -110,8 +141,13 @@ describe('service auth', () => {
     await call('oauth', '/a');
     await call('oauth', '/b');
     expect(tokenRequests).toHaveLength(1);
-    expect(tokenRequests[0]?.authorization).toBe(`Basic ${Buffer.from(`client-1:${S.client}`).toString('base64')}`);
-    expect(Object.fromEntries(new URLSearchParams(tokenRequests[0]?.body ?? ''))).toEqual({ grant_type: 'client_credentials', scope: 'read' });
+    expect(tokenRequests[0]?.authorization).toBe(
+      `Basic ${Buffer.from(`client-1:${S.client}`).toString('base64')}`,
+    );
+    expect(Object.fromEntries(new URLSearchParams(tokenRequests[0]?.body ?? ''))).toEqual({
+      grant_type: 'client_credentials',
+      scope: 'read',
+    });
   });
 
   it('oauth2: a 401 refreshes the token once and retries once (even for POST)', async () => {
@@ -127,7 +163,9 @@ describe('service auth', () => {
   });
 
   it('oauth2: a 401 that persists is an http_status error after one refresh', async () => {
-    api.route('*', (_req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end('denied'));
+    api.route('*', (_req, res) =>
+      res.writeHead(401, { 'content-type': 'text/plain' }).end('denied'),
+    );
     const out = await call('oauth', '/a');
     expect(out.type === 'error' && out.error.code).toBe('http_status');
     expect(api.requests).toHaveLength(2);
@@ -153,7 +191,11 @@ describe('service auth', () => {
   });
 
   it('oauth2: a failing token endpoint is a tool error that never quotes its body', async () => {
-    auth.route('/token', (req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ echo: req.headers.authorization })));
+    auth.route('/token', (req, res) =>
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ echo: req.headers.authorization })),
+    );
     const out = await call('oauth', '/a');
     expect(out.type === 'error' && out.error.code).toBe('http_status');
     expect(api.requests).toHaveLength(0);
@@ -163,10 +205,19 @@ describe('service auth', () => {
   it('oauth2: concurrent calls share one token fetch; cancelling one does not fail the others', async () => {
     auth.route('/token', (req, res, body) => {
       tokenRequests.push({ authorization: req.headers.authorization, body });
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: S.token1, expires_in: 60 })), 300);
+      setTimeout(
+        () =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ access_token: S.token1, expires_in: 60 })),
+        300,
+      );
     });
     api.route('*', json(200, { ok: true }));
-    const tool = makeTool({ endpoint: { url: `${api.origin}/a`, timeoutSecs: 2 }, service: 'oauth' });
+    const tool = makeTool({
+      endpoint: { url: `${api.origin}/a`, timeoutSecs: 2 },
+      service: 'oauth',
+    });
     const controller = new AbortController();
     const cancelled = handler.execute({}, makeContext(tool, { signal: controller.signal }));
     const others = [handler.execute({}, makeContext(tool)), handler.execute({}, makeContext(tool))];
@@ -191,15 +242,35 @@ describe('secrets never leak', () => {
     ['500 echoing headers', echo(500), 'get'],
     ['503 echoing headers (retried)', echo(503), 'get'],
     ['400 echoing headers', echo(400, 'text/html'), 'post'],
-    ['redirect', (_req, res) => res.writeHead(302, { location: `http://evil.example/?t=${S.bearer}` }).end(), 'get'],
+    [
+      'redirect',
+      (_req, res) => res.writeHead(302, { location: `http://evil.example/?t=${S.bearer}` }).end(),
+      'get',
+    ],
     ['never answers', () => undefined, 'get'],
-    ['reset mid-response', (_req, res) => {
-      res.writeHead(200, { 'content-length': '100' });
-      res.write('{"a":');
-      setTimeout(() => res.socket?.destroy(), 10);
-    }, 'get'],
-    ['bad JSON echoing headers', (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`<${JSON.stringify(req.headers)}`), 'get'],
-    ['oversize body', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(1100 * 1024, 0x41)), 'get'],
+    [
+      'reset mid-response',
+      (_req, res) => {
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('{"a":');
+        setTimeout(() => res.socket?.destroy(), 10);
+      },
+      'get',
+    ],
+    [
+      'bad JSON echoing headers',
+      (req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(`<${JSON.stringify(req.headers)}`),
+      'get',
+    ],
+    [
+      'oversize body',
+      (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(1100 * 1024, 0x41)),
+      'get',
+    ],
     ['401', (_req, res) => res.writeHead(401).end(), 'post'],
   ];
   for (const [name, route, method] of faults) {
@@ -218,6 +289,8 @@ describe('secrets never leak', () => {
     expect(sent).toContain(S.custom);
     expect(sent).toContain(S.token1);
     expect(sent).toContain(Buffer.from(BASIC_PAIR).toString('base64'));
-    expect(JSON.stringify(auth.requests)).toContain(Buffer.from(`client-1:${S.client}`).toString('base64'));
+    expect(JSON.stringify(auth.requests)).toContain(
+      Buffer.from(`client-1:${S.client}`).toString('base64'),
+    );
   });
 });

@@ -31,26 +31,31 @@ export interface TestServer {
 }
 
 /** Starts a server on 127.0.0.1 with a random port. */
-export async function startTestServer(options: { maxHeaderSize?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { maxHeaderSize?: number } = {},
+): Promise<TestServer> {
   const routes = new Map<string, Route>();
   const sockets = new Set<Socket>();
   const state = { connections: 0 };
   const requests: ReceivedRequest[] = [];
-  const server: Server = createServer({ maxHeaderSize: options.maxHeaderSize ?? 64 * 1024 }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const route = routes.get(path) ?? routes.get('*');
-      if (route === undefined) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
-        return;
-      }
-      route(req, res, body);
-    });
-  });
+  const server: Server = createServer(
+    { maxHeaderSize: options.maxHeaderSize ?? 64 * 1024 },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const route = routes.get(path) ?? routes.get('*');
+        if (route === undefined) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
+          return;
+        }
+        route(req, res, body);
+      });
+    },
+  );
   server.on('connection', (socket: Socket) => {
     state.connections++;
     sockets.add(socket);
@@ -86,6 +91,8 @@ export async function startTestServer(options: { maxHeaderSize?: number } = {}):
 /** Answers with JSON. */
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): Route {
   return (_req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+    res
+      .writeHead(status, { 'content-type': 'application/json', ...headers })
+      .end(JSON.stringify(value));
   };
 }

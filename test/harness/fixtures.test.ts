@@ -26,8 +26,16 @@ describe('fixtures/failing fail for the right reason', () => {
     ['wrong-argument.yaml', 'expectation', /tool_calls\[0\]\.args\.city: different value/],
     ['unused-step.yaml', 'unused_steps', /1 scripted model step\(s\) of turn 1 never used/],
     ['model-overcalled.yaml', 'model_overcalled', /called 2 time\(s\) but turn 1 scripts 1 step/],
-    ['undeclared-request.yaml', 'undeclared_request', /undeclared request GET https:\/\/api\.weather\.test\/v1\/forecast\?city=Rome/],
-    ['unused-exchange.yaml', 'unused_exchange', /http\[0\] GET https:\/\/api\.example\.test\/never was never requested/],
+    [
+      'undeclared-request.yaml',
+      'undeclared_request',
+      /undeclared request GET https:\/\/api\.weather\.test\/v1\/forecast\?city=Rome/,
+    ],
+    [
+      'unused-exchange.yaml',
+      'unused_exchange',
+      /http\[0\] GET https:\/\/api\.example\.test\/never was never requested/,
+    ],
   ];
   it('covers every file in the folder', () => {
     expect(readdirSync('fixtures/failing').sort()).toEqual(cases.map((c) => c[0]).sort());
@@ -47,7 +55,9 @@ describe('malformed fixtures', () => {
     const err = await loadFixture('test/harness/data/malformed.yaml').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DefinitionError);
     const issues = (err as DefinitionError).issues.map((i) => `${i.file}: ${i.path}: ${i.message}`);
-    expect(issues).toContain('test/harness/data/malformed.yaml: turns[0].model[0].tool_calls[0].name: is required');
+    expect(issues).toContain(
+      'test/harness/data/malformed.yaml: turns[0].model[0].tool_calls[0].name: is required',
+    );
     expect(issues.some((i) => i.includes('turns[0]: unknown key(s) "expct"'))).toBe(true);
   });
 
@@ -67,7 +77,11 @@ describe('malformed fixtures', () => {
   });
 
   it('reports a missing tools file with its path', async () => {
-    const result = await runFixture({ name: 'm', tools: 'nope/none.json', turns: [{ user: 'x', model: [{ text: 'y' }] }] });
+    const result = await runFixture({
+      name: 'm',
+      tools: 'nope/none.json',
+      turns: [{ user: 'x', model: [{ text: 'y' }] }],
+    });
     expect(result.status).toBe('error');
     expect(result.issues[0]?.message).toMatch(/cannot read file/);
   });

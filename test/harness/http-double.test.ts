@@ -10,7 +10,12 @@ function ex(raw: unknown): HttpExchange {
 describe('createHttpDouble', () => {
   it('answers a declared exchange and records the request', async () => {
     const double = createHttpDouble({
-      exchanges: [ex({ request: { method: 'post', url: 'https://api.clinic.test/v1/book' }, response: { status: 201, json: { id: 42 } } })],
+      exchanges: [
+        ex({
+          request: { method: 'post', url: 'https://api.clinic.test/v1/book' },
+          response: { status: 201, json: { id: 42 } },
+        }),
+      ],
     });
     const res = await request('https://api.clinic.test/v1/book', {
       dispatcher: double.dispatcher,
@@ -38,25 +43,43 @@ describe('createHttpDouble', () => {
     const double = createHttpDouble({
       exchanges: [ex({ request: { method: 'GET', url: 'https://a.test/x' }, times: 2 })],
     });
-    await expect(request('https://b.test/y?q=1', { dispatcher: double.dispatcher })).rejects.toThrow();
-    expect(double.requests[0]).toMatchObject({ method: 'GET', url: 'https://b.test/y?q=1', exchange: undefined });
+    await expect(
+      request('https://b.test/y?q=1', { dispatcher: double.dispatcher }),
+    ).rejects.toThrow();
+    expect(double.requests[0]).toMatchObject({
+      method: 'GET',
+      url: 'https://b.test/y?q=1',
+      exchange: undefined,
+    });
     const r = await request('https://a.test/x?any=1', { dispatcher: double.dispatcher });
     expect(r.statusCode).toBe(200);
     await r.body.text();
-    expect(double.unusedExchanges()).toEqual([{ index: 0, method: 'GET', url: 'https://a.test/x', remaining: 1 }]);
+    expect(double.unusedExchanges()).toEqual([
+      { index: 0, method: 'GET', url: 'https://a.test/x', remaining: 1 },
+    ]);
     await double.close();
   });
 
   it('matches the query when the declared URL has one', async () => {
     const double = createHttpDouble({
       exchanges: [
-        ex({ request: { method: 'GET', url: 'https://a.test/w?city=Paris&units=metric' }, response: { text: 'paris' } }),
-        ex({ request: { method: 'GET', url: 'https://a.test/w', query: { city: 'Rome' } }, response: { text: 'rome' } }),
+        ex({
+          request: { method: 'GET', url: 'https://a.test/w?city=Paris&units=metric' },
+          response: { text: 'paris' },
+        }),
+        ex({
+          request: { method: 'GET', url: 'https://a.test/w', query: { city: 'Rome' } },
+          response: { text: 'rome' },
+        }),
       ],
     });
-    const rome = await request('https://a.test/w?units=metric&city=Rome', { dispatcher: double.dispatcher });
+    const rome = await request('https://a.test/w?units=metric&city=Rome', {
+      dispatcher: double.dispatcher,
+    });
     expect(await rome.body.text()).toBe('rome');
-    const paris = await request('https://a.test/w?units=metric&city=Paris', { dispatcher: double.dispatcher });
+    const paris = await request('https://a.test/w?units=metric&city=Paris', {
+      dispatcher: double.dispatcher,
+    });
     expect(await paris.body.text()).toBe('paris');
     await double.close();
   });
@@ -64,22 +87,38 @@ describe('createHttpDouble', () => {
   it('delays answers and fails with a transport error on request', async () => {
     const double = createHttpDouble({
       exchanges: [
-        ex({ request: { method: 'GET', url: 'https://a.test/slow' }, response: { delay_ms: 60, json: 1 } }),
-        ex({ request: { method: 'GET', url: 'https://a.test/reset' }, response: { error: 'network' } }),
+        ex({
+          request: { method: 'GET', url: 'https://a.test/slow' },
+          response: { delay_ms: 60, json: 1 },
+        }),
+        ex({
+          request: { method: 'GET', url: 'https://a.test/reset' },
+          response: { error: 'network' },
+        }),
       ],
     });
     const started = Date.now();
     const slow = await request('https://a.test/slow', { dispatcher: double.dispatcher });
     expect(await slow.body.json()).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(50);
-    await expect(request('https://a.test/reset', { dispatcher: double.dispatcher })).rejects.toThrow(/socket hang up/);
+    await expect(
+      request('https://a.test/reset', { dispatcher: double.dispatcher }),
+    ).rejects.toThrow(/socket hang up/);
     await double.close();
   });
 
   it('works with fetch too', async () => {
-    const double = createHttpDouble({ exchanges: [ex({ request: { method: 'PUT', url: 'https://a.test/f' }, response: { status: 204 } })] });
+    const double = createHttpDouble({
+      exchanges: [
+        ex({ request: { method: 'PUT', url: 'https://a.test/f' }, response: { status: 204 } }),
+      ],
+    });
     const { fetch } = await import('undici');
-    const res = await fetch('https://a.test/f', { method: 'PUT', body: 'a=1', dispatcher: double.dispatcher });
+    const res = await fetch('https://a.test/f', {
+      method: 'PUT',
+      body: 'a=1',
+      dispatcher: double.dispatcher,
+    });
     expect(res.status).toBe(204);
     expect(double.requests[0]?.body).toBe('a=1');
     await double.close();

@@ -6,16 +6,26 @@ import type { ObservedTurn } from '../../src/harness/observe.js';
 describe('matchValue', () => {
   it('is exact by default: extra keys, types and lengths all count', () => {
     expect(matchValue({ a: 1 }, { a: 1 })).toEqual([]);
-    expect(matchValue({ a: 1 }, { a: 1, b: 2 })).toEqual([{ path: 'b', reason: 'unexpected key', actual: 2 }]);
+    expect(matchValue({ a: 1 }, { a: 1, b: 2 })).toEqual([
+      { path: 'b', reason: 'unexpected key', actual: 2 },
+    ]);
     expect(matchValue(5, '5')[0]?.reason).toBe('expected number, got string');
     expect(matchValue([1, 2], [1])[0]?.reason).toBe('expected 2 item(s), got 1');
     expect(matchValue({ a: { b: 'x' } }, { a: { b: 'y' } }, { path: 'args' })[0]).toEqual({
-      path: 'args.a.b', reason: 'different value', expected: 'x', actual: 'y',
+      path: 'args.a.b',
+      reason: 'different value',
+      expected: 'x',
+      actual: 'y',
     });
   });
   it('partial allows extra keys at any depth, not missing ones', () => {
-    expect(matchValue({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 }, { mode: 'partial' })).toEqual([]);
-    expect(matchValue({ a: 1 }, { b: 1 }, { mode: 'partial' })[0]).toMatchObject({ path: 'a', reason: 'missing' });
+    expect(matchValue({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 }, { mode: 'partial' })).toEqual(
+      [],
+    );
+    expect(matchValue({ a: 1 }, { b: 1 }, { mode: 'partial' })[0]).toMatchObject({
+      path: 'a',
+      reason: 'missing',
+    });
   });
   it('regex and any matchers', () => {
     expect(matchValue({ regex: '^Sun' }, 'Sunny')).toEqual([]);
@@ -33,8 +43,18 @@ describe('matchValue', () => {
 
 function turn(partial: Partial<ObservedTurn>): ObservedTurn {
   return {
-    user: 'u', toolCalls: [], requests: [], say: [], language: 'en-US', vars: {}, reply: '', toolErrors: [], events: [],
-    ended: false, interrupted: false, ...partial,
+    user: 'u',
+    toolCalls: [],
+    requests: [],
+    say: [],
+    language: 'en-US',
+    vars: {},
+    reply: '',
+    toolErrors: [],
+    events: [],
+    ended: false,
+    interrupted: false,
+    ...partial,
   };
 }
 
@@ -42,7 +62,12 @@ describe('checkTurn', () => {
   it('checks requests: method case, url with query split, json, form, header subset', () => {
     const observed = turn({
       requests: [
-        { method: 'POST', url: 'https://a.test/x?k=1', headers: { 'content-type': 'application/json', 'x-a': '1' }, body: '{"a":1,"b":2}' },
+        {
+          method: 'POST',
+          url: 'https://a.test/x?k=1',
+          headers: { 'content-type': 'application/json', 'x-a': '1' },
+          body: '{"a":1,"b":2}',
+        },
         { method: 'POST', url: 'https://a.test/f', headers: {}, body: 'a=1&a=2&b=x' },
       ],
     });
@@ -51,23 +76,64 @@ describe('checkTurn', () => {
       observed,
       expect: {
         requests: [
-          { method: 'post', url: 'https://a.test/x', query: { k: '1' }, json: { a: 1 }, match: 'partial', headers: { 'X-A': '1' } },
+          {
+            method: 'post',
+            url: 'https://a.test/x',
+            query: { k: '1' },
+            json: { a: 1 },
+            match: 'partial',
+            headers: { 'X-A': '1' },
+          },
           { url: 'https://a.test/f', form: { a: ['1', '2'], b: 'x' } },
         ],
       },
     });
     expect(ok).toEqual([]);
-    const bad = checkTurn({ path: 'e', observed, expect: { requests: [{ url: 'https://a.test/x', json: { a: 1 } }] } });
-    expect(bad.map((m) => m.path)).toEqual(['e.requests', 'e.requests[0].url', 'e.requests[0].json.b']);
+    const bad = checkTurn({
+      path: 'e',
+      observed,
+      expect: { requests: [{ url: 'https://a.test/x', json: { a: 1 } }] },
+    });
+    expect(bad.map((m) => m.path)).toEqual([
+      'e.requests',
+      'e.requests[0].url',
+      'e.requests[0].json.b',
+    ]);
   });
   it('matches events as an ordered subsequence', () => {
-    const observed = turn({ events: [{ type: 'interrupted' }, { type: 'language', from: 'a', to: 'b' }, { type: 'turn-end', content: '' }] });
-    expect(checkTurn({ path: 'e', observed, expect: { events: [{ type: 'language', to: 'b' }, { type: 'turn-end' }] } })).toEqual([]);
-    expect(checkTurn({ path: 'e', observed, expect: { events: [{ type: 'turn-end' }, { type: 'language' }] } })[0]?.path).toBe('e.events[1]');
+    const observed = turn({
+      events: [
+        { type: 'interrupted' },
+        { type: 'language', from: 'a', to: 'b' },
+        { type: 'turn-end', content: '' },
+      ],
+    });
+    expect(
+      checkTurn({
+        path: 'e',
+        observed,
+        expect: { events: [{ type: 'language', to: 'b' }, { type: 'turn-end' }] },
+      }),
+    ).toEqual([]);
+    expect(
+      checkTurn({
+        path: 'e',
+        observed,
+        expect: { events: [{ type: 'turn-end' }, { type: 'language' }] },
+      })[0]?.path,
+    ).toBe('e.events[1]');
   });
   it('vars are a subset match; say, reply and language exact', () => {
     const observed = turn({ vars: { a: 1, b: 2 }, say: ['hi'], reply: 'ok', language: 'es-US' });
-    expect(checkTurn({ path: 'e', observed, expect: { vars: { a: 1 }, say: ['hi'], reply: 'ok', language: 'es-US' } })).toEqual([]);
-    expect(checkTurn({ path: 'e', observed, expect: { say: [] } })[0]?.reason).toBe('expected 0 item(s), got 1');
+    expect(
+      checkTurn({
+        path: 'e',
+        observed,
+        expect: { vars: { a: 1 }, say: ['hi'], reply: 'ok', language: 'es-US' },
+      }),
+    ).toEqual([]);
+    expect(checkTurn({ path: 'e', observed, expect: { say: [] } })[0]?.reason).toBe(
+      'expected 0 item(s), got 1',
+    );
   });
 });

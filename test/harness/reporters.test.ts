@@ -8,12 +8,55 @@ import { assertWellFormedXml } from './xml-check.js';
 
 const nasty = 'a <b> & "c" \'d\' \u0000\u0007 \uD800 ]]> # x';
 const results: FixtureResult[] = [
-  { file: 'ok.yaml', name: 'ok', status: 'passed', durationMs: 3, failures: [], issues: [], turns: [] },
   {
-    file: 'bad.yaml', name: nasty, status: 'failed', durationMs: 5, issues: [], turns: [],
-    failures: [{ kind: 'expectation', turn: 0, message: 'm', mismatches: [{ path: 'turns[0].expect.reply', reason: 'different value', expected: nasty, actual: 'x' }] }],
+    file: 'ok.yaml',
+    name: 'ok',
+    status: 'passed',
+    durationMs: 3,
+    failures: [],
+    issues: [],
+    turns: [],
   },
-  { file: 'err.yaml', name: 'err.yaml', status: 'error', durationMs: 0, failures: [], turns: [], issues: [{ code: 'fixture_schema', severity: 'error', path: 'turns', message: nasty, file: 'err.yaml' }] },
+  {
+    file: 'bad.yaml',
+    name: nasty,
+    status: 'failed',
+    durationMs: 5,
+    issues: [],
+    turns: [],
+    failures: [
+      {
+        kind: 'expectation',
+        turn: 0,
+        message: 'm',
+        mismatches: [
+          {
+            path: 'turns[0].expect.reply',
+            reason: 'different value',
+            expected: nasty,
+            actual: 'x',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    file: 'err.yaml',
+    name: 'err.yaml',
+    status: 'error',
+    durationMs: 0,
+    failures: [],
+    turns: [],
+    issues: [
+      {
+        code: 'fixture_schema',
+        severity: 'error',
+        path: 'turns',
+        message: nasty,
+        file: 'err.yaml',
+      },
+    ],
+  },
 ];
 const summary = summarize(results, 10);
 
@@ -43,7 +86,12 @@ describe('reporters', () => {
     expect(tap).toMatch(/^not ok 3 - err\.yaml$/m);
   });
   it('JSON parses back with counts', () => {
-    const doc = JSON.parse(jsonReport(summary)) as { passed: number; failed: number; errors: number; results: unknown[] };
+    const doc = JSON.parse(jsonReport(summary)) as {
+      passed: number;
+      failed: number;
+      errors: number;
+      results: unknown[];
+    };
     expect([doc.passed, doc.failed, doc.errors, doc.results.length]).toEqual([1, 1, 1, 3]);
   });
   it('human shows the mismatch path, expected and actual', () => {

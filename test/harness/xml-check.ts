@@ -3,7 +3,8 @@ export function assertWellFormedXml(xml: string): void {
   let s = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
   const stack: string[] = [];
   const entity = /&(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/y;
-  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(s)) throw new Error('illegal character');
+  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(s))
+    throw new Error('illegal character');
   let i = 0;
   let rootClosed = false;
   while (i < s.length) {
@@ -28,7 +29,8 @@ export function assertWellFormedXml(xml: string): void {
     } else {
       const next = s.indexOf('<', i);
       const text = s.slice(i, next === -1 ? s.length : next);
-      if (stack.length === 0 && text.trim() !== '') throw new Error('text outside the root element');
+      if (stack.length === 0 && text.trim() !== '')
+        throw new Error('text outside the root element');
       checkText(text, entity);
       i = next === -1 ? s.length : next;
     }

@@ -83,7 +83,11 @@ describe('agents and handoff', () => {
 describe('handoff from a definition (options.handoff)', () => {
   it('a successful call of a tool with options.handoff switches the agent; a failed one does not', async () => {
     const defs = await loadTools([
-      { type: 'log', tool: fn('escalate', { why: { type: 'string' } }), options: { handoff: 'nurse' } },
+      {
+        type: 'log',
+        tool: fn('escalate', { why: { type: 'string' } }),
+        options: { handoff: 'nurse' },
+      },
       { type: 'action', tool: fn('check', {}) },
     ]);
     const model = new ScriptedModel([

@@ -18,10 +18,15 @@ beforeAll(async () => {
   server = await startTestServer();
   // The slow service answers after 10 s; the fast one at once.
   server.route('/slow', (_req, res) => {
-    const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"slow":true}'), 10_000);
+    const timer = setTimeout(
+      () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"slow":true}'),
+      10_000,
+    );
     res.on('close', () => clearTimeout(timer));
   });
-  server.route('/fast', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"fast":true}'));
+  server.route('/fast', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"fast":true}'),
+  );
   server.route('/never', () => undefined);
   tools = await loadTools(
     ['slow', 'fast', 'never'].map((name) => ({
@@ -60,26 +65,33 @@ describe('isolation between sessions', () => {
     const started = Date.now();
     const fastResults = await Promise.all(fast.map((s) => s.run('fast please')));
     const fastTook = Date.now() - started;
-    expect(fastResults.every((r) => JSON.stringify(r.traces[0]?.output) === '{"fast":true}')).toBe(true);
+    expect(fastResults.every((r) => JSON.stringify(r.traces[0]?.output) === '{"fast":true}')).toBe(
+      true,
+    );
     // Far below the slow service's 10 s: nothing waited behind a slow call.
     expect(fastTook).toBeLessThan(5000);
     // The slow calls are still running; end them (a GET is safe to cancel).
     for (const s of slow) s.interrupt();
     const slowResults = await Promise.all(slowRuns);
-    expect(slowResults.every((r) => r.interrupted && r.traces[0]?.errorCode === 'cancelled')).toBe(true);
+    expect(slowResults.every((r) => r.interrupted && r.traces[0]?.errorCode === 'cancelled')).toBe(
+      true,
+    );
     await Promise.all([...slow, ...fast].map((s) => s.close()));
     await dispatcher.close();
   });
 
   it('ending 300 sessions with HTTP calls in flight leaves no sockets, timers or listeners behind', async () => {
-    const count = (kind: string): number => process.getActiveResourcesInfo().filter((r) => r === kind).length;
+    const count = (kind: string): number =>
+      process.getActiveResourcesInfo().filter((r) => r === kind).length;
     const baseline = { sockets: count('TCPSocketWrap'), timers: count('Timeout') };
     const warnings: string[] = [];
     const onWarning = (w: Error): void => void warnings.push(w.name);
     process.on('warning', onWarning);
     const sessions = Array.from({ length: 300 }, () => sessionCalling('get_never'));
     const runs = sessions.map((s) => s.run('go'));
-    expect(await eventually(() => server.requests.filter((r) => r.url === '/never').length >= 300)).toBe(true);
+    expect(
+      await eventually(() => server.requests.filter((r) => r.url === '/never').length >= 300),
+    ).toBe(true);
     expect(count('TCPSocketWrap')).toBeGreaterThan(baseline.sockets); // the calls really are in flight
     for (const s of sessions) s.interrupt();
     await Promise.all(sessions.map((s) => s.close()));

@@ -23,7 +23,9 @@ const forms = (s: string): string[] => {
   const b64 = Buffer.from(s).toString('base64');
   return [s, b64, b64.replace(/=+$/, ''), encodeURIComponent(s)];
 };
-const SECRET_FORMS = [...Object.values(S), `user:${S.basic}`, `client-9:${S.client}`].flatMap(forms);
+const SECRET_FORMS = [...Object.values(S), `user:${S.basic}`, `client-9:${S.client}`].flatMap(
+  forms,
+);
 
 let api: TestServer;
 let auth: TestServer;
@@ -31,14 +33,18 @@ beforeAll(async () => {
   api = await startTestServer();
   auth = await startTestServer();
   auth.route('/token', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: S.issued, expires_in: 3600 }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ access_token: S.issued, expires_in: 3600 }));
   });
   let n = 0;
   api.route('*', (req, res) => {
     n += 1;
     // Alternate success and failure, both echoing every header back.
     const status = n % 2 === 0 ? 500 : 200;
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ headers: req.headers }));
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ headers: req.headers }));
   });
 });
 afterAll(async () => {
@@ -61,9 +67,19 @@ describe('secrets never reach anything a session produces', () => {
       basic: { auth: { type: 'basic', username: 'user', password: S.basic } },
       bearer: { auth: { type: 'bearer', token: S.bearer } },
       custom: { auth: { type: 'custom_headers', headers: { 'x-api-secret': S.custom } } },
-      oauth: { auth: { type: 'oauth2', client_id: 'client-9', client_secret: S.client, auth_url: `${auth.origin}/token` } },
+      oauth: {
+        auth: {
+          type: 'oauth2',
+          client_id: 'client-9',
+          client_secret: S.client,
+          auth_url: `${auth.origin}/token`,
+        },
+      },
     };
-    const calls = kinds.flatMap((kind) => [{ name: `call_${kind}`, args: { q: 'a' } }, { name: `call_${kind}`, args: { q: 'b' } }]);
+    const calls = kinds.flatMap((kind) => [
+      { name: `call_${kind}`, args: { q: 'a' } },
+      { name: `call_${kind}`, args: { q: 'b' } },
+    ]);
     const model = new ScriptedModel([{ tool_calls: calls }, { text: 'done' }]);
     const session = createSession({ tools, model, services });
     const seen: unknown[] = [];

@@ -6,13 +6,21 @@ import { describe, expect, it } from 'vitest';
 import { compileDefaults } from '../../src/transform/compile-defaults.js';
 import type { TransformContext, TransformOutcome } from '../../src/transform/types.js';
 
-function apply(defaults: Record<string, unknown>, args: Record<string, unknown>, context?: TransformContext): TransformOutcome {
+function apply(
+  defaults: Record<string, unknown>,
+  args: Record<string, unknown>,
+  context?: TransformContext,
+): TransformOutcome {
   const { compiled, issues } = compileDefaults(defaults);
   expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
   return compiled.apply(args, context);
 }
 
-function argsOf(defaults: Record<string, unknown>, args: Record<string, unknown>, context?: TransformContext): Record<string, unknown> {
+function argsOf(
+  defaults: Record<string, unknown>,
+  args: Record<string, unknown>,
+  context?: TransformContext,
+): Record<string, unknown> {
   const out = apply(defaults, args, context);
   if (!out.ok) throw new Error(out.message);
   return out.args;
@@ -24,14 +32,20 @@ describe('rule forms', () => {
     expect(argsOf({ a: 'x{b}' }, { a: 'kept', b: 1 })).toEqual({ a: 'kept', b: 1 });
   });
   it('"@default <fmt>" keeps the rest verbatim (after the first space only)', () => {
-    expect(argsOf({ a: '@default  two  spaces {b}' }, { b: 'B' })).toEqual({ a: ' two  spaces B', b: 'B' });
+    expect(argsOf({ a: '@default  two  spaces {b}' }, { b: 'B' })).toEqual({
+      a: ' two  spaces B',
+      b: 'B',
+    });
   });
   it('"@override" with nothing after it writes the empty string', () => {
     expect(argsOf({ a: '@override' }, { a: 'x' })).toEqual({ a: '' });
   });
-  it.each([[5], [0], [false], [true], [[1, 2]], [{ x: 1 }], [null]])('literal %j = default + value', (value) => {
-    expect(argsOf({ a: value }, {})).toEqual({ a: value });
-  });
+  it.each([[5], [0], [false], [true], [[1, 2]], [{ x: 1 }], [null]])(
+    'literal %j = default + value',
+    (value) => {
+      expect(argsOf({ a: value }, {})).toEqual({ a: value });
+    },
+  );
   it('an object with a transform key plus other keys is a literal value', () => {
     const value = { transform: { action: 'remove' }, other: 1 };
     expect(argsOf({ a: value }, {})).toEqual({ a: value });
@@ -42,16 +56,26 @@ describe('rule forms', () => {
 });
 
 describe('actions and emptiness', () => {
-  it.each([[{}], [{ a: null }], [{ a: '' }], [{ a: [] }], [{ a: {} }]])('default fills an empty target %j', (args) => {
-    expect(argsOf({ a: 'v' }, args)).toEqual({ a: 'v' });
-  });
+  it.each([[{}], [{ a: null }], [{ a: '' }], [{ a: [] }], [{ a: {} }]])(
+    'default fills an empty target %j',
+    (args) => {
+      expect(argsOf({ a: 'v' }, args)).toEqual({ a: 'v' });
+    },
+  );
   it.each([[0], [false], [' '], [[0]], [{ k: null }]])('default keeps %j (not empty)', (value) => {
     const out = apply({ a: 'v' }, { a: value });
-    expect(out).toEqual({ ok: true, args: { a: value }, trace: [{ key: 'a', action: 'default', outcome: 'skipped', reason: 'not_empty' }] });
+    expect(out).toEqual({
+      ok: true,
+      args: { a: value },
+      trace: [{ key: 'a', action: 'default', outcome: 'skipped', reason: 'not_empty' }],
+    });
   });
-  it('override always sets', () => expect(argsOf({ a: '@override v' }, { a: 0 })).toEqual({ a: 'v' }));
+  it('override always sets', () =>
+    expect(argsOf({ a: '@override v' }, { a: 0 })).toEqual({ a: 'v' }));
   it('remove of an absent target is skipped with reason absent', () => {
-    expect(apply({ a: '@remove' }, {})).toMatchObject({ trace: [{ key: 'a', outcome: 'skipped', reason: 'absent' }] });
+    expect(apply({ a: '@remove' }, {})).toMatchObject({
+      trace: [{ key: 'a', outcome: 'skipped', reason: 'absent' }],
+    });
   });
   it('remove of a nested target', () => {
     expect(argsOf({ 'a.b': '@remove' }, { a: { b: 1, c: 2 } })).toEqual({ a: { c: 2 } });
@@ -70,7 +94,15 @@ describe('order', () => {
     expect(apply({ foo: '@remove', copy: '{foo}' }, { foo: 'F' })).toMatchObject({
       ok: true,
       args: {},
-      trace: [{ outcome: 'applied' }, { key: 'copy', outcome: 'skipped', reason: 'missing_value', detail: 'template field {foo} names a missing value' }],
+      trace: [
+        { outcome: 'applied' },
+        {
+          key: 'copy',
+          outcome: 'skipped',
+          reason: 'missing_value',
+          detail: 'template field {foo} names a missing value',
+        },
+      ],
     });
   });
 });
@@ -82,15 +114,29 @@ describe('dotted keys', () => {
   it('keeps siblings of existing intermediates', () => {
     expect(argsOf({ 'a.b': 1 }, { a: { x: 2 } })).toEqual({ a: { x: 2, b: 1 } });
   });
-  it.each([['str'], [3], [[1]], [true]])('an intermediate %j that is not an object skips with not_an_object', (value) => {
-    expect(apply({ 'a.b': '@override 1' }, { a: value })).toEqual({
-      ok: true,
-      args: { a: value },
-      trace: [{ key: 'a.b', action: 'override', outcome: 'skipped', reason: 'not_an_object', detail: 'an intermediate of "a.b" is not an object' }],
-    });
-  });
+  it.each([['str'], [3], [[1]], [true]])(
+    'an intermediate %j that is not an object skips with not_an_object',
+    (value) => {
+      expect(apply({ 'a.b': '@override 1' }, { a: value })).toEqual({
+        ok: true,
+        args: { a: value },
+        trace: [
+          {
+            key: 'a.b',
+            action: 'override',
+            outcome: 'skipped',
+            reason: 'not_an_object',
+            detail: 'an intermediate of "a.b" is not an object',
+          },
+        ],
+      });
+    },
+  );
   it('an intermediate that is null is not an object either (never clobbered)', () => {
-    expect(apply({ 'a.b': 1 }, { a: null })).toMatchObject({ args: { a: null }, trace: [{ reason: 'not_an_object' }] });
+    expect(apply({ 'a.b': 1 }, { a: null })).toMatchObject({
+      args: { a: null },
+      trace: [{ reason: 'not_an_object' }],
+    });
   });
   it('keys that merely look special behave like any other', () => {
     const out = argsOf({ toString: 'x', 'hasOwnProperty.valueOf': 'y' }, {});
@@ -100,14 +146,21 @@ describe('dotted keys', () => {
   });
   it('an inherited name is not taken for a present value', () => {
     expect(argsOf({ toString: 'x' }, {})).toEqual({ toString: 'x' });
-    expect(apply({ copy: '{toString}' }, {})).toMatchObject({ trace: [{ reason: 'missing_value' }] });
+    expect(apply({ copy: '{toString}' }, {})).toMatchObject({
+      trace: [{ reason: 'missing_value' }],
+    });
   });
 });
 
 describe('when', () => {
-  const rule = (when: unknown): Record<string, unknown> => ({ hit: { transform: { when, action: 'override', value: true } } });
-  const hits = (when: unknown, args: Record<string, unknown>, context?: TransformContext): boolean =>
-    argsOf(rule(when), args, context)['hit'] === true;
+  const rule = (when: unknown): Record<string, unknown> => ({
+    hit: { transform: { when, action: 'override', value: true } },
+  });
+  const hits = (
+    when: unknown,
+    args: Record<string, unknown>,
+    context?: TransformContext,
+  ): boolean => argsOf(rule(when), args, context)['hit'] === true;
 
   it.each([
     [5, '5'],
@@ -157,26 +210,70 @@ describe('when', () => {
   it('nested paths, all / any lists, and a bare list meaning all', () => {
     const args = { address: { city: 'Bronx' }, n: 3 };
     expect(hits({ key: 'address.city', value: 'Bronx' }, args)).toBe(true);
-    expect(hits({ all: [{ key: 'address.city', value: 'Bronx' }, { key: 'n', value: 3 }] }, args)).toBe(true);
-    expect(hits({ all: [{ key: 'address.city', value: 'Bronx' }, { key: 'n', value: 4 }] }, args)).toBe(false);
-    expect(hits({ any: [{ key: 'n', value: 4 }, { all: [{ key: 'n', value: '3' }] }] }, args)).toBe(true);
-    expect(hits([{ key: 'n', value: 3 }, { key: 'x', operator: 'not_exists' }], args)).toBe(true);
+    expect(
+      hits(
+        {
+          all: [
+            { key: 'address.city', value: 'Bronx' },
+            { key: 'n', value: 3 },
+          ],
+        },
+        args,
+      ),
+    ).toBe(true);
+    expect(
+      hits(
+        {
+          all: [
+            { key: 'address.city', value: 'Bronx' },
+            { key: 'n', value: 4 },
+          ],
+        },
+        args,
+      ),
+    ).toBe(false);
+    expect(hits({ any: [{ key: 'n', value: 4 }, { all: [{ key: 'n', value: '3' }] }] }, args)).toBe(
+      true,
+    );
+    expect(
+      hits(
+        [
+          { key: 'n', value: 3 },
+          { key: 'x', operator: 'not_exists' },
+        ],
+        args,
+      ),
+    ).toBe(true);
   });
   it('vars.x in when.key reads session variables (flat key, then nested), and params.x reads arguments', () => {
     expect(hits({ key: 'vars.zone', value: 'A' }, {}, { vars: { 'vars.zone': 'A' } })).toBe(true);
     expect(hits({ key: 'vars.zone', value: 'A' }, {}, { vars: { zone: 'A' } })).toBe(true);
-    expect(hits({ key: 'vars.session.language', value: 'es-US' }, {}, { session: { language: 'es-US' } })).toBe(true);
+    expect(
+      hits(
+        { key: 'vars.session.language', value: 'es-US' },
+        {},
+        { session: { language: 'es-US' } },
+      ),
+    ).toBe(true);
     expect(hits({ key: 'params.k', value: 1 }, { k: 1 })).toBe(true);
   });
   it('when sees the evolving arguments', () => {
-    const defaults = { k: '@override B', hit: { transform: { when: { key: 'k', value: 'B' }, value: 1 } } };
+    const defaults = {
+      k: '@override B',
+      hit: { transform: { when: { key: 'k', value: 'B' }, value: 1 } },
+    };
     expect(argsOf(defaults, { k: 'A' })).toEqual({ k: 'B', hit: 1 });
   });
 });
 
 describe('session variables in templates', () => {
   const ctx: TransformContext = {
-    vars: { 'vars.location_name': 'Queens', 'vars.a.b': 'flat', a: { b: 'nested', c: 'only nested' }, list: ['x', 'y'] },
+    vars: {
+      'vars.location_name': 'Queens',
+      'vars.a.b': 'flat',
+      a: { b: 'nested', c: 'only nested' },
+      list: ['x', 'y'],
+    },
     session: { id: 's1', language: 'en-US', timezone: 'America/New_York' },
   };
   it.each([
@@ -184,38 +281,84 @@ describe('session variables in templates', () => {
     ['{vars.a.b}', 'flat'],
     ['{vars.a.c}', 'only nested'],
     ['{vars.list[1]}', 'y'],
-    ['{vars.session.language}/{vars.session.timezone}/{vars.session.id}', 'en-US/America/New_York/s1'],
+    [
+      '{vars.session.language}/{vars.session.timezone}/{vars.session.id}',
+      'en-US/America/New_York/s1',
+    ],
   ])('%s → %s', (format, expected) => {
     expect(argsOf({ out: format }, {}, ctx)['out']).toBe(expected);
   });
   it('system values win over a variable of the same name', () => {
-    expect(argsOf({ out: '{vars.session.language}' }, {}, { vars: { 'vars.session.language': 'fr' }, session: { language: 'de' } })['out']).toBe('de');
+    expect(
+      argsOf(
+        { out: '{vars.session.language}' },
+        {},
+        { vars: { 'vars.session.language': 'fr' }, session: { language: 'de' } },
+      )['out'],
+    ).toBe('de');
   });
   it('a session value that is absent falls back to the variables', () => {
-    expect(argsOf({ out: '{vars.session.language}' }, {}, { vars: { 'vars.session.language': 'fr' } })['out']).toBe('fr');
+    expect(
+      argsOf({ out: '{vars.session.language}' }, {}, { vars: { 'vars.session.language': 'fr' } })[
+        'out'
+      ],
+    ).toBe('fr');
   });
 });
 
 describe('templates reach own data only', () => {
   const args = { name: 'Ann', list: [1, 2], obj: { a: 1 } };
-  it.each(['{name.__class__}', '{name.length}', '{list.length}', '{name[0]}', '{obj.toString}', '{obj.hasOwnProperty}', '{vars.toString}', '{list[-1]}', '{list[2]}', '{params.valueOf}'])(
-    '%s is missing',
-    (format) => {
-      expect(apply({ out: format }, args, { vars: {} })).toMatchObject({ ok: true, args, trace: [{ reason: 'missing_value' }] });
-    },
-  );
+  it.each([
+    '{name.__class__}',
+    '{name.length}',
+    '{list.length}',
+    '{name[0]}',
+    '{obj.toString}',
+    '{obj.hasOwnProperty}',
+    '{vars.toString}',
+    '{list[-1]}',
+    '{list[2]}',
+    '{params.valueOf}',
+  ])('%s is missing', (format) => {
+    expect(apply({ out: format }, args, { vars: {} })).toMatchObject({
+      ok: true,
+      args,
+      trace: [{ reason: 'missing_value' }],
+    });
+  });
   it('getters are never invoked', () => {
     let called = false;
-    const vars = Object.defineProperty({}, 'vars.x', { enumerable: true, get: () => ((called = true), 'secret') }) as Record<string, unknown>;
-    expect(apply({ out: '{vars.x}' }, {}, { vars })).toMatchObject({ trace: [{ reason: 'missing_value' }] });
+    const vars = Object.defineProperty({}, 'vars.x', {
+      enumerable: true,
+      get: () => ((called = true), 'secret'),
+    }) as Record<string, unknown>;
+    expect(apply({ out: '{vars.x}' }, {}, { vars })).toMatchObject({
+      trace: [{ reason: 'missing_value' }],
+    });
     expect(called).toBe(false);
   });
   it('{params} is the whole argument object, as compact JSON', () => {
     expect(argsOf({ out: '{params}' }, { a: 1 })['out']).toBe('{"a":1}');
   });
   it('values render the Python way', () => {
-    const out = argsOf({ out: '{t} {f} {n} {i} {x} {l} {o} {big} {tiny} {s!r}' }, { t: true, f: false, n: null, i: 3, x: 2.5, l: [1, 'a'], o: { k: 'v' }, big: 1e21, tiny: 1e-7, s: "it's" });
-    expect(out['out']).toBe(`True False None 3 2.5 [1,"a"] {"k":"v"} 1000000000000000000000 1e-07 "it's"`);
+    const out = argsOf(
+      { out: '{t} {f} {n} {i} {x} {l} {o} {big} {tiny} {s!r}' },
+      {
+        t: true,
+        f: false,
+        n: null,
+        i: 3,
+        x: 2.5,
+        l: [1, 'a'],
+        o: { k: 'v' },
+        big: 1e21,
+        tiny: 1e-7,
+        s: "it's",
+      },
+    );
+    expect(out['out']).toBe(
+      `True False None 3 2.5 [1,"a"] {"k":"v"} 1000000000000000000000 1e-07 "it's"`,
+    );
   });
 });
 
@@ -224,11 +367,23 @@ describe('missing and invalid template values', () => {
     expect(apply({ a: '@override {b}' }, { a: 1 })).toEqual({
       ok: true,
       args: { a: 1 },
-      trace: [{ key: 'a', action: 'override', outcome: 'skipped', reason: 'missing_value', detail: 'template field {b} names a missing value' }],
+      trace: [
+        {
+          key: 'a',
+          action: 'override',
+          outcome: 'skipped',
+          reason: 'missing_value',
+          detail: 'template field {b} names a missing value',
+        },
+      ],
     });
   });
   it('error policy: a typed failure naming the field', () => {
-    const out = apply({ x: 1, a: '@override {vars.zone}' }, {}, { onMissingTemplateValue: 'error', vars: {} });
+    const out = apply(
+      { x: 1, a: '@override {vars.zone}' },
+      {},
+      { onMissingTemplateValue: 'error', vars: {} },
+    );
     expect(out).toEqual({
       ok: false,
       code: 'missing_template_value',
@@ -240,19 +395,35 @@ describe('missing and invalid template values', () => {
     expect(apply({ a: '{b:d}' }, { b: 'text' })).toMatchObject({
       ok: true,
       args: { b: 'text' },
-      trace: [{ key: 'a', outcome: 'skipped', reason: 'format_error', detail: expect.stringContaining("unknown format code 'd' for object of type 'str'") as unknown }],
+      trace: [
+        {
+          key: 'a',
+          outcome: 'skipped',
+          reason: 'format_error',
+          detail: expect.stringContaining(
+            "unknown format code 'd' for object of type 'str'",
+          ) as unknown,
+        },
+      ],
     });
   });
   it('under the error policy a format error is a missing_template_value failure too', () => {
-    expect(apply({ a: '{b:d}' }, { b: 'text' }, { onMissingTemplateValue: 'error' })).toMatchObject({ ok: false, code: 'missing_template_value' });
+    expect(apply({ a: '{b:d}' }, { b: 'text' }, { onMissingTemplateValue: 'error' })).toMatchObject(
+      { ok: false, code: 'missing_template_value' },
+    );
   });
   it('the rendered length is capped', () => {
     const big = 'x'.repeat(200_000);
     const out = apply({ a: '{b}{b}{b}{b}{b}{b}' }, { b: big });
-    expect(out).toMatchObject({ ok: true, trace: [{ reason: 'format_error', detail: expect.stringContaining('exceeds') as unknown }] });
+    expect(out).toMatchObject({
+      ok: true,
+      trace: [{ reason: 'format_error', detail: expect.stringContaining('exceeds') as unknown }],
+    });
   });
   it('a default whose target has a value never renders (no spurious missing warnings)', () => {
-    expect(apply({ a: '{nothing}' }, { a: 'x' })).toMatchObject({ trace: [{ reason: 'not_empty' }] });
+    expect(apply({ a: '{nothing}' }, { a: 'x' })).toMatchObject({
+      trace: [{ reason: 'not_empty' }],
+    });
   });
 });
 
@@ -263,7 +434,9 @@ describe('copying and immutability', () => {
     const first = compiled.apply({});
     if (!first.ok) throw new Error('unexpected');
     (first.args['tags'] as string[]).push('mutated');
-    ((first.args['meta'] as Record<string, Record<string, number>>)['k'] as Record<string, number>)['deep'] = 99;
+    ((first.args['meta'] as Record<string, Record<string, number>>)['k'] as Record<string, number>)[
+      'deep'
+    ] = 99;
     expect(defaults).toEqual({ tags: ['a'], meta: { k: { deep: 1 } } });
     expect(compiled.apply({})).toMatchObject({ args: { tags: ['a'], meta: { k: { deep: 1 } } } });
   });
@@ -290,18 +463,32 @@ describe('copying and immutability', () => {
 
 describe('key order of the result (as sequential writes to a plain object would give)', () => {
   it('existing keys keep their place, new keys go last', () => {
-    expect(Object.keys(argsOf({ a: '@override 1', z: 1, 'm.n': 2 }, { m: { x: 1 }, a: 0, b: 0 }))).toEqual(['m', 'a', 'b', 'z']);
+    expect(
+      Object.keys(argsOf({ a: '@override 1', z: 1, 'm.n': 2 }, { m: { x: 1 }, a: 0, b: 0 })),
+    ).toEqual(['m', 'a', 'b', 'z']);
   });
   it('a key removed and written again goes last', () => {
-    expect(Object.keys(argsOf({ a: '@remove', b: '@override 2', a2: '@remove', 'a ': 1, a3: 1 }, { a: 1, b: 1, c: 1 }))).toEqual(['b', 'c', 'a ', 'a3']);
-    expect(Object.keys(argsOf({ a: '@remove', x: 1, b: '@remove', 'b.c': 1 }, { a: 1, b: 1, c: 1 }))).toEqual(['c', 'x', 'b']);
+    expect(
+      Object.keys(
+        argsOf(
+          { a: '@remove', b: '@override 2', a2: '@remove', 'a ': 1, a3: 1 },
+          { a: 1, b: 1, c: 1 },
+        ),
+      ),
+    ).toEqual(['b', 'c', 'a ', 'a3']);
+    expect(
+      Object.keys(argsOf({ a: '@remove', x: 1, b: '@remove', 'b.c': 1 }, { a: 1, b: 1, c: 1 })),
+    ).toEqual(['c', 'x', 'b']);
     const out = argsOf({ a: '@remove', b: 2, 'a.x': 1 }, { a: 1, c: 1 });
     expect(out).toEqual({ c: 1, b: 2, a: { x: 1 } });
     expect(Object.keys(out)).toEqual(['c', 'b', 'a']);
   });
   it('remove then default on the same key sees it absent', () => {
     expect(argsOf({ a: '@remove', 'a ': '{a}' }, { a: 'x' })).toEqual({});
-    expect(apply({ a: '@remove', b: '@remove' }, { a: 1 })).toMatchObject({ args: {}, trace: [{ outcome: 'applied' }, { reason: 'absent' }] });
+    expect(apply({ a: '@remove', b: '@remove' }, { a: 1 })).toMatchObject({
+      args: {},
+      trace: [{ outcome: 'applied' }, { reason: 'absent' }],
+    });
   });
   it('a nested remove rebuilds only the touched path', () => {
     const args = { a: { b: { c: 1, d: 2 }, keep: { k: 1 } } };
@@ -312,7 +499,9 @@ describe('key order of the result (as sequential writes to a plain object would 
   });
   it('writes after a nested remove reuse the rebuilt object', () => {
     const args = { t: { x: 1, y: 2 } };
-    expect(argsOf({ 't.x': '@remove', 't.z': 3, 't.y': '@override 9' }, args)).toEqual({ t: { y: '9', z: 3 } });
+    expect(argsOf({ 't.x': '@remove', 't.z': 3, 't.y': '@override 9' }, args)).toEqual({
+      t: { y: '9', z: 3 },
+    });
     expect(args).toEqual({ t: { x: 1, y: 2 } });
   });
 });

@@ -20,7 +20,11 @@ function only(defaults: Record<string, unknown>): DefinitionIssue {
 describe('load errors', () => {
   it('unknown @verb says how to write a literal', () => {
     const issue = only({ email: '@gmail.com' });
-    expect(issue).toMatchObject({ code: 'unknown_verb', severity: 'error', path: `${BASE}["email"]` });
+    expect(issue).toMatchObject({
+      code: 'unknown_verb',
+      severity: 'error',
+      path: `${BASE}["email"]`,
+    });
     expect(issue.message).toContain('"@gmail.com"');
     expect(issue.message).toContain('{"transform":{"value":"@gmail.com"}}');
   });
@@ -33,21 +37,39 @@ describe('load errors', () => {
 
   it('value and format together', () => {
     const issue = only({ a: { transform: { value: 1, format: '{b}' } } });
-    expect(issue).toMatchObject({ code: 'value_and_format', severity: 'error', path: `${BASE}["a"].transform` });
+    expect(issue).toMatchObject({
+      code: 'value_and_format',
+      severity: 'error',
+      path: `${BASE}["a"].transform`,
+    });
     const result = compileDefaults({ a: { transform: { value: 1, format: '{b}' } } });
     expect(result.compiled.rules[0]).toMatchObject({ key: 'a', hasValueAndFormat: true });
   });
 
   it.each(['a..b', '.a', 'a.', ''])('degenerate key %j', (key) => {
     const issue = only({ [key]: 1 });
-    expect(issue).toMatchObject({ code: 'invalid_key', severity: 'error', path: `${BASE}[${JSON.stringify(key)}]` });
+    expect(issue).toMatchObject({
+      code: 'invalid_key',
+      severity: 'error',
+      path: `${BASE}[${JSON.stringify(key)}]`,
+    });
     expect(issue.message).toContain('empty segment');
   });
 
-  it.each(['__proto__.x', 'constructor.prototype.x', 'a.__proto__.b', 'prototype', 'a.constructor'])('forbidden segment in key %j', (key) => {
+  it.each([
+    '__proto__.x',
+    'constructor.prototype.x',
+    'a.__proto__.b',
+    'prototype',
+    'a.constructor',
+  ])('forbidden segment in key %j', (key) => {
     const defaults = JSON.parse(`{${JSON.stringify(key)}: 1}`) as Record<string, unknown>;
     const issue = only(defaults);
-    expect(issue).toMatchObject({ code: 'forbidden_segment', severity: 'error', path: `${BASE}[${JSON.stringify(key)}]` });
+    expect(issue).toMatchObject({
+      code: 'forbidden_segment',
+      severity: 'error',
+      path: `${BASE}[${JSON.stringify(key)}]`,
+    });
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
   });
 
@@ -57,14 +79,27 @@ describe('load errors', () => {
   });
 
   it('forbidden segment in when.key', () => {
-    const issue = only({ a: { transform: { when: { key: 'b.__proto__.c', value: 1 }, value: 2 } } });
-    expect(issue).toMatchObject({ code: 'forbidden_segment', severity: 'error', path: `${BASE}["a"].transform.when.key` });
+    const issue = only({
+      a: { transform: { when: { key: 'b.__proto__.c', value: 1 }, value: 2 } },
+    });
+    expect(issue).toMatchObject({
+      code: 'forbidden_segment',
+      severity: 'error',
+      path: `${BASE}["a"].transform.when.key`,
+    });
   });
 
-  it.each(['{name.__proto__}', '{constructor}', '{vars.x.prototype}', '{a[constructor]}'])('forbidden segment in template %j', (format) => {
-    const issue = only({ a: format });
-    expect(issue).toMatchObject({ code: 'forbidden_segment', severity: 'error', path: `${BASE}["a"]` });
-  });
+  it.each(['{name.__proto__}', '{constructor}', '{vars.x.prototype}', '{a[constructor]}'])(
+    'forbidden segment in template %j',
+    (format) => {
+      const issue = only({ a: format });
+      expect(issue).toMatchObject({
+        code: 'forbidden_segment',
+        severity: 'error',
+        path: `${BASE}["a"]`,
+      });
+    },
+  );
 
   it.each([
     ['Hello {name', 6, "single '{'"],
@@ -74,15 +109,26 @@ describe('load errors', () => {
     ['a {b{c}}', 4, "unexpected '{'"],
   ])('template syntax %j reports position %d', (format, position, text) => {
     const issue = only({ a: { transform: { format } } });
-    expect(issue).toMatchObject({ code: 'template_syntax', severity: 'error', path: `${BASE}["a"].transform.format` });
+    expect(issue).toMatchObject({
+      code: 'template_syntax',
+      severity: 'error',
+      path: `${BASE}["a"].transform.format`,
+    });
     expect(issue.message).toContain(text);
     expect(issue.message).toContain(`position ${position}`);
   });
 
-  it.each(['{x:>1000000000}', '{x:.20000f}', '{x:10001}'])('huge width or precision %j is refused', (format) => {
-    const issue = only({ a: format });
-    expect(issue).toMatchObject({ code: 'template_limit', severity: 'error', path: `${BASE}["a"]` });
-  });
+  it.each(['{x:>1000000000}', '{x:.20000f}', '{x:10001}'])(
+    'huge width or precision %j is refused',
+    (format) => {
+      const issue = only({ a: format });
+      expect(issue).toMatchObject({
+        code: 'template_limit',
+        severity: 'error',
+        path: `${BASE}["a"]`,
+      });
+    },
+  );
 
   it.each([
     ['{x:q}', 'unsupported format type'],
@@ -102,24 +148,42 @@ describe('load errors', () => {
 
   it('unknown action', () => {
     const issue = only({ a: { transform: { action: 'replace', value: 1 } } });
-    expect(issue).toMatchObject({ code: 'invalid_action', severity: 'error', path: `${BASE}["a"].transform.action` });
+    expect(issue).toMatchObject({
+      code: 'invalid_action',
+      severity: 'error',
+      path: `${BASE}["a"].transform.action`,
+    });
     expect(issue.message).toContain('"replace"');
   });
 
   it('transform that is not an object', () => {
-    expect(only({ a: { transform: 'x' } })).toMatchObject({ code: 'invalid_rule', path: `${BASE}["a"].transform` });
+    expect(only({ a: { transform: 'x' } })).toMatchObject({
+      code: 'invalid_rule',
+      path: `${BASE}["a"].transform`,
+    });
   });
 
   it('format that is not a string', () => {
-    expect(only({ a: { transform: { format: 3 } } })).toMatchObject({ code: 'invalid_rule', path: `${BASE}["a"].transform.format` });
+    expect(only({ a: { transform: { format: 3 } } })).toMatchObject({
+      code: 'invalid_rule',
+      path: `${BASE}["a"].transform.format`,
+    });
   });
 
   it('default/override without value or format', () => {
-    expect(only({ a: { transform: { action: 'override' } } })).toMatchObject({ code: 'no_value', severity: 'error', path: `${BASE}["a"].transform` });
+    expect(only({ a: { transform: { action: 'override' } } })).toMatchObject({
+      code: 'no_value',
+      severity: 'error',
+      path: `${BASE}["a"].transform`,
+    });
   });
 
   it('"@remove something" is refused', () => {
-    expect(only({ a: '@remove now' })).toMatchObject({ code: 'invalid_rule', severity: 'error', path: `${BASE}["a"]` });
+    expect(only({ a: '@remove now' })).toMatchObject({
+      code: 'invalid_rule',
+      severity: 'error',
+      path: `${BASE}["a"]`,
+    });
   });
 
   it.each([
@@ -127,13 +191,26 @@ describe('load errors', () => {
     [{ value: 'x' }, '.key', 'needs a "key"'],
     [{ key: 'a', operator: 'in', value: 'x' }, '.value', 'list'],
     [{ key: 'a', operator: 'eq' }, '.value', 'needs a "value"'],
-    [{ all: [{ key: 'a', value: 1 }, { key: 'b', operator: 'like', value: 1 }] }, '.all[1].operator', 'unknown operator'],
+    [
+      {
+        all: [
+          { key: 'a', value: 1 },
+          { key: 'b', operator: 'like', value: 1 },
+        ],
+      },
+      '.all[1].operator',
+      'unknown operator',
+    ],
     [{ any: 'x' }, '.any', 'list'],
     [{ key: 'a', value: 1, op: 'eq' }, '.op', 'unknown field'],
     ['city', '', 'must be an object'],
   ])('invalid when %j', (when, sub, text) => {
     const issue = only({ a: { transform: { when, value: 1 } } });
-    expect(issue).toMatchObject({ code: 'invalid_when', severity: 'error', path: `${BASE}["a"].transform.when${sub}` });
+    expect(issue).toMatchObject({
+      code: 'invalid_when',
+      severity: 'error',
+      path: `${BASE}["a"].transform.when${sub}`,
+    });
     expect(issue.message).toContain(text);
   });
 
@@ -156,8 +233,19 @@ describe('load errors', () => {
 
   it('exposes templateFields and whenKeys for the loader lint', () => {
     const { compiled } = compileDefaults({
-      x: { transform: { when: { all: [{ key: 'city', value: 'a' }, { any: [{ key: 'vars.zone', operator: 'exists' }] }] }, format: '{name} {params.age} {vars.a.b[0]} {name}' } },
+      x: {
+        transform: {
+          when: {
+            all: [{ key: 'city', value: 'a' }, { any: [{ key: 'vars.zone', operator: 'exists' }] }],
+          },
+          format: '{name} {params.age} {vars.a.b[0]} {name}',
+        },
+      },
     });
-    expect(compiled.rules[0]).toMatchObject({ templateFields: ['name', 'params.age', 'vars.a.b'], whenKeys: ['city', 'vars.zone'], hasValueAndFormat: false });
+    expect(compiled.rules[0]).toMatchObject({
+      templateFields: ['name', 'params.age', 'vars.a.b'],
+      whenKeys: ['city', 'vars.zone'],
+      hasValueAndFormat: false,
+    });
   });
 });

@@ -45,22 +45,57 @@ const specArb = fc
     zero: fc.constantFrom('', '', '0'),
     width: fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 30 }).map(String)),
     grouping: fc.constantFrom('', '', '', ',', '_'),
-    precision: fc.oneof(fc.constant(''), fc.constant(''), fc.integer({ min: 0, max: 20 }).map((n) => `.${n}`)),
+    precision: fc.oneof(
+      fc.constant(''),
+      fc.constant(''),
+      fc.integer({ min: 0, max: 20 }).map((n) => `.${n}`),
+    ),
     type: fc.constantFrom('', '', 's', 'd', 'f', 'F', 'e', 'E', 'g', 'G', '%', 'x', 'X', 'o', 'b'),
   })
-  .map((s) => (s.align === '' ? '' : s.fill) + s.align + s.sign + s.alt + s.zero + s.width + s.grouping + s.precision + s.type);
+  .map(
+    (s) =>
+      (s.align === '' ? '' : s.fill) +
+      s.align +
+      s.sign +
+      s.alt +
+      s.zero +
+      s.width +
+      s.grouping +
+      s.precision +
+      s.type,
+  );
 
 const valueArb: fc.Arbitrary<{ value: unknown; tagged: Tagged }> = fc.oneof(
   fc.string({ maxLength: 12 }).map((v) => ({ value: v, tagged: { t: 'str' as const, v } })),
-  fc.constantFrom("it's", 'say "hi"', 'a\\b\nc\t', 'ünï\u00a0cödé', '\u0007bell', '😀x').map((v) => ({ value: v, tagged: { t: 'str' as const, v } })),
-  fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }).map((v) => ({ value: v, tagged: { t: 'int' as const, v: String(v) } })),
-  fc.constantFrom(0, 1e21, -(2 ** 60), 2 ** 53 + 2, 1234567).map((v) => ({ value: v, tagged: { t: 'int' as const, v: BigInt(v).toString() } })),
+  fc
+    .constantFrom("it's", 'say "hi"', 'a\\b\nc\t', 'ünï\u00a0cödé', '\u0007bell', '😀x')
+    .map((v) => ({ value: v, tagged: { t: 'str' as const, v } })),
+  fc
+    .integer({ min: -1_000_000_000, max: 1_000_000_000 })
+    .map((v) => ({ value: v, tagged: { t: 'int' as const, v: String(v) } })),
+  fc
+    .constantFrom(0, 1e21, -(2 ** 60), 2 ** 53 + 2, 1234567)
+    .map((v) => ({ value: v, tagged: { t: 'int' as const, v: BigInt(v).toString() } })),
   fc
     .double({ noNaN: true, noDefaultInfinity: true, min: -1e20, max: 1e20 })
     .filter((v) => !Number.isInteger(v))
     .map((v) => ({ value: v, tagged: { t: 'float' as const, v } })),
   fc
-    .constantFrom(0.5, 2.5, 0.125, 1e-7, 1.5e-5, 0.0001, 123.456, 1 / 3, 2 / 3, 1234.5, 9.995, 0.045, -0.5)
+    .constantFrom(
+      0.5,
+      2.5,
+      0.125,
+      1e-7,
+      1.5e-5,
+      0.0001,
+      123.456,
+      1 / 3,
+      2 / 3,
+      1234.5,
+      9.995,
+      0.045,
+      -0.5,
+    )
     .map((v) => ({ value: v, tagged: { t: 'float' as const, v } })),
   fc.boolean().map((v) => ({ value: v, tagged: { t: 'bool' as const, v } })),
   fc.constant({ value: null, tagged: { t: 'none' as const } }),
@@ -90,16 +125,25 @@ function ours(c: Case): { ok: true; text: string } | { ok: false } {
 describe('str.format differential against python3', () => {
   it('renders ~300 generated templates exactly as Python does (or fails where Python fails)', () => {
     const cases = fc.sample(caseArb, { numRuns: 320, seed: 20240611 });
-    const run = spawnSync('python3', ['-c', PYTHON], { input: JSON.stringify(cases), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync('python3', ['-c', PYTHON], {
+      input: JSON.stringify(cases),
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(run.status, run.stderr).toBe(0);
-    const expected = JSON.parse(run.stdout) as ({ ok: true; text: string } | { ok: false; error: string })[];
+    const expected = JSON.parse(run.stdout) as (
+      { ok: true; text: string } | { ok: false; error: string }
+    )[];
     expect(expected).toHaveLength(cases.length);
     const mismatches: string[] = [];
     cases.forEach((c, i) => {
       const py = expected[i] as { ok: true; text: string } | { ok: false; error: string };
       const js = ours(c);
       const same = py.ok ? js.ok && js.text === py.text : !js.ok;
-      if (!same) mismatches.push(`${JSON.stringify(c.template)} x=${JSON.stringify(c.tagged)}: python ${JSON.stringify(py)} vs ours ${JSON.stringify(js)}`);
+      if (!same)
+        mismatches.push(
+          `${JSON.stringify(c.template)} x=${JSON.stringify(c.tagged)}: python ${JSON.stringify(py)} vs ours ${JSON.stringify(js)}`,
+        );
     });
     expect(mismatches).toEqual([]);
     // The sample must exercise both outcomes, or the test proves little.

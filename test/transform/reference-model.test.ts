@@ -14,7 +14,11 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isEmpty = (v: unknown): boolean =>
-  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (isObj(v) && Object.keys(v).length === 0);
 
 interface RefRule {
   readonly key: string;
@@ -32,7 +36,9 @@ function readPath(args: Obj, path: string): unknown {
 
 function ruleOf(r: RefRule): unknown {
   if (r.action === 'remove') return '@remove';
-  return r.from !== undefined ? { transform: { action: r.action, format: `{${r.from}}` } } : { transform: { action: r.action, value: r.value } };
+  return r.from !== undefined
+    ? { transform: { action: r.action, format: `{${r.from}}` } }
+    : { transform: { action: r.action, value: r.value } };
 }
 
 function reference(rules: readonly RefRule[], input: Obj): { args: Obj; trace: string[] } {
@@ -94,15 +100,30 @@ function reference(rules: readonly RefRule[], input: Obj): { args: Obj; trace: s
 
 const name = fc.constantFrom('a', 'b', 'c');
 const keyArb = fc.array(name, { minLength: 1, maxLength: 3 }).map((s) => s.join('.'));
-const leaf = fc.oneof(fc.constantFrom(null, '', 0, false, 'x', 1, [], {}), fc.jsonValue({ maxDepth: 1 }));
+const leaf = fc.oneof(
+  fc.constantFrom(null, '', 0, false, 'x', 1, [], {}),
+  fc.jsonValue({ maxDepth: 1 }),
+);
 const valueArb: fc.Arbitrary<Json> = fc.letrec<{ v: Json }>((tie) => ({
-  v: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.dictionary(name, tie('v'), { maxKeys: 3 })),
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.dictionary(name, tie('v'), { maxKeys: 3 }),
+  ),
 })).v;
 const argsArb = fc.dictionary(name, valueArb, { maxKeys: 3 });
 const ruleArb: fc.Arbitrary<RefRule> = fc.oneof(
-  fc.record({ key: keyArb, action: fc.constantFrom<'default' | 'override'>('default', 'override'), value: valueArb }),
+  fc.record({
+    key: keyArb,
+    action: fc.constantFrom<'default' | 'override'>('default', 'override'),
+    value: valueArb,
+  }),
   fc.record({ key: keyArb, action: fc.constant<'remove'>('remove') }),
-  fc.record({ key: keyArb, action: fc.constantFrom<'default' | 'override'>('default', 'override'), from: keyArb }),
+  fc.record({
+    key: keyArb,
+    action: fc.constantFrom<'default' | 'override'>('default', 'override'),
+    from: keyArb,
+  }),
 );
 
 describe('apply against a naive reference interpreter', () => {
@@ -133,16 +154,20 @@ describe('apply against a naive reference interpreter', () => {
 
   it('same result within one rule set with distinct keys (the overlay across rules)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(ruleArb, { selector: (r) => r.key, maxLength: 8 }), argsArb, (rules, args) => {
-        const defaults: Record<string, unknown> = {};
-        for (const r of rules) defaults[r.key] = ruleOf(r);
-        const { compiled } = compileDefaults(defaults);
-        const out = compiled.apply(args);
-        if (!out.ok) throw new Error(out.message);
-        const expected = reference(rules, args);
-        expect(JSON.stringify(out.args)).toBe(JSON.stringify(expected.args));
-        expect(out.trace.map((t) => t.reason ?? t.outcome)).toEqual(expected.trace);
-      }),
+      fc.property(
+        fc.uniqueArray(ruleArb, { selector: (r) => r.key, maxLength: 8 }),
+        argsArb,
+        (rules, args) => {
+          const defaults: Record<string, unknown> = {};
+          for (const r of rules) defaults[r.key] = ruleOf(r);
+          const { compiled } = compileDefaults(defaults);
+          const out = compiled.apply(args);
+          if (!out.ok) throw new Error(out.message);
+          const expected = reference(rules, args);
+          expect(JSON.stringify(out.args)).toBe(JSON.stringify(expected.args));
+          expect(out.trace.map((t) => t.reason ?? t.outcome)).toEqual(expected.trace);
+        },
+      ),
       { numRuns: 1000, seed: 7 },
     );
   });

@@ -7,7 +7,12 @@ import type { StaticParameter } from '../../src/definition/types.js';
 import { applyStaticParameters } from '../../src/transform/static-parameters.js';
 import { checkMustache, renderMustache } from '../../src/transform/mustache.js';
 
-const units: StaticParameter = { name: 'units', type: 'string', required: false, default: 'metric' };
+const units: StaticParameter = {
+  name: 'units',
+  type: 'string',
+  required: false,
+  default: 'metric',
+};
 
 describe('applyStaticParameters', () => {
   it('merges defaults over what the LLM sent, without mutating', () => {
@@ -18,28 +23,54 @@ describe('applyStaticParameters', () => {
   });
   it('an override (own key) wins over the default, even when falsy', () => {
     expect(applyStaticParameters({}, [units], { overrides: { units: '' } })).toEqual({ units: '' });
-    expect(applyStaticParameters({}, [{ name: 'n', type: 'int', required: false, default: 5 }], { overrides: { n: 0 } })).toEqual({ n: 0 });
+    expect(
+      applyStaticParameters({}, [{ name: 'n', type: 'int', required: false, default: 5 }], {
+        overrides: { n: 0 },
+      }),
+    ).toEqual({ n: 0 });
   });
   it('inherited names in overrides are not overrides', () => {
-    expect(applyStaticParameters({}, [{ name: 'toString', type: 'string', required: false, default: 'd' }], { overrides: {} })).toEqual({ toString: 'd' });
+    expect(
+      applyStaticParameters(
+        {},
+        [{ name: 'toString', type: 'string', required: false, default: 'd' }],
+        { overrides: {} },
+      ),
+    ).toEqual({ toString: 'd' });
   });
   it('a parameter with no value is left out', () => {
-    expect(applyStaticParameters({ a: 1 }, [{ name: 'key', type: 'string', required: true }])).toEqual({ a: 1 });
+    expect(
+      applyStaticParameters({ a: 1 }, [{ name: 'key', type: 'string', required: true }]),
+    ).toEqual({ a: 1 });
   });
   it('string values are mustache templates over session variables, not HTML-escaped', () => {
-    const p: StaticParameter = { name: 'greeting', type: 'string', required: false, default: 'Hi <{{vars.name}}> & {{vars.session.language}}' };
-    expect(applyStaticParameters({}, [p], { vars: { 'vars.name': 'O\'Brien "Bob"' }, session: { language: 'en-US' } })).toEqual({
+    const p: StaticParameter = {
+      name: 'greeting',
+      type: 'string',
+      required: false,
+      default: 'Hi <{{vars.name}}> & {{vars.session.language}}',
+    };
+    expect(
+      applyStaticParameters({}, [p], {
+        vars: { 'vars.name': 'O\'Brien "Bob"' },
+        session: { language: 'en-US' },
+      }),
+    ).toEqual({
       greeting: 'Hi <O\'Brien "Bob"> & en-US',
     });
   });
   it('list values are copied, not shared', () => {
     const list = ['a', 'b'];
-    const out = applyStaticParameters({}, [{ name: 'ds', type: 'data_source_list', required: false, default: list }]);
+    const out = applyStaticParameters({}, [
+      { name: 'ds', type: 'data_source_list', required: false, default: list },
+    ]);
     (out['ds'] as string[]).push('c');
     expect(list).toEqual(['a', 'b']);
   });
   it('a parameter named __proto__ becomes an own key, not a prototype', () => {
-    const out = applyStaticParameters({}, [{ name: '__proto__', type: 'string', required: false, default: 'x' }]);
+    const out = applyStaticParameters({}, [
+      { name: '__proto__', type: 'string', required: false, default: 'x' },
+    ]);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toBe('x');
   });
@@ -63,7 +94,12 @@ describe('renderMustache', () => {
     expect(renderMustache(template, { vars })).toBe(expected);
   });
   it('vars.session.* are the system values and win over variables', () => {
-    expect(renderMustache('{{vars.session.language}} {{vars.session.id}}', { vars: { 'vars.session.language': 'fr' }, session: { language: 'de', id: 's1' } })).toBe('de s1');
+    expect(
+      renderMustache('{{vars.session.language}} {{vars.session.id}}', {
+        vars: { 'vars.session.language': 'fr' },
+        session: { language: 'de', id: 's1' },
+      }),
+    ).toBe('de s1');
   });
   it('checkMustache reports broken templates; renderMustache throws on them', () => {
     expect(checkMustache('{{#a}}x')).toContain('Unclosed section');
@@ -74,6 +110,8 @@ describe('renderMustache', () => {
 
 describe('applyStaticParameters overrides', () => {
   it('an override that is undefined falls back to the default', () => {
-    expect(applyStaticParameters({}, [units], { overrides: { units: undefined } })).toEqual({ units: 'metric' });
+    expect(applyStaticParameters({}, [units], { overrides: { units: undefined } })).toEqual({
+      units: 'metric',
+    });
   });
 });

@@ -104,7 +104,14 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     model,
     vars,
     language: values.language ?? 'en-US',
-    ...(values.languages !== undefined ? { languages: values.languages.split(',').map((s) => s.trim()).filter((s) => s !== '') } : {}),
+    ...(values.languages !== undefined
+      ? {
+          languages: values.languages
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
+        }
+      : {}),
     ...(services !== undefined ? { services } : {}),
     color: values['no-color'] !== true && useColor(io),
   });
@@ -118,9 +125,13 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
 }
 
 /** `--services`: inline JSON, or a JSON/YAML file. Only the shape of an object is checked here. */
-async function readServices(value: string | undefined): Promise<Record<string, ServiceConfig> | undefined> {
+async function readServices(
+  value: string | undefined,
+): Promise<Record<string, ServiceConfig> | undefined> {
   if (value === undefined) return undefined;
-  const parsed = value.trimStart().startsWith('{') ? parseJsonOption('services', value) : await readToolsFile(value);
+  const parsed = value.trimStart().startsWith('{')
+    ? parseJsonOption('services', value)
+    : await readToolsFile(value);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new UsageError('--services must be an object of { "<service>": { auth, headers } }');
   }

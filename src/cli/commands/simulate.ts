@@ -39,12 +39,16 @@ export async function simulateCommand(argv: readonly string[], io: CliIO): Promi
   const result = await runFixture(file, { observer: narrator });
   if (result.status === 'error') {
     io.stderr.write(`switchboard simulate: ${file} is unusable:\n`);
-    for (const i of result.issues.filter((x) => x.severity === 'error')) io.stderr.write(`  ${formatIssue(i)}\n`);
+    for (const i of result.issues.filter((x) => x.severity === 'error'))
+      io.stderr.write(`  ${formatIssue(i)}\n`);
     return EXIT.unusable;
   }
-  io.stdout.write(`\n${result.status === 'passed' ? '✓ passed' : `✗ failed (${result.failures.length} problem(s))`}\n`);
+  io.stdout.write(
+    `\n${result.status === 'passed' ? '✓ passed' : `✗ failed (${result.failures.length} problem(s))`}\n`,
+  );
   if (result.status === 'failed') {
-    for (const f of result.failures.filter((x) => x.turn === undefined)) io.stdout.write(`  ✗ ${f.message}\n`);
+    for (const f of result.failures.filter((x) => x.turn === undefined))
+      io.stdout.write(`  ✗ ${f.message}\n`);
   }
   return result.status === 'passed' ? EXIT.ok : EXIT.failed;
 }

@@ -28,14 +28,20 @@ export async function testCommand(argv: readonly string[], io: CliIO): Promise<n
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { reporter: { type: 'string', default: 'human' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      reporter: { type: 'string', default: 'human' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help === true) {
     io.stdout.write(testHelp);
     return EXIT.ok;
   }
   const reporter = values.reporter ?? 'human';
-  if (!isReporterName(reporter)) throw new UsageError(`unknown reporter ${JSON.stringify(reporter)} (use ${REPORTERS.join(', ')})`);
+  if (!isReporterName(reporter))
+    throw new UsageError(
+      `unknown reporter ${JSON.stringify(reporter)} (use ${REPORTERS.join(', ')})`,
+    );
   const paths = positionals.length > 0 ? positionals : [DEFAULT_FIXTURE_PATH];
   const summary = await runFixtures({ paths });
   if (summary.results.length === 0) {

@@ -30,8 +30,16 @@ Exit codes: 0 printed, 1 the arguments were refused (schema, missing template va
 
 function traceLine(e: TransformTraceEntry): string {
   const head = `${e.outcome === 'applied' ? 'applied' : 'skipped'} ${e.action} ${JSON.stringify(e.key)}`;
-  const why = e.reason !== undefined ? ` (${e.reason}${e.detail !== undefined ? `: ${e.detail}` : ''})` : e.detail !== undefined ? ` (${e.detail})` : '';
-  const value = e.outcome === 'applied' && e.action !== 'remove' && e.value !== undefined ? ` = ${JSON.stringify(e.value)}` : '';
+  const why =
+    e.reason !== undefined
+      ? ` (${e.reason}${e.detail !== undefined ? `: ${e.detail}` : ''})`
+      : e.detail !== undefined
+        ? ` (${e.detail})`
+        : '';
+  const value =
+    e.outcome === 'applied' && e.action !== 'remove' && e.value !== undefined
+      ? ` = ${JSON.stringify(e.value)}`
+      : '';
   return `${head}${value}${why}`;
 }
 
@@ -54,7 +62,8 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     return EXIT.ok;
   }
   const [file, name, ...extra] = positionals;
-  if (file === undefined || name === undefined) throw new UsageError('expected <tools-file> <tool-name>');
+  if (file === undefined || name === undefined)
+    throw new UsageError('expected <tools-file> <tool-name>');
   if (extra.length > 0) throw new UsageError(`unexpected argument(s): ${extra.join(' ')}`);
   const args = (parseJsonOption('args', values.args ?? '{}') ?? {}) as Record<string, unknown>;
   const vars = parseJsonOption('vars', values.vars) as Record<string, unknown> | undefined;
@@ -70,7 +79,9 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     return EXIT.unusable;
   }
   if (!tools.tools.has(name)) {
-    io.stderr.write(`switchboard transform: no tool named ${JSON.stringify(name)} in ${file}; available: ${[...tools.tools.keys()].join(', ') || '(none)'}\n`);
+    io.stderr.write(
+      `switchboard transform: no tool named ${JSON.stringify(name)} in ${file}; available: ${[...tools.tools.keys()].join(', ') || '(none)'}\n`,
+    );
     return EXIT.unusable;
   }
   const result = transformCall({
@@ -88,11 +99,14 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     for (const e of result.trace) io.stderr.write(`  ${traceLine(e)}\n`);
   } else {
     for (const e of result.trace) {
-      if (e.reason === 'missing_value' || e.reason === 'not_an_object') io.stderr.write(`warning: ${traceLine(e)}\n`);
+      if (e.reason === 'missing_value' || e.reason === 'not_an_object')
+        io.stderr.write(`warning: ${traceLine(e)}\n`);
     }
   }
   if (!result.ok) {
-    io.stderr.write(`switchboard transform: the call would fail with ${result.code}: ${result.message}\n`);
+    io.stderr.write(
+      `switchboard transform: the call would fail with ${result.code}: ${result.message}\n`,
+    );
     return EXIT.failed;
   }
   io.stdout.write(`${JSON.stringify(result.args, null, 2)}\n`);

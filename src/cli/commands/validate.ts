@@ -31,7 +31,11 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      json: { type: 'boolean' },
+      strict: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help === true) {
     io.stdout.write(validateHelp);
@@ -59,10 +63,16 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
     const red = (t: string): string => (color ? `\u001b[31m${t}\u001b[39m` : t);
     const yellow = (t: string): string => (color ? `\u001b[33m${t}\u001b[39m` : t);
     for (const r of reports) {
-      io.stdout.write(r.ok ? `✓ ${r.file}: ${r.tools.length} tool(s) ${r.tools.length > 0 ? `(${r.tools.join(', ')})` : ''}\n` : `✗ ${r.file}\n`);
+      io.stdout.write(
+        r.ok
+          ? `✓ ${r.file}: ${r.tools.length} tool(s) ${r.tools.length > 0 ? `(${r.tools.join(', ')})` : ''}\n`
+          : `✗ ${r.file}\n`,
+      );
       for (const i of r.issues) {
         const label = i.severity === 'error' ? red('error') : yellow('warning');
-        io.stdout.write(`  ${label} ${formatIssue({ ...i, file: i.file ?? r.file })} [${i.code}]\n`);
+        io.stdout.write(
+          `  ${label} ${formatIssue({ ...i, file: i.file ?? r.file })} [${i.code}]\n`,
+        );
       }
     }
     io.stdout.write(`${errors} error(s), ${warnings} warning(s) in ${reports.length} file(s)\n`);

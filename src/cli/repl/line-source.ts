@@ -17,7 +17,9 @@ export class LineSource {
     this.#tty = input.isTTY === true;
     this.#rl = createInterface({
       input,
-      ...(this.#tty ? { output: output as NodeJS.WritableStream, terminal: true } : { terminal: false }),
+      ...(this.#tty
+        ? { output: output as NodeJS.WritableStream, terminal: true }
+        : { terminal: false }),
     });
     this.#rl.on('line', (line) => {
       const waiter = this.#waiters.shift();

@@ -13,7 +13,10 @@ import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fi
 import { ManualModel, type ManualStep } from '../../harness/manual-model.js';
 import { createNarrator } from '../../harness/narrator.js';
 import { observeTurn } from '../../harness/observe.js';
-import { createRecordingDispatcher, type RecordingDispatcher } from '../../harness/recording-dispatcher.js';
+import {
+  createRecordingDispatcher,
+  type RecordingDispatcher,
+} from '../../harness/recording-dispatcher.js';
 import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
 import type { Model } from '../../models/types.js';
@@ -87,19 +90,30 @@ export class ReplController {
     this.#narrator = createNarrator({ write: say, color: options.color });
     const secrets = configuredSecrets(options.services ?? {});
     const tokenUrls = new Set(
-      Object.values(options.services ?? {}).flatMap((c) => (c.auth?.type === 'oauth2' ? [withoutQuery(c.auth.auth_url)] : [])),
+      Object.values(options.services ?? {}).flatMap((c) =>
+        c.auth?.type === 'oauth2' ? [withoutQuery(c.auth.auth_url)] : [],
+      ),
     );
     this.#http = createRecordingDispatcher({
       dispatcher: this.#agent,
       // The REPL prints and saves what it records: no secret may be in it.
       scrub: (text) => scrubText(text, secrets),
       skip: (url) => tokenUrls.has(withoutQuery(url)),
-      onRequest: (x) => say(`http    → ${x.request.method} ${x.request.url}${x.request.body !== undefined ? ` ${cut(x.request.body)}` : ''}`),
+      onRequest: (x) =>
+        say(
+          `http    → ${x.request.method} ${x.request.url}${x.request.body !== undefined ? ` ${cut(x.request.body)}` : ''}`,
+        ),
       onResponse: (x) =>
-        say(x.response !== undefined ? `        ← ${x.response.status} ${cut(x.response.body)}` : `        ← failed: ${x.error ?? 'unknown error'}`),
+        say(
+          x.response !== undefined
+            ? `        ← ${x.response.status} ${cut(x.response.body)}`
+            : `        ← failed: ${x.error ?? 'unknown error'}`,
+        ),
     });
     const inner: Model =
-      options.model === 'manual' ? new ManualModel({ next: () => this.#manualStep() }) : options.model;
+      options.model === 'manual'
+        ? new ManualModel({ next: () => this.#manualStep() })
+        : options.model;
     this.#model = new RecordingModel(inner);
     this.#initialVars = { ...options.vars };
     this.#initialLanguage = options.language;
@@ -130,7 +144,8 @@ export class ReplController {
    */
   #simulatedActions(): Map<string, () => undefined> {
     const out = new Map<string, () => undefined>();
-    for (const tool of this.#o.tools.tools.values()) if (tool.type === 'action') out.set(tool.name, () => undefined);
+    for (const tool of this.#o.tools.tools.values())
+      if (tool.type === 'action') out.set(tool.name, () => undefined);
     return out;
   }
 
@@ -142,20 +157,27 @@ export class ReplController {
   banner(): void {
     const tools = [...this.#o.tools.tools.values()];
     this.#print(`switchboard repl — ${tools.length} tool(s) from ${this.#o.toolsFile}`);
-    this.#print(`model: ${this.#o.model === 'manual' ? 'manual (you play the model: /call, /reply)' : this.#o.model.name}`);
+    this.#print(
+      `model: ${this.#o.model === 'manual' ? 'manual (you play the model: /call, /reply)' : this.#o.model.name}`,
+    );
     const endpoints = tools.filter((t) => t.endpoint !== undefined);
     if (endpoints.length > 0) {
       this.#print('Endpoint calls go out for real, to:');
-      for (const t of endpoints) this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
+      for (const t of endpoints)
+        this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
     }
     for (const t of endpoints) {
       if (t.service !== undefined && !Object.hasOwn(this.#o.services ?? {}, t.service)) {
-        this.#print(`warning: ${t.name} uses service "${t.service}", which is not configured (--services); its calls will fail`);
+        this.#print(
+          `warning: ${t.name} uses service "${t.service}", which is not configured (--services); its calls will fail`,
+        );
       }
     }
     const actions = tools.filter((t) => t.type === 'action').map((t) => t.name);
     if (actions.length > 0) {
-      this.#print(`Action tools are simulated (they succeed with their "result" or {"status":"ok"}): ${actions.join(', ')}`);
+      this.#print(
+        `Action tools are simulated (they succeed with their "result" or {"status":"ok"}): ${actions.join(', ')}`,
+      );
     }
     this.#print('Type /help for commands.');
   }
@@ -200,7 +222,9 @@ export class ReplController {
         return;
       }
     }
-    const requests = this.#http.exchanges.slice(httpBefore).map((x) => ({ ...x.request, status: x.response?.status }));
+    const requests = this.#http.exchanges
+      .slice(httpBefore)
+      .map((x) => ({ ...x.request, status: x.response?.status }));
     const state = this.#session.toJSON();
     const observed = observeTurn({
       user,
@@ -260,8 +284,12 @@ export class ReplController {
         return undefined;
       case '/tools':
         for (const t of this.#o.tools.tools.values()) {
-          const props = Object.keys((t.tool.function.parameters['properties'] as Record<string, unknown> | undefined) ?? {});
-          this.#print(`  ${t.name} [${t.type}] (${props.join(', ')})${t.tool.function.description !== undefined ? ` — ${t.tool.function.description}` : ''}`);
+          const props = Object.keys(
+            (t.tool.function.parameters['properties'] as Record<string, unknown> | undefined) ?? {},
+          );
+          this.#print(
+            `  ${t.name} [${t.type}] (${props.join(', ')})${t.tool.function.description !== undefined ? ` — ${t.tool.function.description}` : ''}`,
+          );
         }
         return undefined;
       case '/vars':
@@ -273,7 +301,11 @@ export class ReplController {
       case '/call':
       case '/reply':
         if (!asModel) {
-          this.#print(this.#o.model === 'manual' ? `(${name} answers for the model during a turn: first say something as the caller)` : `(${name} needs --model manual)`);
+          this.#print(
+            this.#o.model === 'manual'
+              ? `(${name} answers for the model during a turn: first say something as the caller)`
+              : `(${name} needs --model manual)`,
+          );
           return undefined;
         }
         return name === '/reply' ? { type: 'reply', text: rest } : this.#parseCall(rest);
@@ -345,7 +377,9 @@ export class ReplController {
     } else {
       this.#pending = {
         ...this.#pending,
-        ...(changes.vars !== undefined ? { vars: { ...this.#pending?.vars, ...changes.vars } } : {}),
+        ...(changes.vars !== undefined
+          ? { vars: { ...this.#pending?.vars, ...changes.vars } }
+          : {}),
         ...(changes.language !== undefined ? { language: changes.language } : {}),
       };
     }
@@ -385,7 +419,11 @@ function cut(text: string, max = 200): string {
   return one.length > max ? `${one.slice(0, max)}…` : one;
 }
 
-function historyLine(m: { role: string; content?: string | null; tool_calls?: readonly { function: { name: string; arguments: string } }[] }): string {
+function historyLine(m: {
+  role: string;
+  content?: string | null;
+  tool_calls?: readonly { function: { name: string; arguments: string } }[];
+}): string {
   const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ');
   return `${m.role}: ${m.content ?? ''}${calls !== undefined ? ` → ${calls}` : ''}`;
 }

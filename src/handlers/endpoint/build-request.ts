@@ -48,7 +48,8 @@ function toPairs(
     for (const item of items) {
       if (item === undefined || item === null) continue;
       const text = scalarText(item);
-      if (refuseControls && (hasControlChars(text) || hasControlChars(key))) return { problem: `argument "${key}" contains control characters` };
+      if (refuseControls && (hasControlChars(text) || hasControlChars(key)))
+        return { problem: `argument "${key}" contains control characters` };
       pairs.push([key, text]);
     }
   }
@@ -58,13 +59,15 @@ function toPairs(
 /** Encodes one path placeholder value, or says why it cannot be used. */
 function pathSegment(name: string, value: unknown): string | BuildFailure {
   if (value === undefined || value === null) return { problem: `missing path parameter "${name}"` };
-  if (typeof value === 'object') return { problem: `path parameter "${name}" must be a string, number or boolean` };
+  if (typeof value === 'object')
+    return { problem: `path parameter "${name}" must be a string, number or boolean` };
   const text = String(value);
   // URL parsers treat `.`/`..` (even percent-encoded) as dot segments, and empty collapses the path.
   if (text === '' || text === '.' || text === '..') {
     return { problem: `path parameter "${name}" must not be empty, "." or ".."` };
   }
-  if (hasControlChars(text)) return { problem: `path parameter "${name}" contains control characters` };
+  if (hasControlChars(text))
+    return { problem: `path parameter "${name}" contains control characters` };
   return encodeURIComponent(text);
 }
 
@@ -94,7 +97,14 @@ export function buildRequest(
   let contentType: string | undefined;
   if (location === 'body') {
     const rest: Record<string, unknown> = {};
-    for (const key of Object.keys(args)) if (!used.has(key)) Object.defineProperty(rest, key, { value: args[key], enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(args))
+      if (!used.has(key))
+        Object.defineProperty(rest, key, {
+          value: args[key],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     body = JSON.stringify(rest);
     contentType = 'application/json';
   } else {
@@ -119,7 +129,11 @@ export function buildRequest(
   if (url.origin !== template.origin || !url.pathname.startsWith(template.pathPrefix)) {
     return { problem: 'the arguments would move the request outside the configured URL' };
   }
-  return body === undefined ? { url } : contentType === undefined ? { url, body } : { url, body, contentType };
+  return body === undefined
+    ? { url }
+    : contentType === undefined
+      ? { url, body }
+      : { url, body, contentType };
 }
 
 export { isFailure as isBuildFailure };

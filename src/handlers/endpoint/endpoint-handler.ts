@@ -10,14 +10,31 @@ import { ToolError } from '../../errors.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
-import { buildRequest, hasControlChars, isBuildFailure, type BuiltRequest } from './build-request.js';
-import { abortableSleep, startDeadline, untilAborted, type Abortable, type Deadline } from './deadline.js';
+import {
+  buildRequest,
+  hasControlChars,
+  isBuildFailure,
+  type BuiltRequest,
+} from './build-request.js';
+import {
+  abortableSleep,
+  startDeadline,
+  untilAborted,
+  type Abortable,
+  type Deadline,
+} from './deadline.js';
 import { exchange, type ExchangeFailure } from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
 import { redactHeaders, scrubText, scrubValue } from './redact.js';
-import { isIdempotent, isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
+import {
+  isIdempotent,
+  isRetryableStatus,
+  MAX_RETRIES,
+  parseRetryAfter,
+  retryDelay,
+} from './retry-policy.js';
 import { ServiceAuth } from './service-auth.js';
 import { parseUrlTemplate, type UrlTemplate } from './url.js';
 
@@ -76,13 +93,22 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   const resolve = options.lookup ?? systemResolver;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
-  const limits = { maxBodyBytes: maxResponseBytes, maxErrorBodyBytes: ERROR_BODY_BYTES, maxHeaderBytes };
+  const limits = {
+    maxBodyBytes: maxResponseBytes,
+    maxErrorBodyBytes: ERROR_BODY_BYTES,
+    maxHeaderBytes,
+  };
   const pins = new PinnedAddresses(now);
   let ownAgent: Agent | undefined;
   const dispatcher = (): Dispatcher => {
     if (options.dispatcher !== undefined) return options.dispatcher;
     ownAgent ??= new Agent({
-      connect: createPinnedConnector({ policy, resolve, pins, ...(options.connector === undefined ? {} : { inner: options.connector }) }),
+      connect: createPinnedConnector({
+        policy,
+        resolve,
+        pins,
+        ...(options.connector === undefined ? {} : { inner: options.connector }),
+      }),
       maxHeaderSize: maxHeaderBytes,
     });
     return ownAgent;
@@ -103,7 +129,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   };
 
   /** Maps a transport failure to the model's error, knowing whether the caller cancelled. */
-  const failureError = (failure: ExchangeFailure, deadline: Deadline, timeoutSecs: number): ToolError => {
+  const failureError = (
+    failure: ExchangeFailure,
+    deadline: Deadline,
+    timeoutSecs: number,
+  ): ToolError => {
     switch (failure.kind) {
       case 'aborted':
         return stoppedError(deadline, timeoutSecs);
@@ -112,9 +142,15 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       case 'network':
         return new ToolError('network', failure.message);
       case 'body_too_large':
-        return new ToolError('response_too_large', `the response body exceeds ${maxResponseBytes} bytes`);
+        return new ToolError(
+          'response_too_large',
+          `the response body exceeds ${maxResponseBytes} bytes`,
+        );
       case 'headers_too_large':
-        return new ToolError('response_too_large', `the response headers exceed ${maxHeaderBytes} bytes`);
+        return new ToolError(
+          'response_too_large',
+          `the response headers exceed ${maxHeaderBytes} bytes`,
+        );
       case 'bad_encoding':
         return new ToolError('bad_response', failure.message);
       default: {
@@ -148,7 +184,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     if (built.contentType !== undefined) headers['content-type'] = built.contentType;
     for (const name in headers) {
       const value = headers[name] ?? '';
-      if (hasControlChars(value) || hasControlChars(name)) return new ToolError('invalid_arguments', `header "${name}" contains control characters`);
+      if (hasControlChars(value) || hasControlChars(name))
+        return new ToolError('invalid_arguments', `header "${name}" contains control characters`);
     }
     return { headers, secretHeaders };
   }
@@ -179,36 +216,58 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       context.onRequest?.(record);
       const result = await exchange(
         dispatcher(),
-        { url: built.url, method: METHOD[method], headers: prepared.headers, signal: deadline, ...(built.body === undefined ? {} : { body: built.body }) },
+        {
+          url: built.url,
+          method: METHOD[method],
+          headers: prepared.headers,
+          signal: deadline,
+          ...(built.body === undefined ? {} : { body: built.body }),
+        },
         limits,
       );
       const canRetry = isIdempotent(method) && retries < MAX_RETRIES;
       if (!result.ok) {
         records.push(record);
-        if (result.failure.kind === 'network' && canRetry && (await pause(retryDelay(retries + 1, undefined), deadline))) {
+        if (
+          result.failure.kind === 'network' &&
+          canRetry &&
+          (await pause(retryDelay(retries + 1, undefined), deadline))
+        ) {
           retries++;
-          if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
+          if (deadline.aborted)
+            return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
           continue;
         }
         return { type: 'error', error: failureError(result.failure, deadline, timeoutSecs) };
       }
       const { response } = result;
       records.push({ ...record, status: response.status });
-      if (response.status === 401 && service !== undefined && !refreshed && auth.invalidate(service)) {
+      if (
+        response.status === 401 &&
+        service !== undefined &&
+        !refreshed &&
+        auth.invalidate(service)
+      ) {
         // A request rejected for its token was not acted on: one retry with a fresh token is safe for any method.
         refreshed = true;
         continue;
       }
       if (isRetryableStatus(response.status) && canRetry) {
-        const wait = retryDelay(retries + 1, parseRetryAfter(response.headers['retry-after'], now()));
+        const wait = retryDelay(
+          retries + 1,
+          parseRetryAfter(response.headers['retry-after'], now()),
+        );
         if (await pause(wait, deadline)) {
           retries++;
-          if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
+          if (deadline.aborted)
+            return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
           continue;
         }
       }
       const interpreted = interpretResponse(response);
-      return interpreted.ok ? { type: 'success', output: interpreted.output } : { type: 'error', error: interpreted.error };
+      return interpreted.ok
+        ? { type: 'success', output: interpreted.output }
+        : { type: 'error', error: interpreted.error };
     }
   }
 
@@ -218,28 +277,45 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     if (secrets.size === 0) return body;
     if (body.type === 'success') return { ...body, output: scrubValue(body.output, secrets) };
     const { error } = body;
-    const details = error.details === undefined ? undefined : (scrubValue(error.details, secrets) as Record<string, unknown>);
-    return { ...body, error: new ToolError(error.code, scrubText(error.message, secrets), details) };
+    const details =
+      error.details === undefined
+        ? undefined
+        : (scrubValue(error.details, secrets) as Record<string, unknown>);
+    return {
+      ...body,
+      error: new ToolError(error.code, scrubText(error.message, secrets), details),
+    };
   };
 
-  async function execute(args: Readonly<Record<string, unknown>>, context: HandlerContext): Promise<HandlerOutcome> {
+  async function execute(
+    args: Readonly<Record<string, unknown>>,
+    context: HandlerContext,
+  ): Promise<HandlerOutcome> {
     return neverThrow(now, async (startedAt) => {
       const records: HttpExchangeRecord[] = [];
-      const finish = (body: OutcomeBody): HandlerOutcome => finishOutcome({ ...scrub(body), requests: records }, startedAt, now());
+      const finish = (body: OutcomeBody): HandlerOutcome =>
+        finishOutcome({ ...scrub(body), requests: records }, startedAt, now());
       const endpoint = context.tool.endpoint;
-      if (endpoint === undefined) return finish(errorBody('not_available', `tool ${context.tool.name} has no endpoint`));
+      if (endpoint === undefined)
+        return finish(errorBody('not_available', `tool ${context.tool.name} has no endpoint`));
       if (context.signal.aborted) return finish(errorBody('cancelled', 'the call was cancelled'));
       const template = templateOf(endpoint);
-      if (typeof template === 'string') return finish(errorBody('not_available', `tool ${context.tool.name} has an unusable URL`));
+      if (typeof template === 'string')
+        return finish(errorBody('not_available', `tool ${context.tool.name} has an unusable URL`));
       const built = buildRequest(template, endpoint.argumentLocation, args);
       if (isBuildFailure(built)) return finish(errorBody('invalid_arguments', built.problem));
       const service = context.tool.service;
-      if (service !== undefined && !auth.has(service)) return finish(errorBody('not_available', `service "${service}" is not configured`));
+      if (service !== undefined && !auth.has(service))
+        return finish(errorBody('not_available', `service "${service}" is not configured`));
       const deadline = startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt);
       try {
         if (policyActive) {
-          const verdict = await untilAborted(checkHost(built.url.hostname, policy, resolve), deadline);
-          if (verdict === undefined) return finish({ type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) });
+          const verdict = await untilAborted(
+            checkHost(built.url.hostname, policy, resolve),
+            deadline,
+          );
+          if (verdict === undefined)
+            return finish({ type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) });
           if (!verdict.ok) return finish(errorBody('policy_denied', verdict.reason));
           pins.set(bareHost(built.url.hostname), verdict.addresses);
         }

@@ -47,7 +47,9 @@ export type ExchangeFailure =
   | { readonly kind: 'bad_encoding'; readonly message: string };
 
 /** Result of {@link exchange}. */
-export type ExchangeResult = { readonly ok: true; readonly response: ExchangeResponse } | { readonly ok: false; readonly failure: ExchangeFailure };
+export type ExchangeResult =
+  | { readonly ok: true; readonly response: ExchangeResponse }
+  | { readonly ok: false; readonly failure: ExchangeFailure };
 
 function errorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
@@ -74,11 +76,19 @@ function classify(err: unknown, signal: Abortable, responded: boolean): Exchange
   const codes = chain.map(errorCode).filter((c): c is string => c !== undefined);
   if (codes.includes('UND_ERR_HEADERS_OVERFLOW')) return { kind: 'headers_too_large' };
   // zlib reports Z_* codes, brotli ERR__ERROR_FORMAT_* / ERR_BROTLI_* ones.
-  if (codes.some((c) => c.startsWith('Z_') || c.startsWith('ERR__ERROR_FORMAT') || c.startsWith('ERR_BROTLI'))) {
+  if (
+    codes.some(
+      (c) => c.startsWith('Z_') || c.startsWith('ERR__ERROR_FORMAT') || c.startsWith('ERR_BROTLI'),
+    )
+  ) {
     return { kind: 'bad_encoding', message: 'the response body could not be decompressed' };
   }
   const code = codes[0] ?? (err instanceof Error ? err.name : 'error');
-  return { kind: 'network', message: `${responded ? 'connection failed mid-response' : 'connection failed'} (${code})`, responded };
+  return {
+    kind: 'network',
+    message: `${responded ? 'connection failed mid-response' : 'connection failed'} (${code})`,
+    responded,
+  };
 }
 
 /** Approximate size of the response header block as sent on the wire. */
@@ -96,7 +106,10 @@ function headerBytes(headers: Readonly<Record<string, string | string[] | undefi
 function decoders(encoding: string | string[] | undefined): Transform[] | string {
   if (encoding === undefined || encoding === '') return [];
   const text = Array.isArray(encoding) ? encoding.join(',') : encoding;
-  const codings = text.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  const codings = text
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
   const out: Transform[] = [];
   for (const coding of codings.reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') out.push(createGunzip());
@@ -112,7 +125,11 @@ class Aborted extends Error {
 }
 
 /** Sends one request and reads its response within the limits. Never throws. */
-export function exchange(dispatcher: Dispatcher, req: ExchangeRequest, limits: ExchangeLimits): Promise<ExchangeResult> {
+export function exchange(
+  dispatcher: Dispatcher,
+  req: ExchangeRequest,
+  limits: ExchangeLimits,
+): Promise<ExchangeResult> {
   return new Promise<ExchangeResult>((resolve) => {
     let controller: Dispatcher.DispatchController | undefined;
     let settled = false;
@@ -140,9 +157,11 @@ export function exchange(dispatcher: Dispatcher, req: ExchangeRequest, limits: E
       finish(result);
       controller?.abort(new Aborted('stopped'));
     };
-    const fail = (err: unknown): void => finish({ ok: false, failure: classify(err, req.signal, responded) });
+    const fail = (err: unknown): void =>
+      finish({ ok: false, failure: classify(err, req.signal, responded) });
     const complete = (): void => {
-      const body = chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total);
+      const body =
+        chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total);
       finish({ ok: true, response: { status, headers, body } });
     };
     const accept = (chunk: Buffer): void => {

@@ -19,24 +19,41 @@ export function isJsonContentType(value: string | string[] | undefined): boolean
 
 /** A single-line excerpt of a body, at most {@link EXCERPT_CHARS} characters. */
 export function excerpt(body: Buffer): string {
-  const text = body.subarray(0, EXCERPT_CHARS * 4).toString('utf8').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const text = body
+    .subarray(0, EXCERPT_CHARS * 4)
+    .toString('utf8')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim();
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text;
 }
 
 /** The model's view of a response: a value, or a tool error. */
-export type Interpretation = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: ToolError };
+export type Interpretation =
+  | { readonly ok: true; readonly output: unknown }
+  | { readonly ok: false; readonly error: ToolError };
 
 /** Interprets a final (not retried) response. */
 export function interpretResponse(response: ExchangeResponse): Interpretation {
   const { status } = response;
   if (status >= 300 && status < 400) {
-    return { ok: false, error: new ToolError('http_redirect', `the endpoint answered ${status} (a redirect); redirects are not followed`, { status }) };
+    return {
+      ok: false,
+      error: new ToolError(
+        'http_redirect',
+        `the endpoint answered ${status} (a redirect); redirects are not followed`,
+        { status },
+      ),
+    };
   }
   if (status < 200 || status >= 300) {
     const text = excerpt(response.body);
     return {
       ok: false,
-      error: new ToolError('http_status', `the endpoint answered ${status}${text === '' ? '' : `: ${text}`}`, text === '' ? { status } : { status, body: text }),
+      error: new ToolError(
+        'http_status',
+        `the endpoint answered ${status}${text === '' ? '' : `: ${text}`}`,
+        text === '' ? { status } : { status, body: text },
+      ),
     };
   }
   if (response.body.length === 0) return { ok: true, output: { status } };
@@ -45,6 +62,13 @@ export function interpretResponse(response: ExchangeResponse): Interpretation {
   try {
     return { ok: true, output: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false, error: new ToolError('bad_response', `the endpoint said JSON but sent something else: ${excerpt(response.body)}`, { status }) };
+    return {
+      ok: false,
+      error: new ToolError(
+        'bad_response',
+        `the endpoint said JSON but sent something else: ${excerpt(response.body)}`,
+        { status },
+      ),
+    };
   }
 }

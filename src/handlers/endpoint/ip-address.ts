@@ -81,9 +81,21 @@ function inV4(value: number, base: string, bits: number): boolean {
 
 // Not publicly routable (RFC 6890 special-purpose registry and friends).
 const PRIVATE_V4: ReadonlyArray<readonly [string, number]> = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 
 function isPrivateV4(value: number): boolean {
@@ -98,7 +110,8 @@ function isPrivateV6(g: readonly number[]): boolean {
   const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = g;
   const firstFiveZero = a === 0 && b === 0 && c === 0 && d === 0 && e === 0;
   if (firstFiveZero && (f === 0 || f === 0xffff)) return true; // ::, ::1, ::a.b.c.d, ::ffff:a.b.c.d
-  if (a === 0x64 && b === 0xff9b) return isPrivateV4(embeddedV4(g)) || c !== 0 || d !== 0 || e !== 0 || f !== 0; // NAT64
+  if (a === 0x64 && b === 0xff9b)
+    return isPrivateV4(embeddedV4(g)) || c !== 0 || d !== 0 || e !== 0 || f !== 0; // NAT64
   if (a === 0x2002) return isPrivateV4(b * 65536 + c); // 6to4
   if (a === 0x2001 && b === 0) return true; // Teredo
   if (a === 0x2001 && b === 0xdb8) return true; // documentation
@@ -110,7 +123,9 @@ function isPrivateV6(g: readonly number[]): boolean {
 }
 
 /** What a host string is: an IP literal (any notation) or a name. */
-export type HostKind = { readonly kind: 'ip'; readonly private: boolean; readonly address: string } | { readonly kind: 'name' };
+export type HostKind =
+  | { readonly kind: 'ip'; readonly private: boolean; readonly address: string }
+  | { readonly kind: 'name' };
 
 /** Formats a 32-bit number as dotted IPv4. */
 function v4Text(value: number): string {

@@ -24,7 +24,10 @@ export class PolicyDeniedError extends Error {
 
 /** The result of checking one host. */
 export type PolicyVerdict =
-  | { readonly ok: true; /** Checked addresses to dial; empty when the policy needs no resolution. */ readonly addresses: readonly string[] }
+  | {
+      readonly ok: true;
+      /** Checked addresses to dial; empty when the policy needs no resolution. */ readonly addresses: readonly string[];
+    }
   | { readonly ok: false; readonly reason: string };
 
 /** True when `host` matches an `allowedHosts` entry: exact, or `*.suffix` for any subdomain. */
@@ -46,7 +49,11 @@ export function bareHost(hostname: string): string {
  * Checks a host against the policy. With `denyPrivateNetworks`, IP literals (any notation) are
  * classified directly and names are resolved: every address must be public.
  */
-export async function checkHost(hostname: string, policy: NetworkPolicy, resolve: HostResolver): Promise<PolicyVerdict> {
+export async function checkHost(
+  hostname: string,
+  policy: NetworkPolicy,
+  resolve: HostResolver,
+): Promise<PolicyVerdict> {
   const host = bareHost(hostname);
   if (policy.allowedHosts !== undefined && !hostAllowed(host, policy.allowedHosts)) {
     return { ok: false, reason: `host ${host} is not in the allowed hosts` };
@@ -54,7 +61,9 @@ export async function checkHost(hostname: string, policy: NetworkPolicy, resolve
   if (policy.denyPrivateNetworks !== true) return { ok: true, addresses: [] };
   const literal = classifyHost(host);
   if (literal.kind === 'ip') {
-    return literal.private ? { ok: false, reason: `address ${host} is in a private network` } : { ok: true, addresses: [literal.address] };
+    return literal.private
+      ? { ok: false, reason: `address ${host} is in a private network` }
+      : { ok: true, addresses: [literal.address] };
   }
   let addresses: readonly string[];
   try {
@@ -66,7 +75,8 @@ export async function checkHost(hostname: string, policy: NetworkPolicy, resolve
   for (const address of addresses) {
     const kind = classifyHost(address);
     if (kind.kind !== 'ip') return { ok: false, reason: `host ${host} resolved to a non-address` };
-    if (kind.private) return { ok: false, reason: `host ${host} resolves to a private network address` };
+    if (kind.private)
+      return { ok: false, reason: `host ${host} resolves to a private network address` };
   }
   return { ok: true, addresses: addresses.map((a) => bareHost(a)) };
 }

@@ -61,7 +61,11 @@ export class OAuth2TokenCache {
    * A valid token for the service, fetching one if needed; a tool error when that fails, and
    * `timeout` when `signal` aborts first (the shared fetch goes on for the other callers).
    */
-  async token(service: string, client: OAuth2Client, signal: Abortable): Promise<string | ToolError> {
+  async token(
+    service: string,
+    client: OAuth2Client,
+    signal: Abortable,
+  ): Promise<string | ToolError> {
     const cached = this.#tokens.get(service);
     if (cached !== undefined && cached.until > this.options.now()) return cached.token;
     let pending = this.#inflight.get(service);
@@ -74,10 +78,17 @@ export class OAuth2TokenCache {
       this.#inflight.set(service, pending);
     }
     const token = await untilAborted(pending, signal);
-    return token ?? new ToolError('timeout', `could not get an access token for service ${service} in time`);
+    return (
+      token ??
+      new ToolError('timeout', `could not get an access token for service ${service} in time`)
+    );
   }
 
-  async #fetch(service: string, client: OAuth2Client, signal: Abortable): Promise<string | ToolError> {
+  async #fetch(
+    service: string,
+    client: OAuth2Client,
+    signal: Abortable,
+  ): Promise<string | ToolError> {
     const body = new URLSearchParams({ grant_type: 'client_credentials' });
     if (client.scope !== undefined) body.set('scope', client.scope);
     let url: URL;
@@ -105,14 +116,18 @@ export class OAuth2TokenCache {
     const failed = `could not get an access token for service ${service}`;
     if (!result.ok) {
       const { failure } = result;
-      if (failure.kind === 'aborted') return new ToolError('timeout', `${failed}: no answer in time`);
-      if (failure.kind === 'policy') return new ToolError('policy_denied', `${failed}: ${failure.message}`);
-      if (failure.kind === 'network') return new ToolError('network', `${failed}: ${failure.message}`);
+      if (failure.kind === 'aborted')
+        return new ToolError('timeout', `${failed}: no answer in time`);
+      if (failure.kind === 'policy')
+        return new ToolError('policy_denied', `${failed}: ${failure.message}`);
+      if (failure.kind === 'network')
+        return new ToolError('network', `${failed}: ${failure.message}`);
       return new ToolError('bad_response', `${failed}: unusable token response`);
     }
     const { status } = result.response;
     // The token server's body is never quoted: it may echo credentials.
-    if (status < 200 || status >= 300) return new ToolError('http_status', `${failed} (status ${status})`, { status });
+    if (status < 200 || status >= 300)
+      return new ToolError('http_status', `${failed} (status ${status})`, { status });
     let parsed: unknown;
     try {
       // RFC 6749 §5.1 token responses are JSON whatever content-type a server sends.
@@ -120,12 +135,17 @@ export class OAuth2TokenCache {
     } catch {
       return new ToolError('bad_response', `${failed}: the token response is not JSON`);
     }
-    const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    const record =
+      typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
     const token = Object.hasOwn(record, 'access_token') ? record['access_token'] : undefined;
-    if (typeof token !== 'string' || token === '') return new ToolError('bad_response', `${failed}: no access_token in the response`);
+    if (typeof token !== 'string' || token === '')
+      return new ToolError('bad_response', `${failed}: no access_token in the response`);
     this.options.onToken(token);
-    const expiresIn = Object.hasOwn(record, 'expires_in') ? Number(record['expires_in']) : Number.NaN;
-    const lifetime = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : DEFAULT_TOKEN_LIFETIME_MS;
+    const expiresIn = Object.hasOwn(record, 'expires_in')
+      ? Number(record['expires_in'])
+      : Number.NaN;
+    const lifetime =
+      Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : DEFAULT_TOKEN_LIFETIME_MS;
     const margin = Math.min(TOKEN_MARGIN_MS, lifetime / 10);
     this.#tokens.set(service, { token, until: started + lifetime - margin });
     return token;

@@ -12,12 +12,16 @@ const PIN_TTL_MS = 30_000;
 
 /** Checked addresses per host name, shared by the pre-request check and the connector. */
 export class PinnedAddresses {
-  readonly #pins = new Map<string, { readonly addresses: readonly string[]; readonly until: number }>();
+  readonly #pins = new Map<
+    string,
+    { readonly addresses: readonly string[]; readonly until: number }
+  >();
   constructor(private readonly now: () => number) {}
 
   /** Remembers addresses that passed the policy. */
   set(host: string, addresses: readonly string[]): void {
-    if (addresses.length > 0) this.#pins.set(host.toLowerCase(), { addresses, until: this.now() + PIN_TTL_MS });
+    if (addresses.length > 0)
+      this.#pins.set(host.toLowerCase(), { addresses, until: this.now() + PIN_TTL_MS });
   }
 
   /** Checked addresses still fresh for `host`, if any. */
@@ -44,7 +48,8 @@ export interface PinnedConnectorOptions {
 /** Wraps a connector so it dials only policy-checked addresses. */
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
   const inner = options.inner ?? buildConnector({});
-  const active = options.policy.denyPrivateNetworks === true || options.policy.allowedHosts !== undefined;
+  const active =
+    options.policy.denyPrivateNetworks === true || options.policy.allowedHosts !== undefined;
   if (!active) return inner;
   return (opts, callback) => {
     const host = opts.hostname.startsWith('[') ? opts.hostname.slice(1, -1) : opts.hostname;
@@ -56,7 +61,10 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
       }
       // Keep the name for TLS (SNI and certificate checks); dial the checked address.
       const servername = opts.servername ?? (address === host ? undefined : host);
-      inner({ ...opts, hostname: address, ...(servername === undefined ? {} : { servername }) }, callback);
+      inner(
+        { ...opts, hostname: address, ...(servername === undefined ? {} : { servername }) },
+        callback,
+      );
     };
     const pinned = options.pins.get(host);
     if (pinned !== undefined) {

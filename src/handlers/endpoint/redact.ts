@@ -11,7 +11,10 @@ export const REDACTED = '[redacted]';
 const ALWAYS_SECRET = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
 
 /** Copies headers with secret values replaced. */
-export function redactHeaders(headers: Readonly<Record<string, string>>, secretNames: ReadonlySet<string>): Record<string, string> {
+export function redactHeaders(
+  headers: Readonly<Record<string, string>>,
+  secretNames: ReadonlySet<string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     out[name] = secretNames.has(name) || ALWAYS_SECRET.has(name) ? REDACTED : value;
@@ -34,7 +37,12 @@ export function scrubValue(value: unknown, secrets: ReadonlySet<string>): unknow
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      Object.defineProperty(out, scrubText(key, secrets), { value: scrubValue(v, secrets), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, scrubText(key, secrets), {
+        value: scrubValue(v, secrets),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -26,7 +26,10 @@ export function isRetryableStatus(status: number): boolean {
  * Parses `Retry-After` (delta seconds or an HTTP date) to milliseconds from `now`.
  * @returns undefined when absent or unparsable.
  */
-export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: number,
+): number | undefined {
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (text === undefined || text === '') return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;

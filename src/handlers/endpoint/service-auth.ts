@@ -29,7 +29,12 @@ export interface ServiceAuthOptions {
 
 /** Every form a secret may be echoed in. */
 export function secretForms(secret: string): string[] {
-  return [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')];
+  return [
+    secret,
+    Buffer.from(secret).toString('base64'),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+  ];
 }
 
 /**
@@ -108,7 +113,8 @@ export class ServiceAuth {
   }
 
   #addSecret(secret: string): void {
-    for (const form of secretForms(secret)) if (form.length >= MIN_SCRUB_LENGTH) this.#secrets.add(form);
+    for (const form of secretForms(secret))
+      if (form.length >= MIN_SCRUB_LENGTH) this.#secrets.add(form);
   }
 
   /** True when a service of that name is configured. */
@@ -132,15 +138,18 @@ export class ServiceAuth {
   /** Headers to add for a service, fetching an oauth2 token when needed. */
   async headers(name: string, signal: Abortable): Promise<ServiceHeaders | ToolError> {
     const config = this.#services.get(name);
-    if (config === undefined) return new ToolError('not_available', `service "${name}" is not configured`);
+    if (config === undefined)
+      return new ToolError('not_available', `service "${name}" is not configured`);
     const headers: Record<string, string> = {};
     const secretHeaders = new Set<string>();
-    for (const [key, value] of Object.entries(config.headers ?? {})) headers[key.toLowerCase()] = value;
+    for (const [key, value] of Object.entries(config.headers ?? {}))
+      headers[key.toLowerCase()] = value;
     const auth = config.auth;
     if (auth !== undefined) {
       switch (auth.type) {
         case 'basic':
-          headers['authorization'] = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+          headers['authorization'] =
+            `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
           secretHeaders.add('authorization');
           break;
         case 'bearer':

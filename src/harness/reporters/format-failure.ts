@@ -24,8 +24,10 @@ export function showValue(value: unknown): string {
 /** One mismatch as lines. */
 export function mismatchLines(m: Mismatch): string[] {
   const lines = [`${m.path}: ${m.reason}`];
-  if (m.expected !== undefined || m.reason === 'unexpected key') lines.push(`  expected: ${showValue(m.expected)}`);
-  if (m.actual !== undefined || m.reason === 'missing') lines.push(`  actual:   ${showValue(m.actual)}`);
+  if (m.expected !== undefined || m.reason === 'unexpected key')
+    lines.push(`  expected: ${showValue(m.expected)}`);
+  if (m.actual !== undefined || m.reason === 'missing')
+    lines.push(`  actual:   ${showValue(m.actual)}`);
   return lines;
 }
 
@@ -39,6 +41,7 @@ export function failureLines(f: FixtureFailure): string[] {
 
 /** Everything wrong with a result, as lines: load errors, or failures. */
 export function resultProblemLines(r: FixtureResult): string[] {
-  if (r.status === 'error') return r.issues.filter((i) => i.severity === 'error').map((i) => formatIssue(i));
+  if (r.status === 'error')
+    return r.issues.filter((i) => i.severity === 'error').map((i) => formatIssue(i));
   return r.failures.flatMap(failureLines);
 }

@@ -11,18 +11,30 @@ export interface HumanReportOptions {
   readonly color?: boolean;
 }
 
-const CODES = { green: [32, 39], red: [31, 39], yellow: [33, 39], dim: [2, 22], bold: [1, 22] } as const;
+const CODES = {
+  green: [32, 39],
+  red: [31, 39],
+  yellow: [33, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+} as const;
 type Style = keyof typeof CODES;
 
 function paint(enabled: boolean): (style: Style, text: string) => string {
-  return (style, text) => (enabled ? `\u001b[${CODES[style][0]}m${text}\u001b[${CODES[style][1]}m` : text);
+  return (style, text) =>
+    enabled ? `\u001b[${CODES[style][0]}m${text}\u001b[${CODES[style][1]}m` : text;
 }
 
 /** One fixture's line (and its details when it did not pass). */
 export function humanResult(r: FixtureResult, options: HumanReportOptions = {}): string {
   const c = paint(options.color === true);
   const ms = c('dim', `(${Math.round(r.durationMs)} ms)`);
-  const mark = r.status === 'passed' ? c('green', '✓') : r.status === 'failed' ? c('red', '✗') : c('yellow', '!');
+  const mark =
+    r.status === 'passed'
+      ? c('green', '✓')
+      : r.status === 'failed'
+        ? c('red', '✗')
+        : c('yellow', '!');
   const label = r.name === r.file ? r.file : `${r.name} ${c('dim', r.file)}`;
   const lines = [`${mark} ${label} ${ms}`];
   if (r.status === 'error') lines.push(`    ${c('yellow', 'unusable fixture:')}`);
@@ -39,6 +51,9 @@ export function humanReport(summary: RunSummary, options: HumanReportOptions = {
     summary.failed > 0 ? c('red', `${summary.failed} failed`) : `${summary.failed} failed`,
     ...(summary.errors > 0 ? [c('yellow', `${summary.errors} unusable`)] : []),
   ];
-  parts.push('', `${c('bold', 'fixtures:')} ${counts.join(', ')} (${summary.results.length} total, ${Math.round(summary.durationMs)} ms)`);
+  parts.push(
+    '',
+    `${c('bold', 'fixtures:')} ${counts.join(', ')} (${summary.results.length} total, ${Math.round(summary.durationMs)} ms)`,
+  );
   return `${parts.join('\n')}\n`;
 }

@@ -45,7 +45,9 @@ export function junitReport(summary: RunSummary, options: JunitReportOptions = {
     const tag = r.status === 'failed' ? 'failure' : 'error';
     const message = problems[0] ?? r.status;
     lines.push(`${open}>`);
-    lines.push(`      <${tag} message="${escapeXml(message)}" type="${r.status === 'failed' ? 'FixtureFailure' : 'UnusableFixture'}">${escapeXml(problems.join('\n'))}</${tag}>`);
+    lines.push(
+      `      <${tag} message="${escapeXml(message)}" type="${r.status === 'failed' ? 'FixtureFailure' : 'UnusableFixture'}">${escapeXml(problems.join('\n'))}</${tag}>`,
+    );
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>');

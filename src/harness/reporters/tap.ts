@@ -6,7 +6,10 @@ import type { RunSummary } from '../fixture-result.js';
 import { resultProblemLines } from './format-failure.js';
 
 function description(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/\\/g, '\\\\').replace(/#/g, '\\#');
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/#/g, '\\#');
 }
 
 /** Renders the run as TAP 13. */
