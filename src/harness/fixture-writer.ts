@@ -162,14 +162,16 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
 export function redactServices(
   services: Readonly<Record<string, ServiceConfig>>,
 ): Record<string, ServiceConfig> {
-  const out: Record<string, ServiceConfig> = {};
-  for (const [name, config] of Object.entries(services)) {
-    out[name] = {
-      ...(config.auth !== undefined ? { auth: { type: 'bearer', token: 'redacted' } } : {}),
-      ...(config.headers !== undefined ? { headers: { ...config.headers } } : {}),
-    };
-  }
-  return out;
+  // Object.fromEntries defines own properties: a service named "__proto__" stays data.
+  return Object.fromEntries(
+    Object.entries(services).map(([name, config]): [string, ServiceConfig] => [
+      name,
+      {
+        ...(config.auth !== undefined ? { auth: { type: 'bearer', token: 'redacted' } } : {}),
+        ...(config.headers !== undefined ? { headers: { ...config.headers } } : {}),
+      },
+    ]),
+  );
 }
 
 /** Renders a fixture value as YAML with a header comment. */

@@ -15,11 +15,13 @@ export function redactHeaders(
   headers: Readonly<Record<string, string>>,
   secretNames: ReadonlySet<string>,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = secretNames.has(name) || ALWAYS_SECRET.has(name) ? REDACTED : value;
-  }
-  return out;
+  // Object.fromEntries defines own properties, so no header name can reach a prototype.
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      secretNames.has(name) || ALWAYS_SECRET.has(name) ? REDACTED : value,
+    ]),
+  );
 }
 
 /** Replaces every secret form inside a string. */
