@@ -33,7 +33,10 @@ export function cleanSayText(text: string, max: number): string {
     .replace(/[\t\n\r\u2028\u2029]+/g, ' ')
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .trim();
-  return cleaned.length > max ? cleaned.slice(0, max) : cleaned;
+  if (cleaned.length <= max) return cleaned;
+  // Never cut a surrogate pair in half (a lone surrogate is not text a speech engine can read).
+  const code = cleaned.charCodeAt(max - 1);
+  return cleaned.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 function run(

@@ -6,6 +6,7 @@
  */
 import { ToolError } from '../errors.js';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits.js';
+import { jsonErrorPosition } from './json-error-position.js';
 
 /** Outcome of parsing a tool call's arguments. */
 export type ParsedArguments =
@@ -36,20 +37,11 @@ export function parseToolArguments(raw: string, limits: ArgumentLimits): ParsedA
 function describeParseError(raw: string, err: unknown): ToolError {
   const message = err instanceof Error ? err.message : String(err);
   const match = /position (\d+)/.exec(message);
-  const position =
-    match?.[1] !== undefined
-      ? Number(match[1])
-      : /end of JSON/.test(message)
-        ? raw.length
-        : undefined;
+  // V8 names no position for an unexpected token (`NaN`, a code fence, `tru`): find it ourselves.
+  const position = match?.[1] !== undefined ? Number(match[1]) : jsonErrorPosition(raw);
   const hint = raw.trimStart().startsWith('```')
     ? ' (send the bare JSON object, without a code fence)'
     : '';
-  if (position === undefined) {
-    // V8 echoes (part of) the input in these messages; keep what goes back to the model short.
-    const short = message.length > 200 ? `${message.slice(0, 200)}…` : message;
-    return new ToolError('invalid_arguments', `arguments are not valid JSON: ${short}${hint}`);
-  }
   const from = Math.max(0, position - 20);
   const excerpt = raw.slice(from, position + 20);
   return new ToolError(

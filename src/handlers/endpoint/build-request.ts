@@ -27,6 +27,21 @@ export function hasControlChars(text: string): boolean {
   return CONTROL.test(text);
 }
 
+// What HTTP/1.1 allows in a header value (RFC 9110 field-vchar, SP) minus HTAB; undici throws
+// on anything else, which would otherwise surface as a misleading (and retried) network error.
+const HEADER_VALUE_UNSAFE = /[^\u0020-\u007e\u0080-\u00ff]/;
+// RFC 9110 token.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Why a header cannot be sent as written, or undefined when it can. */
+export function headerProblem(name: string, value: string): string | undefined {
+  if (!HEADER_NAME.test(name)) return `header name ${JSON.stringify(name)} is not a valid token`;
+  if (hasControlChars(value)) return `header "${name}" contains control characters`;
+  if (HEADER_VALUE_UNSAFE.test(value))
+    return `header "${name}" contains characters that cannot be sent in a header`;
+  return undefined;
+}
+
 /** The string form of a query/form value: arrays handled by the caller, objects as JSON. */
 function scalarText(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -68,7 +83,12 @@ function pathSegment(name: string, value: unknown): string | BuildFailure {
   }
   if (hasControlChars(text))
     return { problem: `path parameter "${name}" contains control characters` };
-  return encodeURIComponent(text);
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // URIError: a lone surrogate.
+    return { problem: `path parameter "${name}" is not well-formed Unicode` };
+  }
 }
 
 function isFailure(value: unknown): value is BuildFailure {

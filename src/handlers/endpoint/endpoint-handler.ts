@@ -10,12 +10,7 @@ import { ToolError } from '../../errors.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
-import {
-  buildRequest,
-  hasControlChars,
-  isBuildFailure,
-  type BuiltRequest,
-} from './build-request.js';
+import { buildRequest, headerProblem, isBuildFailure, type BuiltRequest } from './build-request.js';
 import {
   abortableSleep,
   startDeadline,
@@ -183,9 +178,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     }
     if (built.contentType !== undefined) headers['content-type'] = built.contentType;
     for (const name in headers) {
-      const value = headers[name] ?? '';
-      if (hasControlChars(value) || hasControlChars(name))
-        return new ToolError('invalid_arguments', `header "${name}" contains control characters`);
+      const problem = headerProblem(name, headers[name] ?? '');
+      if (problem !== undefined) return new ToolError('invalid_arguments', problem);
     }
     return { headers, secretHeaders };
   }

@@ -1,14 +1,22 @@
 /**
  * Turns a received response into what the model sees: parsed JSON when the content type says
  * JSON, text otherwise, `{"status": n}` for an empty 2xx body, and typed errors for 3xx
- * (`http_redirect`), other non-2xx (`http_status` with a short excerpt) and unparsable JSON
- * (`bad_response`).
+ * (`http_redirect`), other non-2xx (`http_status` with a short excerpt) and unparsable or
+ * absurdly nested JSON (`bad_response`).
  */
 import { ToolError } from '../../errors.js';
+import { nestingDepthExceeds } from '../../session/argument-limits.js';
 import type { ExchangeResponse } from './exchange.js';
 
 /** Longest body excerpt put into an `http_status` error. */
 export const EXCERPT_CHARS = 200;
+
+/**
+ * Deepest object/array nesting accepted in a JSON response: 64. A lying service can send
+ * `[[[[…` hundreds of thousands deep inside the size cap; JSON.parse copes, but every later
+ * walk (secret scrubbing, JSON.stringify of traces, save rules) would overflow the stack.
+ */
+export const MAX_RESPONSE_DEPTH = 64;
 
 /** True when a content-type names JSON (`application/json`, `application/problem+json`, …). */
 export function isJsonContentType(value: string | string[] | undefined): boolean {
@@ -59,6 +67,16 @@ export function interpretResponse(response: ExchangeResponse): Interpretation {
   if (response.body.length === 0) return { ok: true, output: { status } };
   const text = response.body.toString('utf8');
   if (!isJsonContentType(response.headers['content-type'])) return { ok: true, output: text };
+  if (nestingDepthExceeds(text, MAX_RESPONSE_DEPTH) !== undefined) {
+    return {
+      ok: false,
+      error: new ToolError(
+        'bad_response',
+        `the endpoint sent JSON nested more than ${MAX_RESPONSE_DEPTH} levels deep`,
+        { status },
+      ),
+    };
+  }
   try {
     return { ok: true, output: JSON.parse(text) as unknown };
   } catch {
