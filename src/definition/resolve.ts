@@ -260,7 +260,11 @@ function modelSchema(schema: JsonSchema | undefined, hidden: ReadonlySet<string>
   return copy;
 }
 
-function checkStaticValue(type: StaticParameter['type'], value: unknown): string | undefined {
+/** Why `value` does not fit a static parameter of `type` (a `{{` template passes for int and boolean), or undefined. */
+export function checkStaticValue(
+  type: StaticParameter['type'],
+  value: unknown,
+): string | undefined {
   const isTemplate = typeof value === 'string' && value.includes('{{');
   switch (type) {
     case 'string':

@@ -102,12 +102,25 @@ function checkList<E, A>(
     out.push({
       path,
       reason: `expected ${expected.length} ${noun}(s), got ${actual.length}`,
-      expected: expected.length,
+      expected: expected.map(expectedSummary),
       actual: actual.map(summary),
     });
   }
   const n = Math.min(expected.length, actual.length);
   for (let i = 0; i < n; i++) checkItem(expected[i] as E, actual[i] as A, `${path}[${i}]`);
+}
+
+/** An expected list item in one line, like the actual ones: `name(args)` or `METHOD url`. */
+function expectedSummary(item: unknown): string {
+  if (!isPlainObject(item)) return JSON.stringify(item);
+  const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+  if (Object.hasOwn(item, 'name'))
+    return `${show(item['name'])}(${item['args'] === undefined ? '…' : JSON.stringify(item['args'])})`;
+  if (Object.hasOwn(item, 'tool'))
+    return `${show(item['tool'])}: ${item['code'] === undefined ? '…' : show(item['code'])}`;
+  if (Object.hasOwn(item, 'method') || Object.hasOwn(item, 'url'))
+    return `${item['method'] === undefined ? '*' : show(item['method']).toUpperCase()} ${item['url'] === undefined ? '*' : show(item['url'])}`;
+  return JSON.stringify(item);
 }
 
 type ExpectedRequest = NonNullable<TurnExpect['requests']>[number];

@@ -182,7 +182,10 @@ export const fixtureSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   /** A tools file relative to the fixture, or the definitions inline. */
-  tools: z.union([z.string().min(1), z.array(json), jsonObject]),
+  tools: z.union([z.string().min(1), z.array(json), jsonObject], {
+    error:
+      'expected a tools file path (relative to the fixture), a list of paths, or inline tool definitions',
+  }),
   session: fixtureSessionSchema.default({}),
   actions: z.record(safeKey, fixtureActionSchema).default({}),
   http: z.array(httpExchangeSchema).default([]),

@@ -90,7 +90,12 @@ export async function loadFixture(
   if (paths !== undefined) {
     const files = paths.map((p) => (isAbsolute(p) ? p : resolve(dir, p)));
     const sets = await Promise.all(
-      files.map((f) => loadTools(f, { file: relative(process.cwd(), f) || f })),
+      files.map((f, i) =>
+        loadTools(f, { file: relative(process.cwd(), f) || f }).catch((error: unknown) => {
+          const at = paths.length === 1 ? 'tools' : `tools[${i}]`;
+          throw unreadableToolsFile(error, file, at, paths[i] ?? f);
+        }),
+      ),
     );
     const tools = mergeToolSets(sets, file);
     return {
@@ -103,6 +108,28 @@ export async function loadFixture(
   }
   const tools = await loadTools(fixture.tools, { file: `${file} (tools)` });
   return { fixture, file, dir, tools };
+}
+
+/**
+ * A tools file that cannot be read is the fixture's problem: report it at the fixture's `tools`
+ * key (the tools file's own errors keep their file and path).
+ */
+function unreadableToolsFile(error: unknown, file: string, path: string, named: string): unknown {
+  if (!(error instanceof DefinitionError) || !error.issues.some((i) => i.code === 'unreadable'))
+    return error;
+  return new DefinitionError(
+    error.issues.map((i) =>
+      i.code === 'unreadable'
+        ? {
+            ...i,
+            file,
+            path,
+            message: `cannot read tools file ${JSON.stringify(named)}: ${i.message.replace(/^cannot read file: /, '')}`,
+          }
+        : i,
+    ),
+    'invalid fixture',
+  );
 }
 
 /** `tools: a.json` or `tools: [a.json, b.yaml]` name files; anything else is inline definitions. */

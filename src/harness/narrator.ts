@@ -44,6 +44,8 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
     for (const rest of lines.slice(1)) options.write(`${' '.repeat(8)}${rest}`);
   };
   let pending = '';
+  /** Text deltas arrived this turn (then turn-end's content is not printed again). */
+  let streamed = false;
   const flush = (): void => {
     if (pending.trim() !== '') out('model', 'model', pending);
     pending = '';
@@ -95,10 +97,13 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
     event(_turn: number, event: SessionEvent) {
       if (event.type === 'text-delta') {
         pending += event.text;
+        streamed = true;
         return;
       }
       if (event.type === 'turn-end') {
-        if (pending.trim() === '' && event.content !== '') pending = event.content;
+        // The content repeats what was streamed (and already printed, e.g. before a barge-in).
+        if (!streamed && event.content !== '') pending = event.content;
+        streamed = false;
         flush();
         return;
       }

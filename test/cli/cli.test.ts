@@ -193,7 +193,7 @@ describe('switchboard (built binary)', () => {
       expect(b.status).toBe(2);
       expect(b.stderr).toContain('tools[0].tool');
     });
-    it('exit 1 when the arguments fail the schema', () => {
+    it('exit 2 with the reason when the arguments fail the schema (SPEC §6: bad input)', () => {
       const r = cli([
         'transform',
         'fixtures/tools/weather.yaml',
@@ -201,8 +201,30 @@ describe('switchboard (built binary)', () => {
         '--args',
         '{"city":3}',
       ]);
-      expect(r.status).toBe(1);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
       expect(r.stderr).toContain('invalid_arguments');
+      expect(r.stderr).toContain('/city');
+    });
+    it('exit 2 for a --static value naming no static parameter or of the wrong type', () => {
+      const base = [
+        'transform',
+        'fixtures/tools/weather.yaml',
+        'get_weather',
+        '--args',
+        '{"city":"Oslo"}',
+      ];
+      const unknown = cli([...base, '--static', '{"unit":"imperial"}']);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stdout).toBe('');
+      expect(unknown.stderr).toContain('"unit", which is not a static parameter of get_weather');
+      expect(unknown.stderr).toContain('units');
+      const typed = cli([...base, '--static', '{"units":5}']);
+      expect(typed.status).toBe(2);
+      expect(typed.stderr).toContain('expected a string, got 5');
+      const ok = cli([...base, '--static', '{"units":"imperial"}']);
+      expect(ok.status).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({ units: 'imperial' });
     });
   });
 
@@ -240,6 +262,53 @@ describe('switchboard (built binary)', () => {
       const t = cli(['test', saved]);
       expect(t.stdout).toContain('1 passed');
       expect(t.status).toBe(0);
+    });
+    it('narrates the caller and each step before asking the model again; /lang checks the allow-list', () => {
+      const input = [
+        '/lang fr-FR',
+        '/lang not a tag!',
+        '/lang ES-us',
+        '/lang',
+        'back to English please',
+        '/call set_language {"language":"en-US"}',
+        '/reply Sure.',
+        '/quit',
+      ].join('\n');
+      const r = cli(
+        ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'],
+        { input },
+      );
+      expect(r.status).toBe(0);
+      const out = r.stdout;
+      expect(out).toContain('fr-FR is not an allowed language (allowed: en-US, es-US)');
+      expect(out).toContain('not a BCP-47 language tag: "not a tag!"');
+      expect(out).toContain('(language: es-US)');
+      expect(out).toContain('language: es-US (allowed: en-US, es-US)');
+      expect(out).toContain('caller  back to English please');
+      // The tool's effects are narrated before the second model prompt, not after it.
+      const lang = out.indexOf('lang    es-US → en-US');
+      const prompts = [...out.matchAll(/\(your move as the model/g)].map((m) => m.index);
+      expect(lang).toBeGreaterThan(-1);
+      expect(prompts).toHaveLength(2);
+      expect(lang).toBeLessThan(prompts[1] as number);
+    });
+    it('refuses a --language outside --languages or malformed (exit 2)', () => {
+      const r = cli(
+        ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--language', 'fr'],
+        { input: '' },
+      );
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('--language: fr is not an allowed language');
+      const m = cli(['repl', 'fixtures/tools/language.json', '--languages', 'en-US,??'], {
+        input: '',
+      });
+      expect(m.status).toBe(2);
+      expect(m.stderr).toContain('--languages: not a BCP-47 language tag: "??"');
+      const d = cli(['repl', 'fixtures/tools/language.json', '--languages', 'es-US'], {
+        input: '/lang\n',
+      });
+      expect(d.status).toBe(0);
+      expect(d.stdout).toContain('language: es-US (allowed: es-US)');
     });
     it('endpoint calls are announced as real; unknown tools file exits 2', () => {
       const r = cli(['repl', 'fixtures/tools/clinic.json'], { input: '/quit\n' });

@@ -83,7 +83,9 @@ describe('malformed fixtures', () => {
       turns: [{ user: 'x', model: [{ text: 'y' }] }],
     });
     expect(result.status).toBe('error');
-    expect(result.issues[0]?.message).toMatch(/cannot read file/);
+    expect(result.issues[0]?.message).toMatch(/cannot read tools file "nope\/none.json": ENOENT/);
+    expect(result.issues[0]?.path).toBe('tools');
+    expect(result.issues[0]?.file).toBe('<inline>');
   });
 
   it('keeps __proto__ in expectations as data (no pollution)', async () => {

@@ -100,6 +100,33 @@ describe('checkTurn', () => {
       'e.requests[0].json.b',
     ]);
   });
+  it('a count mismatch shows both lists in one line per item', () => {
+    const observed = turn({
+      toolCalls: [
+        { name: 'book', args: { city: 'X' }, rawArguments: '{}', output: 1, isError: false },
+      ],
+      requests: [{ method: 'GET', url: 'https://a.test/x', headers: {} }],
+    });
+    const out = checkTurn({
+      path: 'e',
+      observed,
+      expect: {
+        tool_calls: [{ name: 'book', args: { city: 'X' } }, { name: 'pay' }],
+        requests: [],
+      },
+    });
+    expect(out[0]).toMatchObject({
+      path: 'e.tool_calls',
+      reason: 'expected 2 tool call(s), got 1',
+      expected: ['book({"city":"X"})', 'pay(…)'],
+      actual: ['book({"city":"X"})'],
+    });
+    expect(out[1]).toMatchObject({
+      path: 'e.requests',
+      expected: [],
+      actual: ['GET https://a.test/x'],
+    });
+  });
   it('matches events as an ordered subsequence', () => {
     const observed = turn({
       events: [

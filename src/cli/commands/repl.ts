@@ -14,7 +14,7 @@ import type { Model } from '../../models/types.js';
 import type { ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
 import { LineSource } from '../repl/line-source.js';
-import { REPL_COMMANDS, ReplController } from '../repl/repl-controller.js';
+import { REPL_COMMANDS, ReplController, checkLanguage } from '../repl/repl-controller.js';
 
 /** Model used when OPENAI_MODEL is not set. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -25,7 +25,7 @@ Talk to your tools. Plain lines are the caller's words. Endpoint calls go out fo
 
 Options:
   --vars <json>           initial session variables
-  --language <tag>        initial language (default en-US)
+  --language <tag>        initial language (default en-US, or the first of --languages)
   --languages <a,b,…>     allowed languages
   --model openai|manual   who answers (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL
                           is set, else manual). OPENAI_MODEL picks the model (default ${DEFAULT_OPENAI_MODEL}).
@@ -94,24 +94,31 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     });
     model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
   }
+  const languages =
+    values.languages === undefined
+      ? undefined
+      : values.languages
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+  for (const tag of languages ?? []) {
+    const bad = checkLanguage(tag, undefined);
+    if (!bad.ok) throw new UsageError(`--languages: ${bad.message}`);
+  }
+  const language = checkLanguage(values.language ?? languages?.[0] ?? 'en-US', languages);
+  if (!language.ok) throw new UsageError(`--language: ${language.message}`);
   const services = await readServices(values.services);
-  const lines = new LineSource(io.stdin, io.stdout);
-  const repl = new ReplController({
+  let repl: ReplController | undefined;
+  const lines = new LineSource(io.stdin, io.stdout, { onInterrupt: () => repl?.interrupt() });
+  repl = new ReplController({
     io,
     lines,
     tools,
     toolsFile: resolve(file),
     model,
     vars,
-    language: values.language ?? 'en-US',
-    ...(values.languages !== undefined
-      ? {
-          languages: values.languages
-            .split(',')
-            .map((s) => s.trim())
-            .filter((s) => s !== ''),
-        }
-      : {}),
+    language: language.tag,
+    ...(languages !== undefined ? { languages } : {}),
     ...(services !== undefined ? { services } : {}),
     color: values['no-color'] !== true && useColor(io),
   });

@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { loadTools } from '../../definition/load.js';
-import type { ToolSet } from '../../definition/types.js';
+import { checkStaticValue } from '../../definition/resolve.js';
+import type { ToolDefinition, ToolSet } from '../../definition/types.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
 import { transformCall } from '../../harness/transform-call.js';
 import type { TransformTraceEntry } from '../../transform/types.js';
@@ -24,9 +25,31 @@ Options:
   --explain          print every rule's outcome to stderr
   -h, --help         show this help
 
-Exit codes: 0 printed, 1 the arguments were refused (schema, missing template value),
-2 bad definition, unknown tool, malformed JSON or bad usage.
+Exit codes: 0 printed; 2 with the reason on stderr for a bad definition, an unknown tool,
+malformed JSON, arguments the call would refuse (size, depth, JSON Schema), a --static
+value naming no static parameter or of the wrong type, or bad usage.
 `;
+
+/** Every problem with `--static` values: unknown names and values of the wrong type. */
+function staticProblems(
+  tool: ToolDefinition,
+  overrides: Readonly<Record<string, unknown>>,
+): string[] {
+  const params = new Map(tool.staticParameters.map((p) => [p.name, p]));
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(overrides)) {
+    const param = params.get(key);
+    if (param === undefined) {
+      problems.push(
+        `--static names ${JSON.stringify(key)}, which is not a static parameter of ${tool.name} (static parameters: ${[...params.keys()].join(', ') || 'none'})`,
+      );
+      continue;
+    }
+    const problem = checkStaticValue(param.type, value);
+    if (problem !== undefined) problems.push(`--static ${key} (${param.type}): ${problem}`);
+  }
+  return problems;
+}
 
 function traceLine(e: TransformTraceEntry): string {
   const head = `${e.outcome === 'applied' ? 'applied' : 'skipped'} ${e.action} ${JSON.stringify(e.key)}`;
@@ -78,11 +101,17 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
     return EXIT.unusable;
   }
-  if (!tools.tools.has(name)) {
+  const tool = tools.tools.get(name);
+  if (tool === undefined) {
     io.stderr.write(
       `switchboard transform: no tool named ${JSON.stringify(name)} in ${file}; available: ${[...tools.tools.keys()].join(', ') || '(none)'}\n`,
     );
     return EXIT.unusable;
+  }
+  if (overrides !== undefined) {
+    const problems = staticProblems(tool, overrides);
+    for (const p of problems) io.stderr.write(`switchboard transform: ${p}\n`);
+    if (problems.length > 0) return EXIT.unusable;
   }
   const result = transformCall({
     tools,
@@ -107,7 +136,8 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     io.stderr.write(
       `switchboard transform: the call would fail with ${result.code}: ${result.message}\n`,
     );
-    return EXIT.failed;
+    // SPEC §6: exit 2 with the reason when the input is bad; refused arguments are bad input.
+    return EXIT.unusable;
   }
   io.stdout.write(`${JSON.stringify(result.args, null, 2)}\n`);
   return EXIT.ok;

@@ -83,6 +83,8 @@ export class ReplController {
   #pending: { vars?: Record<string, unknown>; language?: string } | undefined;
   #startedAt = new Date();
   #quit = false;
+  /** A turn is running (Ctrl-C then means barge-in). */
+  #busy = false;
 
   constructor(options: ReplOptions) {
     this.#o = options;
@@ -191,8 +193,23 @@ export class ReplController {
       const text = line.trim();
       if (text === '') continue;
       if (text.startsWith('/')) await this.#command(text, false);
-      else await this.#turn(text);
+      else {
+        // A terminal shows what was typed; a piped transcript needs the caller's words too.
+        if (!this.#o.lines.interactive) this.#print(`caller  ${text}`);
+        await this.#turn(text);
+      }
     }
+  }
+
+  /**
+   * Ctrl-C while a turn runs: the caller barges in (SPEC §4 interruption). Returns whether
+   * there was a turn to interrupt.
+   */
+  interrupt(): boolean {
+    if (!this.#busy) return false;
+    this.#print('(interrupted: the caller barges in)');
+    this.#session.interrupt();
+    return true;
   }
 
   async close(): Promise<void> {
@@ -210,6 +227,7 @@ export class ReplController {
     const stream = this.#session.send(user);
     let modelError: string | undefined;
     let result: TurnResult | undefined;
+    this.#busy = true;
     try {
       for await (const event of stream) {
         if (event.type === 'model-error') modelError = event.message;
@@ -221,6 +239,8 @@ export class ReplController {
         this.#print(`error: ${error instanceof Error ? error.message : String(error)}`);
         return;
       }
+    } finally {
+      this.#busy = false;
     }
     const requests = this.#http.exchanges
       .slice(httpBefore)
@@ -251,6 +271,8 @@ export class ReplController {
 
   /** One model call in manual mode: read commands until `/call` or `/reply`. */
   async #manualStep(): Promise<ManualStep> {
+    // Let the turn's queued events (tool results, language, say) be narrated before the prompt.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     this.#print('(your move as the model: /call <tool> <json> or /reply <text>)');
     for (;;) {
       const line = await this.#o.lines.next('model> ');
@@ -325,10 +347,18 @@ export class ReplController {
         await this.#change({ vars: Object.fromEntries([[m[1] as string, value]]) }, asModel);
         return undefined;
       }
-      case '/lang':
-        if (rest === '') this.#print(`language: ${this.#session.toJSON().language}`);
-        else await this.#change({ language: rest }, asModel);
+      case '/lang': {
+        if (rest === '') {
+          this.#print(
+            `language: ${this.#session.toJSON().language}${this.#o.languages !== undefined ? ` (allowed: ${this.#o.languages.join(', ')})` : ''}`,
+          );
+          return undefined;
+        }
+        const checked = checkLanguage(rest, this.#o.languages);
+        if (!checked.ok) this.#print(checked.message);
+        else await this.#change({ language: checked.tag }, asModel);
         return undefined;
+      }
       case '/reset':
         if (asModel) {
           this.#print('(finish the turn first)');
@@ -408,10 +438,43 @@ export class ReplController {
     try {
       await writeFile(path, fixtureToYaml(fixture), 'utf8');
       this.#print(`(saved ${this.#turns.length} turn(s) to ${file})`);
+      const cut = this.#turns.flatMap((t, i) => (t.observed.interrupted ? [i + 1] : []));
+      if (cut.length > 0)
+        this.#print(
+          `(note: turn(s) ${cut.join(', ')} were interrupted; a fixture replays them without the barge-in, so check their expectations)`,
+        );
     } catch (error) {
       this.#print(`could not save: ${(error as Error).message}`);
     }
   }
+}
+
+/** A language the session may switch to: a well-formed BCP-47 tag, canonicalised, allowed. */
+export function checkLanguage(
+  tag: string,
+  languages: readonly string[] | undefined,
+): { readonly ok: true; readonly tag: string } | { readonly ok: false; readonly message: string } {
+  let canonical: string;
+  try {
+    canonical = Intl.getCanonicalLocales(tag)[0] ?? tag;
+  } catch {
+    return { ok: false, message: `not a BCP-47 language tag: ${JSON.stringify(tag)}` };
+  }
+  if (languages !== undefined) {
+    const allowed = languages.map((l) => {
+      try {
+        return Intl.getCanonicalLocales(l)[0] ?? l;
+      } catch {
+        return l;
+      }
+    });
+    if (!allowed.includes(canonical))
+      return {
+        ok: false,
+        message: `${canonical} is not an allowed language (allowed: ${languages.join(', ')})`,
+      };
+  }
+  return { ok: true, tag: canonical };
 }
 
 function cut(text: string, max = 200): string {

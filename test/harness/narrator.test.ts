@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { createNarrator } from '../../src/harness/narrator.js';
+import type { SessionEvent } from '../../src/session/types.js';
+
+function narrate(events: readonly SessionEvent[]): string[] {
+  const lines: string[] = [];
+  const n = createNarrator({ write: (l) => lines.push(l) });
+  for (const e of events) n.event?.(0, e);
+  return lines;
+}
+
+describe('narrator', () => {
+  it('prints streamed text once, also when a barge-in flushed it before turn-end', () => {
+    const lines = narrate([
+      { type: 'text-delta', text: 'Let me ' },
+      { type: 'text-delta', text: 'think' },
+      { type: 'interrupted' },
+      { type: 'turn-end', content: 'Let me think' },
+    ]);
+    expect(lines.filter((l) => l.includes('Let me think'))).toEqual(['model   Let me think']);
+    expect(lines.some((l) => l.includes('barges in'))).toBe(true);
+  });
+
+  it("prints turn-end's content when nothing was streamed", () => {
+    expect(narrate([{ type: 'turn-end', content: 'Hello' }])).toEqual(['model   Hello']);
+  });
+
+  it('streamed text of one turn does not hide the content of the next', () => {
+    const lines = narrate([
+      { type: 'text-delta', text: 'One' },
+      { type: 'turn-end', content: 'One' },
+      { type: 'turn-end', content: 'Two' },
+    ]);
+    expect(lines).toEqual(['model   One', 'model   Two']);
+  });
+});
