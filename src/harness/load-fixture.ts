@@ -36,6 +36,21 @@ export interface LoadFixtureOptions {
 /** Validates a parsed fixture value; throws {@link DefinitionError} with every problem. */
 export function parseFixture(value: unknown, options: { readonly file?: string } = {}): Fixture {
   const file = options.file;
+  if (looksLikeToolsFile(value)) {
+    throw new DefinitionError(
+      [
+        {
+          code: 'fixture_schema',
+          severity: 'error',
+          path: '',
+          message:
+            'this is a tools file, not a conversation fixture (a fixture has name, tools and turns); check tools files with `switchboard validate`',
+          ...(file !== undefined ? { file } : {}),
+        },
+      ],
+      'invalid fixture',
+    );
+  }
   const parsed = fixtureSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
     throw new DefinitionError(
@@ -49,6 +64,18 @@ export function parseFixture(value: unknown, options: { readonly file?: string }
   });
   if (issues.length > 0) throw new DefinitionError(issues, 'invalid fixture');
   return parsed.data;
+}
+
+/** A list of definitions, or `{ tools: [...] }` alone: someone passed a tools file to `test`. */
+function looksLikeToolsFile(value: unknown): boolean {
+  const isDefinition = (d: unknown): boolean => isPlainObject(d) && Object.hasOwn(d, 'tool');
+  if (Array.isArray(value)) return value.length > 0 && value.every(isDefinition);
+  return (
+    isPlainObject(value) &&
+    Object.keys(value).length === 1 &&
+    Array.isArray(value['tools']) &&
+    value['tools'].some(isDefinition)
+  );
 }
 
 /** Reads, validates and resolves a fixture file (or an already-parsed value). */

@@ -76,6 +76,13 @@ describe('malformed fixtures', () => {
     expect((err as DefinitionError).issues[0]?.path).toBe('turns[0].expect.reply.regex');
   });
 
+  it('says so when given a tools file instead of a fixture', async () => {
+    const result = await runFixture('fixtures/tools/clinic.json');
+    expect(result.status).toBe('error');
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]?.message).toContain('this is a tools file, not a conversation fixture');
+  });
+
   it('reports a missing tools file with its path', async () => {
     const result = await runFixture({
       name: 'm',

@@ -488,5 +488,6 @@ function historyLine(m: {
   tool_calls?: readonly { function: { name: string; arguments: string } }[];
 }): string {
   const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ');
-  return `${m.role}: ${m.content ?? ''}${calls !== undefined ? ` → ${calls}` : ''}`;
+  const content = m.content ?? '';
+  return `${m.role}:${content !== '' ? ` ${content}` : ''}${calls !== undefined ? ` → ${calls}` : ''}`;
 }
