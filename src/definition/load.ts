@@ -87,6 +87,19 @@ export function parseDocument(text: string, file: string): unknown {
 function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]): ToolSet {
   const file = options.file;
   const list = toolList(value);
+  if (!list && isFixture(value)) {
+    throw new DefinitionError(
+      [
+        issue(
+          'schema',
+          '',
+          'this is a conversation fixture, not a tools file; run it with `switchboard test`',
+          file,
+        ),
+      ],
+      'cannot load tools',
+    );
+  }
   if (!list) {
     throw new DefinitionError(
       [issue('schema', '', 'expected a list of tool definitions or { "tools": [...] }', file)],
@@ -185,6 +198,15 @@ function partialChecks(raw: unknown, path: string, file: string | undefined): De
     }
   }
   return out;
+}
+
+function isFixture(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, 'turns')
+  );
 }
 
 function toolList(value: unknown): unknown[] | undefined {

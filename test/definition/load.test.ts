@@ -181,3 +181,11 @@ describe('loadTools: sources', () => {
     });
   });
 });
+
+describe('loadTools: a fixture given by mistake', () => {
+  it('says it is a fixture and points to switchboard test', async () => {
+    await expect(loadTools({ name: 'x', tools: 'a.json', turns: [] })).rejects.toThrow(
+      /conversation fixture.*switchboard test/,
+    );
+  });
+});
