@@ -96,12 +96,21 @@ export const optionsSchema = z.object({
     .optional(),
 });
 
+/**
+ * `defaults`, kept as the very object written: z.record rebuilds it and silently drops an own
+ * `"__proto__"` key (JSON.parse makes one), so that rule would vanish instead of being refused.
+ */
+const rulesObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  { error: 'expected an object of rules' },
+);
+
 /** One raw tool definition as written. Unknown fields pass through (reported as warnings). */
 export const rawDefinitionSchema = z.looseObject({
   type: oneOf(TYPES).optional(),
   tool: functionToolSchema,
   endpoint: endpointSchema.optional(),
-  defaults: z.record(z.string(), z.unknown(), { error: 'expected an object of rules' }).optional(),
+  defaults: rulesObject.optional(),
   static_parameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
   staticParameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
   result: z.unknown().optional(),

@@ -1,7 +1,7 @@
 /**
  * Ajv behind the one-method {@link ArgumentValidator} interface. Schemas compile once, at load:
  * strict mode (a typo'd keyword fails loading), `$data` refused, `allErrors` on, no type
- * coercion and no defaults written into the model's arguments.
+ * coercion, own properties only, and no defaults written into the model's arguments.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ArgumentValidator, ValidationFailure } from './validator-types.js';
@@ -19,6 +19,9 @@ export class ValidatorFactory {
     removeAdditional: false,
     $data: false,
     validateFormats: false,
+    // Without it, `properties`/`required` read inherited members: a parameter named `toString`
+    // would fail ("must be string") whenever the model left it out, and `required` would pass.
+    ownProperties: true,
     logger: false,
   });
   readonly #cache = new Map<string, ArgumentValidator>();

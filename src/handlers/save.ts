@@ -45,7 +45,7 @@ export function applySaveRules(
     } catch {
       continue;
     }
-    if (value === null || value === undefined) continue;
+    if (value === null || value === undefined || !isOwnData(value)) continue;
     Object.defineProperty(updates, rule.to, {
       value,
       enumerable: true,
@@ -54,4 +54,22 @@ export function applySaveRules(
     });
   }
   return updates;
+}
+
+/**
+ * False when a search result holds something JMESPath reached by inheritance rather than from
+ * the data: its field lookup is `value[name]`, so `toString`, `constructor` or `__proto__` on an
+ * object lacking that key yield a built-in function or `Object.prototype`.
+ */
+function isOwnData(value: unknown): boolean {
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'function' || item === Object.prototype) return false;
+    if (item === null || typeof item !== 'object' || seen.has(item)) continue;
+    seen.add(item);
+    for (const child of Object.values(item)) stack.push(child);
+  }
+  return true;
 }

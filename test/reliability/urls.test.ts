@@ -1,0 +1,360 @@
+/**
+ * RELIABILITY.md "URLs built from model values": what the existing handler tests
+ * (test/handlers/endpoint-placement, network-policy) leave out — control characters and
+ * unsendable bytes in every kind of header value, lone surrogates, the origin/prefix invariant
+ * itself (by hand and by property), more load-time URL refusals, every redirect status, and more
+ * private-address notations, all with a connector double that counts dials.
+ */
+import fc from 'fast-check';
+import { buildConnector } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { DefinitionError } from '../../src/errors.js';
+import { buildRequest, isBuildFailure } from '../../src/handlers/endpoint/build-request.js';
+import {
+  createEndpointHandler,
+  type EndpointHandler,
+  type EndpointHandlerOptions,
+} from '../../src/handlers/endpoint/endpoint-handler.js';
+import { parseUrlTemplate, type UrlTemplate } from '../../src/handlers/endpoint/url.js';
+import type { HandlerOutcome } from '../../src/handlers/types.js';
+import { makeContext, makeTool, type ToolOverrides } from '../handlers/helpers.js';
+import { json, startTestServer, type TestServer } from '../handlers/test-server.js';
+import { fn } from './helpers.js';
+
+let api: TestServer;
+let auth: TestServer;
+const handlers: EndpointHandler[] = [];
+function handler(options: EndpointHandlerOptions = {}): EndpointHandler {
+  const h = createEndpointHandler({ sleep: async () => undefined, ...options });
+  handlers.push(h);
+  return h;
+}
+beforeAll(async () => {
+  api = await startTestServer();
+  auth = await startTestServer();
+});
+afterAll(async () => {
+  await Promise.all(handlers.map((h) => h.close()));
+  await api.close();
+  await auth.close();
+});
+beforeEach(() => {
+  api.reset();
+  auth.reset();
+  api.route('*', json(200, { ok: true }));
+});
+
+const code = (out: HandlerOutcome): string => (out.type === 'error' ? out.error.code : 'success');
+
+function call(
+  h: EndpointHandler,
+  endpoint: ToolOverrides['endpoint'],
+  args: Record<string, unknown> = {},
+  service?: string,
+): Promise<HandlerOutcome> {
+  return h.execute(
+    args,
+    makeContext(makeTool({ endpoint, ...(service === undefined ? {} : { service }) })),
+  );
+}
+
+describe('control characters and unsendable bytes in header values → tool error, nothing sent', () => {
+  const BAD = [
+    ['NUL', 'a\u0000b'],
+    ['CR LF (header injection)', 'a\r\nX-Injected: yes'],
+    ['LF', 'a\nb'],
+    ['DEL', 'a\u007fb'],
+    ['tab', 'a\tb'],
+    ['a character beyond Latin-1', 'tök€n'],
+  ] as const;
+
+  it.each(BAD)('%s in a service header, custom_headers auth or bearer token', async (_l, bad) => {
+    const h = handler({
+      services: {
+        plain: { headers: { 'x-note': bad } },
+        custom: { auth: { type: 'custom_headers', headers: { 'x-api-key': bad } } },
+        bearer: { auth: { type: 'bearer', token: bad } },
+      },
+    });
+    for (const service of ['plain', 'custom', 'bearer']) {
+      for (const method of ['get', 'post'] as const) {
+        const out = await call(h, { url: `${api.origin}/x`, method }, {}, service);
+        expect(code(out), `${service} ${method}`).toBe('invalid_arguments');
+        expect(out.type === 'error' && out.error.message).toMatch(/header "[a-z-]+" contains/);
+        expect(out.requests).toEqual([]);
+      }
+    }
+    expect(api.connections).toBe(0);
+  });
+
+  it.each(BAD)('%s in an oauth2 token the auth server issued', async (_l, bad) => {
+    auth.route('/token', (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: bad, expires_in: 60 })),
+    );
+    const h = handler({
+      services: {
+        oauth: {
+          auth: {
+            type: 'oauth2',
+            client_id: 'c',
+            client_secret: 'client-secret-1',
+            auth_url: `${auth.origin}/token`,
+          },
+        },
+      },
+    });
+    const out = await call(h, { url: `${api.origin}/x` }, {}, 'oauth');
+    expect(code(out)).toBe('invalid_arguments');
+    expect(api.connections).toBe(0);
+  });
+
+  it('a header name that is not an HTTP token is refused the same way', async () => {
+    const h = handler({ services: { s: { headers: { 'x bad': '1' } } } });
+    const out = await call(h, { url: `${api.origin}/x` }, {}, 's');
+    expect(code(out)).toBe('invalid_arguments');
+    expect(api.connections).toBe(0);
+  });
+
+  it('Latin-1 and visible ASCII header values are sent as they are', async () => {
+    api.route('*', (req, res) => json(200, { note: req.headers['x-note'] })(req, res, ''));
+    const h = handler({ services: { s: { headers: { 'x-note': 'a b;c="d"' } } } });
+    const out = await call(h, { url: `${api.origin}/x` }, {}, 's');
+    expect(out).toMatchObject({ type: 'success', output: { note: 'a b;c="d"' } });
+  });
+});
+
+describe('path values', () => {
+  it.each(['a\uD800b', '\uDC00', 'x\uDBFF'])(
+    'a lone surrogate %j is invalid_arguments (not an internal error), zero connections',
+    async (id) => {
+      const out = await call(
+        handler(),
+        { url: `${api.origin}/v1/{id}`, argumentLocation: 'path' },
+        { id },
+      );
+      expect(code(out)).toBe('invalid_arguments');
+      expect(api.connections).toBe(0);
+    },
+  );
+
+  it.each(['..', '.', ''])('%j as a path value is refused with zero connections', async (id) => {
+    const out = await call(
+      handler(),
+      { url: `${api.origin}/v1/pets/{id}/photos`, argumentLocation: 'path' },
+      { id },
+    );
+    expect(code(out)).toBe('invalid_arguments');
+    expect(api.connections).toBe(0);
+  });
+
+  it('"../../admin" is one encoded segment, still under the configured path', async () => {
+    const out = await call(
+      handler(),
+      { url: `${api.origin}/v1/pets/{id}`, argumentLocation: 'path' },
+      { id: '../../admin' },
+    );
+    expect(out.type).toBe('success');
+    expect(api.requests.map((r) => r.url)).toEqual(['/v1/pets/..%2F..%2Fadmin']);
+  });
+});
+
+describe('the origin/prefix invariant on every built request', () => {
+  it('refuses a request whose normalised path leaves the configured prefix', () => {
+    // A template no loader would produce: the invariant is the last line of defence.
+    const escaping: UrlTemplate = {
+      origin: 'https://api.test',
+      pieces: ['/v1/pets/', '/../../../admin'],
+      names: ['id'],
+      pathPrefix: '/v1/pets/',
+      query: '',
+    };
+    const built = buildRequest(escaping, 'query', { id: 'x' });
+    expect(isBuildFailure(built) && built.problem).toMatch(/outside the configured URL/);
+    const otherOrigin: UrlTemplate = {
+      ...escaping,
+      origin: 'https://api.test:443',
+      pieces: ['/v1/pets/', ''],
+    };
+    expect(isBuildFailure(buildRequest(otherOrigin, 'query', { id: 'x' }))).toBe(true);
+  });
+
+  it('holds for any model values in path and query (property)', () => {
+    const templates = [
+      'https://api.test/v1/pets/{id}',
+      'https://api.test:8443/v1/{kind}/items/{id}?v=2',
+      'http://10.0.0.1/{id}',
+      'https://api.test/{id}',
+    ].map(parseUrlTemplate);
+    const value = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.constantFrom(
+        '..',
+        '.',
+        '',
+        '%2e%2e',
+        '/',
+        '//evil.test/x',
+        '@evil.test',
+        '\\evil',
+        '?a#b',
+      ),
+      fc.integer(),
+      fc.boolean(),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...templates),
+        fc.dictionary(fc.string({ unit: 'binary', maxLength: 10 }), value, { maxKeys: 4 }),
+        value,
+        value,
+        (template, extra, id, kind) => {
+          const args = { ...extra, id, kind };
+          const built = buildRequest(template, 'query', args);
+          if (isBuildFailure(built)) return;
+          expect(built.url.origin).toBe(template.origin);
+          expect(built.url.pathname.startsWith(template.pathPrefix)).toBe(true);
+          expect(built.url.hash).toBe('');
+          // Each placeholder is exactly one segment.
+          const segments = built.url.pathname.split('/').length;
+          const written = template.pieces.join('x').split('/').length;
+          expect(segments).toBe(written);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('configured URLs the loader refuses', () => {
+  async function urlProblem(url: string): Promise<string> {
+    try {
+      await loadTools([
+        { type: 'endpoint', tool: fn('t', { id: {} }), endpoint: { url, method: 'get' } },
+      ]);
+    } catch (error) {
+      expect(error).toBeInstanceOf(DefinitionError);
+      const issue = (error as DefinitionError).issues.find(
+        (i) => i.path === 'tools[0].endpoint.url',
+      );
+      expect(issue?.severity).toBe('error');
+      return issue?.message ?? '';
+    }
+    throw new Error(`expected ${url} to fail loading`);
+  }
+
+  it.each([
+    ['https://{id}.api.test/v1', /only in the path/],
+    ['https://api.test:{id}/v1', /only in the path/],
+    ['http{id}://api.test/v1', /not an absolute http|only in the path|scheme/],
+    ['{id}/v1', /not an absolute http/],
+    ['https://user@api.test/v1', /credentials/],
+    ['https://user:pw@api.test/v1', /credentials/],
+    ['https://api.test\\@evil.test/v1', /credentials/],
+    ['ftp://api.test/v1', /scheme must be http or https/],
+    ['file:///etc/passwd', /not an absolute http|no host|scheme/],
+    ['javascript://api.test/%0aalert(1)', /scheme must be http or https/],
+    ['//api.test/v1', /not an absolute http/],
+    ['https:///v1', /no host/],
+    ['https://api.test/v1/{id}#{x}', /fragment/],
+    ['https://api.test/v1 /{id}', /spaces or control characters/],
+  ])('%s', async (url, message) => {
+    expect(await urlProblem(url)).toMatch(message);
+  });
+});
+
+describe('3xx responses are never followed', () => {
+  it.each([301, 302, 303, 307, 308])('%i → http_redirect, one request', async (status) => {
+    api.route('/from', (_req, res) => res.writeHead(status, { location: '/to' }).end());
+    api.route('/to', json(200, { followed: true }));
+    for (const method of ['get', 'post'] as const) {
+      api.requests.length = 0;
+      const out = await call(handler(), { url: `${api.origin}/from`, method });
+      expect(code(out)).toBe('http_redirect');
+      expect(api.requests.map((r) => r.url)).toEqual(['/from']);
+    }
+  });
+});
+
+describe('private-network policy: more notations, never a private dial', () => {
+  /** Counts dials; only ever connects to the loopback test server. */
+  function policyHandler(answers: Record<string, string[]> = {}) {
+    const real = buildConnector({});
+    const dialled: string[] = [];
+    const looked: string[] = [];
+    const h = handler({
+      networkPolicy: { denyPrivateNetworks: true },
+      connector: (opts, cb) => {
+        dialled.push(opts.hostname);
+        real({ ...opts, hostname: '127.0.0.1', port: String(api.port), protocol: 'http:' }, cb);
+      },
+      lookup: async (host) => {
+        looked.push(host);
+        const found = Object.hasOwn(answers, host) ? answers[host] : undefined;
+        if (found === undefined) throw new Error(`ENOTFOUND ${host}`);
+        return found;
+      },
+      services: {
+        oauth: {
+          auth: {
+            type: 'oauth2',
+            client_id: 'c',
+            client_secret: 'client-secret-1',
+            auth_url: 'http://169.254.169.254/token',
+          },
+        },
+      },
+    });
+    return { h, dialled, looked };
+  }
+
+  it.each([
+    'http://127.0.0.1./x', // trailing dot
+    'http://127.000.000.001/x', // zero-padded decimal
+    'http://0x7f.0x0.0x0.0x1/x', // hex per byte
+    'http://0177.1/x', // octal, short
+    'http://3232235777/x', // decimal 192.168.1.1
+    'http://0xa9fea9fe/x', // hex 169.254.169.254
+    'http://%31%32%37.0.0.1/x', // percent-encoded digits
+    'http://[0:0:0:0:0:ffff:7f00:1]/x', // IPv4-mapped, expanded
+    'http://[::ffff:a9fe:a9fe]/x', // IPv4-mapped metadata address, hex
+    'http://[::127.0.0.1]/x', // IPv4-compatible (deprecated)
+    'http://[0000::0001]/x',
+    'http://[fec0::1]/x', // site-local
+    'http://[ff02::1]/x', // multicast
+  ])('refuses %s with zero lookups and zero dials', async (url) => {
+    const { h, dialled, looked } = policyHandler();
+    expect(code(await call(h, { url }))).toBe('policy_denied');
+    expect(dialled).toEqual([]);
+    expect(looked).toEqual([]);
+  });
+
+  it.each([
+    ['localhost', ['127.0.0.1']],
+    ['six.test', ['::1']],
+    ['scoped.test', ['fe80::1%eth0']],
+    ['mapped.test', ['2606:4700::1111', '::ffff:10.1.2.3']],
+    ['garbage.test', ['not-an-address']],
+  ])('refuses the name %s resolving to %j, zero dials', async (host, addresses) => {
+    const { h, dialled } = policyHandler({ [host]: addresses });
+    expect(code(await call(h, { url: `http://${host}:${api.port}/x` }))).toBe('policy_denied');
+    expect(dialled).toEqual([]);
+  });
+
+  it('an oauth2 token URL on a private address is refused too, zero dials', async () => {
+    const { h, dialled } = policyHandler();
+    const out = await call(h, { url: `http://93.184.216.34:${api.port}/x` }, {}, 'oauth');
+    expect(code(out)).toBe('policy_denied');
+    expect(dialled).toEqual([]);
+    expect(auth.connections + api.connections).toBe(0);
+  });
+
+  it('a public name dials exactly the address that was checked', async () => {
+    const { h, dialled, looked } = policyHandler({ 'public.test': ['93.184.216.34'] });
+    expect(code(await call(h, { url: `http://public.test:${api.port}/x` }))).toBe('success');
+    expect(looked).toEqual(['public.test']);
+    expect(dialled).toEqual(['93.184.216.34']);
+  });
+});
