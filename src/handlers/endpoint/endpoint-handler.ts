@@ -258,7 +258,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           continue;
         }
       }
-      const interpreted = interpretResponse(response);
+      const secrets = auth.secrets();
+      const interpreted = interpretResponse(
+        response,
+        secrets.size === 0 ? undefined : (text) => scrubText(text, secrets),
+      );
       return interpreted.ok
         ? { type: 'success', output: interpreted.output }
         : { type: 'error', error: interpreted.error };

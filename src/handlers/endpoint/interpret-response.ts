@@ -25,11 +25,17 @@ export function isJsonContentType(value: string | string[] | undefined): boolean
   return mime === 'application/json' || mime.endsWith('+json') || mime === 'text/json';
 }
 
-/** A single-line excerpt of a body, at most {@link EXCERPT_CHARS} characters. */
-export function excerpt(body: Buffer): string {
-  const text = body
-    .subarray(0, EXCERPT_CHARS * 4)
-    .toString('utf8')
+/** Removes secrets from text; identity when there are none. */
+export type Scrubber = (text: string) => string;
+
+/**
+ * A single-line excerpt of a body, at most {@link EXCERPT_CHARS} characters. `scrub` runs before
+ * the cut: scrubbing after it would miss a secret the cut leaves half in (still a leak).
+ */
+export function excerpt(body: Buffer, scrub?: Scrubber): string {
+  // With secrets to remove, the whole (capped) body: a secret across any shorter cut would survive.
+  const head = scrub === undefined ? body.subarray(0, EXCERPT_CHARS * 4) : body;
+  const text = (scrub === undefined ? head.toString('utf8') : scrub(head.toString('utf8')))
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .trim();
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text;
@@ -40,8 +46,11 @@ export type Interpretation =
   | { readonly ok: true; readonly output: unknown }
   | { readonly ok: false; readonly error: ToolError };
 
-/** Interprets a final (not retried) response. */
-export function interpretResponse(response: ExchangeResponse): Interpretation {
+/**
+ * Interprets a final (not retried) response. `scrub` (default: none) removes secrets from body
+ * text before an excerpt of it is cut for an error message.
+ */
+export function interpretResponse(response: ExchangeResponse, scrub?: Scrubber): Interpretation {
   const { status } = response;
   if (status >= 300 && status < 400) {
     return {
@@ -54,7 +63,7 @@ export function interpretResponse(response: ExchangeResponse): Interpretation {
     };
   }
   if (status < 200 || status >= 300) {
-    const text = excerpt(response.body);
+    const text = excerpt(response.body, scrub);
     return {
       ok: false,
       error: new ToolError(
@@ -84,7 +93,7 @@ export function interpretResponse(response: ExchangeResponse): Interpretation {
       ok: false,
       error: new ToolError(
         'bad_response',
-        `the endpoint said JSON but sent something else: ${excerpt(response.body)}`,
+        `the endpoint said JSON but sent something else: ${excerpt(response.body, scrub)}`,
         { status },
       ),
     };

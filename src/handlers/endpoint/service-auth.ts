@@ -29,11 +29,17 @@ export interface ServiceAuthOptions {
 
 /** Every form a secret may be echoed in. */
 export function secretForms(secret: string): string[] {
+  const base64 = Buffer.from(secret).toString('base64');
   return [
     secret,
-    Buffer.from(secret).toString('base64'),
+    base64,
+    // Unpadded and URL-safe variants: a service may echo either, and a text cut after the
+    // secret can drop the padding.
+    base64.replace(/=+$/, ''),
+    Buffer.from(secret).toString('base64url'),
     encodeURIComponent(secret),
     encodeURIComponent(secret).replace(/%20/g, '+'),
+    encodeURIComponent(base64),
   ];
 }
 
