@@ -149,6 +149,8 @@ export const fixtureActionSchema = z.strictObject({
 const agentSchema = z.strictObject({
   prompt: z.string(),
   tools: z.array(z.string()).optional(),
+  /** Static parameter values for this agent, per tool (win over `session.tool_defaults`). */
+  tool_defaults: z.record(safeKey, jsonObject).optional(),
 });
 
 export const fixtureSessionSchema = z.strictObject({

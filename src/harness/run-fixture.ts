@@ -9,7 +9,7 @@ import type { Session, SessionEvent, SessionOptions, TurnResult } from '../sessi
 import { checkTurn } from './check-turn.js';
 import { fixtureActions } from './fixture-actions.js';
 import type { FixtureFailure, FixtureResult } from './fixture-result.js';
-import type { FixtureTurn, HttpExchange } from './fixture-schema.js';
+import type { FixtureSession, FixtureTurn, HttpExchange } from './fixture-schema.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createHttpDouble, type HttpDouble } from './http-double.js';
 import { changeSession } from './session-changes.js';
@@ -108,7 +108,7 @@ export function sessionOptionsOf(
     ...(s.languages !== undefined ? { languages: s.languages } : {}),
     ...(s.vars !== undefined ? { vars: s.vars } : {}),
     ...(s.prompt !== undefined ? { prompt: s.prompt } : {}),
-    ...(s.agents !== undefined ? { agents: s.agents } : {}),
+    ...(s.agents !== undefined ? { agents: agentsOf(s.agents) } : {}),
     ...(s.agent !== undefined ? { agent: s.agent } : {}),
     ...(s.tool_defaults !== undefined ? { toolDefaults: s.tool_defaults } : {}),
     ...(s.services !== undefined ? { services: s.services as SessionOptions['services'] } : {}),
@@ -301,4 +301,20 @@ function partialResult(events: readonly SessionEvent[], session: Session): TurnR
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Fixture agents (snake_case `tool_defaults`) as session agents. */
+function agentsOf(
+  agents: NonNullable<FixtureSession['agents']>,
+): NonNullable<SessionOptions['agents']> {
+  return Object.fromEntries(
+    Object.entries(agents).map(([name, a]) => [
+      name,
+      {
+        prompt: a.prompt,
+        ...(a.tools !== undefined ? { tools: a.tools } : {}),
+        ...(a.tool_defaults !== undefined ? { toolDefaults: a.tool_defaults } : {}),
+      },
+    ]),
+  );
 }

@@ -9,6 +9,7 @@ import type { ActionHandler, Handler } from '../handlers/types.js';
 import type { ChatMessage, ChatTool } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import { resolveArgumentLimits, type ArgumentLimits } from './argument-limits.js';
+import { checkSessionOptions } from './check-options.js';
 import {
   createActionHandler,
   createContextHandler,
@@ -41,8 +42,12 @@ export class SessionEndedError extends Error {
   override readonly name = 'SessionEndedError';
 }
 
-/** Creates a session. Throws a TypeError for an unknown `agent` or agent tool name (host mistakes). */
-export function createSession(options: SessionOptions): Session {
+/**
+ * Creates a session. Throws a TypeError for an unknown `agent` or agent tool name, and a
+ * DefinitionError for a bad `language`/`languages` or `toolDefaults` (host mistakes).
+ */
+export function createSession(given: SessionOptions): Session {
+  const options = checkedOptions(given);
   const id = options.id ?? randomUUID();
   const vars: Record<string, unknown> = {};
   if (options.vars !== undefined) assignVars(vars, options.vars);
@@ -59,7 +64,8 @@ export function createSession(options: SessionOptions): Session {
 }
 
 /** Recreates a session from plain-JSON state (from `toJSON()`, a TurnResult or a store). */
-export function restoreSession(state: SessionState, options: SessionOptions): Session {
+export function restoreSession(state: SessionState, given: SessionOptions): Session {
+  const options = checkedOptions(given);
   const live = liveStateFrom(state);
   if (live.agent !== undefined && !hasOwnAgent(options, live.agent)) {
     throw new TypeError(
@@ -77,6 +83,15 @@ export async function resumeSession(
   if (options.store === undefined) throw new TypeError('resumeSession needs options.store');
   const state = await options.store.get(id);
   return state === undefined ? undefined : restoreSession(state, options);
+}
+
+/**
+ * The options with the language settings canonicalised (a copy: the caller's object is never
+ * changed). Throws a DefinitionError for a bad language or `toolDefaults`.
+ */
+function checkedOptions(options: SessionOptions): SessionOptions {
+  const { language, languages } = checkSessionOptions(options);
+  return { ...options, language, ...(languages !== undefined ? { languages } : {}) };
 }
 
 function hasOwnAgent(options: SessionOptions, name: string): boolean {

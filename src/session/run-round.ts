@@ -5,6 +5,7 @@
  * exactly one tool message, also after a model error or an interruption.
  */
 import type { ChatMessage, ModelToolCall, ModelUsage } from '../models/types.js';
+import { effectiveToolDefaults } from './check-options.js';
 import { asModelError, type ModelError } from '../models/errors.js';
 import { applyToolResult } from './apply-effects.js';
 import {
@@ -40,12 +41,13 @@ export async function runRound(
   const messages: ChatMessage[] = [...host.systemMessages(system), ...host.state.history];
   const chatTools = host.chatTools(tools, system);
 
+  const toolDefaults = effectiveToolDefaults(host.options, host.state.agent);
   const prepareCtx: PrepareContext = {
     tools,
     limits: host.limits,
     vars: host.state.vars,
     system,
-    ...(host.options.toolDefaults === undefined ? {} : { toolDefaults: host.options.toolDefaults }),
+    ...(toolDefaults === undefined ? {} : { toolDefaults }),
     onMissingTemplateValue: host.options.onMissingTemplateValue ?? 'skip',
   };
   const execCtx: ExecuteContext = {

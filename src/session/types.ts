@@ -41,6 +41,8 @@ export interface AgentConfig {
   readonly prompt: string;
   /** Tool names; absent: every tool of the session. */
   readonly tools?: readonly string[];
+  /** Static parameter values for this agent, per tool; they win over the session's `toolDefaults`. */
+  readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Bridge phrase settings. */
