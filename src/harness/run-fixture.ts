@@ -292,6 +292,7 @@ function partialResult(events: readonly SessionEvent[], session: Session): TurnR
     content: '',
     response_time_secs: 0,
     traces: [],
+    propagated: [],
     events,
     usage: { inputTokens: 0, outputTokens: 0 },
     state: session.toJSON(),

@@ -33,6 +33,7 @@ export function applyToolResult(
       tool: trace.tool,
       output: trace.output,
       durationSecs,
+      ...(trace.propagate === true ? { propagate: true as const } : {}),
     });
   }
   const state = host.state;

@@ -216,7 +216,12 @@ function finish(
   }
   return {
     call,
-    trace: { ...base, output: outcome.output, isError: false },
+    trace: {
+      ...base,
+      output: outcome.output,
+      isError: false,
+      ...(tool?.options.propagateToolResult === true ? { propagate: true as const } : {}),
+    },
     effects,
     content: typeof outcome.output === 'string' ? outcome.output : safeStringify(outcome.output),
   };

@@ -85,6 +85,9 @@ export async function runTurn(
     content,
     response_time_secs: Math.max(0, host.now() - startedAt) / 1000,
     traces,
+    propagated: traces.flatMap((t) =>
+      t.propagate === true ? [{ tool: t.tool, callId: t.callId, output: t.output }] : [],
+    ),
     events,
     usage,
     state: snapshot,

@@ -120,6 +120,8 @@ export interface ToolTrace {
   readonly errorCode?: ToolErrorCode;
   readonly transform: readonly TransformTraceEntry[];
   readonly requests: readonly HttpExchangeRecord[];
+  /** True when the definition's `options.propagate_tool_result` asks to pass this result on to the host's caller. */
+  readonly propagate?: true;
 }
 
 /** Events of a session, a discriminated union on `type`, in emission order. */
@@ -139,6 +141,8 @@ export type SessionEvent =
       readonly tool: string;
       readonly output: unknown;
       readonly durationSecs: number;
+      /** Set when the definition has `options.propagate_tool_result: true`. */
+      readonly propagate?: true;
     }
   | {
       readonly type: 'tool-error';
@@ -199,11 +203,23 @@ export interface TurnResult {
   readonly content: string;
   readonly response_time_secs: number;
   readonly traces: readonly ToolTrace[];
+  /**
+   * Results of this turn's successful calls whose definitions set `options.propagate_tool_result`:
+   * what the host should pass on to its own caller (an API response, a chat card), in call order.
+   */
+  readonly propagated: readonly PropagatedResult[];
   readonly events: readonly SessionEvent[];
   readonly usage: ModelUsage;
   readonly state: SessionState;
   /** True if the turn ended by `interrupt()`. */
   readonly interrupted: boolean;
+}
+
+/** One propagated tool result (see `TurnResult.propagated`). */
+export interface PropagatedResult {
+  readonly tool: string;
+  readonly callId: string;
+  readonly output: unknown;
 }
 
 /** A running turn: iterate its events, or await `result`. */

@@ -252,6 +252,7 @@ export class ReplController {
         content: '',
         response_time_secs: 0,
         traces: [],
+        propagated: [],
         events: [],
         usage: { inputTokens: 0, outputTokens: 0 },
         state,
