@@ -1,5 +1,5 @@
 /** Helpers of the end-to-end tests, which spawn the real binary. */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 /** dist/ is built once by test/global-setup.ts; this only checks it is there. */
@@ -18,5 +18,23 @@ export function cli(
     input: options.input ?? '',
     env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...options.env },
     timeout: 30_000,
+  });
+}
+
+/** Like {@link cli}, without blocking this process (a test server in it must keep answering). */
+export function cliAsync(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
   });
 }

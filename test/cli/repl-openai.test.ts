@@ -2,11 +2,10 @@
  * `switchboard repl` with an OpenAI-compatible model, as a user runs it: OPENAI_BASE_URL points
  * at a local fake server on 127.0.0.1 that streams Chat Completions chunks.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce } from './build.js';
+import { buildOnce, cliAsync } from './build.js';
 
 type Reply = { text?: string; toolCall?: { name: string; arguments: string } };
 const replies: Reply[] = [];
@@ -71,21 +70,9 @@ function repl(
   args: readonly string[],
   input: string,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/cli/main.js', 'repl', ...args], {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        NO_COLOR: '1',
-        OPENAI_BASE_URL: baseURL,
-        OPENAI_MODEL: 'fake-model',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
+  return cliAsync(['repl', ...args], {
+    input,
+    env: { OPENAI_BASE_URL: baseURL, OPENAI_MODEL: 'fake-model' },
   });
 }
 

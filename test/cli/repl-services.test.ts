@@ -1,29 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cli } from './build.js';
-
-/** Runs the CLI without blocking this process's event loop (the test server must answer). */
-function cliAsync(
-  args: readonly string[],
-  input: string,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+import { buildOnce, cli, cliAsync } from './build.js';
 
 describe('repl --services: auth without leaking secrets', () => {
   let server: Server;
@@ -74,7 +55,9 @@ describe('repl --services: auth without leaking secrets', () => {
       '/quit',
     ].join('\n');
     const services = JSON.stringify({ pets: { auth: { type: 'bearer', token: secret } } });
-    const r = await cliAsync(['repl', tools, '--model', 'manual', '--services', services], input);
+    const r = await cliAsync(['repl', tools, '--model', 'manual', '--services', services], {
+      input,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('"auth":"Bearer [redacted]"');
     const text = readFileSync(saved, 'utf8');
@@ -88,10 +71,9 @@ describe('repl --services: auth without leaking secrets', () => {
   });
 
   it('warns on start about a service that is not configured', async () => {
-    const r = await cliAsync(
-      ['repl', 'fixtures/tools/clinic.json', '--model', 'manual'],
-      '/quit\n',
-    );
+    const r = await cliAsync(['repl', 'fixtures/tools/clinic.json', '--model', 'manual'], {
+      input: '/quit\n',
+    });
     expect(r.stdout).toContain(
       'book_appointment uses service "clinic", which is not configured (--services)',
     );
