@@ -7,29 +7,17 @@ import {
   type EndpointHandler,
 } from '../../src/handlers/endpoint/endpoint-handler.js';
 import type { HandlerOutcome } from '../../src/handlers/types.js';
+import { useFaultEnv } from './fault-env.js';
 import { makeContext, makeTool } from './helpers.js';
 import { json, startTestServer, type TestServer } from './test-server.js';
 
+const env = useFaultEnv();
+const waits = env.waits;
 let server: TestServer;
 let handler: EndpointHandler;
-const waits: number[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  // Retry waits are recorded and skipped, so retry tests stay fast; the deadline logic still runs.
-  handler = createEndpointHandler({
-    sleep: async (ms) => {
-      waits.push(ms);
-    },
-  });
-});
-afterAll(async () => {
-  await handler.close();
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  waits.length = 0;
+beforeAll(() => {
+  server = env.server;
+  handler = env.handler;
 });
 
 function get(

@@ -15,28 +15,18 @@ import type { HandlerOutcome } from '../../src/handlers/types.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { ServiceConfig } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
+import { useFaultEnv } from '../handlers/fault-env.js';
 import { makeContext, makeTool } from '../handlers/helpers.js';
 import { json, startTestServer, type Route, type TestServer } from '../handlers/test-server.js';
 import { fn, lastToolMessage } from './helpers.js';
 
+const env = useFaultEnv();
+const waits = env.waits;
 let server: TestServer;
 let handler: EndpointHandler;
-const waits: number[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-  handler = createEndpointHandler({
-    sleep: async (ms) => {
-      waits.push(ms);
-    },
-  });
-});
-afterAll(async () => {
-  await handler.close();
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  waits.length = 0;
+beforeAll(() => {
+  server = env.server;
+  handler = env.handler;
 });
 
 type Method = 'get' | 'post' | 'put' | 'delete';
