@@ -9,7 +9,8 @@ import { extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
-import { compileDefaults } from '../transform/compile.js';
+import { compileDefaults } from '../transform/compile-defaults.js';
+import { getOwn, isPlainObject } from '../transform/own-data.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
 import { resolveDefinition } from './resolve.js';
@@ -162,22 +163,14 @@ function duplicate(
 
 function nameOf(raw: unknown): string | undefined {
   const fn = ownObject(ownObject(raw, 'tool'), 'function');
-  const name = fn !== undefined && Object.hasOwn(fn, 'name') ? fn['name'] : undefined;
+  const name = fn !== undefined ? getOwn(fn, 'name') : undefined;
   return typeof name === 'string' ? name : undefined;
 }
 
 function ownObject(value: unknown, key: string): Record<string, unknown> | undefined {
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    Array.isArray(value) ||
-    !Object.hasOwn(value, key)
-  )
-    return undefined;
-  const child = (value as Record<string, unknown>)[key];
-  return child !== null && typeof child === 'object' && !Array.isArray(child)
-    ? (child as Record<string, unknown>)
-    : undefined;
+  if (!isPlainObject(value)) return undefined;
+  const child = getOwn(value, key);
+  return isPlainObject(child) ? child : undefined;
 }
 
 /** Checks of a definition whose shape is wrong elsewhere: its rules and its URL. */

@@ -4,7 +4,7 @@
  */
 import type { DefinitionIssue } from '../errors.js';
 import { checkSaveExpression } from '../handlers/save.js';
-import { compileDefaults } from '../transform/compile.js';
+import { compileDefaults } from '../transform/compile-defaults.js';
 import { checkMustache } from '../transform/mustache.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { joinPath } from './json-path.js';

@@ -6,6 +6,7 @@
  * those four keys (`args` only when the arguments parsed); richer data lives in createSession's
  * TurnResult.
  */
+import { isPlainObject } from '../transform/own-data.js';
 import type { ToolSet } from '../definition/types.js';
 import { loadTools } from '../definition/load.js';
 import type { ChatMessage } from '../models/types.js';
@@ -186,15 +187,11 @@ function withConfig(
       : {}),
     ...(typeof language === 'string' ? { language } : {}),
     ...(isStringArray(languages) ? { languages } : {}),
-    ...(isRecord(vars) ? { vars: { ...(options.vars ?? {}), ...vars } } : {}),
-    ...(isRecord(toolDefaults)
+    ...(isPlainObject(vars) ? { vars: { ...(options.vars ?? {}), ...vars } } : {}),
+    ...(isPlainObject(toolDefaults)
       ? { toolDefaults: toolDefaults as SessionOptions['toolDefaults'] }
       : {}),
     ...(typeof agent === 'string' ? { agent } : {}),
     ...(onMissing === 'skip' || onMissing === 'error' ? { onMissingTemplateValue: onMissing } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
