@@ -306,6 +306,15 @@ class LiveSession implements Session, TurnHost {
   }
 }
 
+/**
+ * The turn loop's view of a session made by {@link createSession} or {@link restoreSession}.
+ * Internal (not exported from the package): transports such as Realtime read the rendered prompt
+ * and tools and the history through it.
+ */
+export function turnHostOf(session: Session): TurnHost | undefined {
+  return session instanceof LiveSession ? session : undefined;
+}
+
 function toActionMap(actions: SessionOptions['actions']): ReadonlyMap<string, ActionHandler> {
   if (actions === undefined) return new Map();
   if (actions instanceof Map) return actions;

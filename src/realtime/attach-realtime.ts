@@ -1,0 +1,343 @@
+/**
+ * attachRealtime: switchboard as the tool layer of an OpenAI Realtime (speech-to-speech) call.
+ *
+ * The session runs its usual turn loop with the connection as its model ({@link RealtimeLink}), so
+ * a call from a Realtime model goes through the same pipeline as in a text session: limits, parse,
+ * JSON Schema, static parameters, `defaults`, handler, `options.save`, effects, traces, events.
+ * What is Realtime-specific lives here: a turn starts when the server starts a response on the
+ * caller's speech; the caller's speech interrupts the turn; effects become client events (`say` →
+ * a verbatim response, `language`/handoff → `session.update`); the caller's transcript lands in
+ * the history when the server sends it.
+ */
+import { createSession, restoreSession, turnHostOf } from '../session/create-session.js';
+import type { TurnHost } from '../session/turn-host.js';
+import type {
+  Session,
+  SessionEvent,
+  SessionOptions,
+  SessionState,
+  TurnResult,
+  TurnStream,
+} from '../session/types.js';
+import { RealtimeLink } from './realtime-link.js';
+import type { ResponseBuffer } from './response-buffer.js';
+import type {
+  AttachRealtimeOptions,
+  RealtimeAttachment,
+  RealtimeClientEvent,
+  RealtimeServerError,
+} from './types.js';
+
+/** Default transcription model named when the language changes. */
+export const DEFAULT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
+
+/** Caller transcripts kept for responses that have not started their turn yet. */
+const MAX_PENDING_TRANSCRIPTS = 32;
+
+/**
+ * Attaches a session to a Realtime connection and returns it with its attachment. The session's
+ * tools and rendered prompt are sent with `session.update` at once (when the socket is open) and
+ * again whenever the agent, language or rendered prompt changes.
+ */
+export function attachRealtime(options: AttachRealtimeOptions): RealtimeAttachment {
+  return new Attachment(options);
+}
+
+class Attachment implements RealtimeAttachment {
+  readonly session: Session;
+  readonly ready: Promise<void>;
+  readonly #options: AttachRealtimeOptions;
+  readonly #link: RealtimeLink;
+  #live: Session;
+  #host: TurnHost;
+  /** Per queued turn, in order: the server response it answers, or undefined for typed input. */
+  #owners: (ResponseBuffer | undefined)[] = [];
+  #lastUserItem: string | undefined;
+  readonly #transcripts = new Map<string, string>();
+  /** Caller items whose transcript is still due, with the history index of their user message. */
+  readonly #patches = new Map<string, number>();
+  #pendingPatchItem: string | undefined;
+  #held: RealtimeClientEvent[] | undefined;
+  #closed = false;
+  #ended = false;
+
+  constructor(options: AttachRealtimeOptions) {
+    this.#options = options;
+    this.#link = new RealtimeLink({
+      send: (event) => this.#send(event),
+      toolType: (name) => options.session.tools.tools.get(name)?.type,
+      history: () => this.#host.state.history,
+      serverResponse: (buffer) => this.#serverResponse(buffer),
+      speechStarted: () => {
+        this.#live.interrupt();
+        this.#link.dropQueuedSays();
+      },
+      userItem: (itemId) => (this.#lastUserItem = itemId),
+      transcript: (itemId, text) => this.#transcript(itemId, text),
+      serverError: (error) => this.#serverError(error),
+    });
+    [this.#live, this.#host] = this.#open(options.state);
+    if (options.state !== undefined) this.#link.markSynced();
+    this.session = new AttachedSession(this);
+
+    const connection = options.connection;
+    connection.on('event', this.#onEvent);
+    connection.on('error', this.#onError);
+    connection.socket?.on('close', this.#onClose);
+    if (connection.socket?.readyState === 0) {
+      this.#held = [];
+      this.ready = new Promise((resolve) => {
+        connection.socket?.on('open', () => {
+          const held = this.#held ?? [];
+          this.#held = undefined;
+          for (const event of held) this.#send(event);
+          resolve();
+        });
+      });
+    } else {
+      this.ready = Promise.resolve();
+    }
+    this.#syncConfig();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get live(): Session {
+    return this.#live;
+  }
+
+  /** Typed input (the host's `session.send`): the link sends it as a user item. */
+  sendText(text: string): TurnStream {
+    this.#owners.push(undefined);
+    try {
+      return this.#live.send(text);
+    } catch (error) {
+      this.#owners.pop();
+      throw error;
+    }
+  }
+
+  async restore(state: SessionState): Promise<Session> {
+    const old = this.#live;
+    await old.close();
+    this.#owners = [];
+    [this.#live, this.#host] = this.#open(state);
+    this.#link.markSynced();
+    this.#syncConfig();
+    return this.session;
+  }
+
+  async close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      const connection = this.#options.connection;
+      connection.off?.('event', this.#onEvent);
+      connection.off?.('error', this.#onError);
+      connection.socket?.off?.('close', this.#onClose);
+      this.#link.close('the attachment was closed');
+    }
+    await this.#live.close();
+  }
+
+  #open(state: SessionState | undefined): [Session, TurnHost] {
+    const given = this.#options.session;
+    const options: SessionOptions = {
+      ...given,
+      model: this.#link,
+      onEvent: (event) => {
+        this.#sessionEvent(event);
+        given.onEvent?.(event);
+      },
+    };
+    const session = state === undefined ? createSession(options) : restoreSession(state, options);
+    const host = turnHostOf(session);
+    if (host === undefined) throw new TypeError('attachRealtime: the session has no turn loop');
+    return [session, host];
+  }
+
+  readonly #onEvent = (event: unknown): void => {
+    if (!this.#closed) this.#link.receive(event);
+  };
+
+  /** Transport failures; server `error` events arrive through `event` too and are handled there. */
+  readonly #onError = (error: unknown): void => {
+    const fromServer = typeof error === 'object' && error !== null && Object.hasOwn(error, 'error');
+    if (fromServer || this.#closed) return;
+    this.#serverError({
+      code: 'transport',
+      message: error instanceof Error ? error.message : String(error),
+    });
+  };
+
+  readonly #onClose = (): void => {
+    this.#link.close('the Realtime connection closed');
+    void this.close().catch(() => undefined);
+  };
+
+  #send(event: RealtimeClientEvent): void {
+    if (this.#closed) return;
+    if (this.#held !== undefined) {
+      this.#held.push(event);
+      return;
+    }
+    try {
+      this.#options.connection.send(event);
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+
+  #syncConfig(extra?: Record<string, unknown>): void {
+    const host = this.#host;
+    const system = host.systemValues();
+    const instructions = host
+      .systemMessages(system)
+      .map((m) => m.content)
+      .join('\n\n');
+    this.#link.syncConfig(instructions, host.chatTools(host.activeTools(), system), extra);
+  }
+
+  #sessionEvent(event: SessionEvent): void {
+    switch (event.type) {
+      case 'turn-start': {
+        const owner = this.#owners.shift();
+        this.#link.beginTurn(owner);
+        const item = owner?.userItemId;
+        // runTurn appends the user message right after `turn-start`: its index is the length now.
+        if (item !== undefined && event.user === '' && !this.#transcripts.has(item))
+          this.#patches.set(item, this.#host.state.history.length);
+        break;
+      }
+      case 'say':
+        this.#link.say(event.text);
+        break;
+      case 'language':
+        this.#syncConfig({
+          audio: {
+            input: {
+              transcription: {
+                model: this.#options.transcriptionModel ?? DEFAULT_TRANSCRIPTION_MODEL,
+                language: event.to.split('-')[0] ?? event.to,
+              },
+            },
+          },
+        });
+        break;
+      case 'handoff':
+      case 'vars':
+        this.#syncConfig();
+        break;
+      case 'turn-end':
+        this.#link.flushOutputs();
+        break;
+      case 'session-end':
+        this.#ended = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  #serverResponse(buffer: ResponseBuffer): void {
+    if (this.#ended || this.#closed || this.#live.ended) {
+      this.#send({ type: 'response.cancel', response_id: buffer.id });
+      return;
+    }
+    const item = this.#lastUserItem;
+    this.#lastUserItem = undefined;
+    buffer.userItemId = item;
+    const wait = this.#options.transcriptWaitMs ?? 0;
+    if (item !== undefined && wait > 0 && !this.#transcripts.has(item)) {
+      this.#pendingPatchItem = item;
+      const timer = setTimeout(() => start(), wait);
+      const start = (): void => {
+        clearTimeout(timer);
+        if (this.#pendingPatchItem === item) this.#pendingPatchItem = undefined;
+        this.#startServerTurn(buffer);
+      };
+      this.#waiting = start;
+      return;
+    }
+    this.#startServerTurn(buffer);
+  }
+
+  #waiting: (() => void) | undefined;
+
+  #startServerTurn(buffer: ResponseBuffer): void {
+    this.#waiting = undefined;
+    const item = buffer.userItemId;
+    const text = item === undefined ? '' : (this.#transcripts.get(item) ?? '');
+    if (item !== undefined) this.#transcripts.delete(item);
+    this.#owners.push(buffer);
+    try {
+      this.#live.send(text).result.catch(() => undefined);
+    } catch {
+      this.#owners.pop();
+      this.#send({ type: 'response.cancel', response_id: buffer.id });
+    }
+  }
+
+  #transcript(itemId: string, text: string): void {
+    const index = this.#patches.get(itemId);
+    if (index !== undefined) {
+      this.#patches.delete(itemId);
+      const history = this.#host.state.history;
+      const message = history[index];
+      if (message?.role === 'user' && message.content === '')
+        history[index] = { role: 'user', content: text };
+      return;
+    }
+    this.#transcripts.set(itemId, text);
+    if (this.#transcripts.size > MAX_PENDING_TRANSCRIPTS) {
+      const oldest = this.#transcripts.keys().next().value;
+      if (oldest !== undefined) this.#transcripts.delete(oldest);
+    }
+    if (this.#pendingPatchItem === itemId) this.#waiting?.();
+  }
+
+  #serverError(error: RealtimeServerError): void {
+    this.#options.onServerError?.(error);
+  }
+}
+
+/**
+ * The session handed to the host: the live session, with typed input routed through the
+ * attachment so each turn knows whether the caller's speech or the host started it.
+ */
+class AttachedSession implements Session {
+  readonly #attachment: Attachment;
+
+  constructor(attachment: Attachment) {
+    this.#attachment = attachment;
+  }
+
+  get id(): string {
+    return this.#attachment.live.id;
+  }
+
+  get ended(): boolean {
+    return this.#attachment.live.ended;
+  }
+
+  send(userText: string): TurnStream {
+    return this.#attachment.sendText(userText);
+  }
+
+  run(userText: string): Promise<TurnResult> {
+    return this.send(userText).result;
+  }
+
+  interrupt(): void {
+    this.#attachment.live.interrupt();
+  }
+
+  toJSON(): SessionState {
+    return this.#attachment.live.toJSON();
+  }
+
+  close(): Promise<void> {
+    return this.#attachment.close();
+  }
+}

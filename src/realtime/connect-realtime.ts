@@ -1,0 +1,68 @@
+/**
+ * A {@link RealtimeConnection} over a plain `ws` WebSocket: for hosts that open their own socket
+ * to a Realtime endpoint (a proxy, Azure, a `ws:` test server), and for the harness. The `openai`
+ * package's `OpenAIRealtimeWS` needs no wrapping: it already has this shape.
+ */
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import type { RealtimeConnection, RealtimeSendable } from './types.js';
+
+/** A connection that also closes its socket. */
+export interface ClosableRealtimeConnection extends RealtimeConnection {
+  readonly socket: WebSocket;
+  close(): void;
+}
+
+/** Wraps an open or opening `ws` WebSocket. Unparseable messages become `error`s. */
+export function wsRealtimeConnection(socket: WebSocket): ClosableRealtimeConnection {
+  const emitter = new EventEmitter();
+  socket.on('message', (data) => {
+    let event: unknown;
+    try {
+      event = JSON.parse(String(data));
+    } catch (error) {
+      emitter.emit(
+        'error',
+        new Error('the Realtime server sent an event that is not JSON', { cause: error }),
+      );
+      return;
+    }
+    emitter.emit('event', event);
+  });
+  socket.on('error', (error) => emitter.emit('error', error));
+  return {
+    socket,
+    send(event: RealtimeSendable): void {
+      socket.send(JSON.stringify(event));
+    },
+    on(name: 'event' | 'error', listener: (value: unknown) => void): unknown {
+      return emitter.on(name, listener);
+    },
+    off(name: 'event' | 'error', listener: (...args: never[]) => void): unknown {
+      return emitter.off(name, listener as (...args: unknown[]) => void);
+    },
+    close(): void {
+      socket.close();
+    },
+  };
+}
+
+/** Options of {@link connectRealtime}. */
+export interface ConnectRealtimeOptions {
+  /** `wss://api.openai.com/v1/realtime?model=…`, or a loopback `ws:` URL. */
+  readonly url: string;
+  /** E.g. `{ Authorization: 'Bearer …' }`. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Opens a `ws` WebSocket and resolves with its connection once it is open. */
+export async function connectRealtime(
+  options: ConnectRealtimeOptions,
+): Promise<ClosableRealtimeConnection> {
+  const socket = new WebSocket(options.url, { headers: { ...options.headers } });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return wsRealtimeConnection(socket);
+}

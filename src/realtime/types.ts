@@ -1,0 +1,82 @@
+/**
+ * Public types of the Realtime transport: the connection switchboard talks through (the `openai`
+ * package's `OpenAIRealtimeWS`, or any object with the same `send`/`on` shape) and the options of
+ * {@link attachRealtime}.
+ */
+import type { SessionOptions, SessionState, Session } from '../session/types.js';
+
+/** A client event sent to the Realtime server (`session.update`, `response.create`, …). */
+export interface RealtimeClientEvent {
+  readonly type: string;
+  readonly event_id?: string;
+  readonly [key: string]: unknown;
+}
+
+/** What a connection's `send` accepts (the `openai` package's own event union fits it). */
+export interface RealtimeSendable {
+  readonly type: string;
+}
+
+/**
+ * The socket switchboard drives. `OpenAIRealtimeWS` from `openai/realtime/ws` fits as it is: it
+ * emits every server event as `event`, transport failures as `error`. A host's own socket fits
+ * when it does the same; a `close` listener (or a `socket` with one, as `OpenAIRealtimeWS` has)
+ * tells switchboard the call is over.
+ */
+export interface RealtimeConnection {
+  send(event: RealtimeSendable): void;
+  on(event: 'event', listener: (event: unknown) => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  off?(event: 'event' | 'error', listener: (...args: never[]) => void): unknown;
+  /** `OpenAIRealtimeWS` exposes its `ws` socket; its `close` event ends the attachment. */
+  readonly socket?: {
+    /** 0 while connecting (events are held until `open`), 1 when open. */
+    readonly readyState?: number;
+    on(event: 'open' | 'close', listener: () => void): unknown;
+    off?(event: 'open' | 'close', listener: () => void): unknown;
+  };
+}
+
+/** A Realtime server `error` event, as the host sees it. */
+export interface RealtimeServerError {
+  readonly code: string;
+  readonly message: string;
+  /** The client event that caused it, when the server names it. */
+  readonly eventId?: string;
+}
+
+/** Options of {@link attachRealtime}. */
+export interface AttachRealtimeOptions {
+  readonly connection: RealtimeConnection;
+  /** The session's options; its model is the Realtime connection, so `model` is not given. */
+  readonly session: Omit<SessionOptions, 'model'>;
+  /** Restore this state instead of starting a new session (a call moved between processes). */
+  readonly state?: SessionState;
+  /**
+   * Transcription model named in `session.update` when the language changes (the transcription
+   * language follows the session's language). Default `gpt-4o-mini-transcribe`.
+   */
+  readonly transcriptionModel?: string;
+  /**
+   * How long a turn started by the caller's speech waits for the caller's transcript before it
+   * starts without it (the transcript still lands in history when it arrives). Default 0: tools
+   * never wait for transcription.
+   */
+  readonly transcriptWaitMs?: number;
+  /** Server `error` events not tied to a model call of a turn. Default: ignored. */
+  readonly onServerError?: (error: RealtimeServerError) => void;
+}
+
+/** What {@link attachRealtime} returns. */
+export interface RealtimeAttachment {
+  /** The live session (replaced by {@link RealtimeAttachment.restore}). */
+  readonly session: Session;
+  /** Resolves once the socket is open and the first `session.update` was sent. */
+  readonly ready: Promise<void>;
+  /** True once the connection closed or {@link RealtimeAttachment.close} was called. */
+  readonly closed: boolean;
+  /** Replaces the session by one restored from `state` (the host changed variables between turns). */
+  restore(state: SessionState): Promise<Session>;
+  /** Detaches from the connection and closes the session (the connection stays the host's). */
+  close(): Promise<void>;
+}
