@@ -187,3 +187,18 @@ export { humanReport } from './harness/reporters/human.js';
 export { junitReport, escapeXml } from './harness/reporters/junit.js';
 export { tapReport } from './harness/reporters/tap.js';
 export { jsonReport } from './harness/reporters/json.js';
+export {
+  openFixtureTransport,
+  type FixtureTransport,
+  type FixtureTransportName,
+} from './harness/fixture-transport.js';
+
+// --- realtime (OpenAI Realtime speech-to-speech sessions) ------------------------------------
+export type * from './realtime/types.js';
+export { attachRealtime, DEFAULT_TRANSCRIPTION_MODEL } from './realtime/attach-realtime.js';
+export {
+  connectRealtime,
+  wsRealtimeConnection,
+  type ConnectRealtimeOptions,
+  type ClosableRealtimeConnection,
+} from './realtime/connect-realtime.js';

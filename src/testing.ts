@@ -8,3 +8,8 @@ export {
   type ScriptedCall,
   type ScriptedModelOptions,
 } from './models/scripted.js';
+export {
+  startRealtimeLoopback,
+  type RealtimeLoopback,
+  type RealtimeLoopbackOptions,
+} from './realtime/loopback-server.js';

@@ -3,7 +3,6 @@
  * HTTP double answering declared exchanges. Checks every turn's expectations and the fixture's
  * global rules (no unused step, no extra model call, no undeclared or unused exchange).
  */
-import { createSession } from '../session/create-session.js';
 import { DefinitionError } from '../errors.js';
 import type { Session, SessionEvent, SessionOptions, TurnResult } from '../session/types.js';
 import { checkTurn } from './check-turn.js';
@@ -12,7 +11,11 @@ import type { FixtureFailure, FixtureResult } from './fixture-result.js';
 import type { FixtureSession, FixtureTurn, HttpExchange } from './fixture-schema.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createHttpDouble, type HttpDouble } from './http-double.js';
-import { changeSession } from './session-changes.js';
+import {
+  openFixtureTransport,
+  type FixtureTransport,
+  type FixtureTransportName,
+} from './fixture-transport.js';
 import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { observeTurn, type ObservedTurn } from './observe.js';
 import { TurnModel } from './turn-model.js';
@@ -34,6 +37,8 @@ export interface RunFixtureOptions {
   /** Base directory of relative tool paths of inline fixtures. Default `process.cwd()`. */
   readonly dir?: string;
   readonly observer?: FixtureObserver;
+  /** `realtime`: run the fixture through the Realtime transport (a loopback server). Default `text`. */
+  readonly transport?: FixtureTransportName;
 }
 
 /**
@@ -76,7 +81,7 @@ export async function runFixture(
     };
   }
   options.observer?.fixtureStart?.(loaded);
-  const { failures, turns } = await play(loaded, options.observer);
+  const { failures, turns } = await play(loaded, options.observer, options.transport ?? 'text');
   return {
     file,
     name: loaded.fixture.name,
@@ -137,6 +142,7 @@ export function sessionOptionsOf(
 async function play(
   loaded: LoadedFixture,
   observer: FixtureObserver | undefined,
+  transportName: FixtureTransportName,
 ): Promise<{ failures: FixtureFailure[]; turns: ObservedTurn[] }> {
   const failures: FixtureFailure[] = [];
   const turns: ObservedTurn[] = [];
@@ -146,11 +152,14 @@ async function play(
   });
   const model = new TurnModel();
   let session: Session | undefined;
+  let transport: FixtureTransport | undefined;
   try {
     const options = sessionOptionsOf(loaded, model, http);
-    session = createSession(options);
+    transport = await openFixtureTransport(transportName, model);
+    session = transport.open(options);
     for (const [t, turn] of loaded.fixture.turns.entries()) {
-      if (turn.before !== undefined) session = await changeSession(session, turn.before, options);
+      if (turn.before !== undefined)
+        session = await transport.change(session, turn.before, options);
       const before = http.requests.length;
       const turnFailures: FixtureFailure[] = [];
       model.begin(t, turn.model);
@@ -222,6 +231,7 @@ async function play(
     });
   } finally {
     await session?.close().catch(() => undefined);
+    await transport?.close().catch(() => undefined);
     await http.close().catch(() => undefined);
   }
   return { failures, turns };

@@ -9,6 +9,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseDocument } from '../definition/load.js';
 import { summarize, type FixtureResult, type RunSummary } from './fixture-result.js';
+import type { FixtureTransportName } from './fixture-transport.js';
 import { runFixture, type FixtureObserver } from './run-fixture.js';
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -82,6 +83,8 @@ export interface RunFixturesOptions {
   /** Files and folders. */
   readonly paths: readonly string[];
   readonly observer?: FixtureObserver;
+  /** `realtime`: every fixture runs through the Realtime transport. Default `text`. */
+  readonly transport?: FixtureTransportName;
   /** Called after each fixture (progress output). */
   readonly onResult?: (result: FixtureResult) => void;
 }
@@ -103,10 +106,10 @@ export async function runFixtures(options: RunFixturesOptions): Promise<RunSumma
   }));
   for (const r of results) options.onResult?.(r);
   for (const file of files) {
-    const result = await runFixture(
-      file,
-      options.observer !== undefined ? { observer: options.observer } : {},
-    );
+    const result = await runFixture(file, {
+      ...(options.observer !== undefined ? { observer: options.observer } : {}),
+      ...(options.transport !== undefined ? { transport: options.transport } : {}),
+    });
     results.push(result);
     options.onResult?.(result);
   }

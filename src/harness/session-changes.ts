@@ -4,7 +4,7 @@
  * purpose: state changes between turns go through the serialisable state).
  */
 import { restoreSession } from '../session/create-session.js';
-import type { Session, SessionOptions } from '../session/types.js';
+import type { Session, SessionOptions, SessionState } from '../session/types.js';
 
 /** What to change. */
 export interface SessionChanges {
@@ -19,7 +19,13 @@ export async function changeSession(
   changes: SessionChanges,
   options: SessionOptions,
 ): Promise<Session> {
-  const state = session.toJSON();
+  const next = restoreSession(changedState(session.toJSON(), changes), options);
+  await session.close().catch(() => undefined);
+  return next;
+}
+
+/** A session state with the changes applied (a copy). */
+export function changedState(state: SessionState, changes: SessionChanges): SessionState {
   const vars: Record<string, unknown> = { ...state.vars };
   for (const [key, value] of Object.entries(changes.vars ?? {})) {
     // defineProperty: a variable named `__proto__` is data, never a prototype.
@@ -30,10 +36,5 @@ export async function changeSession(
       configurable: true,
     });
   }
-  const next = restoreSession(
-    { ...state, vars, language: changes.language ?? state.language },
-    options,
-  );
-  await session.close().catch(() => undefined);
-  return next;
+  return { ...state, vars, language: changes.language ?? state.language };
 }

@@ -15,6 +15,8 @@ with its arguments before and after transforms, the HTTP exchange, spoken lines 
 changes. Nothing leaves the machine.
 
 Options:
+  --realtime   narrate the fixture run through the Realtime transport (a loopback Realtime
+               server speaking OpenAI's event shapes, with the fixture's script as its model)
   --no-color   plain output (also NO_COLOR=1, or when stdout is not a terminal)
   -h, --help   show this help
 
@@ -26,7 +28,11 @@ export async function simulateCommand(argv: readonly string[], io: CliIO): Promi
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { 'no-color': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      'no-color': { type: 'boolean' },
+      realtime: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help === true) {
     io.stdout.write(simulateHelp);
@@ -36,7 +42,14 @@ export async function simulateCommand(argv: readonly string[], io: CliIO): Promi
   const file = positionals[0] as string;
   const color = values['no-color'] !== true && useColor(io);
   const narrator = createNarrator({ write: (line) => io.stdout.write(`${line}\n`), color });
-  const result = await runFixture(file, { observer: narrator });
+  if (values.realtime === true)
+    io.stdout.write(
+      'transport: Realtime (a loopback server speaking OpenAI Realtime events; the script is its model)\n',
+    );
+  const result = await runFixture(file, {
+    observer: narrator,
+    ...(values.realtime === true ? { transport: 'realtime' as const } : {}),
+  });
   if (result.status === 'error') {
     io.stderr.write(`switchboard simulate: ${file} is unusable:\n`);
     for (const i of result.issues.filter((x) => x.severity === 'error'))

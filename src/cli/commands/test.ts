@@ -18,6 +18,8 @@ in folders, files with a top-level "turns" key are fixtures). Default: ${DEFAULT
 
 Options:
   --reporter <name>  ${REPORTERS.join(' | ')} (default human)
+  --realtime         run each fixture through the Realtime transport: a loopback Realtime
+                     server whose model is the fixture's script, over a WebSocket
   -h, --help         show this help
 
 Exit codes: 0 all passed, 1 any failed, 2 unusable input (bad fixture, missing path).
@@ -30,6 +32,7 @@ export async function testCommand(argv: readonly string[], io: CliIO): Promise<n
     allowPositionals: true,
     options: {
       reporter: { type: 'string', default: 'human' },
+      realtime: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -43,7 +46,10 @@ export async function testCommand(argv: readonly string[], io: CliIO): Promise<n
       `unknown reporter ${JSON.stringify(reporter)} (use ${REPORTERS.join(', ')})`,
     );
   const paths = positionals.length > 0 ? positionals : [DEFAULT_FIXTURE_PATH];
-  const summary = await runFixtures({ paths });
+  const summary = await runFixtures({
+    paths,
+    ...(values.realtime === true ? { transport: 'realtime' as const } : {}),
+  });
   if (summary.results.length === 0) {
     io.stderr.write(`switchboard test: no fixtures found in ${paths.join(', ')}\n`);
     return EXIT.unusable;
