@@ -315,6 +315,30 @@ describe('attachRealtime', () => {
     expect(() => rig!.attachment.session.send('again')).toThrow(/ended/);
   });
 
+  it('leaves no sockets or timers behind after calls dropped mid-call', async () => {
+    const count = (kind: string): number =>
+      process.getActiveResourcesInfo().filter((r) => r === kind).length;
+    const baseline = { sockets: count('TCPSocketWrap'), timers: count('Timeout') };
+    const server = await startTestServer();
+    server.route('/slow', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 50);
+    });
+    for (let i = 0; i < 5; i++) {
+      const r = await realtimeRig({
+        tools: [endpoint(server.origin, 'lookup', 'get', '/slow')],
+        steps: [{ tool_calls: [{ name: 'lookup', args: { city: 'Quito' } }] }, { text: 'never' }],
+      });
+      const turn = r.attachment.session.send('Look up Quito');
+      await until(() => server.requests.length > i, 'the request');
+      r.server.dropClient();
+      await turn.result.catch(() => undefined);
+      await r.close();
+    }
+    await server.close();
+    await until(() => count('TCPSocketWrap') <= baseline.sockets, 'sockets closed');
+    await until(() => count('Timeout') <= baseline.timers, 'timers cleared');
+  });
+
   it('reports server error events to the host, ignores malformed events, and fails a refused response cleanly', async () => {
     rig = await realtimeRig({ tools: [note], steps: [{ text: 'Hello.' }] });
     rig.server.emit({
