@@ -14,6 +14,7 @@ import { getOwn, isPlainObject } from '../transform/own-data.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
 import { resolveDefinition } from './resolve.js';
+import { lintWorkflows } from '../workflow/lint-workflows.js';
 import { rawDefinitionSchema } from './schema.js';
 import type { ToolDefinition, ToolSet } from './types.js';
 import { ValidatorFactory } from './validator.js';
@@ -136,6 +137,7 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     if (resolved.definition && seen === undefined) tools.set(name, resolved.definition);
   });
 
+  issues.push(...lintWorkflows(tools, file));
   const blocking = issues.filter((i) => i.severity === 'error' || options.strict === true);
   if (blocking.length > 0) {
     const escalated = options.strict

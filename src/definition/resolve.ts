@@ -6,6 +6,7 @@ import type { DefinitionIssue } from '../errors.js';
 import { checkSaveExpression } from '../handlers/save.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { checkMustache } from '../transform/mustache.js';
+import { compileContext } from '../workflow/compile-task.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { joinPath } from './json-path.js';
 import { lintDefinition } from './lint.js';
@@ -206,6 +207,15 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     }),
   );
 
+  // context.task: workflows (docs/workflows.md).
+  const compiledTasks = compileContext(Object.hasOwn(raw, 'context') ? raw['context'] : undefined, {
+    path: path('context'),
+    file,
+    owner: name,
+    validators: ctx.validators,
+  });
+  issues.push(...compiledTasks.issues);
+
   if (issues.some((i) => i.severity === 'error') || validator === undefined) return { issues };
   const definition: ToolDefinition = {
     name,
@@ -220,6 +230,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     options,
     ...(raw.service !== undefined ? { service: raw.service } : {}),
     validator,
+    tasks: compiledTasks.tasks,
     source: { ...(file !== undefined ? { file } : {}), index: ctx.index },
   };
   return { definition, issues };

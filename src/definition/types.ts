@@ -4,6 +4,7 @@
  */
 import type { DefinitionIssue } from '../errors.js';
 import type { CompiledDefaults } from '../transform/types.js';
+import type { WorkflowTask } from '../workflow/types.js';
 import type { ArgumentValidator } from './validator-types.js';
 
 /** How a tool executes. */
@@ -92,6 +93,11 @@ export interface ToolDefinition {
   readonly service?: string;
   /** The function's JSON Schema, compiled once. */
   readonly validator: ArgumentValidator;
+  /**
+   * `context.task` compiled (Step Workflows, expression and event tasks; docs/workflows.md).
+   * Default []. A definition with tasks is not shown to the model itself: its tasks' tools are.
+   */
+  readonly tasks: readonly WorkflowTask[];
   /** Where it came from: file and index in the tools array. */
   readonly source: { readonly file?: string; readonly index: number };
 }

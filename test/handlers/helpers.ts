@@ -43,6 +43,7 @@ export function makeTool(overrides: ToolOverrides = {}): ToolDefinition {
     defaults: { rules: [], apply: (a) => ({ ok: true, args: { ...a }, trace: [] }) },
     rawDefaults: {},
     staticParameters: [],
+    tasks: [],
     hasResult: Object.hasOwn(overrides, 'result'),
     ...(Object.hasOwn(overrides, 'result') ? { result: overrides.result } : {}),
     options: { propagateToolResult: false, save: [], bridgePhrases: {} },

@@ -42,6 +42,7 @@ export function miniTool(t: MiniTool): ToolDefinition {
     defaults: { rules: [], apply: (args) => ({ ok: true, args: { ...args }, trace: [] }) },
     rawDefaults: {},
     staticParameters: [],
+    tasks: [],
     hasResult: t.result !== undefined,
     ...(t.result === undefined ? {} : { result: t.result }),
     options: {
