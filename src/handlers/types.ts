@@ -16,7 +16,14 @@ export type SessionEffect =
   | { readonly type: 'set-vars'; readonly vars: Readonly<Record<string, unknown>> }
   | { readonly type: 'handoff'; readonly agent: string; readonly reason?: string }
   | { readonly type: 'end-session'; readonly reason?: string }
-  | { readonly type: 'log'; readonly args: Readonly<Record<string, unknown>> };
+  | { readonly type: 'log'; readonly args: Readonly<Record<string, unknown>> }
+  /** A workflow changed step or status (docs/workflows.md). */
+  | {
+      readonly type: 'workflow';
+      readonly workflow: string;
+      readonly status: 'active' | 'completed';
+      readonly step?: string;
+    };
 
 /** A record of one HTTP request an endpoint handler sent (secrets redacted). */
 export interface HttpExchangeRecord {

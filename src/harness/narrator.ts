@@ -181,6 +181,13 @@ function narrateEvent(
     case 'vars':
       out('vars', 'dim', showValue(event.vars));
       return;
+    case 'workflow':
+      out(
+        'workflow',
+        'dim',
+        `${event.workflow}: ${event.status === 'completed' ? 'completed' : `step ${event.step ?? '?'}`}`,
+      );
+      return;
     case 'max-rounds':
       out('session', 'error', `stopped after ${event.rounds} tool rounds`);
       return;

@@ -14,6 +14,7 @@ export function applyToolResult(
   result: ToolCallResult,
   emit: (event: SessionEvent) => void,
 ): void {
+  for (const inner of result.nested ?? []) applyToolResult(host, inner, emit);
   const { trace } = result;
   const durationSecs = trace.duration_secs;
   if (trace.isError) {
@@ -67,6 +68,14 @@ export function applyToolResult(
             ...(effect.reason === undefined ? {} : { reason: effect.reason }),
           });
         }
+        break;
+      case 'workflow':
+        emit({
+          type: 'workflow',
+          workflow: effect.workflow,
+          status: effect.status,
+          ...(effect.step === undefined ? {} : { step: effect.step }),
+        });
         break;
       case 'end-session':
         state.ended = true;

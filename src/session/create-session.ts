@@ -59,6 +59,7 @@ export function createSession(given: SessionOptions): Session {
     history: [],
     turns: 0,
     ended: false,
+    workflows: new Map(),
   };
   return new LiveSession(options, state);
 }

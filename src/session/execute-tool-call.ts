@@ -41,6 +41,8 @@ export interface ToolCallResult {
   readonly effects: readonly SessionEffect[];
   /** The `content` of the tool message the model receives. */
   readonly content: string;
+  /** Calls this call made itself (a workflow's `call` actions), applied before it, in order. */
+  readonly nested?: readonly ToolCallResult[];
 }
 
 /** True if interrupting may cancel a call of this tool (SPEC §4). */

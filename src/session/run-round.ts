@@ -18,6 +18,16 @@ import { executeToolCall, type ExecuteContext, type ToolCallResult } from './exe
 import { prepareToolCall, type PrepareContext } from './prepare-tool-call.js';
 import type { TurnHost } from './turn-host.js';
 import type { SessionEvent } from './types.js';
+import { parseToolArguments } from './parse-tool-call.js';
+import {
+  activateTasks,
+  callTask,
+  taskForTool,
+  workflowContext,
+  workflowTools,
+} from '../workflow/runtime.js';
+import type { ExecutionIO } from '../workflow/execution.js';
+import type { ToolDefinition } from '../definition/types.js';
 
 /** What one round produced. */
 export interface RoundOutcome {
@@ -28,6 +38,8 @@ export interface RoundOutcome {
   readonly usage: ModelUsage;
   readonly interrupted: boolean;
   readonly error?: ModelError;
+  /** Tool calls that workflow activation made before the model call (already applied). */
+  readonly activation: readonly ToolCallResult[];
 }
 
 /** Runs one model call and its tool calls. Never throws; a model failure is in `error`. */
@@ -37,13 +49,10 @@ export async function runRound(
   emit: (event: SessionEvent) => void,
 ): Promise<RoundOutcome> {
   const system = host.systemValues();
-  const tools = host.activeTools();
-  const messages: ChatMessage[] = [...host.systemMessages(system), ...host.state.history];
-  const chatTools = host.chatTools(tools, system);
-
+  const agentTools = host.activeTools();
   const toolDefaults = effectiveToolDefaults(host.options, host.state.agent);
   const prepareCtx: PrepareContext = {
-    tools,
+    tools: agentTools,
     limits: host.limits,
     vars: host.state.vars,
     system,
@@ -64,6 +73,32 @@ export async function runRound(
     now: host.now,
     hasAgent: (name) => host.hasAgent(name),
   };
+
+  const workflowIO = workflowExecutionIO(host, agentTools, prepareCtx, execCtx, emit);
+  const activation = await activateTasks(
+    host.state,
+    agentTools,
+    workflowIO,
+    host.generateId,
+    (r) => applyToolResult(host, r, emit),
+    emit,
+  );
+  // Workflows (docs/workflows.md): definitions holding tasks are replaced by their generated
+  // tools, and a current step's `tools.allow` hides the other tools from the model.
+  const wf = workflowTools(host.state, agentTools);
+  const tools = wf.hidden.size === 0 ? agentTools : without(agentTools, wf.hidden);
+  const baseChatTools = host.chatTools(agentTools, system);
+  const chatTools =
+    wf.hidden.size === 0 && wf.extra.length === 0
+      ? baseChatTools
+      : [...baseChatTools.filter((t) => !wf.hidden.has(t.function.name)), ...wf.extra];
+  const modelPrepareCtx: PrepareContext = { ...prepareCtx, tools };
+  const context = workflowContext(host.state, agentTools, workflowIO);
+  const messages: ChatMessage[] = [
+    ...host.systemMessages(system),
+    ...(context === undefined ? [] : [{ role: 'system' as const, content: context }]),
+    ...host.state.history,
+  ];
 
   const calls: ModelToolCall[] = [];
   const finished: (ToolCallResult | undefined)[] = [];
@@ -88,7 +123,33 @@ export async function runRound(
     calls.push(call);
     finished.push(undefined);
     const startedAt = host.now();
-    const prepared = prepareToolCall(call.name, call.arguments, prepareCtx);
+    const task = taskForTool(host.state, agentTools, call.name);
+    if (task !== undefined) {
+      const parsed = parseToolArguments(call.arguments, host.limits);
+      emit({
+        type: 'tool-call',
+        callId: call.id,
+        tool: call.name,
+        rawArguments: call.arguments,
+        ...(parsed.ok ? { args: parsed.args } : {}),
+      });
+      const running = parsed.ok
+        ? callTask(task, call, parsed.args, host.state, workflowIO, startedAt, host.now)
+        : executeToolCall(
+            call,
+            { ok: false, transform: [], error: parsed.error },
+            startedAt,
+            execCtx,
+          );
+      pending.push(
+        running.then((result) => {
+          finished[index] = result;
+          flush();
+        }),
+      );
+      return;
+    }
+    const prepared = prepareToolCall(call.name, call.arguments, modelPrepareCtx);
     emit({
       type: 'tool-call',
       callId: call.id,
@@ -176,5 +237,46 @@ export async function runRound(
     usage,
     interrupted: signal.aborted,
     ...(error === undefined ? {} : { error }),
+    activation,
+  };
+}
+
+function without(
+  tools: ReadonlyMap<string, ToolDefinition>,
+  hidden: ReadonlySet<string>,
+): ReadonlyMap<string, ToolDefinition> {
+  const out = new Map<string, ToolDefinition>();
+  for (const [name, def] of tools) if (!hidden.has(name)) out.set(name, def);
+  return out;
+}
+
+/**
+ * What workflow actions need from this round: session variables, and `call` running another tool
+ * of the agent through the normal pipeline (a definition holding tasks is never callable).
+ */
+export function workflowExecutionIO(
+  host: TurnHost,
+  agentTools: ReadonlyMap<string, ToolDefinition>,
+  prepareCtx: PrepareContext,
+  execCtx: ExecuteContext,
+  emit: (event: SessionEvent) => void,
+): ExecutionIO {
+  const callable = new Map([...agentTools].filter(([, def]) => def.tasks.length === 0));
+  return {
+    vars: host.state.vars,
+    system: prepareCtx.system,
+    callTool: (name, args) => {
+      const call: ModelToolCall = { id: host.generateId(), name, arguments: JSON.stringify(args) };
+      const startedAt = host.now();
+      const prepared = prepareToolCall(name, call.arguments, { ...prepareCtx, tools: callable });
+      emit({
+        type: 'tool-call',
+        callId: call.id,
+        tool: name,
+        rawArguments: call.arguments,
+        ...(prepared.args === undefined ? {} : { args: prepared.args }),
+      });
+      return executeToolCall(call, prepared, startedAt, execCtx);
+    },
   };
 }

@@ -47,7 +47,11 @@ export async function runTurn(
     const round = await runRound(host, signal, emit);
     inputTokens += round.usage.inputTokens;
     outputTokens += round.usage.outputTokens;
-    for (const r of round.results) traces.push(r.trace);
+    for (const r of round.activation) traces.push(r.trace);
+    for (const r of round.results) {
+      for (const inner of r.nested ?? []) traces.push(inner.trace);
+      traces.push(r.trace);
+    }
     content = round.text;
     if (round.error !== undefined) {
       emit({

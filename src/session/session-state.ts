@@ -5,6 +5,7 @@
  */
 import type { ChatMessage } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
+import { restoreWorkflows, snapshotWorkflows, type WorkflowState } from '../workflow/state.js';
 import type { SessionState } from './types.js';
 
 /** What a live session mutates between turns. */
@@ -16,6 +17,8 @@ export interface LiveState {
   history: ChatMessage[];
   turns: number;
   ended: boolean;
+  /** Workflow task states by task key. */
+  workflows: Map<string, WorkflowState>;
 }
 
 /** Sets own properties of `target` from `updates` (never through a prototype setter). */
@@ -49,6 +52,7 @@ export function snapshotState(state: LiveState): SessionState {
     history: state.history.slice(),
     turns: state.turns,
     ended: state.ended,
+    ...(state.workflows.size === 0 ? {} : { workflows: snapshotWorkflows(state.workflows) }),
   };
 }
 
@@ -72,6 +76,7 @@ export function liveStateFrom(state: SessionState): LiveState {
     history: jsonCopy(state.history),
     turns: typeof state.turns === 'number' ? state.turns : 0,
     ended: state.ended === true,
+    workflows: restoreWorkflows(state.workflows),
   };
 }
 

@@ -7,6 +7,7 @@ import type { ToolErrorCode } from '../errors.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
 import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
 import type { TransformTraceEntry } from '../transform/types.js';
+import type { WorkflowState } from '../workflow/state.js';
 
 /** Auth of a service (SPEC §3). Secrets never leave the endpoint handler. */
 export type ServiceAuth =
@@ -174,6 +175,13 @@ export type SessionEvent =
       readonly to: string;
       readonly reason?: string;
     }
+  /** A workflow (`context.task`) was activated, moved to another step, or completed. */
+  | {
+      readonly type: 'workflow';
+      readonly workflow: string;
+      readonly status: 'active' | 'completed';
+      readonly step?: string;
+    }
   | { readonly type: 'max-rounds'; readonly rounds: number }
   | { readonly type: 'interrupted' }
   /** The model call failed (HTTP error, timeout); the turn ends and `result` rejects with a ModelError. */
@@ -196,6 +204,8 @@ export interface SessionState {
   readonly history: ChatMessage[];
   readonly turns: number;
   readonly ended: boolean;
+  /** State of each workflow task by its key (absent: none started). See docs/workflows.md. */
+  readonly workflows?: Readonly<Record<string, WorkflowState>>;
 }
 
 /** The result of one turn (the minimal agent output format plus richer fields). */

@@ -1,0 +1,60 @@
+/**
+ * Per-session state of each task (docs/workflows.md, "State"): status, current step, the current
+ * step's collected inputs, and the task's own (`local.*`) variables. Plain JSON, keyed by the
+ * task's key, so two workflows never share inputs or locals.
+ */
+import { isPlainObject } from '../transform/own-data.js';
+
+/** The state of one task in one session. */
+export interface WorkflowState {
+  /** `active`: a step is current; `completed`: a terminal step was submitted (or start ran, for event tasks). */
+  status: 'active' | 'completed';
+  /** The current step (steps tasks); the last step once completed. */
+  step?: string;
+  /** Inputs collected for the current step. */
+  inputs: Record<string, unknown>;
+  /** The task's `local.*` variables. */
+  local: Record<string, unknown>;
+}
+
+/** Sets an own property (never through a prototype setter). */
+export function setOwnValue(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+/** A JSON copy of the states, for `toJSON`. */
+export function snapshotWorkflows(
+  states: ReadonlyMap<string, WorkflowState>,
+): Record<string, WorkflowState> {
+  const out: Record<string, WorkflowState> = {};
+  for (const [key, s] of states)
+    setOwnValue(out, key, JSON.parse(JSON.stringify(s)) as WorkflowState);
+  return out;
+}
+
+/** Reads stored states back; throws a TypeError naming the first malformed entry. */
+export function restoreWorkflows(value: unknown): Map<string, WorkflowState> {
+  const out = new Map<string, WorkflowState>();
+  if (value === undefined) return out;
+  if (!isPlainObject(value)) throw new TypeError('session state workflows must be an object');
+  for (const key of Object.keys(value)) {
+    const s = value[key];
+    if (
+      !isPlainObject(s) ||
+      (s['status'] !== 'active' && s['status'] !== 'completed') ||
+      (s['step'] !== undefined && typeof s['step'] !== 'string') ||
+      !isPlainObject(s['inputs']) ||
+      !isPlainObject(s['local'])
+    ) {
+      throw new TypeError(`session state workflows[${JSON.stringify(key)}] is malformed`);
+    }
+    const copy = JSON.parse(JSON.stringify(s)) as WorkflowState;
+    out.set(key, copy);
+  }
+  return out;
+}

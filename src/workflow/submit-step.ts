@@ -1,0 +1,107 @@
+/**
+ * A steps task's submission (docs/workflows.md, "Runtime lifecycle"): merge the arguments into the
+ * step's inputs → `on.presubmit` → validate the inputs (ajv; a failure is a tool error and the step
+ * stays current) → `on.submit` → the first `next` entry whose `requires` are collected and whose
+ * `if` holds → enter that step (`on.enter`), or complete the workflow when no entry matches or the
+ * step has none. `go_to_step` (when the step allows it) jumps without validation.
+ */
+import { ToolError } from '../errors.js';
+import type { Execution } from './execution.js';
+import { isEmpty } from './execution.js';
+import { setOwnValue, type WorkflowState } from './state.js';
+import type { StepsTask, WorkflowStep } from './types.js';
+
+/** The outcome of one submission. */
+export type SubmitOutcome =
+  | { readonly type: 'ok'; readonly output: Record<string, unknown> }
+  | { readonly type: 'error'; readonly error: ToolError };
+
+/** Makes `step` current with empty inputs and runs its `on.enter`. */
+export async function enterStep(
+  _task: StepsTask,
+  step: WorkflowStep,
+  s: WorkflowState,
+  run: Execution,
+): Promise<void> {
+  s.step = step.id;
+  s.status = 'active';
+  s.inputs = {};
+  await run.run(step.on.enter);
+}
+
+/** The step's instructions whose conditions hold, rendered. */
+export function stepView(
+  _task: StepsTask,
+  step: WorkflowStep,
+  run: Execution,
+): { readonly instructions: readonly string[] } {
+  return {
+    instructions: step.instructions.filter((i) => run.holds(i.if)).map((i) => run.render(i.text)),
+  };
+}
+
+/** Handles a call of the submit tool while `s.step` is current. */
+export async function submitStep(
+  task: StepsTask,
+  s: WorkflowState,
+  args: Record<string, unknown>,
+  run: Execution,
+): Promise<SubmitOutcome> {
+  const step = task.stepById.get(s.step ?? '');
+  if (step === undefined)
+    return {
+      type: 'error',
+      error: new ToolError('not_available', `workflow ${task.key} has no current step`),
+    };
+  const from = step.id;
+
+  const goTo = args['go_to_step'];
+  if (step.tools.allowGoToStep && typeof goTo === 'string' && Object.hasOwn(args, 'go_to_step')) {
+    const target = task.stepById.get(goTo);
+    if (target === undefined)
+      return {
+        type: 'error',
+        error: new ToolError('invalid_arguments', `go_to_step: no step "${goTo}"`),
+      };
+    await enterStep(task, target, s, run);
+    return { type: 'ok', output: { status: 'ok', completed_step: from } };
+  }
+
+  for (const key of Object.keys(args)) {
+    if (key === 'go_to_step') continue;
+    setOwnValue(s.inputs, key, JSON.parse(JSON.stringify(args[key])) as unknown);
+  }
+  await run.run(step.on.presubmit);
+  const check = step.submit.validator.validate(s.inputs);
+  if (!check.ok) {
+    const text = check.failures
+      .slice(0, 10)
+      .map((f) => `${f.path === '' ? '(root)' : f.path}: ${f.message}`)
+      .join('; ');
+    return {
+      type: 'error',
+      error: new ToolError(
+        'invalid_arguments',
+        `step ${from} is still current; its inputs do not validate: ${text}. Ask the user again, then call ${task.submitName}.`,
+        { step: from, failures: check.failures.map((f) => ({ path: f.path, message: f.message })) },
+      ),
+    };
+  }
+  await run.run(step.on.submit);
+
+  const chosen = step.next.find(
+    (t) => t.requires.every((name) => !isEmpty(s.inputs[name])) && run.holds(t.if),
+  );
+  if (chosen === undefined) {
+    s.status = 'completed';
+    return { type: 'ok', output: { status: 'ok', completed_step: from } };
+  }
+  if (chosen.id === from) {
+    // A loop-back retries the step: inputs are cleared, on.enter does not run again (so a
+    // counter initialised there keeps counting).
+    s.inputs = {};
+    return { type: 'ok', output: { status: 'retry', completed_step: from } };
+  }
+  await enterStep(task, task.stepById.get(chosen.id)!, s, run);
+  return { type: 'ok', output: { status: 'ok', completed_step: from } };
+}
