@@ -202,3 +202,27 @@ export {
   type ConnectRealtimeOptions,
   type ClosableRealtimeConnection,
 } from './realtime/connect-realtime.js';
+
+// --- observability (OpenTelemetry spans, latency reports, the failure taxonomy) ---------------
+export type * from './observability/types.js';
+export { NO_TIMINGS } from './observability/turn-tracing.js';
+export { timingLine } from './harness/narrator.js';
+export {
+  CALLER_SPEECH,
+  failureForCaller,
+  failureForHost,
+  failureForModel,
+  failureInfo,
+  failureOf,
+  isRetryableModelError,
+  isRetryableToolError,
+  type CallerMessages,
+  type CallerRenderOptions,
+  type CallerSpeech,
+  type Failure,
+  type FailureBlame,
+  type FailureCode,
+  type FailureInfo,
+  type HostFailure,
+  type SessionFailureCode,
+} from './failures.js';

@@ -59,6 +59,14 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
   /** Called for every HTTP request sent (attempts included), before its response. */
   readonly onRequest?: (record: HttpExchangeRecord) => void;
+  /**
+   * Tracing of one HTTP attempt, called before it is sent: headers to add (W3C trace context,
+   * when the host enabled propagation) and a callback for its outcome.
+   */
+  readonly traceAttempt?: (record: HttpExchangeRecord) => {
+    readonly headers: Readonly<Record<string, string>>;
+    end(status: number | undefined, failure?: string): void;
+  };
 }
 
 /** Timing of one execution. */

@@ -4,6 +4,7 @@
  * answer, spoken lines, language changes, the reply, and whether each turn met its expectations.
  * A {@link FixtureObserver} writing lines; colour is a flag.
  */
+import type { TurnTimings } from '../observability/types.js';
 import type { SessionEvent } from '../session/types.js';
 import type { FixtureFailure } from './fixture-result.js';
 import type { HttpExchange } from './fixture-schema.js';
@@ -20,6 +21,8 @@ export interface NarratorOptions {
   readonly write: (line: string) => void;
   /** ANSI colours. Default false. */
   readonly color?: boolean;
+  /** Print each turn's latency report. Default false. */
+  readonly timings?: boolean;
 }
 
 const STYLES = {
@@ -119,9 +122,10 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
       // Printed when the session's own http-request event arrives, so lines follow event order.
       wire.push({ request, response });
     },
-    turnEnd(_turn: number, _observed: ObservedTurn, failures: readonly FixtureFailure[]) {
+    turnEnd(_turn: number, observed: ObservedTurn, failures: readonly FixtureFailure[]) {
       flush();
       printWire();
+      if (options.timings === true) out('timing', 'dim', timingLine(observed.timings));
       if (failures.length === 0) options.write(paint('dim', '  ✓ expectations met'));
       for (const f of failures) {
         failureLines(f).forEach((line, i) =>
@@ -130,6 +134,32 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
       }
     },
   };
+}
+
+/** One line of a turn's latency report. */
+export function timingLine(t: TurnTimings): string {
+  const parts = [`total ${ms(t.totalMs)}`];
+  if (t.modelTimeToFirstTokenMs !== undefined)
+    parts.push(`model first token ${ms(t.modelTimeToFirstTokenMs)}`);
+  if (t.modelTimeToFirstToolCallMs !== undefined)
+    parts.push(`first tool call ${ms(t.modelTimeToFirstToolCallMs)}`);
+  parts.push(
+    `${t.modelCalls.length} model call(s) ${ms(sum(t.modelCalls.map((m) => m.durationMs)))}`,
+  );
+  for (const tool of t.tools)
+    parts.push(
+      `${tool.tool} ${ms(tool.durationMs)}${tool.queuedMs > 0 ? ` (queued ${ms(tool.queuedMs)})` : ''}`,
+    );
+  if (t.phrasesSpoken > 0) parts.push(`${t.phrasesSpoken} phrase(s) spoken`);
+  return parts.join(' · ');
+}
+
+function ms(value: number): string {
+  return `${Math.round(value)} ms`;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }
 
 function cut(text: string, max = 300): string {

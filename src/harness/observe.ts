@@ -2,6 +2,7 @@
  * What one turn of a session did, in the shape fixture expectations talk about: tool calls with
  * their final arguments, HTTP requests on the wire, spoken lines, language, variables, reply.
  */
+import type { TurnTimings } from '../observability/types.js';
 import type { SessionEvent, TurnResult } from '../session/types.js';
 import type { RecordedRequest } from './recorded-request.js';
 
@@ -38,6 +39,8 @@ export interface ObservedTurn {
   readonly interrupted: boolean;
   /** The model's failure, when the turn ended on one. */
   readonly modelError?: string;
+  /** The turn's latency report. */
+  readonly timings: TurnTimings;
 }
 
 /** Options of {@link observeTurn}. */
@@ -78,6 +81,7 @@ export function observeTurn(options: ObserveTurnOptions): ObservedTurn {
     ...(result.state.agent !== undefined ? { agent: result.state.agent } : {}),
     ended: result.state.ended,
     interrupted: result.interrupted,
+    timings: result.timings,
     ...(options.modelError !== undefined ? { modelError: options.modelError } : {}),
   };
 }

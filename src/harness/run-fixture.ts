@@ -3,6 +3,7 @@
  * HTTP double answering declared exchanges. Checks every turn's expectations and the fixture's
  * global rules (no unused step, no extra model call, no undeclared or unused exchange).
  */
+import { NO_TIMINGS } from '../observability/turn-tracing.js';
 import { DefinitionError } from '../errors.js';
 import type { Session, SessionEvent, SessionOptions, TurnResult } from '../session/types.js';
 import { checkTurn } from './check-turn.js';
@@ -303,6 +304,7 @@ function partialResult(events: readonly SessionEvent[], session: Session): TurnR
     response_time_secs: 0,
     traces: [],
     propagated: [],
+    timings: NO_TIMINGS,
     events,
     usage: { inputTokens: 0, outputTokens: 0 },
     state: session.toJSON(),

@@ -3,6 +3,7 @@
  * event first, then its effects (language, say, variables, log, handoff, end of session), each
  * with its event. Handlers only describe effects; this is the one place that performs them.
  */
+import { isRetryableToolError } from '../failures.js';
 import type { ToolCallResult } from './execute-tool-call.js';
 import { assignVars } from './session-state.js';
 import type { TurnHost } from './turn-host.js';
@@ -26,6 +27,7 @@ export function applyToolResult(
       code: trace.errorCode ?? 'handler_error',
       message: typeof err.error?.message === 'string' ? err.error.message : 'tool error',
       durationSecs,
+      retryable: isRetryableToolError(trace.errorCode ?? 'handler_error'),
     });
   } else {
     emit({

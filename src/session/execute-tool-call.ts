@@ -18,6 +18,7 @@ import type {
   SessionEffect,
 } from '../handlers/types.js';
 import type { ModelToolCall } from '../models/types.js';
+import type { ToolCallTrace } from '../observability/turn-tracing.js';
 import { applySaveRules } from './deps.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { SessionEvent, ToolTrace } from './types.js';
@@ -68,6 +69,7 @@ export async function executeToolCall(
   prepared: PreparedCall,
   startedAt: number,
   ctx: ExecuteContext,
+  trace?: ToolCallTrace,
 ): Promise<ToolCallResult> {
   if (!prepared.ok)
     return finish(
@@ -102,6 +104,7 @@ export async function executeToolCall(
   const handlerSignal = cancellable ? ctx.signal : new AbortController().signal;
   const handler = ctx.handlerFor(tool.type);
   let run: Promise<HandlerOutcome>;
+  trace?.dispatched();
   try {
     run = handler.execute(args, {
       tool,
@@ -109,6 +112,7 @@ export async function executeToolCall(
       session: ctx.session,
       signal: handlerSignal,
       onRequest,
+      ...(trace === undefined ? {} : { traceAttempt: trace.attempt }),
     });
   } catch (err) {
     run = Promise.reject(err);

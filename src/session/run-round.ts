@@ -16,6 +16,7 @@ import {
 } from './bridge.js';
 import { executeToolCall, type ExecuteContext, type ToolCallResult } from './execute-tool-call.js';
 import { prepareToolCall, type PrepareContext } from './prepare-tool-call.js';
+import type { TurnTracing } from '../observability/turn-tracing.js';
 import type { TurnHost } from './turn-host.js';
 import type { SessionEvent } from './types.js';
 import { parseToolArguments } from './parse-tool-call.js';
@@ -47,6 +48,7 @@ export async function runRound(
   host: TurnHost,
   signal: AbortSignal,
   emit: (event: SessionEvent) => void,
+  tracing?: TurnTracing,
 ): Promise<RoundOutcome> {
   const system = host.systemValues();
   const agentTools = host.activeTools();
@@ -165,12 +167,26 @@ export async function runRound(
         bridge ??= startBridge({
           thresholdSecs: host.options.bridge?.thresholdSecs ?? DEFAULT_BRIDGE_THRESHOLD_SECS,
           candidates: () => bridgeCandidates,
-          say: (text, tool) => emit({ type: 'say', text, source: 'bridge', tool }),
+          say: (text, tool) => {
+            tracing?.phrase('bridge', tool);
+            emit({ type: 'say', text, source: 'bridge', tool });
+          },
         });
       }
     }
+    const trace = tracing?.toolCall({
+      callId: call.id,
+      tool: call.name,
+      ...(prepared.ok ? { toolType: prepared.tool.type } : {}),
+      ruleCount: prepared.ok ? prepared.tool.defaults.rules.length : 0,
+      ...(prepared.args === undefined ? {} : { args: prepared.args }),
+    });
     pending.push(
-      executeToolCall(call, prepared, startedAt, execCtx).then((result) => {
+      executeToolCall(call, prepared, startedAt, execCtx, trace).then((result) => {
+        trace?.end({
+          ...(result.trace.errorCode === undefined ? {} : { errorCode: result.trace.errorCode }),
+          output: result.trace.output,
+        });
         done = true;
         finished[index] = result;
         flush();
@@ -181,10 +197,12 @@ export async function runRound(
   let text = '';
   let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
   let error: ModelError | undefined;
+  const modelTrace = tracing?.modelCall();
   try {
     const stream = host.options.model.stream({ messages, tools: chatTools, signal });
     for await (const part of stream) {
       if (signal.aborted) break;
+      if (part.type !== 'finish') modelTrace?.part(part.type === 'tool-call');
       switch (part.type) {
         case 'text-delta':
           if (part.text !== '') {
@@ -207,6 +225,7 @@ export async function runRound(
   } catch (err) {
     if (!signal.aborted) error = asModelError(err, host.options.model.name);
   }
+  modelTrace?.end(usage, error);
   await Promise.all(pending);
   bridge?.stop();
 

@@ -10,6 +10,8 @@
  * `turn-end` (not after a model error); `session-end` last if a tool ended the session.
  */
 import type { ModelUsage } from '../models/types.js';
+import { isRetryableModelError } from '../failures.js';
+import { TurnTracing } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
 import { snapshotState } from './session-state.js';
 import type { TurnHost } from './turn-host.js';
@@ -30,6 +32,15 @@ export async function runTurn(
   const state = host.state;
   state.turns++;
   emit({ type: 'turn-start', turn: state.turns, user: userText });
+  const tracing = new TurnTracing({
+    sessionId: state.id,
+    turn: state.turns,
+    ...(state.agent === undefined ? {} : { agent: state.agent }),
+    language: state.language,
+    model: host.options.model.name,
+    now: host.now,
+    ...(host.options.tracing === undefined ? {} : { options: host.options.tracing }),
+  });
   state.history.push({ role: 'user', content: userText });
 
   const maxRounds = Math.max(1, host.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS);
@@ -44,7 +55,7 @@ export async function runTurn(
       interrupted = true;
       break;
     }
-    const round = await runRound(host, signal, emit);
+    const round = await runRound(host, signal, emit, tracing);
     inputTokens += round.usage.inputTokens;
     outputTokens += round.usage.outputTokens;
     for (const r of round.activation) traces.push(r.trace);
@@ -59,7 +70,9 @@ export async function runTurn(
         code: round.error.code,
         message: round.error.message,
         ...(round.error.status === undefined ? {} : { status: round.error.status }),
+        retryable: isRetryableModelError(round.error.code),
       });
+      tracing.end({ interrupted: false, error: round.error });
       throw round.error;
     }
     if (round.interrupted) {
@@ -75,7 +88,8 @@ export async function runTurn(
     }
   }
   if (interrupted) emit({ type: 'interrupted' });
-  emit({ type: 'turn-end', content });
+  const timings = tracing.end({ interrupted });
+  emit({ type: 'turn-end', content, timings });
   if (state.ended)
     emit({
       type: 'session-end',
@@ -96,5 +110,6 @@ export async function runTurn(
     usage,
     state: snapshot,
     interrupted,
+    timings,
   };
 }

@@ -5,7 +5,9 @@ import type { Dispatcher } from 'undici';
 import type { ToolSet } from '../definition/types.js';
 import type { ToolErrorCode } from '../errors.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
+import type { ModelErrorCode } from '../models/errors.js';
 import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
+import type { TracingOptions, TurnTimings } from '../observability/types.js';
 import type { TransformTraceEntry } from '../transform/types.js';
 import type { WorkflowState } from '../workflow/state.js';
 
@@ -98,6 +100,8 @@ export interface SessionOptions {
     readonly source?: string;
     readonly target?: string;
   };
+  /** OpenTelemetry spans and trace context propagation (see docs/observability.md). */
+  readonly tracing?: TracingOptions;
   /** Called synchronously with every event of every turn, in emission order. */
   readonly onEvent?: (event: SessionEvent) => void;
   /** Injectable clock and id source for deterministic tests. */
@@ -152,6 +156,8 @@ export type SessionEvent =
       readonly code: ToolErrorCode;
       readonly message: string;
       readonly durationSecs: number;
+      /** Trying again may succeed (see `failureForHost`). */
+      readonly retryable: boolean;
     }
   | { readonly type: 'http-request'; readonly callId: string; readonly request: HttpExchangeRecord }
   | {
@@ -187,11 +193,13 @@ export type SessionEvent =
   /** The model call failed (HTTP error, timeout); the turn ends and `result` rejects with a ModelError. */
   | {
       readonly type: 'model-error';
-      readonly code: string;
+      readonly code: ModelErrorCode;
       readonly message: string;
       readonly status?: number;
+      /** Trying again may succeed (see `failureForHost`). */
+      readonly retryable: boolean;
     }
-  | { readonly type: 'turn-end'; readonly content: string }
+  | { readonly type: 'turn-end'; readonly content: string; readonly timings?: TurnTimings }
   | { readonly type: 'session-end'; readonly reason?: string };
 
 /** Plain-JSON session state (serialisable and restorable). */
@@ -223,6 +231,8 @@ export interface TurnResult {
   readonly state: SessionState;
   /** True if the turn ended by `interrupt()`. */
   readonly interrupted: boolean;
+  /** The turn's latency report: model time to first token and tool call, each tool, phrases. */
+  readonly timings: TurnTimings;
 }
 
 /** One propagated tool result (see `TurnResult.propagated`). */

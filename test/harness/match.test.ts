@@ -1,3 +1,4 @@
+import { NO_TIMINGS } from '../../src/observability/turn-tracing.js';
 import { describe, expect, it } from 'vitest';
 import { matchValue } from '../../src/harness/match.js';
 import { checkTurn } from '../../src/harness/check-turn.js';
@@ -54,6 +55,7 @@ function turn(partial: Partial<ObservedTurn>): ObservedTurn {
     events: [],
     ended: false,
     interrupted: false,
+    timings: NO_TIMINGS,
     ...partial,
   };
 }

@@ -276,7 +276,7 @@ describe('turn loop', () => {
     });
     const r = await s.run('bye');
     expect(r.events.slice(-2)).toEqual([
-      { type: 'turn-end', content: 'Bye!' },
+      { type: 'turn-end', content: 'Bye!', timings: r.timings },
       { type: 'session-end', reason: 'caller hung up' },
     ]);
     expect(s.ended).toBe(true);

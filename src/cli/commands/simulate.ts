@@ -17,6 +17,8 @@ changes. Nothing leaves the machine.
 Options:
   --realtime   narrate the fixture run through the Realtime transport (a loopback Realtime
                server speaking OpenAI's event shapes, with the fixture's script as its model)
+  --timings    print each turn's latency report (model time to first token and tool call,
+               each tool's duration and queueing, phrases spoken, total)
   --no-color   plain output (also NO_COLOR=1, or when stdout is not a terminal)
   -h, --help   show this help
 
@@ -30,6 +32,7 @@ export async function simulateCommand(argv: readonly string[], io: CliIO): Promi
     allowPositionals: true,
     options: {
       'no-color': { type: 'boolean' },
+      timings: { type: 'boolean' },
       realtime: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -41,7 +44,11 @@ export async function simulateCommand(argv: readonly string[], io: CliIO): Promi
   if (positionals.length !== 1) throw new UsageError('name exactly one fixture file');
   const file = positionals[0] as string;
   const color = values['no-color'] !== true && useColor(io);
-  const narrator = createNarrator({ write: (line) => io.stdout.write(`${line}\n`), color });
+  const narrator = createNarrator({
+    write: (line) => io.stdout.write(`${line}\n`),
+    color,
+    timings: values.timings === true,
+  });
   if (values.realtime === true)
     io.stdout.write(
       'transport: Realtime (a loopback server speaking OpenAI Realtime events; the script is its model)\n',

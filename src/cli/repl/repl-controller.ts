@@ -3,6 +3,7 @@
  * OpenAI-compatible one or the person at the keyboard, and a recorder so `/save` writes a fixture
  * of the session so far that `switchboard test` passes.
  */
+import { NO_TIMINGS } from '../../observability/turn-tracing.js';
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { Agent } from 'undici';
@@ -253,6 +254,7 @@ export class ReplController {
         response_time_secs: 0,
         traces: [],
         propagated: [],
+        timings: NO_TIMINGS,
         events: [],
         usage: { inputTokens: 0, outputTokens: 0 },
         state,

@@ -208,16 +208,24 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         attempt,
       };
       context.onRequest?.(record);
+      const traced = context.traceAttempt?.(record);
       const result = await exchange(
         dispatcher(),
         {
           url: built.url,
           method: METHOD[method],
-          headers: prepared.headers,
+          headers:
+            traced === undefined || Object.keys(traced.headers).length === 0
+              ? prepared.headers
+              : { ...prepared.headers, ...traced.headers },
           signal: deadline,
           ...(built.body === undefined ? {} : { body: built.body }),
         },
         limits,
+      );
+      traced?.end(
+        result.ok ? result.response.status : undefined,
+        result.ok ? undefined : result.failure.kind,
       );
       const canRetry = isIdempotent(method) && retries < MAX_RETRIES;
       if (!result.ok) {

@@ -1,5 +1,6 @@
 /**
- * JSON reporter: the summary without the bulky observed events, stable for machines.
+ * JSON reporter: the summary without the bulky observed events, stable for machines; each
+ * fixture's per-turn latency reports (`timings`) included.
  */
 import type { RunSummary } from '../fixture-result.js';
 
@@ -17,6 +18,7 @@ export function jsonReport(summary: RunSummary): string {
       durationMs: Math.round(r.durationMs),
       failures: r.failures,
       issues: r.issues,
+      timings: r.turns.map((t) => t.timings),
     })),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;

@@ -1,0 +1,228 @@
+/**
+ * The failure taxonomy: every way a turn can go wrong, as one discriminated union on `source`
+ * with stable codes, and three renderings of the same failure:
+ * - for the model: the tool error JSON it already receives as the tool's result;
+ * - for the caller: a short speakable sentence, per language, overridable by the host;
+ * - for the host: code, source, message, whether trying again can help, and the cause.
+ */
+import type { ToolErrorCode } from './errors.js';
+import type { ModelErrorCode } from './models/errors.js';
+import type { SessionEvent } from './session/types.js';
+
+/** Failures of the session itself (not of a tool or the model). */
+export type SessionFailureCode =
+  /** `send` on a session that ended or was closed. */
+  | 'session_ended'
+  /** A host callback (`onEvent`, an action) threw; the engine went on. */
+  | 'host_callback'
+  /** The session store refused or failed to save. */
+  | 'store';
+
+/** One failure, discriminated on `source`. */
+export type Failure =
+  | {
+      readonly source: 'tool';
+      readonly code: ToolErrorCode;
+      readonly message: string;
+      readonly tool: string;
+      readonly callId: string;
+    }
+  | {
+      readonly source: 'model';
+      readonly code: ModelErrorCode;
+      readonly message: string;
+      readonly status?: number;
+    }
+  | { readonly source: 'session'; readonly code: SessionFailureCode; readonly message: string };
+
+/** Every failure code. */
+export type FailureCode = Failure['code'];
+
+/** Whose doing a failure is: decides who can fix it. */
+export type FailureBlame = 'model' | 'service' | 'definition' | 'host' | 'caller' | 'engine';
+
+/** What the taxonomy knows about a code. */
+export interface FailureInfo {
+  /** Trying the same thing again may succeed (a transient fault). */
+  readonly retryable: boolean;
+  readonly blame: FailureBlame;
+  /** Which caller sentence fits it. */
+  readonly speech: CallerSpeech;
+}
+
+/** The kinds of sentence a caller hears. */
+export type CallerSpeech =
+  'retry_later' | 'not_understood' | 'unavailable' | 'interrupted' | 'ended';
+
+const TOOL: Readonly<Record<ToolErrorCode, FailureInfo>> = {
+  invalid_arguments: { retryable: true, blame: 'model', speech: 'not_understood' },
+  unknown_tool: { retryable: true, blame: 'model', speech: 'not_understood' },
+  missing_template_value: { retryable: false, blame: 'definition', speech: 'unavailable' },
+  http_status: { retryable: true, blame: 'service', speech: 'retry_later' },
+  http_redirect: { retryable: false, blame: 'definition', speech: 'unavailable' },
+  timeout: { retryable: true, blame: 'service', speech: 'retry_later' },
+  network: { retryable: true, blame: 'service', speech: 'retry_later' },
+  response_too_large: { retryable: false, blame: 'service', speech: 'unavailable' },
+  bad_response: { retryable: false, blame: 'service', speech: 'unavailable' },
+  policy_denied: { retryable: false, blame: 'definition', speech: 'unavailable' },
+  not_available: { retryable: false, blame: 'host', speech: 'unavailable' },
+  invalid_language: { retryable: true, blame: 'model', speech: 'not_understood' },
+  handler_error: { retryable: false, blame: 'host', speech: 'unavailable' },
+  cancelled: { retryable: true, blame: 'caller', speech: 'interrupted' },
+};
+
+const MODEL: Readonly<Record<ModelErrorCode, FailureInfo>> = {
+  http_status: { retryable: true, blame: 'service', speech: 'retry_later' },
+  timeout: { retryable: true, blame: 'service', speech: 'retry_later' },
+  network: { retryable: true, blame: 'service', speech: 'retry_later' },
+  bad_response: { retryable: true, blame: 'service', speech: 'retry_later' },
+  script: { retryable: false, blame: 'host', speech: 'unavailable' },
+};
+
+const SESSION: Readonly<Record<SessionFailureCode, FailureInfo>> = {
+  session_ended: { retryable: false, blame: 'host', speech: 'ended' },
+  host_callback: { retryable: false, blame: 'host', speech: 'unavailable' },
+  store: { retryable: true, blame: 'engine', speech: 'retry_later' },
+};
+
+/** The taxonomy's entry for a failure. */
+export function failureInfo(failure: Failure): FailureInfo {
+  switch (failure.source) {
+    case 'tool':
+      return TOOL[failure.code];
+    case 'model':
+      return MODEL[failure.code];
+    case 'session':
+      return SESSION[failure.code];
+    default: {
+      const _exhaustive: never = failure;
+      return _exhaustive;
+    }
+  }
+}
+
+/** True when trying again may help (a tool error code). */
+export function isRetryableToolError(code: ToolErrorCode): boolean {
+  return TOOL[code].retryable;
+}
+
+/** True when trying again may help (a model error code). */
+export function isRetryableModelError(code: ModelErrorCode): boolean {
+  return MODEL[code].retryable;
+}
+
+/** The host's view of a failure. */
+export interface HostFailure {
+  readonly source: Failure['source'];
+  readonly code: FailureCode;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly blame: FailureBlame;
+  /** The tool and call, for tool failures; the model server's status, when it answered. */
+  readonly cause?: { readonly tool?: string; readonly callId?: string; readonly status?: number };
+}
+
+/** Renders a failure for the host (logs, metrics, dashboards). */
+export function failureForHost(failure: Failure): HostFailure {
+  const info = failureInfo(failure);
+  const cause =
+    failure.source === 'tool'
+      ? { tool: failure.tool, callId: failure.callId }
+      : failure.source === 'model' && failure.status !== undefined
+        ? { status: failure.status }
+        : undefined;
+  return {
+    source: failure.source,
+    code: failure.code,
+    message: failure.message,
+    retryable: info.retryable,
+    blame: info.blame,
+    ...(cause === undefined ? {} : { cause }),
+  };
+}
+
+/** Renders a tool failure for the model: the JSON it receives as the tool's result. */
+export function failureForModel(failure: Extract<Failure, { source: 'tool' }>): {
+  error: { code: ToolErrorCode; message: string };
+} {
+  return { error: { code: failure.code, message: failure.message } };
+}
+
+/**
+ * Caller sentences per language (primary subtag), by kind. Hosts override any of them, per code
+ * or per kind, per language tag or primary subtag.
+ */
+export const CALLER_SPEECH: Readonly<Record<string, Readonly<Record<CallerSpeech, string>>>> = {
+  en: {
+    retry_later: "Sorry, I couldn't get that done just now. Let's try again in a moment.",
+    not_understood: "Sorry, I didn't quite get that. Could you say it again?",
+    unavailable: "Sorry, I can't do that right now.",
+    interrupted: 'Okay, go ahead.',
+    ended: 'This call has ended.',
+  },
+  es: {
+    retry_later: 'Lo siento, no pude hacerlo ahora mismo. Intentémoslo de nuevo en un momento.',
+    not_understood: 'Perdón, no le entendí bien. ¿Podría repetirlo?',
+    unavailable: 'Lo siento, no puedo hacer eso ahora.',
+    interrupted: 'De acuerdo, adelante.',
+    ended: 'Esta llamada ha terminado.',
+  },
+  fr: {
+    retry_later: "Désolé, je n'ai pas pu le faire pour l'instant. Réessayons dans un moment.",
+    not_understood: "Pardon, je n'ai pas bien compris. Pouvez-vous répéter ?",
+    unavailable: 'Désolé, je ne peux pas faire cela pour le moment.',
+    interrupted: "D'accord, allez-y.",
+    ended: 'Cet appel est terminé.',
+  },
+};
+
+/** Host overrides: by failure code or caller-speech kind, then by language tag, primary subtag or `*`. */
+export type CallerMessages = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** Options of {@link failureForCaller}. */
+export interface CallerRenderOptions {
+  /** BCP-47 tag of the caller's language. Default `en-US`. */
+  readonly language?: string;
+  readonly messages?: CallerMessages;
+}
+
+/**
+ * Renders a failure for the caller: a short sentence to speak. Looks up the host's messages by
+ * code, then by kind; then the built-in sentence; English when the language has none.
+ */
+export function failureForCaller(failure: Failure, options: CallerRenderOptions = {}): string {
+  const language = options.language ?? 'en-US';
+  const primary = language.split('-')[0]?.toLowerCase() ?? 'en';
+  const kind = failureInfo(failure).speech;
+  for (const key of [failure.code, kind]) {
+    const byLanguage = own(options.messages, key);
+    const text = own(byLanguage, language) ?? own(byLanguage, primary) ?? own(byLanguage, '*');
+    if (text !== undefined) return text;
+  }
+  const builtIn = own(CALLER_SPEECH, primary) ?? CALLER_SPEECH['en'];
+  return builtIn?.[kind] ?? '';
+}
+
+/** The failure a `tool-error` or `model-error` event reports; undefined for other events. */
+export function failureOf(event: SessionEvent): Failure | undefined {
+  if (event.type === 'tool-error')
+    return {
+      source: 'tool',
+      code: event.code,
+      message: event.message,
+      tool: event.tool,
+      callId: event.callId,
+    };
+  if (event.type === 'model-error')
+    return {
+      source: 'model',
+      code: event.code,
+      message: event.message,
+      ...(event.status === undefined ? {} : { status: event.status }),
+    };
+  return undefined;
+}
+
+function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}

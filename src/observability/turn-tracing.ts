@@ -1,0 +1,335 @@
+/**
+ * The instruments of one turn: the latency report (always; a few numbers) and OpenTelemetry spans
+ * (only when the tracer records). One `switchboard.turn` span per turn, child spans per model call
+ * (GenAI semantic conventions), per tool call (`execute_tool`), per HTTP attempt (HTTP client
+ * conventions), and bridge/pre-tool phrases as span events.
+ *
+ * The turn span's parent is the context active when the turn started, which is the host's context
+ * at `send()` when the host runs a context manager (AsyncLocalStorage follows the promise chain).
+ * Attributes never carry secrets; argument and result values only when the host opts in.
+ */
+import {
+  SpanKind,
+  SpanStatusCode,
+  context,
+  propagation,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { HttpExchangeRecord } from '../handlers/types.js';
+import type { ModelUsage } from '../models/types.js';
+import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
+
+const TRACER_NAME = 'switchboard';
+
+/** Tracks one model call. */
+export interface ModelCallTrace {
+  /** A streamed part arrived (`toolCall`: it was a complete tool call). */
+  part(toolCall: boolean): void;
+  end(usage: ModelUsage | undefined, error?: { code: string; message: string }): void;
+}
+
+/** Tracks one tool call. */
+export interface ToolCallTrace {
+  /** The handler starts (the call waited until now). */
+  dispatched(): void;
+  /** One HTTP attempt is about to be sent; returns headers to add and its end. */
+  attempt(record: HttpExchangeRecord): AttemptTrace;
+  end(outcome: { errorCode?: string; output?: unknown }): void;
+}
+
+/** Tracks one HTTP attempt. */
+export interface AttemptTrace {
+  /** W3C trace context headers to send (empty unless the host enabled propagation). */
+  readonly headers: Readonly<Record<string, string>>;
+  end(status: number | undefined, failure?: string): void;
+}
+
+/** What a turn's instruments need to know. */
+export interface TurnTracingInit {
+  readonly sessionId: string;
+  readonly turn: number;
+  readonly agent?: string;
+  readonly language: string;
+  readonly model: string;
+  readonly now: () => number;
+  readonly options?: TracingOptions;
+}
+
+/** The instruments of one turn. */
+export class TurnTracing {
+  readonly #init: TurnTracingInit;
+  readonly #startedAt: number;
+  readonly #span: Span | undefined;
+  readonly #context: Context | undefined;
+  readonly #modelCalls: ModelCallTimings[] = [];
+  readonly #tools: ToolCallTimings[] = [];
+  #firstToolCallMs: number | undefined;
+  #phrases = 0;
+
+  constructor(init: TurnTracingInit) {
+    this.#init = init;
+    this.#startedAt = init.now();
+    const tracer = init.options?.tracer ?? trace.getTracer(TRACER_NAME);
+    const parent = context.active();
+    const span = tracer.startSpan(
+      'switchboard.turn',
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          'switchboard.session.id': init.sessionId,
+          'switchboard.turn': init.turn,
+          'switchboard.language': init.language,
+          ...(init.agent === undefined ? {} : { 'gen_ai.agent.name': init.agent }),
+        },
+      },
+      parent,
+    );
+    // A tracer with no provider behind it makes non-recording spans: then nothing more is built.
+    if (span.isRecording()) {
+      this.#span = span;
+      this.#context = trace.setSpan(parent, span);
+      this.#tracer = tracer;
+    } else {
+      span.end();
+    }
+  }
+
+  #tracer: Tracer | undefined;
+
+  /** Starts tracking one model call. */
+  modelCall(): ModelCallTrace {
+    const started = this.#init.now();
+    const span = this.#child(`chat ${modelId(this.#init.model)}`, SpanKind.CLIENT, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': modelId(this.#init.model),
+      ...providerOf(this.#init.model),
+    });
+    let firstToken: number | undefined;
+    let firstToolCall: number | undefined;
+    return {
+      part: (toolCall) => {
+        const at = this.#init.now();
+        if (firstToken === undefined) {
+          firstToken = at - started;
+          span?.addEvent('gen_ai.first_token');
+        }
+        if (toolCall && firstToolCall === undefined) {
+          firstToolCall = at - started;
+          this.#firstToolCallMs ??= at - this.#startedAt;
+        }
+      },
+      end: (usage, error) => {
+        const durationMs = this.#init.now() - started;
+        this.#modelCalls.push({
+          durationMs,
+          ...(firstToken === undefined ? {} : { timeToFirstTokenMs: firstToken }),
+          ...(firstToolCall === undefined ? {} : { timeToFirstToolCallMs: firstToolCall }),
+        });
+        if (span === undefined) return;
+        if (firstToken !== undefined)
+          span.setAttribute('switchboard.model.time_to_first_token_ms', firstToken);
+        if (usage !== undefined) {
+          span.setAttribute('gen_ai.usage.input_tokens', usage.inputTokens);
+          span.setAttribute('gen_ai.usage.output_tokens', usage.outputTokens);
+        }
+        if (error !== undefined) fail(span, error.code, error.message);
+        span.end();
+      },
+    };
+  }
+
+  /** Starts tracking one tool call. */
+  toolCall(init: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly toolType?: string;
+    readonly ruleCount: number;
+    readonly args?: unknown;
+  }): ToolCallTrace {
+    const started = this.#init.now();
+    const span = this.#child(`execute_tool ${init.tool}`, SpanKind.INTERNAL, {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': init.tool,
+      'gen_ai.tool.call.id': init.callId,
+      'gen_ai.tool.type': 'function',
+      ...(init.toolType === undefined ? {} : { 'switchboard.tool.type': init.toolType }),
+      'switchboard.transform.rule_count': init.ruleCount,
+      ...(this.#init.options?.recordValues === true && init.args !== undefined
+        ? { 'gen_ai.tool.call.arguments': safeJson(init.args) }
+        : {}),
+    });
+    const spanContext =
+      span === undefined ? undefined : trace.setSpan(this.#context ?? context.active(), span);
+    let dispatchedAt: number | undefined;
+    return {
+      dispatched: () => {
+        dispatchedAt ??= this.#init.now();
+      },
+      attempt: (record) => this.#attempt(record, spanContext),
+      end: (outcome) => {
+        const at = this.#init.now();
+        this.#tools.push({
+          callId: init.callId,
+          tool: init.tool,
+          durationMs: at - started,
+          queuedMs: (dispatchedAt ?? at) - started,
+          ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+        });
+        if (span === undefined) return;
+        span.setAttribute('switchboard.tool.queued_ms', (dispatchedAt ?? at) - started);
+        if (outcome.errorCode !== undefined) fail(span, outcome.errorCode);
+        else if (this.#init.options?.recordValues === true)
+          span.setAttribute('gen_ai.tool.call.result', safeJson(outcome.output));
+        span.end();
+      },
+    };
+  }
+
+  /** A bridge or pre-tool phrase was spoken. */
+  phrase(source: string, tool: string | undefined): void {
+    this.#phrases++;
+    this.#span?.addEvent('switchboard.phrase', {
+      'switchboard.phrase.source': source,
+      ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
+    });
+  }
+
+  /** Ends the turn span and returns the latency report. */
+  end(outcome: { interrupted: boolean; error?: { code: string; message: string } }): TurnTimings {
+    const first = this.#modelCalls[0];
+    const timings: TurnTimings = {
+      totalMs: this.#init.now() - this.#startedAt,
+      ...(first?.timeToFirstTokenMs === undefined
+        ? {}
+        : { modelTimeToFirstTokenMs: first.timeToFirstTokenMs }),
+      ...(this.#firstToolCallMs === undefined
+        ? {}
+        : { modelTimeToFirstToolCallMs: this.#firstToolCallMs }),
+      modelCalls: this.#modelCalls,
+      tools: this.#tools,
+      phrasesSpoken: this.#phrases,
+    };
+    const span = this.#span;
+    if (span !== undefined) {
+      span.setAttribute('switchboard.interrupted', outcome.interrupted);
+      span.setAttribute('switchboard.tool_calls', this.#tools.length);
+      if (outcome.error !== undefined) fail(span, outcome.error.code, outcome.error.message);
+      span.end();
+    }
+    return timings;
+  }
+
+  #attempt(record: HttpExchangeRecord, parent: Context | undefined): AttemptTrace {
+    if (parent === undefined || this.#tracer === undefined) return NO_ATTEMPT;
+    const url = safeUrl(record.url);
+    const span = this.#tracer.startSpan(
+      record.method,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': record.method,
+          ...(url === undefined
+            ? {}
+            : {
+                'url.full': url.full,
+                'url.scheme': url.scheme,
+                'server.address': url.host,
+                ...(url.port === undefined ? {} : { 'server.port': url.port }),
+              }),
+          ...(record.attempt > 1 ? { 'http.request.resend_count': record.attempt - 1 } : {}),
+        },
+      },
+      parent,
+    );
+    const headers: Record<string, string> = {};
+    if (this.#init.options?.propagateContext === true) {
+      // The host's propagator when it registered one (the Node SDK does); else W3C by hand.
+      propagation.inject(trace.setSpan(parent, span), headers);
+      if (!Object.hasOwn(headers, 'traceparent')) headers['traceparent'] = traceparent(span);
+    }
+    return {
+      headers,
+      end: (status, failure) => {
+        if (status !== undefined) span.setAttribute('http.response.status_code', status);
+        if (failure !== undefined) fail(span, failure);
+        else if (status !== undefined && status >= 400) fail(span, String(status));
+        span.end();
+      },
+    };
+  }
+
+  #child(name: string, kind: SpanKind, attributes: Attributes): Span | undefined {
+    if (this.#tracer === undefined || this.#context === undefined) return undefined;
+    return this.#tracer.startSpan(name, { kind, attributes }, this.#context);
+  }
+}
+
+/** The W3C `traceparent` of a span (version 00). */
+function traceparent(span: Span): string {
+  const c = span.spanContext();
+  return `00-${c.traceId}-${c.spanId}-${(c.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+const NO_ATTEMPT: AttemptTrace = { headers: {}, end: () => undefined };
+
+function fail(span: Span, code: string, message?: string): void {
+  span.setAttribute('error.type', code);
+  span.setStatus({ code: SpanStatusCode.ERROR, ...(message === undefined ? {} : { message }) });
+}
+
+/** `openai:gpt-4o-mini` → `gpt-4o-mini`. */
+function modelId(name: string): string {
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
+
+function providerOf(name: string): Attributes {
+  const colon = name.indexOf(':');
+  return colon === -1 ? {} : { 'gen_ai.provider.name': name.slice(0, colon) };
+}
+
+/**
+ * The URL for `url.full` with every query value replaced by `REDACTED` (a query may carry an API
+ * key or a parameter value), and any userinfo dropped.
+ */
+function safeUrl(
+  href: string,
+): { full: string; scheme: string; host: string; port: number | undefined } | undefined {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return undefined;
+  }
+  const keys = [...url.searchParams.keys()];
+  const query =
+    keys.length === 0 ? '' : `?${keys.map((k) => `${encodeURIComponent(k)}=REDACTED`).join('&')}`;
+  const scheme = url.protocol.replace(/:$/, '');
+  const port = url.port === '' ? undefined : Number(url.port);
+  return {
+    full: `${url.protocol}//${url.host}${url.pathname}${query}`,
+    scheme,
+    host: url.hostname,
+    port,
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return '"[unserialisable]"';
+  }
+}
+
+/** The report of a turn that produced none (a turn that failed before it ran). */
+export const NO_TIMINGS: TurnTimings = Object.freeze({
+  totalMs: 0,
+  modelCalls: [],
+  tools: [],
+  phrasesSpoken: 0,
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { ScriptedModel } from '../../src/models/scripted.js';
+import { createSession } from '../../src/session/create-session.js';
+import { runFixture } from '../../src/harness/run-fixture.js';
+import { jsonReport } from '../../src/harness/reporters/json.js';
+import { summarize } from '../../src/harness/fixture-result.js';
+import { timingLine } from '../../src/harness/narrator.js';
+
+describe('latency report per turn', () => {
+  it('reports model time to first token and tool call, each tool with its queueing, phrases, total', async () => {
+    let now = 1_000;
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: {
+          type: 'function',
+          function: { name: 'slow', parameters: { type: 'object', properties: {} } },
+        },
+      },
+    ]);
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        { text: 'One moment.', tool_calls: [{ name: 'slow', args: {}, id: 's1' }] },
+        { text: 'Done.' },
+      ]),
+      actions: {
+        slow: () => {
+          now += 250;
+          return 'ok';
+        },
+      },
+      _internal: { now: () => now },
+    });
+    const r = await s.run('go');
+    expect(r.timings).toMatchObject({
+      totalMs: 250,
+      modelTimeToFirstTokenMs: 0,
+      modelTimeToFirstToolCallMs: 0,
+      modelCalls: [{ durationMs: 250 }, { durationMs: 0 }],
+      tools: [{ callId: 's1', tool: 'slow', durationMs: 250, queuedMs: 0 }],
+      phrasesSpoken: 0,
+    });
+    const end = r.events.find((e) => e.type === 'turn-end');
+    expect(end).toMatchObject({ timings: r.timings });
+    expect(timingLine(r.timings)).toBe(
+      'total 250 ms · model first token 0 ms · first tool call 0 ms · 2 model call(s) 250 ms · slow 250 ms',
+    );
+    await s.close();
+  });
+
+  it('counts bridge phrases and is in the harness JSON report', async () => {
+    const result = await runFixture('fixtures/conversations/bridge-phrase.yaml');
+    expect(result.status).toBe('passed');
+    const phrases = result.turns.map((t) => t.timings.phrasesSpoken);
+    expect(phrases.some((n) => n > 0)).toBe(true);
+    const doc = JSON.parse(jsonReport(summarize([result], 1))) as {
+      results: { timings: { phrasesSpoken: number; totalMs: number }[] }[];
+    };
+    expect(doc.results[0]!.timings).toHaveLength(result.turns.length);
+    expect(doc.results[0]!.timings[0]!.totalMs).toBeGreaterThan(0);
+  });
+});
