@@ -176,7 +176,7 @@ describe('attachRealtime', () => {
       tools: [endpoint(http.origin, 'lookup', 'get', '/slow')],
       steps: [{ tool_calls: [{ name: 'lookup', args: { city: 'Rome' } }] }, { text: 'Found it.' }],
       session: {
-        bridge: { thresholdSecs: 0.15, phrases: { lookup: { '*': ['One moment please.'] } } },
+        bridge: { thresholdSecs: 0.05, phrases: { lookup: { '*': ['One moment please.'] } } },
       },
     });
     const result = await rig.attachment.session.run('Look up Rome');
@@ -184,11 +184,13 @@ describe('attachRealtime', () => {
     const says = rig
       .sent('response.create')
       .filter((e) => typeof (e.response as { instructions?: string }).instructions === 'string');
-    expect(says).toHaveLength(1);
-    expect(
-      (says[0]!.response as { instructions: string; tool_choice: string }).instructions,
-    ).toMatch(/\nOne moment please\.$/);
-    expect((says[0]!.response as { tool_choice: string }).tool_choice).toBe('none');
+    // Timing-dependent count (phrases repeat while the call runs); each one is a verbatim say.
+    expect(says.length).toBeGreaterThanOrEqual(1);
+    for (const say of says) {
+      const response = say.response as { instructions: string; tool_choice: string };
+      expect(response.instructions).toMatch(/\nOne moment please\.$/);
+      expect(response.tool_choice).toBe('none');
+    }
     await rig.server.idle();
     expect(
       rig.server.items.some(
