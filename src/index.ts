@@ -53,6 +53,13 @@ export type {
   EndpointHandlerOptions,
 } from './handlers/endpoint/endpoint-handler.js';
 export type { HostResolver } from './handlers/endpoint/network-policy.js';
+export {
+  connectionPools,
+  createConnectionPools,
+  type ConnectionPools,
+  type PoolRequest,
+  type SharedPool,
+} from './handlers/endpoint/connection-pools.js';
 export type { Abortable } from './handlers/endpoint/deadline.js';
 export { createActionHandler, DEFAULT_ACTION_TIMEOUT_SECS } from './handlers/action-handler.js';
 export type { ActionHandlerOptions } from './handlers/action-handler.js';

@@ -1,7 +1,8 @@
 /**
  * createSession / restoreSession: the live session object. It owns the mutable state, serialises
  * turns (a `send` while a turn runs waits for it), creates handlers lazily (an idle session holds
- * no handler, dispatcher or timer), and hands each turn to the turn loop.
+ * no handler, dispatcher or timer), and hands each turn to the turn loop. Endpoint calls go through
+ * the process's shared connection pools unless the options name a dispatcher or other pools.
  */
 import { randomUUID } from 'node:crypto';
 import type { ToolDefinition, ToolType } from '../definition/types.js';
@@ -228,6 +229,7 @@ class LiveSession implements Session, TurnHost {
       case 'endpoint':
         this.#endpoint = createEndpointHandler({
           ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
+          ...(o.pools === undefined ? {} : { pools: o.pools }),
           ...(o.services === undefined ? {} : { services: o.services }),
           ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
           ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),

@@ -4,6 +4,7 @@
 import type { Dispatcher } from 'undici';
 import type { ToolSet } from '../definition/types.js';
 import type { ToolErrorCode } from '../errors.js';
+import type { ConnectionPools } from '../handlers/endpoint/connection-pools.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelErrorCode } from '../models/errors.js';
 import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
@@ -77,8 +78,13 @@ export interface SessionOptions {
   readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   readonly networkPolicy?: NetworkPolicy;
-  /** The undici dispatcher for endpoint calls; default: one Agent per session engine. */
+  /**
+   * The undici dispatcher for endpoint calls (the host owns and closes it). Default: the shared
+   * Agent of `pools` for this session's network policy.
+   */
   readonly dispatcher?: Dispatcher;
+  /** Shared connection pools for endpoint calls. Default: the process-wide `connectionPools`. */
+  readonly pools?: ConnectionPools;
   /** Default 8. */
   readonly maxToolRounds?: number;
   /** Default `skip`. */
@@ -255,7 +261,10 @@ export interface Session {
   interrupt(): void;
   toJSON(): SessionState;
   readonly ended: boolean;
-  /** Stop timers and close the session's own dispatcher. */
+  /**
+   * Ends the session: aborts the running turn, stops timers, ends its endpoint calls in flight.
+   * Never closes a shared connection pool or an injected dispatcher.
+   */
   close(): Promise<void>;
 }
 

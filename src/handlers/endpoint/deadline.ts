@@ -18,6 +18,8 @@ export interface Deadline extends Abortable {
   readonly at: number;
   /** True when the caller's signal (not the deadline) ended the call. */
   cancelled(): boolean;
+  /** Ends the call now, as the caller's signal would (the handler is closing). */
+  cancel(): void;
   dispose(): void;
 }
 
@@ -79,6 +81,7 @@ export function startDeadline(ms: number, outer: AbortSignal, now: number): Dead
       return aborted;
     },
     cancelled: () => byCaller,
+    cancel: onOuter,
     onAbort(listener) {
       if (aborted) {
         listener();

@@ -1,8 +1,9 @@
 /**
  * The endpoint handler (SPEC §3): builds the request from the final arguments, applies the
- * service's auth and the network policy, sends it through one undici dispatcher (injected, or one
- * Agent per handler — never the global one) under one deadline, retries idempotent calls, and
- * turns whatever comes back into a value or a typed tool error. It never throws.
+ * service's auth and the network policy, sends it through one undici dispatcher (injected, or the
+ * process's shared pool for its network policy — never undici's global one) under one deadline,
+ * retries idempotent calls, and turns whatever comes back into a value or a typed tool error. It
+ * never throws.
  */
 import { Agent, type buildConnector, type Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
@@ -21,6 +22,7 @@ import {
 import { exchange, type ExchangeFailure } from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
+import { connectionPools, type ConnectionPools } from './connection-pools.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
 import { redactHeaders, scrubText, scrubValue } from './redact.js';
 import {
@@ -42,8 +44,14 @@ const ERROR_BODY_BYTES = 4096;
 
 /** Options of {@link createEndpointHandler}. */
 export interface EndpointHandlerOptions {
-  /** Dispatcher for every request. Default: one undici Agent owned (and closed) by the handler. */
+  /**
+   * Dispatcher for every request. Default: the shared Agent of `pools` for this handler's network
+   * policy (never closed by the handler); with `lookup` or `connector`, an Agent of its own,
+   * closed by `close()`.
+   */
   readonly dispatcher?: Dispatcher;
+  /** Shared pools to take the default dispatcher from. Default {@link connectionPools}. */
+  readonly pools?: ConnectionPools;
   /** Services by name, with their secrets. Default none. */
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   /** Default: no restriction. */
@@ -52,9 +60,12 @@ export interface EndpointHandlerOptions {
   readonly maxResponseBytes?: number;
   /** Default {@link DEFAULT_MAX_HEADER_BYTES}. */
   readonly maxHeaderBytes?: number;
-  /** Resolver used by the network policy. Default: the system resolver (all addresses). */
+  /**
+   * Resolver used by the network policy. Default: the system resolver (all addresses). Giving one
+   * makes the handler use an Agent of its own (the shared pools dial with the system resolver).
+   */
   readonly lookup?: HostResolver;
-  /** Connector of the handler's own Agent (ignored with `dispatcher`). Default: undici's. */
+  /** Connector of an Agent of the handler's own (ignored with `dispatcher`). Default: undici's. */
   readonly connector?: buildConnector.connector;
   /** Clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
@@ -62,7 +73,10 @@ export interface EndpointHandlerOptions {
   readonly sleep?: (ms: number, abortable: Abortable) => Promise<void>;
 }
 
-/** An endpoint handler; `close()` closes the Agent it owns (not an injected dispatcher). */
+/**
+ * An endpoint handler. `close()` ends its calls in flight (as `cancelled`) and destroys the Agent
+ * it owns, if any; an injected dispatcher and the shared pools stay open.
+ */
 export interface EndpointHandler extends Handler {
   close(): Promise<void>;
 }
@@ -93,10 +107,19 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     maxErrorBodyBytes: ERROR_BODY_BYTES,
     maxHeaderBytes,
   };
-  const pins = new PinnedAddresses(now);
+  // A resolver or connector of its own cannot be shared: such a handler dials through its own Agent.
+  const ownsAgent =
+    options.dispatcher === undefined &&
+    (options.lookup !== undefined || options.connector !== undefined);
+  let ownPins: PinnedAddresses | undefined;
   let ownAgent: Agent | undefined;
-  const dispatcher = (): Dispatcher => {
-    if (options.dispatcher !== undefined) return options.dispatcher;
+  let shared: { readonly dispatcher: Dispatcher; readonly pins: PinnedAddresses } | undefined;
+  const pool = (): { readonly dispatcher: Dispatcher; readonly pins: PinnedAddresses } => {
+    if (!ownsAgent) {
+      shared ??= (options.pools ?? connectionPools).poolFor({ policy, maxHeaderBytes });
+      return shared;
+    }
+    const pins = (ownPins ??= new PinnedAddresses(now));
     ownAgent ??= new Agent({
       connect: createPinnedConnector({
         policy,
@@ -106,8 +129,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       }),
       maxHeaderSize: maxHeaderBytes,
     });
-    return ownAgent;
+    return { dispatcher: ownAgent, pins };
   };
+  const dispatcher = (): Dispatcher => options.dispatcher ?? pool().dispatcher;
+  // Calls in flight, so close() can end them: a shared pool outlives the handler.
+  const inflight = new Set<Deadline>();
   const auth = new ServiceAuth({ services: options.services ?? {}, dispatcher, now });
   const templates = new WeakMap<EndpointConfig, UrlTemplate | string>();
   const templateOf = (endpoint: EndpointConfig): UrlTemplate | string => {
@@ -314,6 +340,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       if (service !== undefined && !auth.has(service))
         return finish(errorBody('not_available', `service "${service}" is not configured`));
       const deadline = startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt);
+      inflight.add(deadline);
       try {
         if (policyActive) {
           const verdict = await untilAborted(
@@ -323,10 +350,12 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           if (verdict === undefined)
             return finish({ type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) });
           if (!verdict.ok) return finish(errorBody('policy_denied', verdict.reason));
-          pins.set(bareHost(built.url.hostname), verdict.addresses);
+          if (options.dispatcher === undefined)
+            pool().pins.set(bareHost(built.url.hostname), verdict.addresses);
         }
         return finish(await send(built, endpoint, context, records, deadline));
       } finally {
+        inflight.delete(deadline);
         deadline.dispose();
       }
     });
@@ -336,6 +365,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     kind: 'endpoint',
     execute,
     close: async () => {
+      for (const deadline of [...inflight]) deadline.cancel();
+      shared = undefined;
       const agent = ownAgent;
       ownAgent = undefined;
       // destroy, not close: a call still waiting on a silent server must not hold the shutdown.

@@ -1,0 +1,97 @@
+/**
+ * Connection pools shared by every endpoint handler (so by every session) of a process: one undici
+ * Agent — per-origin pools with keep-alive — per network configuration, created on first use.
+ * A thousand sessions calling one API share that API's sockets instead of each holding its own
+ * Agent (≈32 KB and two sockets per session, and a fresh TCP/TLS connect for every session).
+ *
+ * The network policy is enforced at dial time by the Agent's connector, so sessions with different
+ * policies (or header caps) get different Agents; the addresses a policy check approved are
+ * pinned per Agent, so they are reused only by sessions under the same policy.
+ *
+ * Closing a session never closes a shared Agent. Idle keep-alive sockets are unref'd by undici,
+ * so a process exits on its own; `closeAll()` is for a host that wants its sockets closed now
+ * (graceful shutdown, tests).
+ */
+import { Agent, type Dispatcher } from 'undici';
+import type { NetworkPolicy } from '../../session/types.js';
+import { systemResolver } from './network-policy.js';
+import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
+
+/** What a handler needs to know to pick its shared pool. */
+export interface PoolRequest {
+  readonly policy: NetworkPolicy;
+  /** Cap on a response header block, in bytes (an Agent option). */
+  readonly maxHeaderBytes: number;
+}
+
+/** One shared Agent and the addresses its policy approved. */
+export interface SharedPool {
+  readonly dispatcher: Dispatcher;
+  readonly pins: PinnedAddresses;
+}
+
+/** A set of shared connection pools; see {@link createConnectionPools}. */
+export interface ConnectionPools {
+  /** The pool for this configuration, created on first use. */
+  poolFor(request: PoolRequest): SharedPool;
+  /** Number of Agents currently open. */
+  readonly size: number;
+  /**
+   * Closes every Agent gracefully (requests in flight finish; idle sockets close). Later calls
+   * create fresh Agents, so it is safe to call while sessions still exist.
+   */
+  closeAll(): Promise<void>;
+  /** Like {@link closeAll} but aborts requests in flight and destroys sockets at once. */
+  destroyAll(): Promise<void>;
+}
+
+/** A policy as a string key: the same rules give the same key whatever the host order. */
+function policyKey(policy: NetworkPolicy, maxHeaderBytes: number): string {
+  const hosts =
+    policy.allowedHosts === undefined
+      ? '*'
+      : JSON.stringify([...new Set(policy.allowedHosts.map((h) => h.toLowerCase()))].sort());
+  return `${policy.denyPrivateNetworks === true ? 'deny' : 'any'}|${hosts}|${maxHeaderBytes}`;
+}
+
+/**
+ * Creates a separate set of shared pools (a host running several tenants, or a test that wants
+ * its own sockets). Most hosts use {@link connectionPools}, the process-wide default.
+ */
+export function createConnectionPools(): ConnectionPools {
+  const pools = new Map<string, SharedPool & { readonly agent: Agent }>();
+  const drain = async (how: 'close' | 'destroy'): Promise<void> => {
+    const agents = [...pools.values()].map((p) => p.agent);
+    pools.clear();
+    await Promise.all(agents.map((a) => (how === 'close' ? a.close() : a.destroy())));
+  };
+  return {
+    poolFor({ policy, maxHeaderBytes }) {
+      const key = policyKey(policy, maxHeaderBytes);
+      let pool = pools.get(key);
+      if (pool === undefined) {
+        // Pins use the real clock: they are shared by sessions whose injected clocks differ.
+        const pins = new PinnedAddresses(Date.now);
+        const agent = new Agent({
+          connect: createPinnedConnector({ policy, resolve: systemResolver, pins }),
+          maxHeaderSize: maxHeaderBytes,
+        });
+        pool = { agent, dispatcher: agent, pins };
+        pools.set(key, pool);
+      }
+      return pool;
+    },
+    get size() {
+      return pools.size;
+    },
+    closeAll: () => drain('close'),
+    destroyAll: () => drain('destroy'),
+  };
+}
+
+/**
+ * The process-wide shared pools every session and endpoint handler uses unless given a
+ * `dispatcher` (or other `pools`). `await connectionPools.closeAll()` at shutdown closes their
+ * sockets; without it the process still exits (idle sockets do not hold the event loop).
+ */
+export const connectionPools: ConnectionPools = createConnectionPools();
