@@ -233,3 +233,20 @@ export {
   type HostFailure,
   type SessionFailureCode,
 } from './failures.js';
+
+// --- workflows (context.task: Step Workflows, expression and event tasks) ---------------------
+export type * from './workflow/types.js';
+export type { WorkflowState } from './workflow/state.js';
+export {
+  compileExpression,
+  compileCel,
+  compileJmesPath,
+  isTruthy,
+  MAX_EXPRESSION_LENGTH,
+  MAX_EXPRESSION_DEPTH,
+  MAX_COMPREHENSION_NESTING,
+  type CompiledExpression,
+  type CompileResult,
+  type ExpressionLanguage,
+} from './workflow/expression.js';
+export { describeWorkflows } from './workflow/describe.js';

@@ -78,6 +78,8 @@ export function checkTurn(options: CheckTurnOptions): Mismatch[] {
     out.push(...matchValue(e.language, o.language, { path: at('language') }));
   if (e.vars !== undefined)
     out.push(...matchValue(e.vars, o.vars, { path: at('vars'), mode: 'partial' }));
+  if (e.workflows !== undefined)
+    out.push(...matchValue(e.workflows, o.workflows, { path: at('workflows'), mode: 'partial' }));
   if (e.reply !== undefined) out.push(...matchValue(e.reply, o.reply, { path: at('reply') }));
   if (e.agent !== undefined) out.push(...matchValue(e.agent, o.agent, { path: at('agent') }));
   if (e.model_error !== undefined)

@@ -83,6 +83,11 @@ export const turnExpectSchema = z.strictObject({
   say: z.array(json).optional(),
   language: json.optional(),
   vars: jsonObject.optional(),
+  /**
+   * Workflow state after the turn, by task key (docs/workflows.md): `{ step, status, inputs,
+   * local }`, matched partially (keys not written are not checked).
+   */
+  workflows: jsonObject.optional(),
   reply: json.optional(),
   tool_errors: z.array(expectedToolErrorSchema).optional(),
   /** Events expected in this order, each matched partially; other events may sit in between. */

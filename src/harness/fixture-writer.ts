@@ -121,6 +121,7 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
     };
     const changed = changedVars({ ...vars, ...(t.before?.vars ?? {}) }, o.vars);
     if (Object.keys(changed).length > 0) expect['vars'] = changed;
+    if (Object.keys(o.workflows).length > 0) expect['workflows'] = o.workflows;
     if (o.toolErrors.length > 0)
       expect['tool_errors'] = o.toolErrors.map((e) => ({ tool: e.tool, code: e.code }));
     if (o.modelError !== undefined) expect['model_error'] = o.modelError;

@@ -213,7 +213,7 @@ function narrateEvent(
       return;
     case 'workflow':
       out(
-        'workflow',
+        'step',
         'dim',
         `${event.workflow}: ${event.status === 'completed' ? 'completed' : `step ${event.step ?? '?'}`}`,
       );

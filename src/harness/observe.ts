@@ -31,6 +31,8 @@ export interface ObservedTurn {
   readonly say: readonly string[];
   readonly language: string;
   readonly vars: Readonly<Record<string, unknown>>;
+  /** Workflow states by task key after the turn. */
+  readonly workflows: Readonly<Record<string, unknown>>;
   readonly reply: string;
   readonly toolErrors: readonly ObservedToolError[];
   readonly events: readonly SessionEvent[];
@@ -75,6 +77,7 @@ export function observeTurn(options: ObserveTurnOptions): ObservedTurn {
     say,
     language: result.state.language,
     vars: result.state.vars,
+    workflows: result.state.workflows ?? {},
     reply: result.content,
     toolErrors,
     events: result.events,

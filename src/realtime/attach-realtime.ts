@@ -227,6 +227,7 @@ class Attachment implements RealtimeAttachment {
         break;
       case 'handoff':
       case 'vars':
+      case 'workflow':
         this.#syncConfig();
         break;
       case 'turn-end':

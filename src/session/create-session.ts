@@ -20,6 +20,7 @@ import {
   toChatTools,
 } from './deps.js';
 import { runTurn } from './run-turn.js';
+import { workflowContext, workflowTools } from '../workflow/runtime.js';
 import {
   assignVars,
   liveStateFrom,
@@ -280,6 +281,18 @@ class LiveSession implements Session, TurnHost {
     tools: ReadonlyMap<string, ToolDefinition>,
     system: SessionSystemValues,
   ): readonly ChatTool[] {
+    const base = this.#baseChatTools(tools, system);
+    // Workflows (docs/workflows.md): definitions holding tasks give way to their generated
+    // tools, and a current step's `tools.allow` hides the other tools.
+    const wf = workflowTools(this.state, tools);
+    if (wf.hidden.size === 0 && wf.extra.length === 0) return base;
+    return [...base.filter((t) => !wf.hidden.has(t.function.name)), ...wf.extra];
+  }
+
+  #baseChatTools(
+    tools: ReadonlyMap<string, ToolDefinition>,
+    system: SessionSystemValues,
+  ): readonly ChatTool[] {
     const cached = chatToolCache.get(tools);
     if (cached !== undefined) return cached;
     const rendered = toChatTools(tools.values(), { vars: this.state.vars, session: system });
@@ -301,6 +314,12 @@ class LiveSession implements Session, TurnHost {
     }
     const extra = this.options.systemContext;
     if (extra !== undefined && extra !== '') out.push({ role: 'system', content: extra });
+    const workflows = workflowContext(this.state, this.activeTools(), {
+      vars: this.state.vars,
+      system,
+      callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
+    });
+    if (workflows !== undefined) out.push({ role: 'system', content: workflows });
     return out;
   }
 

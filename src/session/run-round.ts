@@ -20,13 +20,7 @@ import type { TurnTracing } from '../observability/turn-tracing.js';
 import type { TurnHost } from './turn-host.js';
 import type { SessionEvent } from './types.js';
 import { parseToolArguments } from './parse-tool-call.js';
-import {
-  activateTasks,
-  callTask,
-  taskForTool,
-  workflowContext,
-  workflowTools,
-} from '../workflow/runtime.js';
+import { activateTasks, callTask, taskForTool, workflowTools } from '../workflow/runtime.js';
 import type { ExecutionIO } from '../workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
 
@@ -85,22 +79,12 @@ export async function runRound(
     (r) => applyToolResult(host, r, emit),
     emit,
   );
-  // Workflows (docs/workflows.md): definitions holding tasks are replaced by their generated
-  // tools, and a current step's `tools.allow` hides the other tools from the model.
+  // Workflows (docs/workflows.md): the model may call only what it is shown (host.chatTools).
   const wf = workflowTools(host.state, agentTools);
   const tools = wf.hidden.size === 0 ? agentTools : without(agentTools, wf.hidden);
-  const baseChatTools = host.chatTools(agentTools, system);
-  const chatTools =
-    wf.hidden.size === 0 && wf.extra.length === 0
-      ? baseChatTools
-      : [...baseChatTools.filter((t) => !wf.hidden.has(t.function.name)), ...wf.extra];
+  const chatTools = host.chatTools(agentTools, system);
   const modelPrepareCtx: PrepareContext = { ...prepareCtx, tools };
-  const context = workflowContext(host.state, agentTools, workflowIO);
-  const messages: ChatMessage[] = [
-    ...host.systemMessages(system),
-    ...(context === undefined ? [] : [{ role: 'system' as const, content: context }]),
-    ...host.state.history,
-  ];
+  const messages: ChatMessage[] = [...host.systemMessages(system), ...host.state.history];
 
   const calls: ModelToolCall[] = [];
   const finished: (ToolCallResult | undefined)[] = [];

@@ -50,6 +50,7 @@ function turn(partial: Partial<ObservedTurn>): ObservedTurn {
     say: [],
     language: 'en-US',
     vars: {},
+    workflows: {},
     reply: '',
     toolErrors: [],
     events: [],

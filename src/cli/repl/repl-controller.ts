@@ -4,6 +4,7 @@
  * of the session so far that `switchboard test` passes.
  */
 import { NO_TIMINGS } from '../../observability/turn-tracing.js';
+import { describeWorkflows } from '../../workflow/describe.js';
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { Agent } from 'undici';
@@ -52,6 +53,7 @@ export const REPL_COMMANDS = `Commands:
   /set <name> <json>   set a session variable
   /lang <tag>          change the session language
   /history             show the conversation so far
+  /step                show each workflow's current step, goal, inputs and variables
   /reset               start a new session
   /save <file>         write the session so far as a fixture (YAML)
   /help                this list
@@ -319,6 +321,10 @@ export class ReplController {
         return undefined;
       case '/vars':
         this.#print(JSON.stringify(this.#session.toJSON().vars, null, 2));
+        return undefined;
+      case '/step':
+        for (const line of describeWorkflows(this.#o.tools.tools, this.#session.toJSON()))
+          this.#print(`  ${line}`);
         return undefined;
       case '/history':
         for (const m of this.#session.toJSON().history) this.#print(`  ${historyLine(m)}`);
