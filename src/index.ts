@@ -105,10 +105,16 @@ export {
   runAgent,
   parseChatHistory,
   type RunAgentOptions,
-  type AgentOutput,
-  type AgentTrace,
   type ChatHistoryInput,
 } from './session/run-agent.js';
+export {
+  AGENT_OUTPUT_SCHEMA,
+  toAgentOutput,
+  toAgentTrace,
+  outputText,
+  type AgentOutput,
+  type AgentTrace,
+} from './session/agent-output.js';
 
 // --- harness (fixtures, assertions, reporters) ----------------------------------------------
 export {

@@ -2,16 +2,16 @@
  * runAgent: one-shot agent call in the minimal agent output format — `{ content,
  * response_time_secs, traces: [{ tool, args, output, duration_secs }] }` plus `tools_used` (tool
  * names deduplicated in order of first use). Builds a session, seeds it with `chatHistory` and
- * `memory`, runs the prompt as one user turn, and closes the session. Trace items carry exactly
- * those four keys (`args` only when the arguments parsed); richer data lives in createSession's
- * TurnResult.
+ * `memory`, runs the prompt as one user turn, and closes the session. The output format itself
+ * lives in agent-output.ts; richer data lives in createSession's TurnResult.
  */
 import { isPlainObject } from '../transform/own-data.js';
 import type { ToolSet } from '../definition/types.js';
 import { loadTools } from '../definition/load.js';
 import type { ChatMessage } from '../models/types.js';
 import { createSession, restoreSession } from './create-session.js';
-import type { SessionOptions, ToolTrace } from './types.js';
+import { toAgentOutput, type AgentOutput } from './agent-output.js';
+import type { SessionOptions } from './types.js';
 
 /** A chat history line list, one string, or messages. */
 export type ChatHistoryInput =
@@ -33,23 +33,6 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
   readonly config?: Readonly<Record<string, unknown>>;
 }
 
-/** One trace item of the minimal agent output format (exactly these keys). */
-export interface AgentTrace {
-  readonly tool: string;
-  readonly args?: Record<string, unknown>;
-  readonly output: unknown;
-  readonly duration_secs: number;
-}
-
-/** The minimal agent output format. */
-export interface AgentOutput {
-  readonly content: string;
-  readonly response_time_secs: number;
-  readonly traces: AgentTrace[];
-  /** Tool names in order of first use, without repeats. */
-  readonly tools_used: string[];
-}
-
 /** Runs `prompt` (the user's message) through an agent and returns the minimal output format. */
 export async function runAgent(prompt: string, options: RunAgentOptions): Promise<AgentOutput> {
   const now = options._internal?.now ?? Date.now;
@@ -67,21 +50,10 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
     history.length === 0 ? fresh : restoreSession({ ...fresh.toJSON(), history }, base);
   try {
     const result = await session.run(prompt);
-    return {
-      content: result.content,
-      response_time_secs: Math.max(0, now() - startedAt) / 1000,
-      traces: result.traces.map(toAgentTrace),
-      tools_used: [...new Set(result.traces.map((t) => t.tool))],
-    };
+    return toAgentOutput(result.content, Math.max(0, now() - startedAt) / 1000, result.traces);
   } finally {
     await session.close();
   }
-}
-
-function toAgentTrace(t: ToolTrace): AgentTrace {
-  return t.args === undefined
-    ? { tool: t.tool, output: t.output, duration_secs: t.duration_secs }
-    : { tool: t.tool, args: t.args, output: t.output, duration_secs: t.duration_secs };
 }
 
 function isToolSet(value: unknown): value is ToolSet {

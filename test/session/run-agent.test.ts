@@ -1,32 +1,18 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { MockAgent } from 'undici';
+import { AGENT_OUTPUT_SCHEMA } from '../../src/index.js';
+import { actionResult } from '../../src/handlers/action-result.js';
 import { parseChatHistory, runAgent } from '../../src/session/run-agent.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools, fn } from './fixtures.js';
 
-/** The minimal agent output format. */
-const outputSchema = {
-  type: 'object',
-  required: ['content', 'response_time_secs', 'traces'],
-  properties: {
-    content: { type: 'string' },
-    response_time_secs: { type: 'number', minimum: 0 },
-    traces: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['tool', 'output', 'duration_secs'],
-        properties: {
-          tool: { type: 'string' },
-          args: { type: 'object' },
-          output: {},
-          duration_secs: { type: 'number', minimum: 0 },
-        },
-        additionalProperties: false,
-      },
-    },
-  },
-};
+/** The minimal agent output schema, verbatim from SPEC §4 / issue 8 (not a looser copy). */
+const outputSchema = JSON.parse(`{"type":"object","required":["content","response_time_secs","traces"],"properties":{
+ "content":{"type":"string"},"response_time_secs":{"type":"number"},
+ "traces":{"type":"array","items":{"type":"object","required":["tool","output"],"properties":{
+  "tool":{"type":"string"},"output":{"type":"string"},"args":{"type":"object"},
+  "duration_secs":{"type":"number"}},"additionalProperties":false}}},"additionalProperties":true}`) as object;
 const validate = new Ajv({ allErrors: true, strict: true }).compile(outputSchema);
 
 const tools = await clinicTools();
@@ -50,13 +36,75 @@ describe('runAgent', () => {
     expect(out.traces[0]).toEqual({
       tool: 'note',
       args: { text: 'a' },
-      output: { status: 'logged' },
+      output: '{"status":"logged"}',
       duration_secs: expect.any(Number),
     });
     // Arguments that never parsed: no args key.
     expect(Object.keys(out.traces[1] ?? {}).sort()).toEqual(['duration_secs', 'output', 'tool']);
     expect(out.tools_used).toEqual(['note', 'book']);
     model.assertComplete();
+  });
+
+  it('exports the exact schema', () => {
+    expect(AGENT_OUTPUT_SCHEMA).toEqual(outputSchema);
+  });
+
+  it('conforms for every tool type, a string result and a tool error', async () => {
+    const http = new MockAgent();
+    http.disableNetConnect();
+    http
+      .get('http://127.0.0.1:9')
+      .intercept({ path: (p) => p.startsWith('/weather'), method: 'GET' })
+      .reply(200, { temp: 21 }, { headers: { 'content-type': 'application/json' } });
+    http
+      .get('http://127.0.0.1:9')
+      .intercept({ path: '/orders', method: 'POST' })
+      .reply(503, 'down', { headers: { 'content-type': 'text/plain' } });
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { name: 'get_weather', args: { city: 'Paris' } },
+          { name: 'set_language', args: { language: 'es-US' } },
+          { name: 'book', args: { city: 'Bronx' } },
+          { name: 'slow_action', args: {} },
+          { name: 'post_order', args: { item: 'tea' } },
+          { name: 'no_such_tool', args: {} },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const out = await runAgent('go', {
+      tools,
+      model,
+      dispatcher: http,
+      actions: { book: () => 'Booked for 3 pm', slow_action: () => actionResult({ result: [1, 2] }) },
+    });
+    expect(validate(out), JSON.stringify(validate.errors)).toBe(true);
+    const byTool = new Map(out.traces.map((t) => [t.tool, t]));
+    expect(byTool.get('get_weather')?.output).toBe('{"temp":21}');
+    expect(byTool.get('set_language')?.output).toBe('{"language":"es-US"}');
+    // A string result is passed through as-is, not JSON-quoted.
+    expect(byTool.get('book')?.output).toBe('Booked for 3 pm');
+    expect(byTool.get('slow_action')?.output).toBe('[1,2]');
+    // Tool errors: their JSON error object, as text.
+    expect(JSON.parse(byTool.get('post_order')?.output ?? '')).toMatchObject({
+      error: { code: 'http_status' },
+    });
+    expect(JSON.parse(byTool.get('no_such_tool')?.output ?? '')).toMatchObject({
+      error: { code: 'unknown_tool' },
+    });
+    for (const t of out.traces) expect(typeof t.duration_secs).toBe('number');
+    await http.close();
+  });
+
+  it('the schema rejects a raw (non-string) output', () => {
+    expect(
+      validate({
+        content: '',
+        response_time_secs: 0,
+        traces: [{ tool: 'note', output: { status: 'logged' } }],
+      }),
+    ).toBe(false);
   });
 
   it('has empty traces when no tool ran', async () => {
