@@ -8,7 +8,8 @@ import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools, fn } from './fixtures.js';
 
 /** The minimal agent output schema, verbatim from SPEC §4 / issue 8 (not a looser copy). */
-const outputSchema = JSON.parse(`{"type":"object","required":["content","response_time_secs","traces"],"properties":{
+const outputSchema =
+  JSON.parse(`{"type":"object","required":["content","response_time_secs","traces"],"properties":{
  "content":{"type":"string"},"response_time_secs":{"type":"number"},
  "traces":{"type":"array","items":{"type":"object","required":["tool","output"],"properties":{
   "tool":{"type":"string"},"output":{"type":"string"},"args":{"type":"object"},
@@ -77,7 +78,10 @@ describe('runAgent', () => {
       tools,
       model,
       dispatcher: http,
-      actions: { book: () => 'Booked for 3 pm', slow_action: () => actionResult({ result: [1, 2] }) },
+      actions: {
+        book: () => 'Booked for 3 pm',
+        slow_action: () => actionResult({ result: [1, 2] }),
+      },
     });
     expect(validate(out), JSON.stringify(validate.errors)).toBe(true);
     const byTool = new Map(out.traces.map((t) => [t.tool, t]));
