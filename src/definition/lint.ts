@@ -59,8 +59,8 @@ export function lintDefinition(input: LintInput): DefinitionIssue[] {
     at(
       joinPath(joinPath(input.path, 'endpoint'), 'argument_location'),
       'body_without_method',
-      'error',
-      `a ${input.method.toUpperCase()} request has no body; use "query" or "path"`,
+      'warning',
+      `a ${input.method.toUpperCase()} request has no body; the arguments are sent in the query string (write "query" or "path")`,
     );
   }
 

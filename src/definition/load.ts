@@ -13,6 +13,7 @@ import { compileDefaults } from '../transform/compile-defaults.js';
 import { getOwn, isPlainObject } from '../transform/own-data.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
+import { normaliseDefinition } from './normalise.js';
 import { resolveDefinition } from './resolve.js';
 import { lintWorkflows } from '../workflow/lint-workflows.js';
 import { rawDefinitionSchema } from './schema.js';
@@ -104,7 +105,14 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
   }
   if (!list) {
     throw new DefinitionError(
-      [issue('schema', '', 'expected a list of tool definitions or { "tools": [...] }', file)],
+      [
+        issue(
+          'schema',
+          '',
+          'expected a list of tool definitions, { "tools": [...] }, or one definition',
+          file,
+        ),
+      ],
       'cannot load tools',
     );
   }
@@ -113,8 +121,10 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
   const firstIndex = new Map<string, number>();
   const validators = new ValidatorFactory();
 
-  list.forEach((raw, index) => {
-    const path = `tools[${index}]`;
+  list.forEach((written, index) => {
+    const normalised = normaliseDefinition(written, `tools[${index}]`, file);
+    issues.push(...normalised.issues);
+    const { value: raw, path } = normalised;
     const parsed = rawDefinitionSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
       issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));
@@ -204,12 +214,19 @@ function isFixture(value: unknown): boolean {
   );
 }
 
+/**
+ * The definitions of a tools file: a list, `{ "tools": [...] }`, Syllable's list response
+ * `{ "items": [...] }` (what `syllable tools list -o json` prints), or one definition on its own
+ * (a definition, or an API tool object with a `definition`, as pasted from Syllable's docs).
+ */
 function toolList(value: unknown): unknown[] | undefined {
   if (Array.isArray(value)) return value;
-  if (value !== null && typeof value === 'object' && Object.hasOwn(value, 'tools')) {
-    const tools = (value as { tools: unknown }).tools;
-    if (Array.isArray(tools)) return tools;
+  if (!isPlainObject(value)) return undefined;
+  for (const key of ['tools', 'items']) {
+    const list = getOwn(value, key);
+    if (Array.isArray(list)) return list;
   }
+  if (Object.hasOwn(value, 'tool') || isPlainObject(getOwn(value, 'definition'))) return [value];
   return undefined;
 }
 

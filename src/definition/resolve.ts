@@ -165,8 +165,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     endpoint = {
       url: e.url,
       method: e.method,
-      argumentLocation:
-        writtenLocation ?? (e.method === 'post' || e.method === 'put' ? 'body' : 'query'),
+      argumentLocation: resolveLocation(e.method, writtenLocation),
       timeoutSecs: e.timeout ?? DEFAULT_TIMEOUT_SECS,
       pathParams: check.pathParams,
     };
@@ -251,6 +250,20 @@ const KNOWN: ReadonlySet<string> = new Set([
   'name',
   'id',
 ]);
+
+/**
+ * Where the arguments go. A GET or DELETE carries no body, so `body`/`form` written on one (as
+ * Syllable's own SDK examples do) falls back to the query string, with lint's warning.
+ */
+function resolveLocation(
+  method: EndpointConfig['method'],
+  written: ArgumentLocation | undefined,
+): ArgumentLocation {
+  const hasBody = method === 'post' || method === 'put';
+  if (written === undefined) return hasBody ? 'body' : 'query';
+  if (!hasBody && (written === 'body' || written === 'form')) return 'query';
+  return written;
+}
 
 function propertiesOf(schema: JsonSchema | undefined): Record<string, unknown> {
   const props = schema?.['properties'];

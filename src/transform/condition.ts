@@ -120,7 +120,9 @@ export function compileCondition(raw: unknown, subPath = ''): CompiledCondition 
       subPath: `${subPath}.key`,
       message: 'the condition needs a "key" (a parameter path or vars.<name>)',
     };
-  const operatorRaw: unknown = Object.hasOwn(raw, 'operator') ? raw['operator'] : 'eq';
+  // Syllable's API writes an unset operator as null (OptionalNullable, default "eq").
+  const operatorRaw: unknown =
+    Object.hasOwn(raw, 'operator') && raw['operator'] !== null ? raw['operator'] : 'eq';
   if (typeof operatorRaw !== 'string' || !OPERATORS.has(operatorRaw)) {
     return {
       code: 'invalid_when',

@@ -113,10 +113,12 @@ function transformRule(t: unknown, problems: FormProblem[]): RuleForm | undefine
     return undefined;
   }
   const action = actionRaw as TransformAction;
-  const hasValue = Object.hasOwn(t, 'value');
-  const hasFormat = Object.hasOwn(t, 'format');
+  // Syllable's API writes unset `when` and `format` as null (OptionalNullable): null is absent.
+  // A null `value` is a literal null unless a `format` is set (then it is the unset field).
+  const hasFormat = Object.hasOwn(t, 'format') && t['format'] !== null;
+  const hasValue = Object.hasOwn(t, 'value') && !(hasFormat && t['value'] === null);
   const formatRaw: unknown = t['format'];
-  const when: unknown = Object.hasOwn(t, 'when') ? t['when'] : undefined;
+  const when: unknown = Object.hasOwn(t, 'when') && t['when'] !== null ? t['when'] : undefined;
   const base = when === undefined ? {} : { when };
   if (hasFormat && typeof formatRaw !== 'string') {
     problems.push({
@@ -151,11 +153,13 @@ function transformRule(t: unknown, problems: FormProblem[]): RuleForm | undefine
     return { action, ...base, format: formatRaw as string, hasValueAndFormat: false, inner };
   if (hasValue)
     return { action, ...base, value: { literal: t['value'] }, hasValueAndFormat: false, inner };
+  // Syllable's own examples carry such rules (a `when` alone); they set nothing, so the rule is
+  // skipped with a warning rather than refused (docs/definitions.md, "Lenient loading").
   problems.push({
     code: 'no_value',
-    severity: 'error',
+    severity: 'warning',
     subPath: inner,
-    message: `"${action}" needs a "value" or a "format"`,
+    message: `"${action}" has no "value" or "format", so it sets nothing; the rule is ignored`,
   });
   return undefined;
 }

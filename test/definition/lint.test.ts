@@ -59,12 +59,6 @@ describe('malformed fields: one error each, with path and message', () => {
       /letters, digits/,
     ],
     [
-      'defaults not an object',
-      { defaults: [1] },
-      'tools[0].defaults',
-      /expected an object of rules/,
-    ],
-    [
       'static type',
       { static_parameters: [{ name: 'u', type: 'float' }] },
       'tools[0].static_parameters[0].type',
@@ -190,23 +184,25 @@ describe('semantic lint', () => {
     ).resolves.toBeDefined();
   });
 
-  it('get or delete with body or form is an error', async () => {
+  it('get or delete with body or form is a warning, and the arguments go to the query string', async () => {
     for (const [method, location] of [
       ['get', 'body'],
       ['delete', 'form'],
     ]) {
-      const issues = await loadErrors([
+      const set = await loadTools([
         def({
           type: 'endpoint',
           endpoint: { url: 'https://api.test/v1', method, argument_location: location },
         }),
       ]);
-      expect(issues).toContainEqual(
+      expect(set.warnings).toContainEqual(
         expect.objectContaining({
           code: 'body_without_method',
+          severity: 'warning',
           path: 'tools[0].endpoint.argument_location',
         }),
       );
+      expect(set.tools.get('lookup')?.endpoint?.argumentLocation).toBe('query');
     }
   });
 

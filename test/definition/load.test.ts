@@ -52,8 +52,17 @@ describe('loadTools: sources', () => {
   });
 
   it('rejects a top level that is not a list of tools', async () => {
+    const issues = await loadErrors({ colour: 'blue' });
+    expect(issues[0]?.message).toBe(
+      'expected a list of tool definitions, { "tools": [...] }, or one definition',
+    );
+  });
+
+  it("reads one definition on its own, and Syllable's list response { items }, as tools files", async () => {
+    expect([...(await loadTools(def())).tools.keys()]).toEqual(['lookup']);
+    expect([...(await loadTools({ items: [def()] })).tools.keys()]).toEqual(['lookup']);
     const issues = await loadErrors({ tool: 1 });
-    expect(issues[0]?.message).toBe('expected a list of tool definitions or { "tools": [...] }');
+    expect(issues[0]?.path).toBe('tools[0].tool');
   });
 
   it("never writes defaults back into the caller's object", async () => {

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { toChatTools } from '../../src/definition/export.js';
+import { def, loadErrors, loadWarnings } from './helpers.js';
+
+const VIEW = { vars: {}, session: {} };
+
+/** The function schema the model would see for the only tool. */
+async function modelParameters(definition: unknown): Promise<unknown> {
+  const set = await loadTools([definition]);
+  return toChatTools(set, VIEW)[0]?.function.parameters;
+}
+
+function codes(issues: readonly { code: string }[]): string[] {
+  return issues.map((i) => i.code);
+}
+
+describe('lenient where Syllable is lenient (each normalisation warns by name)', () => {
+  it('parameters as a bare property map becomes an object schema', async () => {
+    const bare = {
+      city: { type: 'string', description: 'The city' },
+      type: { type: 'string', description: 'a property named "type"' },
+    };
+    const raw = def({ tool: { function: { name: 'lookup', parameters: bare } } });
+    expect(await modelParameters(raw)).toEqual({ type: 'object', properties: bare });
+    const warnings = await loadWarnings([raw]);
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'parameters_property_map',
+        severity: 'warning',
+        path: 'tools[0].tool.function.parameters',
+      }),
+    );
+  });
+
+  it('parameters {} becomes an empty object schema (OpenAI refuses a schema without a type)', async () => {
+    const raw = def({ tool: { type: 'function', function: { name: 'lookup', parameters: {} } } });
+    expect(await modelParameters(raw)).toEqual({ type: 'object', properties: {} });
+    expect(codes(await loadWarnings([raw]))).toEqual(['parameters_empty']);
+  });
+
+  it('a schema with properties and no type gets "type": "object"', async () => {
+    const raw = def({
+      tool: {
+        type: 'function',
+        function: { name: 'lookup', parameters: { properties: { a: { type: 'string' } } } },
+      },
+    });
+    expect(await modelParameters(raw)).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+    });
+    expect(codes(await loadWarnings([raw]))).toEqual(['parameters_type_missing']);
+  });
+
+  it('parameters that are not an object (an SDK placeholder) mean no parameters', async () => {
+    const raw = def({
+      tool: { type: 'function', function: { name: 'lookup', parameters: '<value>' } },
+    });
+    expect(await modelParameters(raw)).toEqual({ type: 'object', properties: {} });
+    expect(codes(await loadWarnings([raw]))).toEqual(['parameters_ignored']);
+  });
+
+  it('a real JSON Schema is left alone, even with a property named "properties"-like keys', async () => {
+    const schema = {
+      type: 'object',
+      properties: { type: { type: 'string' } },
+      required: ['type'],
+    };
+    const raw = def({
+      tool: { type: 'function', function: { name: 'lookup', parameters: schema } },
+    });
+    expect(await modelParameters(raw)).toEqual(schema);
+    expect(await loadWarnings([raw])).toEqual([]);
+  });
+
+  it('tool without "type": "function" is read as a function, with a warning', async () => {
+    const raw = def({ tool: { function: { name: 'lookup', parameters: { type: 'object' } } } });
+    const warnings = await loadWarnings([raw]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'tool_type_missing', path: 'tools[0].tool' }),
+    ]);
+    const set = await loadTools([raw]);
+    expect(toChatTools(set, VIEW)[0]?.type).toBe('function');
+  });
+
+  it('a tool type other than "function" is still an error', async () => {
+    const issues = await loadErrors([
+      def({ tool: { type: 'web_search', function: { name: 'lookup' } } }),
+    ]);
+    expect(issues[0]).toMatchObject({ path: 'tools[0].tool.type' });
+  });
+
+  it('null in a nullable Syllable field means "not set" and loads silently', async () => {
+    const raw = {
+      type: 'endpoint',
+      tool: {
+        type: 'function',
+        function: { name: 'lookup', description: null, parameters: { type: 'object' } },
+      },
+      endpoint: {
+        url: 'https://api.test/v1',
+        method: 'get',
+        argument_location: 'query',
+        timeout: null,
+      },
+      context: null,
+      defaults: {
+        a: { transform: { action: 'default', when: null, value: null, format: 'x' } },
+        b: {
+          transform: {
+            action: 'override',
+            value: 1,
+            when: { key: 'a', value: 'x', operator: null },
+          },
+        },
+      },
+      static_parameters: [
+        { name: 's', type: 'string', required: false, description: null, default: null },
+      ],
+      result: null,
+      options: { propagate_tool_result: null },
+      service: null,
+    };
+    const set = await loadTools([raw]);
+    expect(set.warnings.filter((w) => w.code !== 'unknown_template_field')).toEqual([]);
+    const tool = set.tools.get('lookup')!;
+    expect(tool.endpoint?.timeoutSecs).toBe(20);
+    expect(tool.hasResult).toBe(false);
+    expect(tool.options.propagateToolResult).toBe(false);
+    // `operator: null` is "eq": b's condition holds once a is set.
+    const out = tool.defaults.apply({}, { vars: {} });
+    expect(out.ok && out.args).toEqual({ a: 'x', b: 1 });
+  });
+
+  it('a Syllable API tool object ({ name, definition, service_id }) loads its definition', async () => {
+    const api = { name: 'Lookup', service_id: 4, id: 9, definition: def() };
+    const set = await loadTools([api]);
+    expect([...set.tools.keys()]).toEqual(['lookup']);
+    expect(set.warnings).toEqual([
+      expect.objectContaining({
+        code: 'api_object',
+        path: 'tools[0]',
+        message: expect.stringContaining('"name", "service_id", "id" ignored'),
+      }),
+    ]);
+    // Problems inside are reported under `definition`.
+    const issues = await loadErrors([{ name: 'x', definition: def({ type: 'nope' }) }]);
+    expect(issues[0]).toMatchObject({ path: 'tools[0].definition.type' });
+  });
+
+  it('defaults that are not an object (an SDK placeholder) apply nothing, with a warning', async () => {
+    const warnings = await loadWarnings([def({ defaults: '<value>' })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'defaults_ignored', path: 'tools[0].defaults' }),
+    ]);
+  });
+
+  it('context.task that cannot run here (import, steps without steps) is dropped with a warning', async () => {
+    const set = await loadTools([
+      def({ context: { task: { type: 'import', version: 'v1alpha', file: '<value>' } } }, 'a'),
+      def({ context: { task: { type: 'steps', start: 'auto' } } }, 'b'),
+      def({ context: { task: [] } }, 'c'),
+    ]);
+    expect(codes(set.warnings)).toEqual(['task_not_supported', 'task_empty']);
+    expect(set.tools.get('a')?.tasks).toEqual([]);
+    expect(set.tools.get('b')?.tasks).toEqual([]);
+  });
+
+  it("never modifies the caller's object", async () => {
+    const raw = {
+      name: 'x',
+      definition: def({
+        tool: { function: { name: 'lookup', parameters: { a: { type: 'string' } } } },
+        result: null,
+      }),
+    };
+    const before = structuredClone(raw);
+    await loadTools([raw]);
+    expect(raw).toEqual(before);
+  });
+
+  it('strict mode turns the normalisation warnings into errors', async () => {
+    await expect(
+      loadTools([def({ tool: { function: { name: 'lookup' } } })], { strict: true }),
+    ).rejects.toThrow(/tool_type_missing|has no "type"/);
+  });
+});
