@@ -52,6 +52,32 @@ function effectsOf(result: BrandedActionResult): SessionEffect[] {
   return effects;
 }
 
+/**
+ * A result shaped like a ToolResult that says it failed — an object whose own `success` is
+ * `false` — is the tool's failure (docs/handlers.md): a `handler_error` whose message is the
+ * result's `error` (or `message`) string, with the whole result in `details.result` so the model
+ * still sees everything the handler said. Like any failure it is never saved, propagated or
+ * followed by the definition's handoff. Undefined for any other value.
+ */
+function reportedFailure(
+  tool: string,
+  output: unknown,
+  effects: readonly SessionEffect[],
+): OutcomeBody | undefined {
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) return undefined;
+  if (!Object.hasOwn(output, 'success') || (output as { success: unknown }).success !== false)
+    return undefined;
+  const said = ['error', 'message']
+    .map((k) => (Object.hasOwn(output, k) ? (output as Record<string, unknown>)[k] : undefined))
+    .find((v): v is string => typeof v === 'string' && v !== '');
+  const body = errorBody(
+    'handler_error',
+    said === undefined ? `action ${tool} reported failure` : shortMessage(said),
+    { result: output },
+  );
+  return effects.length === 0 ? body : { ...body, effects };
+}
+
 type Settled =
   | { readonly kind: 'value'; readonly value: unknown }
   | { readonly kind: 'threw'; readonly error: unknown }
@@ -132,13 +158,17 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
         case 'value': {
           const value = settled.value;
           if (isActionResult(value)) {
-            return {
-              type: 'success',
-              output: value.result === undefined ? fallback(context) : value.result,
-              effects: effectsOf(value),
-            };
+            const output = value.result === undefined ? fallback(context) : value.result;
+            return (
+              reportedFailure(name, output, effectsOf(value)) ?? {
+                type: 'success',
+                output,
+                effects: effectsOf(value),
+              }
+            );
           }
-          return { type: 'success', output: value === undefined ? fallback(context) : value };
+          const output = value === undefined ? fallback(context) : value;
+          return reportedFailure(name, output, []) ?? { type: 'success', output };
         }
         default: {
           const _exhaustive: never = settled;

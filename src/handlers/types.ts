@@ -60,6 +60,11 @@ export interface HandlerContext {
   /** Called for every HTTP request sent (attempts included), before its response. */
   readonly onRequest?: (record: HttpExchangeRecord) => void;
   /**
+   * Called when the response to a request reported through `onRequest` arrives, with that same
+   * record and the status. Not called when the attempt failed without a response.
+   */
+  readonly onResponse?: (record: HttpExchangeRecord, status: number) => void;
+  /**
    * Tracing of one HTTP attempt, called before it is sent: headers to add (W3C trace context,
    * when the host enabled propagation) and a callback for its outcome.
    */

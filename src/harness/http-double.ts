@@ -110,7 +110,16 @@ export function createHttpDouble(options: HttpDoubleOptions): HttpDouble {
     if (exchange === undefined) {
       requests.push({ ...recorded, exchange: undefined });
       options.onRequest?.(recorded, undefined);
-      // No interceptor registered: MockAgent refuses it (net connect is disabled).
+      // Refused like a host that is not there, so the engine reports a plain `network` error
+      // (MockAgent's own refusal would carry its internal UND_MOCK_… code); the fixture fails.
+      agent
+        .get(new URL(recorded.url).origin)
+        .intercept({ path: String(opts.path), method: String(opts.method) })
+        .replyWithError(
+          Object.assign(new Error('no response is declared for this request'), {
+            code: 'ECONNREFUSED',
+          }),
+        );
       return dispatch(opts, handler);
     }
     uses[index] = (uses[index] ?? 0) + 1;

@@ -232,6 +232,8 @@ function narrateEvent(
       return;
     case 'turn-start':
     case 'http-request':
+    // The narrator prints the exchange (with its declared response) at the request.
+    case 'http-response':
     case 'text-delta':
     case 'turn-end':
       return;

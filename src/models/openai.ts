@@ -45,15 +45,33 @@ export interface OpenAIModelOptions {
   readonly timeout?: number;
   /** Retries of failed requests (connection errors, 408/409/429/5xx), by the openai client. Default 1. */
   readonly maxRetries?: number;
+  /** Sampling temperature (`temperature`, 0..2). Default: the server's. */
   readonly temperature?: number;
-  /** Default: the server's (OpenAI: true). */
+  /** Most tokens to generate (`max_tokens`, the field every OpenAI-compatible server reads). Default: the server's. */
+  readonly maxTokens?: number;
+  /** Most tokens to generate for OpenAI's newer models (`max_completion_tokens`). Default: the server's. */
+  readonly maxCompletionTokens?: number;
+  /**
+   * `tool_choice`, sent when the request has tools: `"auto"`, `"none"`, `"required"`, or a tool
+   * name to force that tool (`{ type: "function", function: { name } }`). Default: the server's (`auto`).
+   */
+  readonly toolChoice?: 'auto' | 'none' | 'required' | { readonly name: string };
+  /** `parallel_tool_calls`, sent when the request has tools. Default: the server's (OpenAI: true). */
   readonly parallelToolCalls?: boolean;
+  /**
+   * More request body fields for this server (`top_p`, `seed`, `reasoning_effort`, vLLM's
+   * `guided_json`…), sent as given. The fields the adapter owns (`model`, `messages`, `stream`,
+   * `stream_options`, `tools`) cannot be set here (a TypeError at creation); the options above win
+   * over the same field here.
+   */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
   /** A ready client (overrides baseURL, apiKey, fetch, timeoutMs, maxRetries). */
   readonly client?: OpenAI;
 }
 
 /** Creates a {@link Model} on an OpenAI-compatible Chat Completions endpoint. */
 export function openaiModel(options: OpenAIModelOptions): Model {
+  checkSettings(options);
   const timeoutMs = options.timeoutMs ?? options.timeout ?? 60_000;
   const client =
     options.client ??
@@ -69,6 +87,39 @@ export function openaiModel(options: OpenAIModelOptions): Model {
     name,
     stream: (request) => streamChat({ client, options, name, timeoutMs, request }),
   };
+}
+
+/** Body fields the adapter writes itself; `extraBody` may not replace them. */
+const OWNED_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'stream_options', 'tools'];
+
+/** Refuses settings no server would accept, naming the option (a host's mistake, at creation). */
+function checkSettings(options: OpenAIModelOptions): void {
+  const t = options.temperature;
+  if (t !== undefined && !(Number.isFinite(t) && t >= 0 && t <= 2))
+    throw new TypeError(`openaiModel: temperature must be a number from 0 to 2, got ${t}`);
+  for (const key of ['maxTokens', 'maxCompletionTokens'] as const) {
+    const n = options[key];
+    if (n !== undefined && !(Number.isInteger(n) && n > 0))
+      throw new TypeError(`openaiModel: ${key} must be a positive integer, got ${n}`);
+  }
+  const choice = options.toolChoice;
+  if (typeof choice === 'object' && (typeof choice.name !== 'string' || choice.name === ''))
+    throw new TypeError('openaiModel: toolChoice { name } needs a tool name');
+  const owned = OWNED_FIELDS.filter(
+    (k) => options.extraBody !== undefined && Object.hasOwn(options.extraBody, k),
+  );
+  if (owned.length > 0)
+    throw new TypeError(
+      `openaiModel: extraBody cannot set ${owned.map((k) => `"${k}"`).join(', ')} (the adapter writes them)`,
+    );
+}
+
+function toolChoice(
+  choice: NonNullable<OpenAIModelOptions['toolChoice']>,
+): ChatCompletionCreateParamsStreaming['tool_choice'] {
+  return typeof choice === 'string'
+    ? choice
+    : { type: 'function', function: { name: choice.name } };
 }
 
 interface PartialCall {
@@ -99,6 +150,7 @@ async function* streamChat(input: {
     }, timeoutMs);
   };
   const body: ChatCompletionCreateParamsStreaming = {
+    ...options.extraBody,
     model: options.model,
     messages: request.messages.map(toOpenAIMessage),
     stream: true,
@@ -107,7 +159,14 @@ async function* streamChat(input: {
     ...(request.tools.length > 0 && options.parallelToolCalls !== undefined
       ? { parallel_tool_calls: options.parallelToolCalls }
       : {}),
+    ...(request.tools.length > 0 && options.toolChoice !== undefined
+      ? { tool_choice: toolChoice(options.toolChoice) }
+      : {}),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+    ...(options.maxCompletionTokens === undefined
+      ? {}
+      : { max_completion_tokens: options.maxCompletionTokens }),
   };
   const calls: PartialCall[] = [];
   let usage: ModelUsage | undefined;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import type { ActionHandler, Handler } from '../handlers/types.js';
-import type { ChatMessage, ChatTool } from '../models/types.js';
+import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import { resolveArgumentLimits, type ArgumentLimits } from './argument-limits.js';
 import { checkSessionOptions } from './check-options.js';
@@ -258,6 +258,10 @@ class LiveSession implements Session, TurnHost {
 
   hasAgent(name: string): boolean {
     return hasOwnAgent(this.options, name);
+  }
+
+  activeModel(): Model {
+    return this.#agentConfig()?.model ?? this.options.model;
   }
 
   activeTools(): ReadonlyMap<string, ToolDefinition> {

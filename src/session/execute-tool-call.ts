@@ -98,6 +98,13 @@ export async function executeToolCall(
     requests.push(record);
     ctx.emit({ type: 'http-request', callId: call.id, request: record });
   };
+  // The trace keeps each attempt once: the request as sent, with its status once answered.
+  const onResponse = (record: HttpExchangeRecord, status: number): void => {
+    const answered = { ...record, status };
+    const at = requests.lastIndexOf(record);
+    if (at >= 0) requests[at] = answered;
+    ctx.emit({ type: 'http-response', callId: call.id, request: answered });
+  };
   if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
 
   const cancellable = isCancellable(tool);
@@ -112,6 +119,7 @@ export async function executeToolCall(
       session: ctx.session,
       signal: handlerSignal,
       onRequest,
+      onResponse,
       ...(trace === undefined ? {} : { traceAttempt: trace.attempt }),
     });
   } catch (err) {

@@ -182,8 +182,10 @@ export async function runRound(
   let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
   let error: ModelError | undefined;
   const modelTrace = tracing?.modelCall();
+  // The active agent's model (agents[x].model), else the session's.
+  const model = host.activeModel();
   try {
-    const stream = host.options.model.stream({ messages, tools: chatTools, signal });
+    const stream = model.stream({ messages, tools: chatTools, signal });
     for await (const part of stream) {
       if (signal.aborted) break;
       if (part.type !== 'finish') modelTrace?.part(part.type === 'tool-call');
@@ -207,7 +209,7 @@ export async function runRound(
       }
     }
   } catch (err) {
-    if (!signal.aborted) error = asModelError(err, host.options.model.name);
+    if (!signal.aborted) error = asModelError(err, model.name);
   }
   modelTrace?.end(usage, error);
   await Promise.all(pending);

@@ -37,7 +37,7 @@ export async function runTurn(
     turn: state.turns,
     ...(state.agent === undefined ? {} : { agent: state.agent }),
     language: state.language,
-    model: host.options.model.name,
+    model: host.activeModel().name,
     now: host.now,
     ...(host.options.tracing === undefined ? {} : { options: host.options.tracing }),
   });

@@ -4,7 +4,7 @@
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import type { Handler } from '../handlers/types.js';
-import type { ChatMessage, ChatTool } from '../models/types.js';
+import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import type { ArgumentLimits } from './argument-limits.js';
 import type { LiveState } from './session-state.js';
@@ -20,6 +20,8 @@ export interface TurnHost {
   handlerFor(type: ToolType): Handler;
   /** Tools the active agent may call. */
   activeTools(): ReadonlyMap<string, ToolDefinition>;
+  /** The model of the active agent (`agents[x].model`), else the session's `model`. */
+  activeModel(): Model;
   /** The tools in the model's format (static parameters hidden, descriptions rendered). */
   chatTools(
     tools: ReadonlyMap<string, ToolDefinition>,

@@ -47,6 +47,8 @@ export interface AgentConfig {
   readonly tools?: readonly string[];
   /** Static parameter values for this agent, per tool; they win over the session's `toolDefaults`. */
   readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The model this agent's turns call (e.g. a cheaper router, a stronger specialist). Default: the session's `model`. */
+  readonly model?: Model;
 }
 
 /** Bridge phrase settings. */
@@ -166,6 +168,12 @@ export type SessionEvent =
       readonly retryable: boolean;
     }
   | { readonly type: 'http-request'; readonly callId: string; readonly request: HttpExchangeRecord }
+  /** The response to an `http-request` arrived: the same record with its `status`. */
+  | {
+      readonly type: 'http-response';
+      readonly callId: string;
+      readonly request: HttpExchangeRecord;
+    }
   | {
       readonly type: 'action';
       readonly callId: string;

@@ -270,6 +270,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       }
       const { response } = result;
       records.push({ ...record, status: response.status });
+      context.onResponse?.(record, response.status);
       if (
         response.status === 401 &&
         service !== undefined &&

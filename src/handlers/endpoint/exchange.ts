@@ -83,13 +83,33 @@ function classify(err: unknown, signal: Abortable, responded: boolean): Exchange
   ) {
     return { kind: 'bad_encoding', message: 'the response body could not be decompressed' };
   }
-  const code = codes[0] ?? (err instanceof Error ? err.name : 'error');
+  const first = codes[0];
+  // The model sees system codes (ECONNRESET…) but never a library's internal ones (UND_…).
+  const reason =
+    first === undefined
+      ? err instanceof Error
+        ? err.name
+        : 'error'
+      : first.startsWith('UND_')
+        ? UNDICI_REASONS.get(first)
+        : first;
   return {
     kind: 'network',
-    message: `${responded ? 'connection failed mid-response' : 'connection failed'} (${code})`,
+    message: `${responded ? 'connection failed mid-response' : 'connection failed'}${reason === undefined ? '' : ` (${reason})`}`,
     responded,
   };
 }
+
+/** undici's own error codes, in words; other `UND_…` codes are left out of the message. */
+const UNDICI_REASONS: ReadonlyMap<string, string> = new Map([
+  ['UND_ERR_CONNECT_TIMEOUT', 'connect timeout'],
+  ['UND_ERR_SOCKET', 'socket closed'],
+  ['UND_ERR_CLOSED', 'connection closed'],
+  ['UND_ERR_DESTROYED', 'connection closed'],
+  ['UND_ERR_HEADERS_TIMEOUT', 'no response headers in time'],
+  ['UND_ERR_BODY_TIMEOUT', 'response body stalled'],
+  ['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'response length did not match its content-length'],
+]);
 
 /** Approximate size of the response header block as sent on the wire. */
 function headerBytes(headers: Readonly<Record<string, string | string[] | undefined>>): number {

@@ -1,0 +1,163 @@
+// Model settings users expect, seen where they matter: in the request body an OpenAI-compatible
+// server on 127.0.0.1 receives from the real `openai` client.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openaiModel, type OpenAIModelOptions } from '../../src/models/openai.js';
+import type { ChatTool } from '../../src/models/types.js';
+import { createSession } from '../../src/session/create-session.js';
+import { ScriptedModel } from '../../src/models/scripted.js';
+import { actionResult } from '../../src/handlers/action-result.js';
+import { toolSet } from '../session/helpers.js';
+
+const bodies: Record<string, unknown>[] = [];
+let server: Server;
+let baseURL: string;
+
+/** Answers every request with a one-chunk streamed "ok". */
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      bodies.push(JSON.parse(raw) as Record<string, unknown>);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = {
+        id: 'x',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+      };
+      res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+beforeEach(() => {
+  bodies.length = 0;
+});
+
+const TOOL: ChatTool = {
+  type: 'function',
+  function: { name: 'lookup', parameters: { type: 'object', properties: {} } },
+};
+
+/** The body the server received for one request made with these settings. */
+async function bodyFor(
+  settings: Partial<OpenAIModelOptions>,
+  tools: readonly ChatTool[] = [TOOL],
+): Promise<Record<string, unknown>> {
+  const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0, ...settings });
+  const signal = new AbortController().signal;
+  for await (const part of model.stream({
+    messages: [{ role: 'user', content: 'hi' }],
+    tools,
+    signal,
+  }))
+    void part;
+  expect(bodies).toHaveLength(1);
+  return bodies[0]!;
+}
+
+describe('openaiModel settings reach the request body', () => {
+  it('temperature', async () => {
+    expect(await bodyFor({ temperature: 0 })).toMatchObject({ temperature: 0 });
+  });
+
+  it('maxTokens as max_tokens, maxCompletionTokens as max_completion_tokens', async () => {
+    expect(await bodyFor({ maxTokens: 256 })).toMatchObject({ max_tokens: 256 });
+    bodies.length = 0;
+    expect(await bodyFor({ maxCompletionTokens: 512 })).toMatchObject({
+      max_completion_tokens: 512,
+    });
+  });
+
+  it('toolChoice: a mode, or a tool name forcing that tool', async () => {
+    expect(await bodyFor({ toolChoice: 'required' })).toMatchObject({ tool_choice: 'required' });
+    bodies.length = 0;
+    expect(await bodyFor({ toolChoice: { name: 'lookup' } })).toMatchObject({
+      tool_choice: { type: 'function', function: { name: 'lookup' } },
+    });
+  });
+
+  it('parallelToolCalls as parallel_tool_calls', async () => {
+    expect(await bodyFor({ parallelToolCalls: false })).toMatchObject({
+      parallel_tool_calls: false,
+    });
+  });
+
+  it('extraBody fields are sent as given; the named options win over them', async () => {
+    const body = await bodyFor({
+      temperature: 0.2,
+      extraBody: { top_p: 0.9, seed: 7, temperature: 1.5, metadata: { app: 'clinic' } },
+    });
+    expect(body).toMatchObject({
+      top_p: 0.9,
+      seed: 7,
+      temperature: 0.2,
+      metadata: { app: 'clinic' },
+    });
+    expect(body['model']).toBe('m');
+  });
+
+  it('nothing is sent for settings left unset; tool settings only with tools', async () => {
+    const plain = await bodyFor({});
+    for (const key of [
+      'temperature',
+      'max_tokens',
+      'max_completion_tokens',
+      'tool_choice',
+      'parallel_tool_calls',
+    ])
+      expect(plain).not.toHaveProperty(key);
+    bodies.length = 0;
+    const noTools = await bodyFor({ toolChoice: 'required', parallelToolCalls: true }, []);
+    expect(noTools).not.toHaveProperty('tool_choice');
+    expect(noTools).not.toHaveProperty('parallel_tool_calls');
+    expect(noTools).not.toHaveProperty('tools');
+  });
+
+  it('refuses settings no server accepts, naming the option', () => {
+    const make = (s: Partial<OpenAIModelOptions>) => () => openaiModel({ model: 'm', ...s });
+    expect(make({ temperature: 3 })).toThrow(/temperature must be a number from 0 to 2/);
+    expect(make({ maxTokens: 0 })).toThrow(/maxTokens must be a positive integer/);
+    expect(make({ maxCompletionTokens: 1.5 })).toThrow(/maxCompletionTokens/);
+    expect(make({ toolChoice: { name: '' } })).toThrow(/toolChoice/);
+    expect(make({ extraBody: { messages: [], stream: false } })).toThrow(
+      /extraBody cannot set "messages", "stream"/,
+    );
+  });
+});
+
+describe('a model per agent (agents[x].model)', () => {
+  it("each agent's turns call its own model, also right after a handoff; the session's model is the default", async () => {
+    const front = new ScriptedModel([{ tool_calls: [{ name: 'transfer', args: {} }] }], {
+      name: 'front-small',
+    });
+    const billing = openaiModel({ baseURL, apiKey: 'test', model: 'billing-large', maxRetries: 0 });
+    const sessionModel = new ScriptedModel([{ text: 'from the session model' }]);
+    const agents = {
+      front: { prompt: 'You route calls.', model: front },
+      billing: { prompt: 'You handle billing.', model: billing },
+      other: { prompt: 'No model of its own.' },
+    };
+    const tools = toolSet({ name: 'transfer' });
+    const actions = { transfer: () => actionResult({ handoff: 'billing' }) };
+    const session = createSession({ tools, model: sessionModel, agents, actions });
+    expect((await session.run('I have a billing question')).content).toBe('ok');
+    expect(front.calls).toHaveLength(1);
+    expect(bodies.map((b) => b['model'])).toEqual(['billing-large']);
+    expect(sessionModel.calls).toHaveLength(0);
+    await session.close();
+
+    const plain = createSession({ tools, model: sessionModel, agents, agent: 'other' });
+    expect((await plain.run('hello')).content).toBe('from the session model');
+    await plain.close();
+  });
+});
