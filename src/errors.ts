@@ -73,7 +73,12 @@ export type ToolErrorCode =
   /** A host action handler threw. */
   | 'handler_error'
   /** The call was cancelled (interruption) before it finished. */
-  | 'cancelled';
+  | 'cancelled'
+  /**
+   * A side-effecting call was started by a process that stopped before its result was recorded;
+   * the resumed session does not repeat it (docs/sessions-redis.md).
+   */
+  | 'outcome_unknown';
 
 /** A failure the model should see as the tool's result. */
 export class ToolError extends Error {

@@ -1,0 +1,176 @@
+/**
+ * Coordination of one session across processes (docs/sessions-redis.md): a store shared by several
+ * engine processes offers a per-session lease (one turn at a time, anywhere), a revision per
+ * session (a stale save is refused), and a tool-call journal (a side effect started by a process
+ * that then died is answered from the journal, never dispatched again). The engine uses these
+ * through the interfaces below; {@link RedisSessionStore} implements them.
+ */
+import type { ToolDefinition } from '../definition/types.js';
+import { ToolError } from '../errors.js';
+import type { ChatMessage } from '../models/types.js';
+import { isCancellable } from './execute-tool-call.js';
+import type { SessionState } from './types.js';
+
+/** A stored state and the revision it was stored under (1 for the first save). */
+export interface StoredSession {
+  readonly state: SessionState;
+  readonly revision: number;
+}
+
+/** One journaled call: recorded before dispatch; `content` once its result is known. */
+export interface JournalEntry {
+  readonly callId: string;
+  readonly tool: string;
+  /** The arguments exactly as the model sent them. */
+  readonly arguments: string;
+  /** The tool message content the model received; absent while the outcome is unknown. */
+  readonly content?: string;
+}
+
+/** The journal of a turn that has not been saved yet (a crashed turn, when found by another lease). */
+export interface OpenTurn {
+  readonly turn: number;
+  readonly userText: string;
+  readonly entries: readonly JournalEntry[];
+}
+
+/** What the engine writes while a turn runs under a lease. */
+export interface TurnJournal {
+  /** Records a call before it is dispatched. Rejecting means: do not dispatch. */
+  record(entry: JournalEntry): Promise<void>;
+  /** Records the result content of a recorded call. */
+  complete(callId: string, content: string): Promise<void>;
+}
+
+/** Exclusive right to run turns of one session, until released or expired. */
+export interface SessionLease {
+  /** The revision stored when the lease was taken (0: not stored). */
+  readonly revision: number;
+  /** A turn left unsaved by a previous holder (it crashed mid-turn), if any. */
+  readonly openTurn: OpenTurn | undefined;
+  /** The journal of the turn `turn` (started with `userText`). */
+  journal(turn: number, userText: string): TurnJournal;
+  /**
+   * Saves the state if the stored revision is still `expected`, clears the journal, and returns
+   * the new revision. Throws {@link StaleSessionError} or {@link SessionLeaseLostError}.
+   */
+  save(state: SessionState, expected: number): Promise<number>;
+  release(): Promise<void>;
+}
+
+/** The optional coordination side of a {@link SessionStore} shared by processes. */
+export interface SessionCoordination {
+  /** The stored state with its revision (validated; see RedisSessionStore). */
+  load(id: string): Promise<StoredSession | undefined>;
+  /**
+   * Takes the lease of session `id`, waiting while another holder has it. Throws
+   * {@link SessionBusyError} when it stays taken past the store's wait limit.
+   */
+  acquire(id: string): Promise<SessionLease>;
+}
+
+/** Base of the coordination errors; `code` is stable. */
+export class SessionStoreError extends Error {
+  override readonly name: string = 'SessionStoreError';
+  readonly code: 'stale_session' | 'session_busy' | 'lease_lost' | 'invalid_snapshot';
+  readonly sessionId: string;
+  constructor(code: SessionStoreError['code'], sessionId: string, message: string) {
+    super(message);
+    this.code = code;
+    this.sessionId = sessionId;
+  }
+}
+
+/** A save was refused: another process saved this session since this one loaded it. */
+export class StaleSessionError extends SessionStoreError {
+  override readonly name = 'StaleSessionError';
+  readonly expected: number;
+  readonly actual: number;
+  constructor(sessionId: string, expected: number, actual: number) {
+    super(
+      'stale_session',
+      sessionId,
+      `session ${sessionId} was saved elsewhere (stored revision ${actual}, this copy has ${expected}); resume it from the store`,
+    );
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+/** Another process holds the session's lease longer than the store waits. */
+export class SessionBusyError extends SessionStoreError {
+  override readonly name = 'SessionBusyError';
+  constructor(sessionId: string, waitedMs: number) {
+    super(
+      'session_busy',
+      sessionId,
+      `session ${sessionId} is running a turn in another process (waited ${waitedMs} ms for its lease)`,
+    );
+  }
+}
+
+/** The lease expired or was taken over before the save (the turn ran too long without renewal). */
+export class SessionLeaseLostError extends SessionStoreError {
+  override readonly name = 'SessionLeaseLostError';
+  constructor(sessionId: string) {
+    super('lease_lost', sessionId, `the lease of session ${sessionId} was lost before the save`);
+  }
+}
+
+/** A stored snapshot is malformed, tampered with, or belongs to another session or store. */
+export class InvalidSnapshotError extends SessionStoreError {
+  override readonly name = 'InvalidSnapshotError';
+  constructor(sessionId: string, reason: string) {
+    super('invalid_snapshot', sessionId, `stored snapshot of session ${sessionId} refused: ${reason}`);
+  }
+}
+
+/** The coordination side of a store, when it has one. */
+export function coordinationOf(store: unknown): SessionCoordination | undefined {
+  if (store === null || typeof store !== 'object' || !('coordination' in store)) return undefined;
+  const c = (store as { coordination?: unknown }).coordination;
+  return c !== null && typeof c === 'object' ? (c as SessionCoordination) : undefined;
+}
+
+/**
+ * Whether calls of this tool are journaled: exactly the calls interruption may not cancel
+ * (unsafe endpoint methods, actions), since repeating them could repeat a side effect.
+ */
+export function isJournaled(tool: ToolDefinition): boolean {
+  return !isCancellable(tool);
+}
+
+/** The tool error a resumed session gives the model for a call whose result was never recorded. */
+export function outcomeUnknownError(tool: string): ToolError {
+  return new ToolError(
+    'outcome_unknown',
+    `the ${tool} call was started before the service restarted and its outcome is unknown; it was not repeated`,
+  );
+}
+
+/**
+ * The messages that close a crashed turn: its user message, one assistant message with the
+ * journaled calls, and one tool message per call (the journaled result, or `outcome_unknown`).
+ * Calls that were not journaled (cancellable ones) are left out: they had no side effect to keep.
+ */
+export function crashedTurnMessages(open: OpenTurn): ChatMessage[] {
+  const out: ChatMessage[] = [{ role: 'user', content: open.userText }];
+  if (open.entries.length === 0) return out;
+  out.push({
+    role: 'assistant',
+    content: null,
+    tool_calls: open.entries.map((e) => ({
+      id: e.callId,
+      type: 'function' as const,
+      function: { name: e.tool, arguments: e.arguments },
+    })),
+  });
+  for (const e of open.entries) {
+    out.push({
+      role: 'tool',
+      tool_call_id: e.callId,
+      content: e.content ?? JSON.stringify(outcomeUnknownError(e.tool).toJSON()),
+    });
+  }
+  return out;
+}
