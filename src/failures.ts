@@ -69,6 +69,7 @@ const TOOL: Readonly<Record<ToolErrorCode, FailureInfo>> = {
   invalid_language: { retryable: true, blame: 'model', speech: 'not_understood' },
   handler_error: { retryable: false, blame: 'host', speech: 'unavailable' },
   cancelled: { retryable: true, blame: 'caller', speech: 'interrupted' },
+  outcome_unknown: { retryable: false, blame: 'engine', speech: 'unavailable' },
 };
 
 const MODEL: Readonly<Record<ModelErrorCode, FailureInfo>> = {

@@ -102,6 +102,27 @@ export {
 export { DEFAULT_BRIDGE_THRESHOLD_SECS } from './session/bridge.js';
 export { InMemorySessionStore } from './session/store.js';
 export {
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+  type RedisEvalClient,
+} from './session/redis-store.js';
+export {
+  SessionStoreError,
+  StaleSessionError,
+  SessionBusyError,
+  SessionLeaseLostError,
+  InvalidSnapshotError,
+  crashedTurnMessages,
+  outcomeUnknownError,
+  type SessionCoordination,
+  type SessionLease,
+  type StoredSession,
+  type TurnJournal,
+  type JournalEntry,
+  type OpenTurn,
+} from './session/coordination.js';
+export { isJournaled } from './session/execute-tool-call.js';
+export {
   runAgent,
   parseChatHistory,
   type RunAgentOptions,

@@ -1,11 +1,22 @@
 /**
  * Builds dist/ once before any test file runs: the end-to-end tests spawn the real binary, and
  * building from several test processes at once would race on the same output files.
+ *
+ * Also provides a Redis to the tests as `inject('redisUrl')`: REDIS_URL when set, else a
+ * redis-server started here on loopback (free port, no persistence) and stopped at the end.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { TestProject } from 'vitest/node';
+import { startRedisServer } from './redis-server.js';
 
-export default function setup(): void {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    redisUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   try {
     execFileSync(
       process.execPath,
@@ -16,4 +27,12 @@ export default function setup(): void {
     // tsc still emits on type errors; `npm test` type-checks separately and fails on them.
     if (!existsSync('dist/cli/main.js')) throw error;
   }
+  const given = process.env['REDIS_URL'];
+  if (given !== undefined && given !== '') {
+    project.provide('redisUrl', given);
+    return async () => undefined;
+  }
+  const redis = await startRedisServer();
+  project.provide('redisUrl', redis.url);
+  return () => redis.stop();
 }

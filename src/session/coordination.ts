@@ -5,10 +5,8 @@
  * that then died is answered from the journal, never dispatched again). The engine uses these
  * through the interfaces below; {@link RedisSessionStore} implements them.
  */
-import type { ToolDefinition } from '../definition/types.js';
 import { ToolError } from '../errors.js';
 import type { ChatMessage } from '../models/types.js';
-import { isCancellable } from './execute-tool-call.js';
 import type { SessionState } from './types.js';
 
 /** A stored state and the revision it was stored under (1 for the first save). */
@@ -46,8 +44,8 @@ export interface TurnJournal {
 export interface SessionLease {
   /** The revision stored when the lease was taken (0: not stored). */
   readonly revision: number;
-  /** A turn left unsaved by a previous holder (it crashed mid-turn), if any. */
-  readonly openTurn: OpenTurn | undefined;
+  /** Turns left unsaved by a previous holder (it crashed mid-turn), oldest first. */
+  readonly openTurns: readonly OpenTurn[];
   /** The journal of the turn `turn` (started with `userText`). */
   journal(turn: number, userText: string): TurnJournal;
   /**
@@ -121,7 +119,11 @@ export class SessionLeaseLostError extends SessionStoreError {
 export class InvalidSnapshotError extends SessionStoreError {
   override readonly name = 'InvalidSnapshotError';
   constructor(sessionId: string, reason: string) {
-    super('invalid_snapshot', sessionId, `stored snapshot of session ${sessionId} refused: ${reason}`);
+    super(
+      'invalid_snapshot',
+      sessionId,
+      `stored snapshot of session ${sessionId} refused: ${reason}`,
+    );
   }
 }
 
@@ -130,14 +132,6 @@ export function coordinationOf(store: unknown): SessionCoordination | undefined 
   if (store === null || typeof store !== 'object' || !('coordination' in store)) return undefined;
   const c = (store as { coordination?: unknown }).coordination;
   return c !== null && typeof c === 'object' ? (c as SessionCoordination) : undefined;
-}
-
-/**
- * Whether calls of this tool are journaled: exactly the calls interruption may not cancel
- * (unsafe endpoint methods, actions), since repeating them could repeat a side effect.
- */
-export function isJournaled(tool: ToolDefinition): boolean {
-  return !isCancellable(tool);
 }
 
 /** The tool error a resumed session gives the model for a call whose result was never recorded. */

@@ -29,6 +29,13 @@ import {
   type LiveState,
 } from './session-state.js';
 import { createTurnChannel } from './turn-stream.js';
+import {
+  coordinationOf,
+  crashedTurnMessages,
+  StaleSessionError,
+  type SessionLease,
+  type TurnJournal,
+} from './coordination.js';
 import type { TurnHost } from './turn-host.js';
 import type {
   AgentConfig,
@@ -63,11 +70,20 @@ export function createSession(given: SessionOptions): Session {
     ended: false,
     workflows: new Map(),
   };
-  return new LiveSession(options, state);
+  // Revision 0: a store shared by processes refuses this session if one of its id is stored.
+  return new LiveSession(options, state, 0);
 }
 
 /** Recreates a session from plain-JSON state (from `toJSON()`, a TurnResult or a store). */
 export function restoreSession(state: SessionState, given: SessionOptions): Session {
+  return restoreAt(state, given, undefined);
+}
+
+function restoreAt(
+  state: SessionState,
+  given: SessionOptions,
+  revision: number | undefined,
+): Session {
   const options = checkedOptions(given);
   const live = liveStateFrom(state);
   if (live.agent !== undefined && !hasOwnAgent(options, live.agent)) {
@@ -75,7 +91,7 @@ export function restoreSession(state: SessionState, given: SessionOptions): Sess
       `restored session names agent ${JSON.stringify(live.agent)}, which the options do not declare`,
     );
   }
-  return new LiveSession(options, live);
+  return new LiveSession(options, live, revision);
 }
 
 /** Loads a session's state from `options.store` and restores it; undefined when not stored. */
@@ -84,6 +100,11 @@ export async function resumeSession(
   options: SessionOptions,
 ): Promise<Session | undefined> {
   if (options.store === undefined) throw new TypeError('resumeSession needs options.store');
+  const coordination = coordinationOf(options.store);
+  if (coordination !== undefined) {
+    const stored = await coordination.load(id);
+    return stored === undefined ? undefined : restoreAt(stored.state, options, stored.revision);
+  }
   const state = await options.store.get(id);
   return state === undefined ? undefined : restoreSession(state, options);
 }
@@ -136,14 +157,19 @@ class LiveSession implements Session, TurnHost {
   readonly now: () => number;
   readonly generateId: () => string;
   endReason: string | undefined;
+  journal: TurnJournal | undefined;
+  /** Store revision this state was loaded or saved at; undefined: unknown (restored by hand). */
+  #revision: number | undefined;
+  #lease: SessionLease | undefined;
   #handlers: Map<ToolType, Handler> | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(options: SessionOptions, state: LiveState) {
+  constructor(options: SessionOptions, state: LiveState, revision: number | undefined) {
     this.options = options;
+    this.#revision = revision;
     this.state = state;
     this.limits = resolveArgumentLimits(options.limits);
     this.now = options._internal?.now ?? Date.now;
@@ -165,8 +191,11 @@ class LiveSession implements Session, TurnHost {
     const previous = this.#queue;
     const turn = previous.then(async () => {
       if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
+      const coordination = coordinationOf(this.options.store);
+      const lease = coordination === undefined ? undefined : await coordination.acquire(this.id);
       this.#current = controller;
       try {
+        if (lease !== undefined) await this.#adopt(lease, userText);
         return await runTurn(
           this,
           userText,
@@ -176,6 +205,9 @@ class LiveSession implements Session, TurnHost {
         );
       } finally {
         if (this.#current === controller) this.#current = undefined;
+        this.#lease = undefined;
+        this.journal = undefined;
+        await lease?.release().catch(() => undefined);
       }
     });
     this.#queue = turn.catch(() => undefined);
@@ -184,6 +216,35 @@ class LiveSession implements Session, TurnHost {
       (e: unknown) => channel.reject(e),
     );
     return channel.stream;
+  }
+
+  /**
+   * Under a fresh lease: refuses a stale copy, closes turns a crashed holder left unsaved (their
+   * journaled calls answered, never repeated) and saves that, then opens this turn's journal.
+   */
+  async #adopt(lease: SessionLease, userText: string): Promise<void> {
+    const expected = this.#revision ?? lease.revision;
+    if (lease.revision !== expected) throw new StaleSessionError(this.id, expected, lease.revision);
+    this.#revision = expected;
+    this.#lease = lease;
+    const crashed = lease.openTurns.filter((t) => t.turn > this.state.turns);
+    if (crashed.length > 0) {
+      for (const turn of crashed) {
+        this.state.history.push(...crashedTurnMessages(turn));
+        this.state.turns = turn.turn;
+      }
+      await this.persist(snapshotState(this.state));
+    }
+    this.journal = lease.journal(this.state.turns + 1, userText);
+  }
+
+  async persist(state: SessionState): Promise<void> {
+    const lease = this.#lease;
+    if (lease !== undefined) {
+      this.#revision = await lease.save(state, this.#revision ?? lease.revision);
+    } else if (this.options.store !== undefined) {
+      await this.options.store.set(state);
+    }
   }
 
   run(userText: string): Promise<TurnResult> {

@@ -22,6 +22,7 @@ import type { ToolCallTrace } from '../observability/turn-tracing.js';
 import { applySaveRules } from './deps.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { SessionEvent, ToolTrace } from './types.js';
+import type { TurnJournal } from './coordination.js';
 
 /** What dispatching needs from the session. */
 export interface ExecuteContext {
@@ -33,6 +34,8 @@ export interface ExecuteContext {
   readonly now: () => number;
   /** Whether an agent of this name exists (handoff effects naming others become tool errors). */
   readonly hasAgent: (name: string) => boolean;
+  /** Records side-effecting calls before dispatch and their results (sessions-redis.md). */
+  readonly journal?: TurnJournal;
 }
 
 /** The finished call: its trace, the effects to apply, and the tool message content. */
@@ -61,6 +64,15 @@ export function isCancellable(tool: ToolDefinition): boolean {
       return _exhaustive;
     }
   }
+}
+
+/**
+ * Whether calls of this tool are recorded in the session's tool-call journal before dispatch (and
+ * so never dispatched twice across a crash): the calls that may have a side effect, today exactly
+ * those interruption may not cancel.
+ */
+export function isJournaled(tool: ToolDefinition): boolean {
+  return !isCancellable(tool);
 }
 
 /** Dispatches a prepared call (or records its preparation error). */
@@ -108,6 +120,18 @@ export async function executeToolCall(
   if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
 
   const cancellable = isCancellable(tool);
+  // Journaled calls are recorded before dispatch; if that fails the call is not made, so a call
+  // is never dispatched that a process resuming this session could not know about.
+  const journal = isJournaled(tool) ? ctx.journal : undefined;
+  if (journal !== undefined) {
+    try {
+      await journal.record({ callId: call.id, tool: tool.name, arguments: call.arguments });
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      const error = new ToolError('not_available', `the call was not made: ${reason}`);
+      return finish(call, args, prepared.transform, [], errorOutcome(error), startedAt, ctx);
+    }
+  }
   const handlerSignal = cancellable ? ctx.signal : new AbortController().signal;
   const handler = ctx.handlerFor(tool.type);
   let run: Promise<HandlerOutcome>;
@@ -134,7 +158,7 @@ export async function executeToolCall(
   );
   const settled = cancellable ? await raceAbort(guarded, ctx.signal) : await guarded;
   const outcome = settled.kind === 'cancelled' ? errorOutcome(cancelledError()) : settled.outcome;
-  return finish(
+  const result = finish(
     call,
     args,
     prepared.transform,
@@ -144,6 +168,9 @@ export async function executeToolCall(
     ctx,
     tool,
   );
+  // Without a recorded result a resumed session answers `outcome_unknown`, which is still right.
+  if (journal !== undefined) await journal.complete(call.id, result.content).catch(() => undefined);
+  return result;
 }
 
 type Settled = { kind: 'done'; outcome: OutcomeLike } | { kind: 'cancelled' };

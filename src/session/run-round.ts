@@ -68,6 +68,7 @@ export async function runRound(
     emit,
     now: host.now,
     hasAgent: (name) => host.hasAgent(name),
+    ...(host.journal === undefined ? {} : { journal: host.journal }),
   };
 
   const workflowIO = workflowExecutionIO(host, agentTools, prepareCtx, execCtx, emit);

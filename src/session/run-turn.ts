@@ -98,7 +98,7 @@ export async function runTurn(
 
   const usage: ModelUsage = { inputTokens, outputTokens };
   const snapshot = snapshotState(state);
-  if (host.options.store !== undefined) await host.options.store.set(snapshot);
+  await host.persist(snapshot);
   return {
     content,
     response_time_secs: Math.max(0, host.now() - startedAt) / 1000,

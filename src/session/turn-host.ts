@@ -8,7 +8,8 @@ import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import type { ArgumentLimits } from './argument-limits.js';
 import type { LiveState } from './session-state.js';
-import type { SessionOptions } from './types.js';
+import type { TurnJournal } from './coordination.js';
+import type { SessionOptions, SessionState } from './types.js';
 
 /** The session as the turn loop sees it. */
 export interface TurnHost {
@@ -31,6 +32,10 @@ export interface TurnHost {
   systemMessages(system: SessionSystemValues): readonly ChatMessage[];
   systemValues(): SessionSystemValues;
   hasAgent(name: string): boolean;
+  /** The running turn's tool-call journal, when the store keeps one (coordination.ts). */
+  readonly journal: TurnJournal | undefined;
+  /** Saves the state at the end of a turn (to `options.store`, under the lease if any). */
+  persist(state: SessionState): Promise<void>;
   /** Reason given by the effect that ended the session, if any. */
   endReason: string | undefined;
 }

@@ -1,0 +1,209 @@
+/**
+ * The Redis side of a session lease: taking it (waiting while another process holds it), renewing
+ * it while the turn runs, the fenced tool-call journal, the revision-checked save, and release.
+ * Every write checks the lease token inside its Lua script, so a process that lost its lease
+ * (paused past the TTL) can neither journal, dispatch nor save.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  SessionBusyError,
+  SessionLeaseLostError,
+  StaleSessionError,
+  type JournalEntry,
+  type OpenTurn,
+  type SessionLease,
+  type TurnJournal,
+} from './coordination.js';
+import type { RedisEvalClient, RedisStoreSettings } from './redis-store.js';
+import type { SessionState } from './types.js';
+
+/** The keys of one session. */
+export interface LeaseKeys {
+  readonly state: string;
+  readonly lease: string;
+  readonly journal: string;
+}
+
+const ACQUIRE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {1, redis.call('HGET', KEYS[2], 'rev') or '0', redis.call('LRANGE', KEYS[3], 0, -1)}
+end
+return {0, redis.call('PTTL', KEYS[1])}`;
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+const APPEND = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1`;
+const SAVE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
+local cur = tonumber(redis.call('HGET', KEYS[2], 'rev') or '0')
+if cur ~= tonumber(ARGV[2]) then return {-2, cur} end
+redis.call('HSET', KEYS[2], 'rev', cur + 1, 'data', ARGV[3], 'mac', ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('DEL', KEYS[3])
+return {cur + 1, 0}`;
+
+/** Journal records, one JSON text per list item. */
+type JournalRecord =
+  | { readonly t: 'turn'; readonly turn: number; readonly userText: string }
+  | { readonly t: 'call'; readonly turn: number; readonly entry: JournalEntry }
+  | {
+      readonly t: 'done';
+      readonly turn: number;
+      readonly callId: string;
+      readonly content: string;
+    };
+
+/** What taking a lease needs. */
+export interface AcquireRequest {
+  readonly client: RedisEvalClient;
+  readonly id: string;
+  readonly keys: LeaseKeys;
+  readonly token: string;
+  readonly settings: RedisStoreSettings;
+  readonly ttlMsFor: (state: SessionState) => number;
+}
+
+/** Takes the lease, polling with capped back-off while another holder has it. */
+export async function acquireRedisLease(request: AcquireRequest): Promise<SessionLease> {
+  const { client, keys, token, settings } = request;
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const reply = (await client.eval(ACQUIRE, {
+      keys: [keys.lease, keys.state, keys.journal],
+      arguments: [token, String(settings.leaseTtlMs)],
+    })) as unknown[];
+    if (reply[0] === 1) {
+      const records = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
+      return new RedisLease(request, Number(reply[1]), openTurns(records));
+    }
+    const waited = Date.now() - started;
+    if (waited >= settings.leaseWaitMs) throw new SessionBusyError(request.id, waited);
+    const left = Number(reply[1]);
+    const backoff = Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random() / 2);
+    await sleep(
+      Math.max(1, Math.min(backoff, left > 0 ? left : backoff, settings.leaseWaitMs - waited)),
+    );
+  }
+}
+
+/** Groups journal records into the unsaved turns they describe, in order. */
+function openTurns(records: readonly unknown[]): OpenTurn[] {
+  const turns = new Map<number, { turn: number; userText: string; entries: JournalEntry[] }>();
+  for (const text of records) {
+    if (typeof text !== 'string') continue;
+    let record: JournalRecord;
+    try {
+      record = JSON.parse(text) as JournalRecord;
+    } catch {
+      continue;
+    }
+    switch (record.t) {
+      case 'turn':
+        turns.set(record.turn, { turn: record.turn, userText: record.userText, entries: [] });
+        break;
+      case 'call':
+        turns.get(record.turn)?.entries.push(record.entry);
+        break;
+      case 'done': {
+        const entries = turns.get(record.turn)?.entries;
+        const i = entries?.findIndex((e) => e.callId === record.callId) ?? -1;
+        const entry = entries?.[i];
+        if (entries !== undefined && entry !== undefined)
+          entries[i] = { ...entry, content: record.content };
+        break;
+      }
+      default: {
+        const _exhaustive: never = record;
+        void _exhaustive;
+      }
+    }
+  }
+  return [...turns.values()].sort((a, b) => a.turn - b.turn);
+}
+
+class RedisLease implements SessionLease {
+  readonly revision: number;
+  readonly openTurns: readonly OpenTurn[];
+  readonly #r: AcquireRequest;
+  readonly #renewal: NodeJS.Timeout;
+  #lost = false;
+
+  constructor(request: AcquireRequest, revision: number, open: readonly OpenTurn[]) {
+    this.#r = request;
+    this.revision = revision;
+    this.openTurns = open;
+    const every = Math.max(1, Math.floor(request.settings.leaseTtlMs / 3));
+    this.#renewal = setInterval(() => void this.#renew(), every);
+    this.#renewal.unref();
+  }
+
+  async #renew(): Promise<void> {
+    const { client, keys, token, settings } = this.#r;
+    try {
+      const ok = await client.eval(RENEW, {
+        keys: [keys.lease],
+        arguments: [token, String(settings.leaseTtlMs)],
+      });
+      if (ok !== 1) this.#lost = true;
+    } catch {
+      // A missed renewal is retried on the next tick; the TTL covers two misses.
+    }
+  }
+
+  journal(turn: number, userText: string): TurnJournal {
+    let headed = false;
+    const append = async (records: JournalRecord[]): Promise<void> => {
+      const { client, keys, token, settings } = this.#r;
+      const ok = await client.eval(APPEND, {
+        keys: [keys.lease, keys.journal],
+        arguments: [token, String(settings.ttlMs), ...records.map((r) => JSON.stringify(r))],
+      });
+      if (ok !== 1) {
+        this.#lost = true;
+        throw new SessionLeaseLostError(this.#r.id);
+      }
+    };
+    return {
+      record: async (entry) => {
+        const records: JournalRecord[] = headed ? [] : [{ t: 'turn', turn, userText }];
+        records.push({ t: 'call', turn, entry });
+        await append(records);
+        headed = true;
+      },
+      complete: (callId, content) => append([{ t: 'done', turn, callId, content }]),
+    };
+  }
+
+  async save(state: SessionState, expected: number): Promise<number> {
+    const { client, keys, token, id, settings } = this.#r;
+    if (this.#lost) throw new SessionLeaseLostError(id);
+    const data = JSON.stringify(state);
+    const reply = (await client.eval(SAVE, {
+      keys: [keys.lease, keys.state, keys.journal],
+      arguments: [
+        token,
+        String(expected),
+        data,
+        settings.sign(id, data),
+        String(this.#r.ttlMsFor(state)),
+      ],
+    })) as number[];
+    const [status, actual] = [Number(reply[0]), Number(reply[1])];
+    if (status === -1) throw new SessionLeaseLostError(id);
+    if (status === -2) throw new StaleSessionError(id, expected, actual);
+    return status;
+  }
+
+  async release(): Promise<void> {
+    clearInterval(this.#renewal);
+    const { client, keys, token } = this.#r;
+    await client.eval(RELEASE, { keys: [keys.lease], arguments: [token] });
+  }
+}

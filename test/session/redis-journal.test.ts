@@ -1,0 +1,195 @@
+// The tool-call journal across a crash: a process dies mid-turn (its Redis connection is cut, so
+// its lease expires); another process resumes the session, answers the journaled side-effecting
+// call from the journal or with `outcome_unknown`, and never dispatches it again.
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it, inject } from 'vitest';
+import { createClient } from 'redis';
+import { createSession, resumeSession } from '../../src/session/create-session.js';
+import { RedisSessionStore } from '../../src/session/redis-store.js';
+import type { ChatMessage, Model, ModelRequest, ModelStreamPart } from '../../src/models/types.js';
+import { clinicTools } from './fixtures.js';
+
+const url = inject('redisUrl');
+const tools = await clinicTools();
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers) await close().catch(() => undefined);
+});
+
+/** Two "processes": stores with their own connections on one key prefix. */
+async function twoProcesses() {
+  const keyPrefix = `journal:${randomUUID()}:`;
+  const options = { url, keyPrefix, leaseTtlMs: 300, leaseWaitMs: 5_000 };
+  // Process A's client is made here so the test can cut it, as SIGKILL would.
+  const clientA = createClient({ url });
+  clientA.on('error', () => undefined);
+  await clientA.connect();
+  const a = new RedisSessionStore({ ...options, client: clientA });
+  const b = await RedisSessionStore.connect(options);
+  closers.push(() => b.close());
+  return { a, b, crashA: () => clientA.destroy() };
+}
+
+/**
+ * A model that calls `book` once per user message (call id from the turn), then answers with what
+ * it saw; `hangAfterTool` makes the answer never come (the process "dies" there).
+ */
+function bookingModel(hangAfterTool = false): Model & { seen: ChatMessage[][] } {
+  const seen: ChatMessage[][] = [];
+  return {
+    name: 'booking',
+    seen,
+    async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+      seen.push([...request.messages]);
+      const last = request.messages.at(-1);
+      if (last?.role === 'user') {
+        const turn = request.messages.filter((m) => m.role === 'user').length;
+        yield {
+          type: 'tool-call',
+          call: { id: `book_${turn}`, name: 'book', arguments: '{"city":"Queens"}' },
+        };
+      } else {
+        if (hangAfterTool) await new Promise(() => undefined);
+        yield { type: 'text-delta', text: `saw ${last?.content ?? ''}` };
+      }
+      yield { type: 'finish' };
+    },
+  };
+}
+
+describe('tool-call journal', () => {
+  it('a call whose process died before its result answers outcome_unknown and is never redone', async () => {
+    const { a, b, crashA } = await twoProcesses();
+    const dispatched: string[] = [];
+    const never = new Promise<never>(() => undefined);
+    const sa = createSession({
+      tools,
+      id: 's1',
+      store: a,
+      model: bookingModel(),
+      actions: {
+        book: (_args, ctx) => {
+          dispatched.push(`a:${ctx.callId}`);
+          return never;
+        },
+      },
+    });
+    void sa.run('book me').catch(() => undefined);
+    await waitFor(() => dispatched.length === 1);
+    crashA();
+
+    const model = bookingModel();
+    const actions = {
+      book: (_args: unknown, ctx: { callId: string }) => (
+        dispatched.push(`b:${ctx.callId}`),
+        'booked'
+      ),
+    };
+    const sb =
+      (await resumeSession('s1', { tools, model, store: b, actions })) ??
+      createSession({ tools, id: 's1', model, store: b, actions });
+    const result = await sb.run('are you there?');
+    expect(dispatched).toEqual(['a:book_1', 'b:book_2']);
+    const history = result.state.history;
+    expect(history.slice(0, 3)).toEqual([
+      { role: 'user', content: 'book me' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'book_1',
+            type: 'function',
+            function: { name: 'book', arguments: '{"city":"Queens"}' },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'book_1',
+        content: expect.stringContaining('"code":"outcome_unknown"'),
+      },
+    ]);
+    expect(history.filter((m) => m.role === 'tool' && m.tool_call_id === 'book_1')).toHaveLength(1);
+    expect(result.state.turns).toBe(2);
+    expect((await b.get('s1'))?.turns).toBe(2);
+  });
+
+  it('a call whose result was journaled before the crash is answered from the journal', async () => {
+    const { a, b, crashA } = await twoProcesses();
+    let calls = 0;
+    const sa = createSession({
+      tools,
+      id: 's2',
+      store: a,
+      model: bookingModel(true),
+      actions: { book: () => (calls++, { booking: 'Q-17' }) },
+    });
+    void sa.run('book me').catch(() => undefined);
+    await waitFor(() => calls === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    crashA();
+
+    const model = bookingModel();
+    const sb = createSession({
+      tools,
+      id: 's2',
+      model,
+      store: b,
+      actions: { book: () => (calls++, 'again') },
+    });
+    await sb.run('thanks');
+    expect(calls).toBe(2); // book_1 once in A, book_2 (the new turn) once in B
+    const toolMessages = (await b.get('s2'))?.history.filter((m) => m.role === 'tool');
+    expect(toolMessages?.[0]).toEqual({
+      role: 'tool',
+      tool_call_id: 'book_1',
+      content: '{"booking":"Q-17"}',
+    });
+    // The model of the resumed session saw the journaled result.
+    expect(
+      model.seen[0]?.some((m) => m.role === 'tool' && m.content === '{"booking":"Q-17"}'),
+    ).toBe(true);
+  });
+
+  it('journals only side-effecting calls, and a saved turn leaves no journal', async () => {
+    const { a, b, crashA } = await twoProcesses();
+    const done = createSession({
+      tools,
+      id: 's3',
+      store: b,
+      model: bookingModel(),
+      actions: { book: () => 'ok' },
+    });
+    await done.run('go');
+    let lease = await b.coordination.acquire('s3');
+    expect(lease.openTurns).toEqual([]);
+    await lease.release();
+
+    let noted = false;
+    const hang: Model = {
+      name: 'notes',
+      async *stream(request) {
+        if (request.messages.at(-1)?.role === 'tool') {
+          noted = true;
+          await new Promise(() => undefined);
+        }
+        yield { type: 'tool-call', call: { id: 'n1', name: 'note', arguments: '{"text":"x"}' } };
+        yield { type: 'finish' };
+      },
+    };
+    void createSession({ tools, id: 's4', store: a, model: hang })
+      .run('go')
+      .catch(() => undefined);
+    await waitFor(() => noted);
+    crashA();
+    lease = await b.coordination.acquire('s4');
+    expect(lease.openTurns).toEqual([]);
+    await lease.release();
+  });
+});
+
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(done()).toBe(true);
+}

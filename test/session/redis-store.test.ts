@@ -1,0 +1,186 @@
+// RedisSessionStore against a real redis-server (started by test/global-setup.ts, or REDIS_URL):
+// the SessionStore contract, revisions, leases, TTLs and snapshot checks.
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createSession, resumeSession } from '../../src/session/create-session.js';
+import {
+  InvalidSnapshotError,
+  SessionBusyError,
+  StaleSessionError,
+} from '../../src/session/coordination.js';
+import { RedisSessionStore, type RedisSessionStoreOptions } from '../../src/session/redis-store.js';
+import type { SessionState } from '../../src/session/types.js';
+import { ScriptedModel } from '../../src/testing.js';
+import { clinicTools } from './fixtures.js';
+import { sessionStoreContract } from './store.contract.js';
+
+const url = inject('redisUrl');
+const raw = createClient({ url });
+raw.on('error', () => undefined);
+await raw.connect();
+const stores: RedisSessionStore[] = [];
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  await raw.close();
+});
+
+/** A store on its own key prefix (tests share one Redis) and its own connection. */
+async function store(
+  options: RedisSessionStoreOptions = {},
+): Promise<RedisSessionStore & { prefix: string }> {
+  const prefix = `test:${randomUUID()}:`;
+  const s = await RedisSessionStore.connect({ url, keyPrefix: prefix, ...options });
+  stores.push(s);
+  return Object.assign(s, { prefix });
+}
+
+function state(id: string, extra: Partial<SessionState> = {}): SessionState {
+  return {
+    version: 1,
+    id,
+    language: 'en-US',
+    vars: {},
+    history: [],
+    turns: 0,
+    ended: false,
+    ...extra,
+  };
+}
+
+const tools = await clinicTools();
+
+sessionStoreContract('RedisSessionStore', () => store());
+
+describe('RedisSessionStore', () => {
+  it('keeps sessions for ttlSecs and ended ones for endedTtlSecs', async () => {
+    const s = await store({ ttlSecs: 1000, endedTtlSecs: 10 });
+    await s.set(state('live'));
+    await s.set(state('done', { ended: true }));
+    const live = await raw.pTTL(`${s.prefix}s:live`);
+    const done = await raw.pTTL(`${s.prefix}s:done`);
+    expect(live).toBeGreaterThan(900_000);
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThanOrEqual(10_000);
+  });
+
+  it('saves a turn under a lease and refuses a stale copy with a typed error', async () => {
+    const s = await store();
+    const model = () => new ScriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const a = createSession({ tools, model: model(), store: s, id: 'x' });
+    await a.run('hi');
+    const b = await resumeSession('x', { tools, model: model(), store: s });
+    await b?.run('from b');
+    const error = await a.run('from a, stale').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StaleSessionError);
+    expect(error).toMatchObject({ code: 'stale_session', expected: 1, actual: 2 });
+    expect((await s.get('x'))?.history.map((m) => m.content)).toEqual([
+      'hi',
+      'one',
+      'from b',
+      'one',
+    ]);
+  });
+
+  it('refuses a new session whose id is already stored', async () => {
+    const s = await store();
+    await s.set(state('taken'));
+    const fresh = createSession({
+      tools,
+      model: new ScriptedModel([{ text: 'x' }]),
+      store: s,
+      id: 'taken',
+    });
+    await expect(fresh.run('hi')).rejects.toBeInstanceOf(StaleSessionError);
+  });
+
+  it('runs one turn of a session at a time across stores; a second send waits for the lease', async () => {
+    const s1 = await store();
+    const s2 = await RedisSessionStore.connect({ url, keyPrefix: s1.prefix });
+    stores.push(s2);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const a = createSession({
+      tools,
+      id: 'busy',
+      store: s1,
+      model: new ScriptedModel([{ tool_calls: [{ name: 'to_billing' }] }, { text: 'a done' }]),
+      actions: { to_billing: () => gate.then(() => 'ok') },
+    });
+    const first = a.run('a');
+    await new Promise((r) => setTimeout(r, 50));
+    const order: string[] = [];
+    const b = createSession({
+      tools,
+      id: 'busy',
+      store: s2,
+      model: new ScriptedModel([{ text: 'b' }]),
+    });
+    // b's copy is new (revision 0) while a saves revision 1: b waits for the lease, then is stale.
+    const second = b.run('b').catch((e: unknown) => {
+      order.push('b');
+      return e;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    order.push('a released');
+    release();
+    await first;
+    expect(await second).toBeInstanceOf(StaleSessionError);
+    expect(order).toEqual(['a released', 'b']);
+  });
+
+  it('fails clearly when the lease stays taken past leaseWaitMs', async () => {
+    const s = await store({ leaseWaitMs: 100, leaseTtlMs: 5_000 });
+    const lease = await s.coordination.acquire('held');
+    const session = createSession({ tools, id: 'held', store: s, model: new ScriptedModel([]) });
+    const error = await session.run('hi').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionBusyError);
+    expect((error as Error).message).toMatch(/session held is running a turn in another process/);
+    await lease.release();
+  });
+
+  it('frees the lease of a dead holder after leaseTtlMs', async () => {
+    const s = await store({ leaseTtlMs: 300, leaseWaitMs: 5_000 });
+    // A holder that never renews: the lease key written directly, as a killed process leaves it.
+    await raw.set(`${s.prefix}l:orphan`, 'dead-token', { PX: 300 });
+    const started = Date.now();
+    const session = createSession({
+      tools,
+      id: 'orphan',
+      store: s,
+      model: new ScriptedModel([{ text: 'ok' }]),
+    });
+    expect((await session.run('hi')).content).toBe('ok');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  });
+
+  it('refuses tampered, foreign and malformed snapshots on load', async () => {
+    const s = await store({ secret: 'k1' });
+    await s.set(state('a', { vars: { balance: 1 } }));
+    const key = `${s.prefix}s:a`;
+    const data = (await raw.hGet(key, 'data')) ?? '';
+    await raw.hSet(key, 'data', data.replace('"balance":1', '"balance":1000000'));
+    await expect(s.get('a')).rejects.toThrow(/session a refused: its signature does not match/);
+    await expect(
+      resumeSession('a', { tools, model: new ScriptedModel([]), store: s }),
+    ).rejects.toBeInstanceOf(InvalidSnapshotError);
+
+    const other = await RedisSessionStore.connect({ url, keyPrefix: s.prefix, secret: 'k2' });
+    stores.push(other);
+    await s.set(state('b'));
+    await expect(other.get('b')).rejects.toThrow(/signature does not match/);
+
+    const plain = await store();
+    await plain.set(state('c'));
+    await raw.hSet(`${plain.prefix}s:d`, { rev: '1', data: JSON.stringify(state('c')) });
+    await expect(plain.get('d')).rejects.toThrow(
+      /snapshot of session d refused: it belongs to session "c"/,
+    );
+    await raw.hSet(`${plain.prefix}s:e`, { rev: '1', data: '{"id":"e","version":2}' });
+    await expect(plain.get('e')).rejects.toThrow(
+      /session e refused: unsupported session state version 2/,
+    );
+    await raw.hSet(`${plain.prefix}s:f`, { rev: '1', data: 'not json' });
+    await expect(plain.get('f')).rejects.toMatchObject({ code: 'invalid_snapshot' });
+  });
+});
