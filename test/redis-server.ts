@@ -52,14 +52,17 @@ export async function startRedisServer(): Promise<RedisServer> {
       clearTimeout(timer);
       reject(new Error(`redis-server exited with ${String(code)}:\n${output}`));
     });
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) {
         clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
         child.removeAllListeners('exit');
         resolve();
       }
-    });
+    };
+    child.stdout?.on('data', onData);
   });
   return {
     url: `redis://127.0.0.1:${port}`,

@@ -8,7 +8,6 @@
  * list). Every multi-key change is one Lua script, so a crash never leaves half of one.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createClient } from 'redis';
 import {
   InvalidSnapshotError,
   type SessionCoordination,
@@ -78,6 +77,8 @@ export class RedisSessionStore implements SessionStore {
   /** Connects a client of its own to `options.url` (closed by {@link close}). */
   static async connect(options: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
     const url = options.url ?? process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+    // Loaded on first use: hosts without Redis never pay for the client's modules.
+    const { createClient } = await import('redis');
     const client = createClient({ url });
     // Without a listener node-redis rethrows connection errors as uncaught; commands still reject.
     client.on('error', () => undefined);

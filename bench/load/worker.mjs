@@ -1,0 +1,192 @@
+// Load harness engine worker: one process holding sessions, driven over IPC by main.mjs. Each
+// message runs one turn of one session (created, kept live, or resumed from the shared store) and
+// answers with its timings; `stats` answers event-loop delay, memory and handles.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import {
+  createSession,
+  InMemorySessionStore,
+  loadTools,
+  RedisSessionStore,
+  resumeSession,
+  StaleSessionError,
+} from '../../dist/index.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    store: { type: 'string', default: 'memory' },
+    'redis-url': { type: 'string' },
+    'key-prefix': { type: 'string', default: 'load:' },
+    'model-latency': { type: 'string', default: '0' },
+    'lease-ttl': { type: 'string', default: '2000' },
+    ephemeral: { type: 'boolean', default: false },
+  },
+});
+const modelLatency = Number(values['model-latency']);
+const base = `http://127.0.0.1:${values.port}`;
+const order = (name, path) => ({
+  type: 'endpoint',
+  tool: {
+    type: 'function',
+    function: {
+      name,
+      description: 'Place an order',
+      parameters: {
+        type: 'object',
+        properties: { ref: { type: 'string' } },
+        required: ['ref'],
+        additionalProperties: false,
+      },
+    },
+  },
+  endpoint: { url: `${base}${path}`, method: 'post', argument_location: 'body', timeout: 30 },
+});
+const tools = await loadTools([
+  order('place_order', '/orders'),
+  order('place_order_slow', '/slow'),
+]);
+const store =
+  values.store === 'redis'
+    ? await RedisSessionStore.connect({
+        url: values['redis-url'],
+        keyPrefix: values['key-prefix'],
+        leaseTtlMs: Number(values['lease-ttl']),
+      })
+    : new InMemorySessionStore();
+
+/**
+ * A stateless model: after a user message it calls the session's order tool with a ref unique to
+ * (session, user message number); after the tool result it answers. Its own time is measured.
+ */
+function loadModel(slow, clock) {
+  return {
+    name: 'load',
+    async *stream(request) {
+      const started = performance.now();
+      if (modelLatency > 0) await new Promise((r) => setTimeout(r, modelLatency));
+      const messages = request.messages;
+      const last = messages[messages.length - 1];
+      const session = request.messages.length > 0 ? clock.session : '';
+      if (last?.role === 'user') {
+        let n = 0;
+        for (const m of messages) if (m.role === 'user') n++;
+        const ref = `${session}-${n}`;
+        clock.modelMs += performance.now() - started;
+        yield {
+          type: 'tool-call',
+          call: {
+            id: `call_${ref}`,
+            name: slow ? 'place_order_slow' : 'place_order',
+            arguments: JSON.stringify({ ref }),
+          },
+        };
+      } else {
+        clock.modelMs += performance.now() - started;
+        yield { type: 'text-delta', text: 'Your order is placed.' };
+      }
+      yield { type: 'finish', usage: { inputTokens: 10, outputTokens: 5 } };
+    },
+  };
+}
+
+const live = new Map();
+const clocks = new Map();
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+global.gc?.();
+const baseline = process.memoryUsage();
+
+async function open(id, slow) {
+  let session = live.get(id);
+  if (session !== undefined) return session;
+  const clock = { session: id, modelMs: 0 };
+  const options = { tools, model: loadModel(slow, clock), store, id };
+  session = (await resumeSession(id, options)) ?? createSession(options);
+  clocks.set(session, clock);
+  if (!values.ephemeral) live.set(id, session);
+  return session;
+}
+
+async function turn({ id, slow, text }) {
+  const started = performance.now();
+  let session = await open(id, slow);
+  let result;
+  try {
+    result = await session.run(text);
+  } catch (err) {
+    // A copy kept here is stale when another worker ran a turn of this session: reload once.
+    if (!(err instanceof StaleSessionError)) throw err;
+    live.delete(id);
+    await session.close();
+    session = await open(id, slow);
+    result = await session.run(text);
+  }
+  const totalMs = performance.now() - started;
+  const clock = clocks.get(session);
+  const modelMs = clock.modelMs;
+  clock.modelMs = 0;
+  let toolMs = 0;
+  const toolErrors = [];
+  for (const t of result.traces) {
+    toolMs += t.duration_secs * 1000;
+    if (t.isError) toolErrors.push(t.errorCode);
+  }
+  if (values.ephemeral) await session.close();
+  return {
+    totalMs,
+    modelMs,
+    toolMs,
+    overheadMs: totalMs - modelMs - toolMs,
+    toolErrors,
+    turns: result.state.turns,
+  };
+}
+
+function stats() {
+  global.gc?.();
+  const mem = process.memoryUsage();
+  const resources = {};
+  for (const r of process.getActiveResourcesInfo()) resources[r] = (resources[r] ?? 0) + 1;
+  return {
+    loopP99Ms: loop.percentile(99) / 1e6,
+    loopMaxMs: loop.max / 1e6,
+    liveSessions: live.size,
+    heapPerSessionBytes: live.size === 0 ? 0 : (mem.heapUsed - baseline.heapUsed) / live.size,
+    rssPerSessionBytes: live.size === 0 ? 0 : (mem.rss - baseline.rss) / live.size,
+    heapUsedMb: mem.heapUsed / 2 ** 20,
+    rssMb: mem.rss / 2 ** 20,
+    resources,
+  };
+}
+
+process.on('message', (message) => {
+  switch (message.type) {
+    case 'turn':
+      turn(message).then(
+        (r) => process.send({ type: 'done', seq: message.seq, ok: true, ...r }),
+        (err) =>
+          process.send({
+            type: 'done',
+            seq: message.seq,
+            ok: false,
+            kind: err?.code ?? err?.name ?? 'Error',
+            message: String(err?.message ?? err).slice(0, 200),
+          }),
+      );
+      break;
+    case 'stats':
+      process.send({ type: 'stats', ...stats() });
+      break;
+    case 'close':
+      Promise.all([...live.values()].map((s) => s.close())).then(async () => {
+        live.clear();
+        await new Promise((r) => setTimeout(r, 50));
+        const after = stats();
+        await store.close?.();
+        process.send({ type: 'closed', resources: after.resources });
+      });
+      break;
+  }
+});
+process.send({ type: 'ready' });
