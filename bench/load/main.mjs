@@ -293,7 +293,7 @@ const group = (rs) => ({
   ),
 });
 const byTurn = [];
-for (const t of [1, 2, 5, 10, 20].filter((t) => ok.some((r) => r.turn === t))) {
+for (const t of [1, 2, 5, 10, 20, 100, 250, 500].filter((t) => ok.some((r) => r.turn === t))) {
   byTurn.push({ turn: t, ...group(ok.filter((r) => r.turn === t)) });
 }
 const report = {
