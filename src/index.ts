@@ -277,3 +277,20 @@ export {
   type ExpressionLanguage,
 } from './workflow/expression.js';
 export { describeWorkflows } from './workflow/describe.js';
+
+// --- voice policy as data (docs/voice.md) ---------------------------------------------------
+export {
+  sideEffectClass,
+  defaultSideEffectClass,
+  isCancellable,
+  mayRetry,
+  dedupesIdenticalCalls,
+  idempotencyKey,
+  SIDE_EFFECT_CLASSES,
+} from './definition/side-effects.js';
+export {
+  defaultVoicePolicy,
+  DEFAULT_SPEECH_MAX_WAIT_MS,
+  DEFAULT_PRE_TOOL_DELAY_MS,
+  SPOKEN_ERROR_CLASSES,
+} from './definition/voice-options.js';

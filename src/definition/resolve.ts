@@ -4,6 +4,7 @@
  */
 import type { DefinitionIssue } from '../errors.js';
 import { checkSaveExpression } from '../handlers/save.js';
+import { resolveVoiceOptions } from './voice-options.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { checkMustache } from '../transform/mustache.js';
 import { compileContext } from '../workflow/compile-task.js';
@@ -183,6 +184,12 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     save: (rawOptions.save ?? []).map((r) => ({ from: r.from, to: r.to })),
     bridgePhrases: structuredClone(rawOptions.bridge_phrases ?? rawOptions.bridgePhrases ?? {}),
     ...(rawOptions.handoff !== undefined ? { handoff: rawOptions.handoff } : {}),
+    ...resolveVoiceOptions(rawOptions, {
+      type,
+      ...(endpoint ? { method: endpoint.method } : {}),
+      path: path('options'),
+      report: (issue) => issues.push({ ...issue, ...(file !== undefined ? { file } : {}) }),
+    }),
   };
 
   // Defaults.

@@ -4,6 +4,7 @@
  * lint.ts, and the resolved internal type is built by resolve.ts.
  */
 import { z } from 'zod';
+import { sideEffectsSchema, speechSchema } from './voice-options.js';
 
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
 const LOCATIONS = ['body', 'form', 'path', 'query'] as const;
@@ -94,6 +95,10 @@ export const optionsSchema = z.object({
     .string({ error: 'expected an agent name' })
     .min(1, { error: 'must not be empty' })
     .optional(),
+  speech: speechSchema.optional(),
+  background: z.boolean({ error: 'expected a boolean' }).optional(),
+  side_effects: sideEffectsSchema.optional(),
+  sideEffects: sideEffectsSchema.optional(),
 });
 
 /**

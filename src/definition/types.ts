@@ -72,6 +72,49 @@ export interface ToolOptions {
   readonly bridgePhrases: Readonly<Record<string, readonly string[]>>;
   /** Agent the session hands over to after a successful call (beyond Syllable). Default none. */
   readonly handoff?: string;
+  /** `options.speech` resolved (docs/voice.md). */
+  readonly speech: SpeechPolicy;
+  /** `options.background`: the model gets `{"status":"started"}` at once. Default false. */
+  readonly background: boolean;
+  /** `options.side_effects`. Default from the type and method (see `defaultSideEffectClass`). */
+  readonly sideEffects: SideEffectClass;
+}
+
+/** What running a tool does to the world (docs/voice.md). */
+export type SideEffectClass = 'none' | 'idempotent' | 'unsafe';
+
+/** Error classes `options.speech.on_error` can speak for; `*` is any other error. */
+export type SpokenErrorClass =
+  'timeout' | 'http_4xx' | 'http_5xx' | 'network' | 'invalid_arguments' | '*';
+
+/** `options.speech.before`: a phrase spoken when the call starts (or once it is slow). */
+export interface PreToolSpeech {
+  /** Default `always` when `before` is given. */
+  readonly mode: 'always' | 'if_slow' | 'never';
+  /** Delay of `if_slow` in ms. Default 1000. */
+  readonly delayMs: number;
+  /** Phrases per language tag (`"*"` for any); rotated per call. */
+  readonly phrases: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Resolved `options.speech`. */
+export interface SpeechPolicy {
+  /** Dispatch only after earlier speech of the turn was acknowledged. Default true for actions. */
+  readonly afterSpeech: boolean;
+  /** Cap on that wait, ms. Default 10 000. */
+  readonly maxWaitMs: number;
+  /** False: `interrupt()` is refused while such a call (or its wait) is pending. Default true. */
+  readonly interruptible: boolean;
+  readonly before?: PreToolSpeech;
+  /** Spoken error phrases: per error class, per language tag (mustache over args and vars). */
+  readonly onError: ReadonlyMap<SpokenErrorClass, ReadonlyMap<string, string>>;
+}
+
+/** The voice fields of `options`, resolved together. */
+export interface VoicePolicy {
+  readonly speech: SpeechPolicy;
+  readonly background: boolean;
+  readonly sideEffects: SideEffectClass;
 }
 
 /** One tool, resolved and compiled. */

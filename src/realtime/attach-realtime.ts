@@ -330,8 +330,20 @@ class AttachedSession implements Session {
     return this.send(userText).result;
   }
 
-  interrupt(): void {
-    this.#attachment.live.interrupt();
+  interrupt(): boolean {
+    return this.#attachment.live.interrupt();
+  }
+
+  spoken(speechId: string): boolean {
+    return this.#attachment.live.spoken(speechId);
+  }
+
+  spokenAll(): number {
+    return this.#attachment.live.spokenAll();
+  }
+
+  idle(): Promise<void> {
+    return this.#attachment.live.idle();
   }
 
   toJSON(): SessionState {

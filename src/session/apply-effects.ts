@@ -7,13 +7,14 @@ import { isRetryableToolError } from '../failures.js';
 import type { ToolCallResult } from './execute-tool-call.js';
 import { assignVars } from './session-state.js';
 import type { TurnHost } from './turn-host.js';
-import type { SessionEvent } from './types.js';
+import type { TurnEvent } from './types.js';
+import { spokenErrorFor } from './voice/spoken-errors.js';
 
 /** Emits the call's result event and applies its effects. */
 export function applyToolResult(
   host: TurnHost,
   result: ToolCallResult,
-  emit: (event: SessionEvent) => void,
+  emit: (event: TurnEvent) => void,
 ): void {
   for (const inner of result.nested ?? []) applyToolResult(host, inner, emit);
   const { trace } = result;
@@ -29,6 +30,19 @@ export function applyToolResult(
       durationSecs,
       retryable: isRetryableToolError(trace.errorCode ?? 'handler_error'),
     });
+    const tool = host.options.tools.tools.get(trace.tool);
+    const spoken =
+      tool === undefined
+        ? undefined
+        : spokenErrorFor({
+            tool,
+            trace,
+            language: host.state.language,
+            vars: host.state.vars,
+            system: host.systemValues(),
+          });
+    if (spoken !== undefined)
+      emit({ type: 'say', text: spoken, source: 'error', tool: trace.tool });
   } else {
     emit({
       type: 'tool-result',

@@ -36,6 +36,10 @@ import {
   type SessionLease,
   type TurnJournal,
 } from './coordination.js';
+import type { ToolCallResult } from './execute-tool-call.js';
+import { BackgroundCalls, backgroundResultMessage } from './voice/background-calls.js';
+import { BargeInLock } from './voice/barge-in-lock.js';
+import { SpeechLedger } from './voice/speech-ledger.js';
 import type { TurnHost } from './turn-host.js';
 import type {
   AgentConfig,
@@ -161,6 +165,9 @@ class LiveSession implements Session, TurnHost {
   /** Store revision this state was loaded or saved at; undefined: unknown (restored by hand). */
   #revision: number | undefined;
   #lease: SessionLease | undefined;
+  readonly speech: SpeechLedger;
+  readonly bargeIn = new BargeInLock();
+  readonly background = new BackgroundCalls();
   #handlers: Map<ToolType, Handler> | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
@@ -174,6 +181,7 @@ class LiveSession implements Session, TurnHost {
     this.limits = resolveArgumentLimits(options.limits);
     this.now = options._internal?.now ?? Date.now;
     this.generateId = options._internal?.generateId ?? defaultId;
+    this.speech = new SpeechLedger(options.speechAck ?? 'auto');
   }
 
   get id(): string {
@@ -186,7 +194,12 @@ class LiveSession implements Session, TurnHost {
 
   send(userText: string): TurnStream {
     if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
-    const channel = createTurnChannel(this.options.onEvent);
+    return this.#enqueue(userText, undefined);
+  }
+
+  /** Queues a turn behind the running one (caller turns and background-result turns alike). */
+  #enqueue(userText: string, background: ToolCallResult | undefined): TurnStream {
+    const channel = createTurnChannel(this.options.onEvent, (e) => this.speech.stamp(e));
     const controller = new AbortController();
     const previous = this.#queue;
     const turn = previous.then(async () => {
@@ -202,6 +215,7 @@ class LiveSession implements Session, TurnHost {
           controller.signal,
           (e) => channel.emit(e),
           channel.events,
+          background,
         );
       } finally {
         if (this.#current === controller) this.#current = undefined;
@@ -251,8 +265,38 @@ class LiveSession implements Session, TurnHost {
     return this.send(userText).result;
   }
 
-  interrupt(): void {
+  interrupt(): boolean {
+    if (this.bargeIn.locked) return false;
     this.#current?.abort();
+    return true;
+  }
+
+  spoken(speechId: string): boolean {
+    return this.speech.spoken(speechId);
+  }
+
+  spokenAll(): number {
+    return this.speech.spokenAll();
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      const queue = this.#queue;
+      await queue;
+      await this.background.settled();
+      if (queue === this.#queue && this.background.size === 0) return;
+    }
+  }
+
+  backgroundFinished(result: ToolCallResult, closed: boolean): void {
+    const finished = { ...result, trace: { ...result.trace, background: 'finished' as const } };
+    if (closed || this.ended) {
+      // No turn after close: keep the result in history so the call is never repeated.
+      this.state.history.push({ role: 'system', content: backgroundResultMessage(finished) });
+      return;
+    }
+    const turn = this.#enqueue('', finished);
+    this.options.onTurn?.(turn);
   }
 
   toJSON(): SessionState {
@@ -263,6 +307,7 @@ class LiveSession implements Session, TurnHost {
     this.#closed = true;
     this.#current?.abort();
     await this.#queue;
+    await this.background.close();
     const endpoint = this.#endpoint;
     this.#endpoint = undefined;
     this.#handlers = undefined;

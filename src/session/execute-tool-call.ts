@@ -3,10 +3,11 @@
  * `options.save`, and produce the trace and the message content the model receives. Never throws:
  * every outcome, including a cancelled or crashed handler, becomes a result for the model.
  *
- * Cancellation policy (SPEC §4): endpoint `get`, context and log calls are safe to cancel; when the
- * turn's signal aborts they resolve at once with a `cancelled` tool error. Endpoint
- * `post`/`put`/`delete` and actions already started get a signal that interruption never aborts,
- * so they run to completion and their result is kept (never repeated).
+ * Cancellation policy (SPEC §4, docs/voice.md): calls whose side-effect class is `none` (by
+ * default endpoint `get`, context and log) are safe to cancel; when the turn's signal aborts they
+ * resolve at once with a `cancelled` tool error. `idempotent` and `unsafe` calls already started
+ * (by default endpoint `post`/`put`/`delete` and actions) get a signal that interruption never
+ * aborts, so they run to completion and their result is kept (never repeated).
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import { ToolError } from '../errors.js';
@@ -21,8 +22,9 @@ import type { ModelToolCall } from '../models/types.js';
 import type { ToolCallTrace } from '../observability/turn-tracing.js';
 import { applySaveRules } from './deps.js';
 import type { PreparedCall } from './prepare-tool-call.js';
-import type { SessionEvent, ToolTrace } from './types.js';
+import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
+import { isCancellable } from '../definition/side-effects.js';
 
 /** What dispatching needs from the session. */
 export interface ExecuteContext {
@@ -30,7 +32,7 @@ export interface ExecuteContext {
   readonly session: HandlerSession;
   /** The turn's interruption signal. */
   readonly signal: AbortSignal;
-  readonly emit: (event: SessionEvent) => void;
+  readonly emit: (event: TurnEvent) => void;
   readonly now: () => number;
   /** Whether an agent of this name exists (handoff effects naming others become tool errors). */
   readonly hasAgent: (name: string) => boolean;
@@ -49,22 +51,8 @@ export interface ToolCallResult {
   readonly nested?: readonly ToolCallResult[];
 }
 
-/** True if interrupting may cancel a call of this tool (SPEC §4). */
-export function isCancellable(tool: ToolDefinition): boolean {
-  switch (tool.type) {
-    case 'context':
-    case 'log':
-      return true;
-    case 'endpoint':
-      return tool.endpoint?.method === 'get';
-    case 'action':
-      return false;
-    default: {
-      const _exhaustive: never = tool.type;
-      return _exhaustive;
-    }
-  }
-}
+/** True if interrupting may cancel a call of this tool: side-effect class `none` (SPEC §4). */
+export { isCancellable };
 
 /**
  * Whether calls of this tool are recorded in the session's tool-call journal before dispatch (and

@@ -8,17 +8,13 @@ import type { ChatMessage, ModelToolCall, ModelUsage } from '../models/types.js'
 import { effectiveToolDefaults } from './check-options.js';
 import { asModelError, type ModelError } from '../models/errors.js';
 import { applyToolResult } from './apply-effects.js';
-import {
-  bridgePhrasesFor,
-  startBridge,
-  DEFAULT_BRIDGE_THRESHOLD_SECS,
-  type BridgeCandidate,
-} from './bridge.js';
 import { executeToolCall, type ExecuteContext, type ToolCallResult } from './execute-tool-call.js';
 import { prepareToolCall, type PrepareContext } from './prepare-tool-call.js';
 import type { TurnTracing } from '../observability/turn-tracing.js';
 import type { TurnHost } from './turn-host.js';
-import type { SessionEvent } from './types.js';
+import type { TurnEvent } from './types.js';
+import { dispatchCall } from './voice/dispatch-call.js';
+import { RoundSpeech } from './voice/round-speech.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import { activateTasks, callTask, taskForTool, workflowTools } from '../workflow/runtime.js';
 import type { ExecutionIO } from '../workflow/execution.js';
@@ -41,7 +37,7 @@ export interface RoundOutcome {
 export async function runRound(
   host: TurnHost,
   signal: AbortSignal,
-  emit: (event: SessionEvent) => void,
+  emit: (event: TurnEvent) => void,
   tracing?: TurnTracing,
 ): Promise<RoundOutcome> {
   const system = host.systemValues();
@@ -90,8 +86,14 @@ export async function runRound(
   const calls: ModelToolCall[] = [];
   const finished: (ToolCallResult | undefined)[] = [];
   const pending: Promise<void>[] = [];
-  const bridgeCandidates: BridgeCandidate[] = [];
-  let bridge: { stop(): void } | undefined;
+  const speech = new RoundSpeech({
+    language: host.state.language,
+    bridge: host.options.bridge,
+    ledger: host.speech,
+    emit,
+    tracing,
+  });
+  const started = new Map<string, Promise<ToolCallResult>>();
   let flushed = 0;
   const seenIds = new Set<string>();
 
@@ -144,21 +146,6 @@ export async function runRound(
       rawArguments: call.arguments,
       ...(prepared.args === undefined ? {} : { args: prepared.args }),
     });
-    let done = false;
-    if (prepared.ok) {
-      const phrases = bridgePhrasesFor(prepared.tool, host.state.language, host.options.bridge);
-      if (phrases !== undefined) {
-        bridgeCandidates.push({ tool: call.name, phrases, done: () => done });
-        bridge ??= startBridge({
-          thresholdSecs: host.options.bridge?.thresholdSecs ?? DEFAULT_BRIDGE_THRESHOLD_SECS,
-          candidates: () => bridgeCandidates,
-          say: (text, tool) => {
-            tracing?.phrase('bridge', tool);
-            emit({ type: 'say', text, source: 'bridge', tool });
-          },
-        });
-      }
-    }
     const trace = tracing?.toolCall({
       callId: call.id,
       tool: call.name,
@@ -167,15 +154,16 @@ export async function runRound(
       ...(prepared.args === undefined ? {} : { args: prepared.args }),
     });
     pending.push(
-      executeToolCall(call, prepared, startedAt, execCtx, trace).then((result) => {
-        trace?.end({
-          ...(result.trace.errorCode === undefined ? {} : { errorCode: result.trace.errorCode }),
-          output: result.trace.output,
-        });
-        done = true;
-        finished[index] = result;
-        flush();
-      }),
+      dispatchCall({ host, call, prepared, startedAt, execCtx, trace, speech, started }).then(
+        (result) => {
+          trace?.end({
+            ...(result.trace.errorCode === undefined ? {} : { errorCode: result.trace.errorCode }),
+            output: result.trace.output,
+          });
+          finished[index] = result;
+          flush();
+        },
+      ),
     );
   };
 
@@ -214,7 +202,7 @@ export async function runRound(
   }
   modelTrace?.end(usage, error);
   await Promise.all(pending);
-  bridge?.stop();
+  speech.stop();
 
   if (text !== '' || calls.length > 0) {
     host.state.history.push({
@@ -265,7 +253,7 @@ export function workflowExecutionIO(
   agentTools: ReadonlyMap<string, ToolDefinition>,
   prepareCtx: PrepareContext,
   execCtx: ExecuteContext,
-  emit: (event: SessionEvent) => void,
+  emit: (event: TurnEvent) => void,
 ): ExecutionIO {
   const callable = new Map([...agentTools].filter(([, def]) => def.tasks.length === 0));
   return {

@@ -15,23 +15,40 @@ import { TurnTracing } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
 import { snapshotState } from './session-state.js';
 import type { TurnHost } from './turn-host.js';
-import type { SessionEvent, ToolTrace, TurnResult } from './types.js';
+import { applyToolResult } from './apply-effects.js';
+import type { ToolCallResult } from './execute-tool-call.js';
+import type { SessionEvent, ToolTrace, TurnEvent, TurnResult } from './types.js';
+import { backgroundResultMessage } from './voice/background-calls.js';
 
 /** Default cap on rounds of tool calls per turn. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 8;
 
-/** Runs one user turn. Rejects only with a ModelError (after a `model-error` event). */
+/**
+ * Runs one user turn, or (with `background`) a turn the engine starts because a background call's
+ * result arrived: its result is applied and handed to the model as a system message, and the
+ * model's answer is spoken unprompted (docs/voice.md). Rejects only with a ModelError (after a
+ * `model-error` event).
+ */
 export async function runTurn(
   host: TurnHost,
   userText: string,
   signal: AbortSignal,
-  emit: (event: SessionEvent) => void,
+  emit: (event: TurnEvent) => void,
   events: readonly SessionEvent[],
+  background?: ToolCallResult,
 ): Promise<TurnResult> {
   const startedAt = host.now();
   const state = host.state;
   state.turns++;
-  emit({ type: 'turn-start', turn: state.turns, user: userText });
+  host.speech.beginTurn();
+  emit({
+    type: 'turn-start',
+    turn: state.turns,
+    user: userText,
+    ...(background === undefined
+      ? {}
+      : { reason: 'tool-result' as const, callId: background.call.id }),
+  });
   const tracing = new TurnTracing({
     sessionId: state.id,
     turn: state.turns,
@@ -41,10 +58,15 @@ export async function runTurn(
     now: host.now,
     ...(host.options.tracing === undefined ? {} : { options: host.options.tracing }),
   });
-  state.history.push({ role: 'user', content: userText });
+  const traces: ToolTrace[] = [];
+  if (background === undefined) state.history.push({ role: 'user', content: userText });
+  else {
+    applyToolResult(host, background, emit);
+    traces.push(background.trace);
+    state.history.push({ role: 'system', content: backgroundResultMessage(background) });
+  }
 
   const maxRounds = Math.max(1, host.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS);
-  const traces: ToolTrace[] = [];
   let inputTokens = 0;
   let outputTokens = 0;
   let content = '';

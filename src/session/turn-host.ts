@@ -10,6 +10,10 @@ import type { ArgumentLimits } from './argument-limits.js';
 import type { LiveState } from './session-state.js';
 import type { TurnJournal } from './coordination.js';
 import type { SessionOptions, SessionState } from './types.js';
+import type { ToolCallResult } from './execute-tool-call.js';
+import type { BackgroundCalls } from './voice/background-calls.js';
+import type { BargeInLock } from './voice/barge-in-lock.js';
+import type { SpeechLedger } from './voice/speech-ledger.js';
 
 /** The session as the turn loop sees it. */
 export interface TurnHost {
@@ -38,4 +42,12 @@ export interface TurnHost {
   persist(state: SessionState): Promise<void>;
   /** Reason given by the effect that ended the session, if any. */
   endReason: string | undefined;
+  /** Speech ids and acknowledgements (docs/voice.md). */
+  readonly speech: SpeechLedger;
+  /** Held while a non-interruptible call is pending. */
+  readonly bargeIn: BargeInLock;
+  /** Background calls in flight. */
+  readonly background: BackgroundCalls;
+  /** A background call finished: start a `tool-result` turn (or, once closed, keep the result). */
+  backgroundFinished(result: ToolCallResult, closed: boolean): void;
 }

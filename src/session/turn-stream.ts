@@ -5,19 +5,25 @@
  * event and rejects `result`; the rejection is pre-handled so a host that only iterates never
  * sees an unhandled-rejection crash.
  */
-import type { SessionEvent, TurnResult, TurnStream } from './types.js';
+import type { SessionEvent, TurnEvent, TurnResult, TurnStream } from './types.js';
 
 /** The producer side of a turn stream. */
 export interface TurnChannel {
   readonly stream: TurnStream;
   readonly events: SessionEvent[];
-  emit(event: SessionEvent): void;
+  emit(event: TurnEvent): void;
   resolve(result: TurnResult): void;
   reject(error: unknown): void;
 }
 
-/** Creates a channel; `onEvent` (if any) sees each event synchronously as it is emitted. */
-export function createTurnChannel(onEvent?: (event: SessionEvent) => void): TurnChannel {
+/**
+ * Creates a channel; `onEvent` (if any) sees each event synchronously as it is emitted. `stamp`
+ * gives speaking events their speech id (docs/voice.md); without it they must carry one.
+ */
+export function createTurnChannel(
+  onEvent?: (event: SessionEvent) => void,
+  stamp?: (event: TurnEvent) => SessionEvent,
+): TurnChannel {
   const events: SessionEvent[] = [];
   let closed = false;
   let wake: (() => void) | undefined;
@@ -54,8 +60,9 @@ export function createTurnChannel(onEvent?: (event: SessionEvent) => void): Turn
   return {
     stream,
     events,
-    emit(event) {
+    emit(turnEvent) {
       if (closed) return;
+      const event = stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent);
       events.push(event);
       onEvent?.(event);
       notify();

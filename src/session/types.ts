@@ -112,6 +112,16 @@ export interface SessionOptions {
   readonly tracing?: TracingOptions;
   /** Called synchronously with every event of every turn, in emission order. */
   readonly onEvent?: (event: SessionEvent) => void;
+  /**
+   * Who acknowledges speech (docs/voice.md). `auto` (default): text counts as spoken when emitted,
+   * so chat hosts change nothing. `host`: the host reports playback with `session.spoken(id)`.
+   */
+  readonly speechAck?: 'host' | 'auto';
+  /**
+   * Called with each turn the engine starts on its own (a background tool's result arrived,
+   * `turn-start` with `reason: 'tool-result'`). Its events also reach `onEvent`.
+   */
+  readonly onTurn?: (turn: TurnStream) => void;
   /** Injectable clock and id source for deterministic tests. */
   readonly _internal?: {
     readonly now?: () => number;
@@ -135,12 +145,46 @@ export interface ToolTrace {
   readonly requests: readonly HttpExchangeRecord[];
   /** True when the definition's `options.propagate_tool_result` asks to pass this result on to the host's caller. */
   readonly propagate?: true;
+  /** Speak-then-act: how long dispatch waited for earlier speech, and how the wait ended. */
+  readonly speechWait?: SpeechWait;
+  /** Set on a call that ran once for an identical earlier call of the round (its id). */
+  readonly dedupedFrom?: string;
+  /** Set on a background call's immediate `{"status":"started"}` result. */
+  readonly background?: 'started' | 'finished';
 }
+
+/** A speak-then-act wait (`options.speech.after_speech`, docs/voice.md). */
+export interface SpeechWait {
+  readonly waitedMs: number;
+  /** `spoken`: every earlier utterance acknowledged; `timeout`: `max_wait_ms` reached; `interrupted`. */
+  readonly outcome: 'spoken' | 'timeout' | 'interrupted';
+  /** The utterances waited for. */
+  readonly speechIds: readonly string[];
+}
+
+/**
+ * An event as the turn loop produces it: speaking events get their `speechId` from the session
+ * when emitted (docs/voice.md). Internal.
+ */
+export type TurnEvent = SessionEvent extends infer E
+  ? E extends { readonly speechId: string }
+    ? Omit<E, 'speechId'> & { readonly speechId?: string }
+    : E
+  : never;
 
 /** Events of a session, a discriminated union on `type`, in emission order. */
 export type SessionEvent =
-  | { readonly type: 'turn-start'; readonly turn: number; readonly user: string }
-  | { readonly type: 'text-delta'; readonly text: string }
+  | {
+      readonly type: 'turn-start';
+      readonly turn: number;
+      readonly user: string;
+      /** Why the turn started: absent for a caller turn; `tool-result` for a background result. */
+      readonly reason?: 'tool-result';
+      /** The background call whose result started the turn. */
+      readonly callId?: string;
+    }
+  /** Model text; consecutive deltas form one utterance with one `speechId` (docs/voice.md). */
+  | { readonly type: 'text-delta'; readonly text: string; readonly speechId: string }
   | {
       readonly type: 'tool-call';
       readonly callId: string;
@@ -183,8 +227,11 @@ export type SessionEvent =
   | {
       readonly type: 'say';
       readonly text: string;
-      readonly source: 'tool' | 'bridge';
+      /** `tool` (a tool's effect), `bridge` (slow-tool filler), `pre-tool`, `error` (docs/voice.md). */
+      readonly source: 'tool' | 'bridge' | 'pre-tool' | 'error';
       readonly tool?: string;
+      /** Acknowledge playback with `session.spoken(speechId)` (docs/voice.md). */
+      readonly speechId: string;
     }
   | { readonly type: 'language'; readonly from: string; readonly to: string }
   | { readonly type: 'vars'; readonly vars: Readonly<Record<string, unknown>> }
@@ -266,7 +313,17 @@ export interface Session {
   readonly id: string;
   send(userText: string): TurnStream;
   run(userText: string): Promise<TurnResult>;
-  interrupt(): void;
+  /**
+   * Caller barge-in. Returns false and does nothing while a call whose definition says
+   * `options.speech.interruptible: false` (or the speech it waits for) is pending; else true.
+   */
+  interrupt(): boolean;
+  /** Playback of an utterance finished (`speechAck: 'host'`). False for an unknown or repeated id. */
+  spoken(speechId: string): boolean;
+  /** Marks every utterance spoken; returns how many were pending. */
+  spokenAll(): number;
+  /** Resolves when no turn runs or waits and no background call is in flight. */
+  idle(): Promise<void>;
   toJSON(): SessionState;
   readonly ended: boolean;
   /**

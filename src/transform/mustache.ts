@@ -18,6 +18,8 @@ import type { SessionSystemValues } from './types.js';
 export interface MustacheView {
   readonly vars?: Readonly<Record<string, unknown>> | undefined;
   readonly session?: SessionSystemValues | undefined;
+  /** A tool call's final arguments, reachable as `args.*` (spoken error phrases). */
+  readonly args?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** No HTML escaping; non-strings print as `String(value)` (objects and arrays as compact JSON). */
@@ -77,6 +79,7 @@ export function buildMustacheView(view: MustacheView): PlainObject {
   }
   const root = Object.create(null) as PlainObject;
   root['vars'] = vars;
+  if (view.args !== undefined) root['args'] = nullProto(view.args);
   return root;
 }
 

@@ -11,7 +11,7 @@ import type { ChatMessage, ChatTool, ModelToolCall } from '../models/types.js';
 import type { SessionEffect } from '../handlers/types.js';
 import type { ToolCallResult } from '../session/execute-tool-call.js';
 import type { LiveState } from '../session/session-state.js';
-import type { SessionEvent } from '../session/types.js';
+import type { TurnEvent } from '../session/types.js';
 import { Execution, type ExecutionIO } from './execution.js';
 import { setOwnValue, type WorkflowState } from './state.js';
 import { enterStep, stepView, submitStep } from './submit-step.js';
@@ -147,7 +147,7 @@ export async function activateTasks(
   io: ExecutionIO,
   generateId: () => string,
   apply: (result: ToolCallResult) => void,
-  emit: (event: SessionEvent) => void,
+  emit: (event: TurnEvent) => void,
 ): Promise<ToolCallResult[]> {
   const nested: ToolCallResult[] = [];
   for (const task of tasksOf(tools)) {

@@ -94,7 +94,14 @@ describe('loadTools: sources', () => {
       timeoutSecs: 20,
       pathParams: [],
     });
-    expect(endpoint.options).toEqual({ propagateToolResult: false, save: [], bridgePhrases: {} });
+    expect(endpoint.options).toEqual({
+      propagateToolResult: false,
+      save: [],
+      bridgePhrases: {},
+      speech: { afterSpeech: false, maxWaitMs: 10_000, interruptible: true, onError: new Map() },
+      background: false,
+      sideEffects: 'none',
+    });
     expect(set.tools.get('act')!.type).toBe('action');
     expect(set.tools.get('post_it')!.endpoint?.argumentLocation).toBe('body');
     expect(set.tools.get('post_it')!.endpoint?.method).toBe('post');

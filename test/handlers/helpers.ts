@@ -3,6 +3,7 @@
  * the definition loader.
  */
 import type { EndpointConfig, ToolDefinition, ToolType } from '../../src/definition/types.js';
+import { defaultVoicePolicy } from '../../src/definition/voice-options.js';
 import type {
   HandlerContext,
   HandlerSession,
@@ -46,7 +47,12 @@ export function makeTool(overrides: ToolOverrides = {}): ToolDefinition {
     tasks: [],
     hasResult: Object.hasOwn(overrides, 'result'),
     ...(Object.hasOwn(overrides, 'result') ? { result: overrides.result } : {}),
-    options: { propagateToolResult: false, save: [], bridgePhrases: {} },
+    options: {
+      propagateToolResult: false,
+      save: [],
+      bridgePhrases: {},
+      ...defaultVoicePolicy(type, endpoint?.method),
+    },
     ...(overrides.service === undefined ? {} : { service: overrides.service }),
     validator: { validate: () => ({ ok: true }) },
     source: { index: 0 },

@@ -12,8 +12,8 @@ function narrate(events: readonly SessionEvent[]): string[] {
 describe('narrator', () => {
   it('prints streamed text once, also when a barge-in flushed it before turn-end', () => {
     const lines = narrate([
-      { type: 'text-delta', text: 'Let me ' },
-      { type: 'text-delta', text: 'think' },
+      { type: 'text-delta', text: 'Let me ', speechId: 'sp_1' },
+      { type: 'text-delta', text: 'think', speechId: 'sp_1' },
       { type: 'interrupted' },
       { type: 'turn-end', content: 'Let me think' },
     ]);
@@ -27,7 +27,7 @@ describe('narrator', () => {
 
   it('streamed text of one turn does not hide the content of the next', () => {
     const lines = narrate([
-      { type: 'text-delta', text: 'One' },
+      { type: 'text-delta', text: 'One', speechId: 'sp_1' },
       { type: 'turn-end', content: 'One' },
       { type: 'turn-end', content: 'Two' },
     ]);

@@ -1,6 +1,7 @@
 // Hand-made tool definitions for session tests (no loader needed): a validator that checks
 // `required` and `enum` of top-level properties, and identity defaults.
 import type { ToolDefinition, ToolSet, ToolType, HttpMethod } from '../../src/definition/types.js';
+import { defaultVoicePolicy } from '../../src/definition/voice-options.js';
 
 export interface MiniTool {
   name: string;
@@ -49,6 +50,10 @@ export function miniTool(t: MiniTool): ToolDefinition {
       propagateToolResult: false,
       save: t.save ?? [],
       bridgePhrases: t.bridgePhrases ?? {},
+      ...defaultVoicePolicy(
+        t.type ?? 'action',
+        t.type === 'endpoint' ? (t.method ?? 'get') : undefined,
+      ),
     },
     validator: {
       validate(value) {

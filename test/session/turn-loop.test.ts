@@ -243,6 +243,7 @@ describe('turn loop', () => {
       text: 'Hola',
       source: 'tool',
       tool: 'set_language',
+      speechId: expect.stringMatching(/^sp_\d+$/),
     });
     expect(r.state.language).toBe('es-US');
     expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'Speak en-US' });

@@ -25,13 +25,8 @@ import { bareHost, checkHost, systemResolver, type HostResolver } from './networ
 import { connectionPools, type ConnectionPools } from './connection-pools.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
 import { redactHeaders, scrubText, scrubValue } from './redact.js';
-import {
-  isIdempotent,
-  isRetryableStatus,
-  MAX_RETRIES,
-  parseRetryAfter,
-  retryDelay,
-} from './retry-policy.js';
+import { idempotencyKey, mayRetry, sideEffectClass } from '../../definition/side-effects.js';
+import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
 import { ServiceAuth } from './service-auth.js';
 import { parseUrlTemplate, type UrlTemplate } from './url.js';
 
@@ -226,10 +221,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       const prepared = await attemptHeaders(built, service, deadline);
       if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
       if (prepared instanceof ToolError) return { type: 'error', error: prepared };
+      const headers = withIdempotencyKey(prepared.headers, context);
       const record: HttpExchangeRecord = {
         method: METHOD[method],
         url: built.url.href,
-        headers: redactHeaders(prepared.headers, prepared.secretHeaders),
+        headers: redactHeaders(headers, prepared.secretHeaders),
         ...(built.body === undefined ? {} : { body: built.body }),
         attempt,
       };
@@ -242,8 +238,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           method: METHOD[method],
           headers:
             traced === undefined || Object.keys(traced.headers).length === 0
-              ? prepared.headers
-              : { ...prepared.headers, ...traced.headers },
+              ? headers
+              : { ...headers, ...traced.headers },
           signal: deadline,
           ...(built.body === undefined ? {} : { body: built.body }),
         },
@@ -253,7 +249,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         result.ok ? result.response.status : undefined,
         result.ok ? undefined : result.failure.kind,
       );
-      const canRetry = isIdempotent(method) && retries < MAX_RETRIES;
+      const canRetry = mayRetry(context.tool) && retries < MAX_RETRIES;
       if (!result.ok) {
         records.push(record);
         if (
@@ -374,4 +370,17 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       if (agent !== undefined) await agent.destroy();
     },
   };
+}
+
+/**
+ * The headers of an `unsafe` call (docs/voice.md) with an `Idempotency-Key` stable across its
+ * retries and a resume (session id + call id), unless the service already sets one.
+ */
+function withIdempotencyKey(
+  headers: Record<string, string>,
+  context: HandlerContext,
+): Record<string, string> {
+  if (sideEffectClass(context.tool) !== 'unsafe') return headers;
+  if (Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key')) return headers;
+  return { ...headers, 'idempotency-key': idempotencyKey(context.session.id, context.callId) };
 }

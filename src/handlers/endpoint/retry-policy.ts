@@ -1,9 +1,9 @@
 /**
- * When an endpoint call is tried again (SPEC §3): idempotent methods only (get, put, delete), on
+ * When an endpoint call is tried again (SPEC §3): calls whose side-effect class allows it
+ * (`mayRetry`: `none`/`idempotent`, by default get, put, delete; docs/voice.md), on
  * network errors and 429/502/503/504, at most 2 retries, with exponential backoff or the server's
  * `Retry-After` — and only if the wait fits in what is left of the deadline.
  */
-import type { HttpMethod } from '../../definition/types.js';
 
 /** Retries after the first attempt. */
 export const MAX_RETRIES = 2;
@@ -11,11 +11,6 @@ export const MAX_RETRIES = 2;
 export const BASE_BACKOFF_MS = 200;
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
-
-/** True for methods that may be retried (never `post`). */
-export function isIdempotent(method: HttpMethod): boolean {
-  return method !== 'post';
-}
 
 /** True for statuses worth another attempt. */
 export function isRetryableStatus(status: number): boolean {

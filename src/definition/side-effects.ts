@@ -1,0 +1,80 @@
+/**
+ * Side-effect classes (`options.side_effects`, docs/voice.md): what running a tool does to the
+ * world, and so what the engine may do with a call of it — cancel it on barge-in, retry it, run it
+ * once for two identical requests, keep it running after the session closed. This is the one
+ * place that answers those questions; the endpoint handler, the turn loop and tool-call journals
+ * (session stores) ask {@link sideEffectClass}.
+ */
+import { createHash } from 'node:crypto';
+import type { HttpMethod, SideEffectClass, ToolDefinition, ToolType } from './types.js';
+
+/** Every class, from harmless to unsafe. */
+export const SIDE_EFFECT_CLASSES = [
+  'none',
+  'idempotent',
+  'unsafe',
+] as const satisfies readonly SideEffectClass[];
+
+/**
+ * The class a definition gets when it does not say: endpoint `get` → `none`, `put`/`delete` →
+ * `idempotent`, `post` → `unsafe`; `action` → `unsafe` (the host acts in the world); `context`
+ * and `log` → `none` (they only describe effects, which the session applies after the result is
+ * in, so a cancelled call leaves no trace).
+ */
+export function defaultSideEffectClass(
+  type: ToolType,
+  method: HttpMethod | undefined,
+): SideEffectClass {
+  switch (type) {
+    case 'endpoint':
+      return method === 'post' ? 'unsafe' : method === 'get' ? 'none' : 'idempotent';
+    case 'action':
+      return 'unsafe';
+    case 'context':
+    case 'log':
+      return 'none';
+    default: {
+      const _exhaustive: never = type;
+      return _exhaustive;
+    }
+  }
+}
+
+/**
+ * The side-effect class of a loaded tool: `options.side_effects` as written, else the default of
+ * its type and method ({@link defaultSideEffectClass}).
+ */
+export function sideEffectClass(tool: ToolDefinition): SideEffectClass {
+  return tool.options.sideEffects;
+}
+
+/**
+ * True if a barge-in (or closing the session) may cancel a running call: class `none` only.
+ * `idempotent` and `unsafe` calls already started run to completion and their result is kept, so
+ * they are never repeated.
+ */
+export function isCancellable(tool: ToolDefinition): boolean {
+  return sideEffectClass(tool) === 'none';
+}
+
+/** True if the engine may send a failed request again (network errors, 429/502/503/504). */
+export function mayRetry(tool: ToolDefinition): boolean {
+  return sideEffectClass(tool) !== 'unsafe';
+}
+
+/**
+ * True if two calls of this tool with the same final arguments in one round run once (both call
+ * ids get the result): `idempotent` (the second is pointless) and `unsafe` (the second is harmful).
+ */
+export function dedupesIdenticalCalls(tool: ToolDefinition): boolean {
+  return sideEffectClass(tool) !== 'none';
+}
+
+/**
+ * The `Idempotency-Key` of an `unsafe` endpoint call: a digest of the session id and the call id,
+ * so it is the same on every retry of the call and after the session is restored from its state
+ * (the call id lives in the history), and different for every other call.
+ */
+export function idempotencyKey(sessionId: string, callId: string): string {
+  return createHash('sha256').update(`${sessionId}\u0000${callId}`).digest('hex').slice(0, 32);
+}

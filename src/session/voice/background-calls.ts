@@ -1,0 +1,98 @@
+/**
+ * Background tools (`options.background: true`, docs/voice.md). The model gets
+ * `{"status":"started"}` at once, the real call runs on outside the turn (a barge-in never cancels
+ * it), and its result is handed to the session, which starts a turn of its own
+ * (`turn-start` with `reason: 'tool-result'`) serialised with caller turns. Closing the session
+ * cancels calls whose side-effect class is `none` and lets the others finish (their results are
+ * kept in history, never repeated).
+ */
+import { isCancellable } from '../../definition/side-effects.js';
+import type { ToolDefinition } from '../../definition/types.js';
+import type { ModelToolCall } from '../../models/types.js';
+import type { ToolCallResult } from '../execute-tool-call.js';
+import type { ToolTrace } from '../types.js';
+
+/** The content the model receives for a background call when it starts. */
+export const BACKGROUND_STARTED = { status: 'started' } as const;
+
+/** The immediate result of a background call: `{"status":"started"}`, no effects. */
+export function startedResult(
+  call: ModelToolCall,
+  args: Record<string, unknown>,
+  transform: ToolTrace['transform'],
+): ToolCallResult {
+  return {
+    call,
+    trace: {
+      tool: call.name,
+      args,
+      output: { ...BACKGROUND_STARTED },
+      duration_secs: 0,
+      callId: call.id,
+      rawArguments: call.arguments,
+      isError: false,
+      transform,
+      requests: [],
+      background: 'started',
+    },
+    effects: [],
+    content: JSON.stringify(BACKGROUND_STARTED),
+  };
+}
+
+/** The system message that hands a background result to the model. */
+export function backgroundResultMessage(result: ToolCallResult): string {
+  const status = result.trace.isError ? 'failed' : 'finished';
+  return `The background call ${result.call.name} (id ${result.call.id}) ${status}. Its result: ${result.content}`;
+}
+
+/** The background calls of one session. */
+export class BackgroundCalls {
+  readonly #running = new Map<
+    Promise<void>,
+    { controller: AbortController; tool: ToolDefinition }
+  >();
+  #closed = false;
+
+  /** Number of calls in flight. */
+  get size(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Runs `work` with a signal only closing the session aborts (for class `none`); hands the result
+   * to `onResult` with `closed` true when the session closed meanwhile.
+   */
+  start(
+    tool: ToolDefinition,
+    work: (signal: AbortSignal) => Promise<ToolCallResult>,
+    onResult: (result: ToolCallResult, closed: boolean) => void,
+  ): void {
+    const controller = new AbortController();
+    if (this.#closed && isCancellable(tool)) controller.abort();
+    const done = work(controller.signal).then(
+      (result) => {
+        this.#running.delete(done);
+        onResult(result, this.#closed);
+      },
+      () => {
+        // executeToolCall never rejects; nothing to hand over if it somehow did.
+        this.#running.delete(done);
+      },
+    );
+    this.#running.set(done, { controller, tool });
+  }
+
+  /** Closing: cancels calls of class `none`, waits for every call to settle. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const { controller, tool } of this.#running.values())
+      if (isCancellable(tool)) controller.abort();
+    while (this.#running.size > 0) await Promise.all([...this.#running.keys()]);
+  }
+
+  /** Resolves when no call is in flight. */
+  async settled(): Promise<void> {
+    while (this.#running.size > 0) await Promise.all([...this.#running.keys()]);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What the engine itself says while a round's calls run (docs/voice.md): pre-tool speech
+ * (`options.speech.before`, mode `always` at dispatch or `if_slow` after `delay_ms`) and bridge
+ * phrases (bridge.ts). One schedule per round with two rules: nothing is spoken for a call whose
+ * result is in, and a phrase is skipped while the previous one of this schedule is still being
+ * played (`speechAck: 'host'`), so the engine never talks over itself. Timers are global (fake
+ * timers in tests) and unref'd.
+ */
+import type { ToolDefinition } from '../../definition/types.js';
+import type { TurnTracing } from '../../observability/turn-tracing.js';
+import {
+  bridgePhrasesFor,
+  DEFAULT_BRIDGE_THRESHOLD_SECS,
+  startBridge,
+  type BridgeCandidate,
+} from '../bridge.js';
+import type { BridgeOptions, TurnEvent } from '../types.js';
+import { pickByLanguage } from './pick-language.js';
+import type { SpeechLedger } from './speech-ledger.js';
+
+/** What the schedule needs from the round. */
+export interface RoundSpeechOptions {
+  readonly language: string;
+  readonly bridge: BridgeOptions | undefined;
+  readonly ledger: SpeechLedger;
+  readonly emit: (event: TurnEvent) => void;
+  readonly tracing?: TurnTracing | undefined;
+}
+
+/** The speech schedule of one round. */
+export class RoundSpeech {
+  readonly #o: RoundSpeechOptions;
+  readonly #candidates: BridgeCandidate[] = [];
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #rotation = new Map<string, number>();
+  #bridge: { stop(): void } | undefined;
+  #last: string | undefined;
+
+  constructor(options: RoundSpeechOptions) {
+    this.#o = options;
+  }
+
+  /** A call was prepared and is about to be dispatched; `done()` turns true when its result is in. */
+  callStarted(tool: ToolDefinition, done: () => boolean): void {
+    const before = tool.options.speech.before;
+    if (before !== undefined && before.mode !== 'never') {
+      const phrases = pickByLanguage(before.phrases, this.#o.language);
+      if (phrases !== undefined && phrases.length > 0) {
+        const n = this.#rotation.get(tool.name) ?? 0;
+        this.#rotation.set(tool.name, n + 1);
+        const text = phrases[n % phrases.length] ?? '';
+        if (before.mode === 'always') this.#say(text, tool.name, 'pre-tool', done);
+        else this.#later(before.delayMs, () => this.#say(text, tool.name, 'pre-tool', done));
+      }
+    }
+    const phrases = bridgePhrasesFor(tool, this.#o.language, this.#o.bridge);
+    if (phrases === undefined) return;
+    this.#candidates.push({ tool: tool.name, phrases, done });
+    this.#bridge ??= startBridge({
+      thresholdSecs: this.#o.bridge?.thresholdSecs ?? DEFAULT_BRIDGE_THRESHOLD_SECS,
+      candidates: () => this.#candidates,
+      say: (text, name) => {
+        this.#say(text, name, 'bridge', () => false);
+      },
+    });
+  }
+
+  /** The round's calls are all finished: nothing more is spoken. */
+  stop(): void {
+    this.#bridge?.stop();
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+  }
+
+  #later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref?.();
+    this.#timers.add(timer);
+  }
+
+  #say(text: string, tool: string, source: 'pre-tool' | 'bridge', done: () => boolean): void {
+    if (text === '' || done()) return;
+    if (this.#last !== undefined && this.#o.ledger.isPending(this.#last)) return;
+    const speechId = this.#o.ledger.open();
+    this.#last = speechId;
+    this.#o.tracing?.phrase(source, tool);
+    this.#o.emit({ type: 'say', text, source, tool, speechId });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Speech acknowledgement (docs/voice.md): every utterance the session emits gets a speech id; the
+ * host reports playback with `session.spoken(id)`. With `speechAck: 'auto'` an utterance counts as
+ * spoken the moment it is emitted, so chat hosts never wait. The ledger also stamps the ids onto
+ * events (consecutive `text-delta`s share one utterance) and lets speak-then-act calls wait for the
+ * utterances emitted before them in the turn. Waits use the global timers (fake timers in tests).
+ */
+import type { SessionEvent, TurnEvent } from '../types.js';
+
+/** How a wait for speech ended. */
+export type SpeechWaitOutcome = 'spoken' | 'timeout' | 'interrupted';
+
+/** The ledger of one session. */
+export class SpeechLedger {
+  readonly #auto: boolean;
+  readonly #pending = new Set<string>();
+  readonly #waiters = new Set<() => void>();
+  #count = 0;
+  #turnIds: string[] = [];
+  #openText: string | undefined;
+
+  /** `mode` is the session's `speechAck` (default `auto`). */
+  constructor(mode: 'host' | 'auto' = 'auto') {
+    this.#auto = mode === 'auto';
+  }
+
+  /** A new turn: earlier utterances no longer hold back this turn's calls. */
+  beginTurn(): void {
+    this.#turnIds = [];
+    this.#openText = undefined;
+  }
+
+  /** Opens an utterance and returns its id (`sp_1`, `sp_2`, … per session). */
+  open(): string {
+    const id = `sp_${++this.#count}`;
+    this.#turnIds.push(id);
+    if (!this.#auto) this.#pending.add(id);
+    return id;
+  }
+
+  /**
+   * The event with its speech id: a `say` opens its own utterance; a `text-delta` continues the
+   * open text utterance if the previous event was a `text-delta`, else opens one. Any other event
+   * closes the open text utterance.
+   */
+  stamp(event: TurnEvent): SessionEvent {
+    switch (event.type) {
+      case 'text-delta': {
+        const speechId = event.speechId ?? (this.#openText ??= this.open());
+        return { ...event, speechId };
+      }
+      case 'say':
+        this.#openText = undefined;
+        return { ...event, speechId: event.speechId ?? this.open() };
+      default:
+        this.#openText = undefined;
+        return event;
+    }
+  }
+
+  /** Playback finished; false for an unknown or already acknowledged id. */
+  spoken(id: string): boolean {
+    if (!this.#pending.delete(id)) return false;
+    this.#wake();
+    return true;
+  }
+
+  /** Acknowledges everything pending; returns how many were. */
+  spokenAll(): number {
+    const n = this.#pending.size;
+    this.#pending.clear();
+    if (n > 0) this.#wake();
+    return n;
+  }
+
+  /** True while the utterance is emitted and not yet acknowledged. */
+  isPending(id: string): boolean {
+    return this.#pending.has(id);
+  }
+
+  /** The ids opened so far in this turn that are not acknowledged yet. */
+  pendingInTurn(): string[] {
+    return this.#turnIds.filter((id) => this.#pending.has(id));
+  }
+
+  /**
+   * Waits until none of `ids` is pending, at most `maxWaitMs`, or until `signal` aborts.
+   * Resolves at once (`spoken`) when nothing is pending.
+   */
+  waitFor(
+    ids: readonly string[],
+    maxWaitMs: number,
+    signal: AbortSignal,
+  ): Promise<SpeechWaitOutcome> {
+    const done = (): boolean => ids.every((id) => !this.#pending.has(id));
+    if (done()) return Promise.resolve('spoken');
+    if (signal.aborted) return Promise.resolve('interrupted');
+    return new Promise((resolve) => {
+      const finish = (outcome: SpeechWaitOutcome): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.#waiters.delete(check);
+        resolve(outcome);
+      };
+      const check = (): void => {
+        if (done()) finish('spoken');
+      };
+      const onAbort = (): void => finish('interrupted');
+      const timer = setTimeout(() => finish('timeout'), maxWaitMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiters.add(check);
+    });
+  }
+
+  #wake(): void {
+    for (const check of [...this.#waiters]) check();
+  }
+}
