@@ -61,7 +61,7 @@ const beforeSchema = z.object(
   { error: 'expected { phrases, mode, delay_ms }' },
 );
 
-const onErrorSchema = z.record(
+const onErrorSchema = z.partialRecord(
   z.enum(SPOKEN_ERROR_CLASSES, {
     error: `expected an error class: ${SPOKEN_ERROR_CLASSES.join('|')}`,
   }),
