@@ -136,6 +136,14 @@ export {
   type AgentOutput,
   type AgentTrace,
 } from './session/agent-output.js';
+export { applyAgentConfig, parseAgentConfig, AgentConfigError } from './session/agent-config.js';
+export {
+  runWithPolicy,
+  effectivePolicy,
+  type CallPolicy,
+  type RunWithPolicyOptions,
+} from './session/call-policy.js';
+export { turnLimits, type TurnLimits } from './session/turn-limits.js';
 
 // --- harness (fixtures, assertions, reporters) ----------------------------------------------
 export {

@@ -72,6 +72,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
   both('static_parameters', 'staticParameters', raw, []);
   both('argument_location', 'argumentLocation', raw.endpoint, ['endpoint']);
   both('propagate_tool_result', 'propagateToolResult', raw.options, ['options']);
+  both('retry_count', 'retryCount', raw, []);
   both('bridge_phrases', 'bridgePhrases', raw.options, ['options']);
 
   const type: ToolType = raw.type ?? (raw.endpoint ? 'endpoint' : 'action');
@@ -235,6 +236,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     ...(Object.hasOwn(raw, 'result') ? { result: structuredClone(raw.result) } : {}),
     options,
     ...(raw.service !== undefined ? { service: raw.service } : {}),
+    ...callPolicyOf(raw),
     validator,
     tasks: compiledTasks.tasks,
     source: { ...(file !== undefined ? { file } : {}), index: ctx.index },
@@ -252,6 +254,9 @@ const KNOWN: ReadonlySet<string> = new Set([
   'result',
   'options',
   'service',
+  'timeout',
+  'retryCount',
+  'retry_count',
   // Syllable fields this engine accepts and ignores.
   'context',
   'name',
@@ -270,6 +275,18 @@ function resolveLocation(
   if (written === undefined) return hasBody ? 'body' : 'query';
   if (!hasBody && (written === 'body' || written === 'form')) return 'query';
   return written;
+}
+
+/** `timeout`/`retryCount` (Symphony tool config) as the resolved `callPolicy`, when written. */
+function callPolicyOf(raw: RawDefinition): Pick<ToolDefinition, 'callPolicy'> {
+  const retryCount = raw.retryCount ?? raw.retry_count;
+  if (raw.timeout === undefined && retryCount === undefined) return {};
+  return {
+    callPolicy: {
+      ...(raw.timeout === undefined ? {} : { timeoutMs: raw.timeout }),
+      retryCount: retryCount ?? 0,
+    },
+  };
 }
 
 function propertiesOf(schema: JsonSchema | undefined): Record<string, unknown> {

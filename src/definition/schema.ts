@@ -110,6 +110,11 @@ const rulesObject = z.custom<Record<string, unknown>>(
   { error: 'expected an object of rules' },
 );
 
+const retryCountSchema = z
+  .int({ error: 'expected a whole number of retries' })
+  .min(0, { error: 'must be at least 0' })
+  .max(5, { error: 'must be at most 5' });
+
 /** One raw tool definition as written. Unknown fields pass through (reported as warnings). */
 export const rawDefinitionSchema = z.looseObject({
   type: oneOf(TYPES).optional(),
@@ -121,6 +126,14 @@ export const rawDefinitionSchema = z.looseObject({
   result: z.unknown().optional(),
   options: optionsSchema.optional(),
   service: z.string({ error: 'expected a service name' }).min(1).optional(),
+  // Symphony tool config: deadline of one attempt (ms) and extra attempts, any tool type.
+  timeout: z
+    .number({ error: 'expected a number of milliseconds' })
+    .positive({ error: 'must be more than 0 ms' })
+    .max(600_000, { error: 'must be at most 600000 ms (10 minutes)' })
+    .optional(),
+  retryCount: retryCountSchema.optional(),
+  retry_count: retryCountSchema.optional(),
 });
 
 /** The raw definition after shape validation. */

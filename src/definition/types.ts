@@ -134,6 +134,11 @@ export interface ToolDefinition {
   readonly result?: unknown;
   readonly options: ToolOptions;
   readonly service?: string;
+  /**
+   * Symphony tool config: `timeout` (ms, per attempt) and `retryCount`/`retry_count` as written;
+   * absent when the definition sets neither. See docs/agent-format.md.
+   */
+  readonly callPolicy?: { readonly timeoutMs?: number; readonly retryCount: number };
   /** The function's JSON Schema, compiled once. */
   readonly validator: ArgumentValidator;
   /**

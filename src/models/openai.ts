@@ -151,7 +151,7 @@ async function* streamChat(input: {
   };
   const body: ChatCompletionCreateParamsStreaming = {
     ...options.extraBody,
-    model: options.model,
+    model: request.modelId ?? options.model,
     messages: request.messages.map(toOpenAIMessage),
     stream: true,
     stream_options: { include_usage: true },

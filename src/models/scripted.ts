@@ -33,6 +33,8 @@ export interface ScriptedCall {
   readonly tools: ModelRequest['tools'];
   /** The step index (0-based) that answered, or -1 when the script was exhausted. */
   readonly step: number;
+  /** The request's `modelId`, when the session asked for one. */
+  readonly modelId?: string;
 }
 
 /** Options of {@link ScriptedModel}. */
@@ -75,6 +77,7 @@ export class ScriptedModel implements Model {
       messages: request.messages.slice(),
       tools: request.tools.slice(),
       step: step === undefined ? -1 : index,
+      ...(request.modelId === undefined ? {} : { modelId: request.modelId }),
     });
     if (step === undefined) {
       const err = new ModelError({

@@ -62,6 +62,7 @@ async function* streamWithMarkers(
     ),
     tools: [],
     signal: request.signal,
+    ...(request.modelId === undefined ? {} : { modelId: request.modelId }),
   };
   const parser = new MarkerParser();
   for await (const part of model.stream(inner)) {

@@ -54,6 +54,8 @@ export interface ModelRequest {
   readonly tools: readonly ChatTool[];
   /** Aborted on interruption; the adapter must stop streaming promptly. */
   readonly signal: AbortSignal;
+  /** Model id to use for this call instead of the adapter's own (`SessionOptions.modelId`). */
+  readonly modelId?: string;
 }
 
 /** A chat model that can call tools. */

@@ -20,6 +20,7 @@ import type {
 } from '../handlers/types.js';
 import type { ModelToolCall } from '../models/types.js';
 import type { ToolCallTrace } from '../observability/turn-tracing.js';
+import { effectivePolicy, runWithPolicy } from './call-policy.js';
 import { applySaveRules } from './deps.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
@@ -38,6 +39,8 @@ export interface ExecuteContext {
   readonly hasAgent: (name: string) => boolean;
   /** Records side-effecting calls before dispatch and their results (sessions-redis.md). */
   readonly journal?: TurnJournal;
+  /** Cap on every call's deadline in ms (runAgent's `domain_timeout_secs`). Absent: none. */
+  readonly deadlineCapMs?: number;
 }
 
 /** The finished call: its trace, the effects to apply, and the tool message content. */
@@ -122,18 +125,24 @@ export async function executeToolCall(
   }
   const handlerSignal = cancellable ? ctx.signal : new AbortController().signal;
   const handler = ctx.handlerFor(tool.type);
-  let run: Promise<HandlerOutcome>;
-  trace?.dispatched();
-  try {
-    run = handler.execute(args, {
+  const attempt = (signal: AbortSignal): Promise<HandlerOutcome> =>
+    handler.execute(args, {
       tool,
       callId: call.id,
       session: ctx.session,
-      signal: handlerSignal,
+      signal,
       onRequest,
       onResponse,
       ...(trace === undefined ? {} : { traceAttempt: trace.attempt }),
     });
+  const policy = effectivePolicy(tool.callPolicy, ctx.deadlineCapMs);
+  let run: Promise<HandlerOutcome>;
+  trace?.dispatched();
+  try {
+    run =
+      policy === undefined
+        ? attempt(handlerSignal)
+        : runWithPolicy(attempt, { policy, tool: tool.name, signal: handlerSignal, now: ctx.now });
   } catch (err) {
     run = Promise.reject(err);
   }

@@ -5,11 +5,11 @@
  * `memory`, runs the prompt as one user turn, and closes the session. The output format itself
  * lives in agent-output.ts; richer data lives in createSession's TurnResult.
  */
-import { isPlainObject } from '../transform/own-data.js';
 import type { ToolSet } from '../definition/types.js';
 import { loadTools } from '../definition/load.js';
 import type { ChatMessage } from '../models/types.js';
 import { createSession, restoreSession } from './create-session.js';
+import { applyAgentConfig, type AgentConfigError } from './agent-config.js';
 import { toAgentOutput, type AgentOutput } from './agent-output.js';
 import type { SessionOptions } from './types.js';
 
@@ -23,12 +23,17 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
   readonly tools: ToolSet | string | readonly unknown[] | { readonly tools: readonly unknown[] };
   /** Earlier conversation: lines `user: …` / `assistant: …` (continuation lines join the previous one). */
   readonly chatHistory?: ChatHistoryInput;
+  /** `chatHistory` in the seed format's spelling (`chatHistory` wins when both are given). */
+  readonly chat_history?: ChatHistoryInput;
   /** Extra context sent as a system message (objects as JSON). */
   readonly memory?: string | readonly string[] | Readonly<Record<string, unknown>>;
   /**
-   * Per-call overrides: `prompt`/`system_prompt`, `maxToolRounds`/`max_tool_rounds`, `language`,
+   * Per-call config of the seed format, winning over the options: `model_overrides`,
+   * `domain_timeout_secs`, `only_domains`, `execution_mode` (ignored), and `prompt`/
+   * `system_prompt`, `maxToolRounds`/`max_tool_rounds`, `maxCalls`/`max_calls`, `language`,
    * `languages`, `vars` (merged over `vars`), `toolDefaults`/`tool_defaults`, `agent`,
-   * `onMissingTemplateValue`. Unknown keys and values of the wrong type are ignored.
+   * `onMissingTemplateValue`. Unknown keys are ignored; a known key of the wrong type throws an
+   * {@link AgentConfigError} naming it. See agent-config.ts and docs/agent-format.md.
    */
   readonly config?: Readonly<Record<string, unknown>>;
 }
@@ -38,8 +43,8 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   const now = options._internal?.now ?? Date.now;
   const startedAt = now();
   const tools = isToolSet(options.tools) ? options.tools : await loadTools(options.tools);
-  const sessionOptions = withConfig({ ...options, tools }, options.config);
-  const history = parseChatHistory(options.chatHistory);
+  const sessionOptions = applyAgentConfig({ ...options, tools }, options.config);
+  const history = parseChatHistory(options.chatHistory ?? options.chat_history);
   const memory = memoryText(options.memory);
   const base: SessionOptions =
     memory === undefined
@@ -132,38 +137,4 @@ function roleOf(name: string): 'user' | 'assistant' | undefined {
     default:
       return undefined;
   }
-}
-
-function withConfig(
-  options: SessionOptions,
-  config: Readonly<Record<string, unknown>> | undefined,
-): SessionOptions {
-  if (config === undefined) return options;
-  const pick = (...keys: string[]): unknown => {
-    for (const k of keys) if (Object.hasOwn(config, k)) return config[k];
-    return undefined;
-  };
-  const prompt = pick('prompt', 'system_prompt', 'systemPrompt');
-  const maxToolRounds = pick('maxToolRounds', 'max_tool_rounds');
-  const language = pick('language');
-  const languages = pick('languages');
-  const vars = pick('vars');
-  const toolDefaults = pick('toolDefaults', 'tool_defaults');
-  const agent = pick('agent');
-  const onMissing = pick('onMissingTemplateValue', 'on_missing_template_value');
-  return {
-    ...options,
-    ...(typeof prompt === 'string' ? { prompt } : {}),
-    ...(typeof maxToolRounds === 'number' && Number.isInteger(maxToolRounds) && maxToolRounds > 0
-      ? { maxToolRounds }
-      : {}),
-    ...(typeof language === 'string' ? { language } : {}),
-    ...(isStringArray(languages) ? { languages } : {}),
-    ...(isPlainObject(vars) ? { vars: { ...(options.vars ?? {}), ...vars } } : {}),
-    ...(isPlainObject(toolDefaults)
-      ? { toolDefaults: toolDefaults as SessionOptions['toolDefaults'] }
-      : {}),
-    ...(typeof agent === 'string' ? { agent } : {}),
-    ...(onMissing === 'skip' || onMissing === 'error' ? { onMissingTemplateValue: onMissing } : {}),
-  };
 }

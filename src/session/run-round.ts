@@ -65,6 +65,9 @@ export async function runRound(
     now: host.now,
     hasAgent: (name) => host.hasAgent(name),
     ...(host.journal === undefined ? {} : { journal: host.journal }),
+    ...(host.options.toolTimeoutCapSecs === undefined
+      ? {}
+      : { deadlineCapMs: host.options.toolTimeoutCapSecs * 1000 }),
   };
 
   const workflowIO = workflowExecutionIO(host, agentTools, prepareCtx, execCtx, emit);
@@ -174,7 +177,13 @@ export async function runRound(
   // The active agent's model (agents[x].model), else the session's.
   const model = host.activeModel();
   try {
-    const stream = model.stream({ messages, tools: chatTools, signal });
+    const modelId = host.options.modelId;
+    const stream = model.stream({
+      messages,
+      tools: chatTools,
+      signal,
+      ...(modelId === undefined ? {} : { modelId }),
+    });
     for await (const part of stream) {
       if (signal.aborted) break;
       if (part.type !== 'finish') modelTrace?.part(part.type === 'tool-call');

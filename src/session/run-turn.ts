@@ -1,7 +1,7 @@
 /**
  * The turn loop (SPEC §4): user message → model → tool calls → model … until the model answers
- * without tool calls, `maxToolRounds` rounds of tool calls have run (a `max-rounds` event, and the
- * turn ends cleanly), a tool ended the session, or the caller interrupted.
+ * without tool calls, `maxToolRounds` rounds of tool calls (or `maxCalls` model calls) have run (a
+ * `max-rounds` event, and the turn ends cleanly), its `timeout` passed (turn-limits.ts), a tool ended the session, or the caller interrupted.
  *
  * Event order of a turn: `turn-start`; per round: `text-delta`s and, as calls arrive, `tool-call`
  * (then `action` / `http-request` / bridge `say` while they run); per call in call order its
@@ -19,6 +19,7 @@ import { applyToolResult } from './apply-effects.js';
 import type { ToolCallResult } from './execute-tool-call.js';
 import type { SessionEvent, ToolTrace, TurnEvent, TurnResult } from './types.js';
 import { backgroundResultMessage } from './voice/background-calls.js';
+import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
 
 /** Default cap on rounds of tool calls per turn. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 8;
@@ -32,11 +33,30 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 8;
 export async function runTurn(
   host: TurnHost,
   userText: string,
-  signal: AbortSignal,
+  callerSignal: AbortSignal,
   emit: (event: TurnEvent) => void,
   events: readonly SessionEvent[],
   background?: ToolCallResult,
 ): Promise<TurnResult> {
+  const limits = turnLimits(host.options, host.state.agent);
+  const deadline = turnDeadline(callerSignal, limits.timeoutMs);
+  try {
+    return await runTurnUntil(host, userText, deadline, limits, emit, events, background);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function runTurnUntil(
+  host: TurnHost,
+  userText: string,
+  deadline: TurnDeadline,
+  limits: TurnLimits,
+  emit: (event: TurnEvent) => void,
+  events: readonly SessionEvent[],
+  background: ToolCallResult | undefined,
+): Promise<TurnResult> {
+  const signal = deadline.signal;
   const startedAt = host.now();
   const state = host.state;
   state.turns++;
@@ -66,7 +86,11 @@ export async function runTurn(
     state.history.push({ role: 'system', content: backgroundResultMessage(background) });
   }
 
-  const maxRounds = Math.max(1, host.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS);
+  // Each round is one model call, so `maxCalls` caps rounds the same way `maxToolRounds` does.
+  const maxRounds = Math.max(
+    1,
+    Math.min(host.options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS, limits.maxCalls ?? Infinity),
+  );
   let inputTokens = 0;
   let outputTokens = 0;
   let content = '';
@@ -109,7 +133,10 @@ export async function runTurn(
       break;
     }
   }
-  if (interrupted) emit({ type: 'interrupted' });
+  if (interrupted)
+    emit(
+      deadline.timedOut() ? { type: 'interrupted', reason: 'timeout' } : { type: 'interrupted' },
+    );
   const timings = tracing.end({ interrupted });
   emit({ type: 'turn-end', content, timings });
   if (state.ended)

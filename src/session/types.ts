@@ -49,6 +49,10 @@ export interface AgentConfig {
   readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The model this agent's turns call (e.g. a cheaper router, a stronger specialist). Default: the session's `model`. */
   readonly model?: Model;
+  /** Cap on model calls per turn while this agent is active (Symphony `maxCalls`). */
+  readonly maxCalls?: number;
+  /** Deadline of a turn that starts with this agent active, ms (Symphony `timeout`). */
+  readonly timeout?: number;
 }
 
 /** Bridge phrase settings. */
@@ -93,6 +97,20 @@ export interface SessionOptions {
   readonly onMissingTemplateValue?: 'skip' | 'error';
   /** Deadline of host action handlers in seconds. Default 20. */
   readonly actionTimeoutSecs?: number;
+  /**
+   * Cap on every tool call's deadline in seconds, whatever its type or own `timeout` (runAgent's
+   * `config.domain_timeout_secs`). Default: none (each tool's own deadline applies).
+   */
+  readonly toolTimeoutCapSecs?: number;
+  /** Cap on model calls per turn (Symphony's agent `maxCalls`); an agent's own value wins. */
+  readonly maxCalls?: number;
+  /** Deadline of a whole turn in ms (Symphony's agent `timeout`); an agent's own value wins. */
+  readonly turnTimeoutMs?: number;
+  /**
+   * Model id for every model call of this session (runAgent's `config.model_overrides`), passed
+   * to the adapter as `ModelRequest.modelId`. Default: the adapter's own.
+   */
+  readonly modelId?: string;
   readonly bridge?: BridgeOptions;
   /** Limits on the model's raw arguments. Defaults 256 KiB and depth 32. */
   readonly limits?: { readonly maxArgumentBytes?: number; readonly maxArgumentDepth?: number };
@@ -250,7 +268,8 @@ export type SessionEvent =
       readonly step?: string;
     }
   | { readonly type: 'max-rounds'; readonly rounds: number }
-  | { readonly type: 'interrupted' }
+  /** The turn stopped early: the caller interrupted, or (`reason: 'timeout'`) its deadline passed. */
+  | { readonly type: 'interrupted'; readonly reason?: 'timeout' }
   /** The model call failed (HTTP error, timeout); the turn ends and `result` rejects with a ModelError. */
   | {
       readonly type: 'model-error';

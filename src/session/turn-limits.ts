@@ -1,0 +1,60 @@
+/**
+ * Turn-wide limits of the Symphony agent config: `maxCalls` (model calls per turn) and `timeout`
+ * (deadline of the whole turn, ms). The active agent's values win over the session's. A turn past
+ * its deadline stops the way an interruption does (in-flight calls that are safe to cancel are
+ * cancelled, started writes and actions finish and are kept) and reports `interrupted` with
+ * `reason: 'timeout'`.
+ */
+import type { SessionOptions } from './types.js';
+
+/** The limits of one turn, resolved from the session and its active agent. */
+export interface TurnLimits {
+  readonly maxCalls?: number;
+  readonly timeoutMs?: number;
+}
+
+/** The limits for a turn that starts with `agent` active. */
+export function turnLimits(options: SessionOptions, agent: string | undefined): TurnLimits {
+  const agents = options.agents;
+  const config =
+    agents !== undefined && agent !== undefined && Object.hasOwn(agents, agent)
+      ? agents[agent]
+      : undefined;
+  const maxCalls = config?.maxCalls ?? options.maxCalls;
+  const timeoutMs = config?.timeout ?? options.turnTimeoutMs;
+  return {
+    ...(maxCalls === undefined ? {} : { maxCalls }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
+}
+
+/** A turn's signal that also aborts when its deadline passes. */
+export interface TurnDeadline {
+  readonly signal: AbortSignal;
+  /** True once the deadline (not the caller) aborted the turn. */
+  timedOut(): boolean;
+  dispose(): void;
+}
+
+/** Follows `signal`, and aborts on its own after `timeoutMs` (if given). */
+export function turnDeadline(signal: AbortSignal, timeoutMs: number | undefined): TurnDeadline {
+  if (timeoutMs === undefined) return { signal, timedOut: () => false, dispose: () => undefined };
+  const controller = new AbortController();
+  let expired = false;
+  const follow = (): void => controller.abort(signal.reason);
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  const timer = setTimeout(() => {
+    if (controller.signal.aborted) return;
+    expired = true;
+    controller.abort(new Error(`the turn did not finish within ${timeoutMs} ms`));
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    timedOut: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', follow);
+    },
+  };
+}

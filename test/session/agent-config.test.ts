@@ -1,0 +1,112 @@
+// The seed format's `config` keys change what a run does; config wins over options.
+import { describe, expect, it } from 'vitest';
+import { AgentConfigError, loadTools, runAgent } from '../../src/index.js';
+import { ScriptedModel } from '../../src/testing.js';
+import { fn } from './fixtures.js';
+
+const tools = await loadTools([
+  { type: 'log', tool: fn('note', {}) },
+  { type: 'log', tool: fn('other', {}) },
+  { type: 'action', tool: fn('hold', {}) },
+]);
+const names = (m: ScriptedModel, i = 0): string[] =>
+  m.calls[i]?.tools.map((t) => t.function.name) ?? [];
+
+describe('runAgent config', () => {
+  it('model_overrides: the model id of every call (domain first; router without domain)', async () => {
+    const a = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('x', {
+      tools,
+      model: a,
+      config: { model_overrides: { router: 'r-1', domain: 'd-1', synth: 's-1' } },
+    });
+    expect(a.calls[0]?.modelId).toBe('d-1');
+    const b = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('x', { tools, model: b, config: { model_overrides: { router: 'r-1' } } });
+    expect(b.calls[0]?.modelId).toBe('r-1');
+    const c = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('x', { tools, model: c });
+    expect(c.calls[0]?.modelId).toBeUndefined();
+    // With agents, agent turns use `domain` only.
+    const d = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('x', {
+      tools,
+      model: d,
+      agents: { main: { prompt: 'p' } },
+      config: { model_overrides: { router: 'r-1' } },
+    });
+    expect(d.calls[0]?.modelId).toBeUndefined();
+  });
+
+  it('domain_timeout_secs caps every tool call deadline', async () => {
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'hold', args: {} }] }, { text: '.' }]);
+    const started = Date.now();
+    const out = await runAgent('x', {
+      tools,
+      model,
+      actions: { hold: () => new Promise(() => undefined) },
+      config: { domain_timeout_secs: 0.05 },
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(JSON.parse(out.traces[0]?.output ?? '')).toEqual({
+      error: { code: 'timeout', message: 'hold did not finish within 50 ms' },
+    });
+  });
+
+  it('only_domains restricts the tools (no agents) or the agents', async () => {
+    const a = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('x', { tools, model: a, config: { only_domains: ['other', 'nope'] } });
+    expect(names(a)).toEqual(['other']);
+
+    const b = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('x', {
+      tools,
+      model: b,
+      agents: {
+        main: { prompt: 'main', tools: ['note'] },
+        billing: { prompt: 'bill', tools: ['hold'] },
+      },
+      config: { only_domains: ['billing'] },
+    });
+    expect(b.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'bill' });
+    expect(names(b)).toEqual(['hold']);
+
+    await expect(
+      runAgent('x', { tools, model: new ScriptedModel([]), config: { only_domains: ['zzz'] } }),
+    ).rejects.toThrow('config.only_domains: names no tool of this run');
+  });
+
+  it('execution_mode is accepted and ignored; unknown keys too; config wins over options', async () => {
+    const model = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('x', {
+      tools,
+      model,
+      prompt: 'from options',
+      config: { execution_mode: 'parallel', whatever: 1, prompt: 'from config' },
+    });
+    expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'from config' });
+  });
+
+  it('chat_history is accepted in snake_case', async () => {
+    const model = new ScriptedModel([{ text: 'ok' }]);
+    await runAgent('now', { tools, model, chat_history: ['user: before', 'assistant: yes'] });
+    expect(model.calls[0]?.messages).toEqual([
+      { role: 'user', content: 'before' },
+      { role: 'assistant', content: 'yes' },
+      { role: 'user', content: 'now' },
+    ]);
+  });
+
+  it('a known key of the wrong type is an error naming it', async () => {
+    const run = (config: Record<string, unknown>) =>
+      runAgent('x', { tools, model: new ScriptedModel([]), config });
+    await expect(run({ domain_timeout_secs: 'soon' })).rejects.toThrow(AgentConfigError);
+    await expect(run({ domain_timeout_secs: -1 })).rejects.toThrow(
+      'config.domain_timeout_secs: expected a positive number',
+    );
+    await expect(run({ model_overrides: { domain: 5 } })).rejects.toThrow(
+      'config.model_overrides.domain',
+    );
+    await expect(run({ only_domains: ['a', 2] })).rejects.toThrow('config.only_domains[1]');
+  });
+});
