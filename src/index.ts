@@ -302,3 +302,11 @@ export {
   DEFAULT_PRE_TOOL_DELAY_MS,
   SPOKEN_ERROR_CLASSES,
 } from './definition/voice-options.js';
+
+// --- serve (the agent over HTTP) -------------------------------------------------------------
+export {
+  createAgentServer,
+  DEFAULT_MAX_BODY_BYTES,
+  type AgentServer,
+  type AgentServerOptions,
+} from './serve/agent-server.js';

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { replCommand, replHelp } from './commands/repl.js';
+import { serveCommand, serveHelp } from './commands/serve.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
 import { testCommand, testHelp } from './commands/test.js';
 import { transformCommand, transformHelp } from './commands/transform.js';
@@ -31,6 +32,10 @@ const COMMANDS = new Map<string, { run: Command; help: string; summary: string }
     },
   ],
   ['repl', { run: replCommand, help: replHelp, summary: 'talk to your tools interactively' }],
+  [
+    'serve',
+    { run: serveCommand, help: serveHelp, summary: 'serve the tools as an agent over HTTP' },
+  ],
 ]);
 
 /** The version in package.json. */

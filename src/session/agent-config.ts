@@ -8,6 +8,8 @@
  * - `domain_timeout_secs`: caps every tool call's deadline for the run.
  * - `only_domains`: the run may use only these agents (or, without agents, these tools).
  * - `execution_mode`: accepted and ignored (one engine, one mode).
+ * - Swarm's run arguments: `context_variables` (merged into `vars`), `max_turns` (as
+ *   `maxToolRounds`), `model_override` (a model id, below `model_overrides`).
  * - switchboard's own per-call overrides: `prompt`/`system_prompt`, `maxToolRounds`/
  *   `max_tool_rounds`, `language`, `languages`, `vars` (merged), `toolDefaults`/`tool_defaults`,
  *   `agent`, `onMissingTemplateValue`, `maxCalls`/`max_calls`.
@@ -53,6 +55,9 @@ const configSchema = z.looseObject({
   systemPrompt: text.optional(),
   maxToolRounds: count.optional(),
   max_tool_rounds: count.optional(),
+  max_turns: count.optional(),
+  model_override: text.optional(),
+  context_variables: record.optional(),
   maxCalls: count.optional(),
   max_calls: count.optional(),
   language: text.optional(),
@@ -85,11 +90,15 @@ export function applyAgentConfig(options: SessionOptions, raw: unknown): Session
   if (raw === undefined) return options;
   const c = parseAgentConfig(raw);
   const prompt = c.prompt ?? c.system_prompt ?? c.systemPrompt;
-  const maxToolRounds = c.maxToolRounds ?? c.max_tool_rounds;
+  const maxToolRounds = c.maxToolRounds ?? c.max_tool_rounds ?? c.max_turns;
   const maxCalls = c.maxCalls ?? c.max_calls;
   const toolDefaults = c.toolDefaults ?? c.tool_defaults;
   const onMissing = c.onMissingTemplateValue ?? c.on_missing_template_value;
-  const modelId = modelIdOf(c.model_overrides, options.agents !== undefined);
+  const modelId = modelIdOf(c.model_overrides, options.agents !== undefined) ?? c.model_override;
+  const vars =
+    c.vars === undefined && c.context_variables === undefined
+      ? undefined
+      : { ...(options.vars ?? {}), ...(c.context_variables ?? {}), ...(c.vars ?? {}) };
   const base: SessionOptions = {
     ...options,
     ...(prompt === undefined ? {} : { prompt }),
@@ -97,7 +106,7 @@ export function applyAgentConfig(options: SessionOptions, raw: unknown): Session
     ...(maxCalls === undefined ? {} : { maxCalls }),
     ...(c.language === undefined ? {} : { language: c.language }),
     ...(c.languages === undefined ? {} : { languages: c.languages }),
-    ...(c.vars === undefined ? {} : { vars: { ...(options.vars ?? {}), ...c.vars } }),
+    ...(vars === undefined ? {} : { vars }),
     ...(toolDefaults === undefined ? {} : { toolDefaults }),
     ...(c.agent === undefined ? {} : { agent: c.agent }),
     ...(onMissing === undefined ? {} : { onMissingTemplateValue: onMissing }),

@@ -109,4 +109,19 @@ describe('runAgent config', () => {
     );
     await expect(run({ only_domains: ['a', 2] })).rejects.toThrow('config.only_domains[1]');
   });
+
+  it('Swarm run arguments: context_variables, max_turns, model_override', async () => {
+    const loop = { tool_calls: [{ name: 'note', args: {} }] };
+    const model = new ScriptedModel([loop, loop]);
+    const out = await runAgent('x', {
+      tools,
+      model,
+      prompt: 'for {{vars.user}}',
+      config: { context_variables: { user: 'Ada' }, max_turns: 2, model_override: 'm-2' },
+    });
+    expect(model.calls).toHaveLength(2);
+    expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'for Ada' });
+    expect(model.calls[0]?.modelId).toBe('m-2');
+    expect(out.traces).toHaveLength(2);
+  });
 });
