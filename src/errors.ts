@@ -78,7 +78,9 @@ export type ToolErrorCode =
    * A side-effecting call was started by a process that stopped before its result was recorded;
    * the resumed session does not repeat it (docs/sessions-redis.md).
    */
-  | 'outcome_unknown';
+  | 'outcome_unknown'
+  /** The answer held more tool calls than `limits.maxCallsPerAnswer`; this one never ran. */
+  | 'too_many_calls';
 
 /** A failure the model should see as the tool's result. */
 export class ToolError extends Error {

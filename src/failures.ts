@@ -57,6 +57,7 @@ export type CallerSpeech =
 const TOOL: Readonly<Record<ToolErrorCode, FailureInfo>> = {
   invalid_arguments: { retryable: true, blame: 'model', speech: 'not_understood' },
   unknown_tool: { retryable: true, blame: 'model', speech: 'not_understood' },
+  too_many_calls: { retryable: true, blame: 'model', speech: 'not_understood' },
   missing_template_value: { retryable: false, blame: 'definition', speech: 'unavailable' },
   http_status: { retryable: true, blame: 'service', speech: 'retry_later' },
   http_redirect: { retryable: false, blame: 'definition', speech: 'unavailable' },

@@ -98,6 +98,8 @@ export { DEFAULT_MAX_TOOL_ROUNDS } from './session/run-turn.js';
 export {
   DEFAULT_MAX_ARGUMENT_BYTES,
   DEFAULT_MAX_ARGUMENT_DEPTH,
+  DEFAULT_MAX_CALLS_PER_ANSWER,
+  DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS,
 } from './session/argument-limits.js';
 export { DEFAULT_BRIDGE_THRESHOLD_SECS } from './session/bridge.js';
 export { InMemorySessionStore } from './session/store.js';
@@ -122,6 +124,12 @@ export {
   type OpenTurn,
 } from './session/coordination.js';
 export { isJournaled } from './session/execute-tool-call.js';
+export {
+  parseSnapshot,
+  SNAPSHOT_LIMITS,
+  type SnapshotCheckOptions,
+} from './session/snapshot.js';
+export type { HostErrorContext } from './session/turn-stream.js';
 export {
   runAgent,
   parseChatHistory,

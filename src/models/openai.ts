@@ -168,7 +168,8 @@ async function* streamChat(input: {
       ? {}
       : { max_completion_tokens: options.maxCompletionTokens }),
   };
-  const calls: PartialCall[] = [];
+  // Keyed by a validated small index: the server's `index` never indexes an object or array.
+  const calls = new Map<number, PartialCall>();
   let usage: ModelUsage | undefined;
   try {
     if (request.signal.aborted) throw abortError();
@@ -188,10 +189,12 @@ async function* streamChat(input: {
         if (typeof delta.content === 'string' && delta.content !== '')
           yield { type: 'text-delta', text: delta.content };
         for (const tc of delta.tool_calls ?? []) {
-          let call = calls[tc.index];
+          const index = checkedCallIndex(tc.index, name);
+          let call = calls.get(index);
           if (call === undefined) {
+            if (calls.size >= MAX_STREAMED_CALLS) throw tooManyCalls(name);
             call = { id: '', name: '', arguments: '' };
-            calls[tc.index] = call;
+            calls.set(index, call);
           }
           if (tc.id) call.id = tc.id;
           if (tc.function?.name) call.name += tc.function.name;
@@ -209,11 +212,41 @@ async function* streamChat(input: {
     if (idle !== undefined) clearTimeout(idle);
     request.signal.removeEventListener('abort', onAbort);
   }
-  for (const call of calls) {
-    if (call === undefined) continue;
+  for (const index of [...calls.keys()].sort((a, b) => a - b)) {
+    const call = calls.get(index) as PartialCall;
     yield { type: 'tool-call', call: { id: call.id, name: call.name, arguments: call.arguments } };
   }
   yield usage === undefined ? { type: 'finish' } : { type: 'finish', usage };
+}
+
+/**
+ * Largest tool-call `index` (exclusive) and largest number of calls one streamed answer may hold.
+ * Far above what any model emits in one answer; the session's `limits.maxCallsPerAnswer` caps what
+ * actually runs.
+ */
+export const MAX_STREAMED_CALLS = 128;
+
+/** The streamed `index` as a small non-negative integer, or a `bad_response` model error. */
+function checkedCallIndex(index: unknown, model: string): number {
+  if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < MAX_STREAMED_CALLS)
+    return index;
+  const shown = typeof index === 'string' ? JSON.stringify(index.slice(0, 40)) : String(index);
+  return badResponse(
+    model,
+    `model ${model} streamed a tool call with index ${shown}; expected an integer from 0 to ${MAX_STREAMED_CALLS - 1}`,
+  );
+}
+
+function tooManyCalls(model: string): ModelError {
+  return new ModelError({
+    code: 'bad_response',
+    model,
+    message: `model ${model} streamed more than ${MAX_STREAMED_CALLS} tool calls in one answer`,
+  });
+}
+
+function badResponse(model: string, message: string): never {
+  throw new ModelError({ code: 'bad_response', model, message });
 }
 
 function toModelError(

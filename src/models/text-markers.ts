@@ -103,32 +103,46 @@ function* piecesToParts(
   }
 }
 
-/** Turns a marker body into a tool call (see the module header for malformed bodies). */
+/**
+ * Turns a marker body into a tool call (see the module header for malformed bodies). The name is
+ * only ever read from the top level of the marker (`name`, then `tool`): a nested `"name"` (say,
+ * an argument) never chooses the tool.
+ */
 export function markerToCall(body: string, unterminated: boolean, id: string): ModelToolCall {
   if (!unterminated) {
     try {
       const value: unknown = JSON.parse(body);
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-        const name = Object.hasOwn(value, 'name') ? (value as { name: unknown }).name : undefined;
         const input = Object.hasOwn(value, 'input')
           ? (value as { input: unknown }).input
           : Object.hasOwn(value, 'arguments')
             ? (value as { arguments: unknown }).arguments
             : {};
-        if (typeof name === 'string' && name !== '') {
+        const name = topLevelName(value);
+        if (name !== undefined) {
           return {
             id,
             name,
             arguments: typeof input === 'string' ? input : JSON.stringify(input ?? {}),
           };
         }
+        return { id, name: INVALID_TOOL_CALL_NAME, arguments: body };
       }
     } catch {
       // fall through to the malformed path
     }
   }
-  const recovered = /"name"\s*:\s*"([^"\\]{1,200})"/.exec(body)?.[1];
+  // Unparseable: only a name that opens the object is certainly top level.
+  const recovered = /^\s*\{\s*"(?:name|tool)"\s*:\s*"([^"\\]{1,200})"/.exec(body)?.[1];
   return { id, name: recovered ?? INVALID_TOOL_CALL_NAME, arguments: body };
+}
+
+function topLevelName(value: object): string | undefined {
+  for (const key of ['name', 'tool']) {
+    const name: unknown = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+    if (typeof name === 'string' && name !== '') return name;
+  }
+  return undefined;
 }
 
 /** Rewrites history for a text-only model: instructions in the system prompt, calls as markers, results as user text. */

@@ -10,21 +10,44 @@ export const DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
 /** Default cap on object/array nesting depth: 32. */
 export const DEFAULT_MAX_ARGUMENT_DEPTH = 32;
 
+/** Default cap on tool calls run from one model answer: 32. */
+export const DEFAULT_MAX_CALLS_PER_ANSWER = 32;
+/** Default cap on one session's endpoint calls in flight at once: 8. */
+export const DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS = 8;
+
 /** Resolved limits. */
 export interface ArgumentLimits {
   readonly maxArgumentBytes: number;
   readonly maxArgumentDepth: number;
+  readonly maxCallsPerAnswer: number;
+  readonly maxConcurrentEndpointCalls: number;
 }
 
-/** Fills in the defaults (256 KiB, depth 32). */
+/** Fills in the defaults (256 KiB, depth 32, 32 calls per answer, 8 endpoint calls at once). */
 export function resolveArgumentLimits(limits?: {
   readonly maxArgumentBytes?: number;
   readonly maxArgumentDepth?: number;
+  readonly maxCallsPerAnswer?: number;
+  readonly maxConcurrentEndpointCalls?: number;
 }): ArgumentLimits {
   return {
     maxArgumentBytes: limits?.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES,
     maxArgumentDepth: limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
+    maxCallsPerAnswer: positiveInteger(
+      limits?.maxCallsPerAnswer ?? DEFAULT_MAX_CALLS_PER_ANSWER,
+      'limits.maxCallsPerAnswer',
+    ),
+    maxConcurrentEndpointCalls: positiveInteger(
+      limits?.maxConcurrentEndpointCalls ?? DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS,
+      'limits.maxConcurrentEndpointCalls',
+    ),
   };
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
+  return value;
 }
 
 /** Returns a tool error (`invalid_arguments`) if `raw` breaks a limit, else undefined. */

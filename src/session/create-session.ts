@@ -20,6 +20,8 @@ import {
   toChatTools,
 } from './deps.js';
 import { runTurn } from './run-turn.js';
+import { parseSnapshot } from './snapshot.js';
+import { limitEndpointCalls } from './endpoint-limiter.js';
 import { workflowContext, workflowTools } from '../workflow/runtime.js';
 import {
   assignVars,
@@ -78,7 +80,10 @@ export function createSession(given: SessionOptions): Session {
   return new LiveSession(options, state, 0);
 }
 
-/** Recreates a session from plain-JSON state (from `toJSON()`, a TurnResult or a store). */
+/**
+ * Recreates a session from plain-JSON state (from `toJSON()`, a TurnResult or a store). The state
+ * is validated first ({@link parseSnapshot}): a bad one throws a DefinitionError naming its paths.
+ */
 export function restoreSession(state: SessionState, given: SessionOptions): Session {
   return restoreAt(state, given, undefined);
 }
@@ -89,13 +94,11 @@ function restoreAt(
   revision: number | undefined,
 ): Session {
   const options = checkedOptions(given);
-  const live = liveStateFrom(state);
-  if (live.agent !== undefined && !hasOwnAgent(options, live.agent)) {
-    throw new TypeError(
-      `restored session names agent ${JSON.stringify(live.agent)}, which the options do not declare`,
-    );
-  }
-  return new LiveSession(options, live, revision);
+  const checked = parseSnapshot(state, {
+    ...(options.languages === undefined ? {} : { languages: options.languages }),
+    agents: options.agents === undefined ? [] : Object.keys(options.agents),
+  });
+  return new LiveSession(options, liveStateFrom(checked), revision);
 }
 
 /** Loads a session's state from `options.store` and restores it; undefined when not stored. */
@@ -199,7 +202,11 @@ class LiveSession implements Session, TurnHost {
 
   /** Queues a turn behind the running one (caller turns and background-result turns alike). */
   #enqueue(userText: string, background: ToolCallResult | undefined): TurnStream {
-    const channel = createTurnChannel(this.options.onEvent, (e) => this.speech.stamp(e));
+    const channel = createTurnChannel(
+      this.options.onEvent,
+      (e) => this.speech.stamp(e),
+      this.options.hostError,
+    );
     const controller = new AbortController();
     const previous = this.#queue;
     const turn = previous.then(async () => {
@@ -334,14 +341,14 @@ class LiveSession implements Session, TurnHost {
           ...(o.actionTimeoutSecs === undefined ? {} : { timeoutSecs: o.actionTimeoutSecs }),
         });
       case 'endpoint':
-        this.#endpoint = createEndpointHandler({
+        this.#endpoint = limitEndpointCalls(createEndpointHandler({
           ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
           ...(o.pools === undefined ? {} : { pools: o.pools }),
           ...(o.services === undefined ? {} : { services: o.services }),
           ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
           ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
           now: this.now,
-        });
+        }), this.limits.maxConcurrentEndpointCalls, this.now);
         return this.#endpoint;
       case 'context':
         return createContextHandler({ now: this.now });

@@ -22,6 +22,7 @@ import type { ModelToolCall } from '../models/types.js';
 import type { ToolCallTrace } from '../observability/turn-tracing.js';
 import { effectivePolicy, runWithPolicy } from './call-policy.js';
 import { applySaveRules } from './deps.js';
+import { onSignalAbort } from '../handlers/endpoint/deadline.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
@@ -177,10 +178,10 @@ type OutcomeLike = Pick<HandlerOutcome, 'type' | 'effects'> &
 function raceAbort(work: Promise<Settled>, signal: AbortSignal): Promise<Settled> {
   if (signal.aborted) return Promise.resolve({ kind: 'cancelled' });
   return new Promise((resolve) => {
-    const onAbort = (): void => resolve({ kind: 'cancelled' });
-    signal.addEventListener('abort', onAbort, { once: true });
+    // Shared per-signal listener: a turn's signal serves every parallel call of the answer.
+    const off = onSignalAbort(signal, () => resolve({ kind: 'cancelled' }));
     void work.then((s) => {
-      signal.removeEventListener('abort', onAbort);
+      off();
       resolve(s);
     });
   });

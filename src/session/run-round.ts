@@ -6,6 +6,7 @@
  */
 import type { ChatMessage, ModelToolCall, ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
+import { ToolError } from '../errors.js';
 import { asModelError, type ModelError } from '../models/errors.js';
 import { applyToolResult } from './apply-effects.js';
 import { executeToolCall, type ExecuteContext, type ToolCallResult } from './execute-tool-call.js';
@@ -115,6 +116,24 @@ export async function runRound(
     calls.push(call);
     finished.push(undefined);
     const startedAt = host.now();
+    if (index >= host.limits.maxCallsPerAnswer) {
+      // Over the cap: answered (this id once), never run, so one answer cannot fan out unbounded.
+      emit({ type: 'tool-call', callId: call.id, tool: call.name, rawArguments: call.arguments });
+      const refused = new ToolError(
+        'too_many_calls',
+        `this answer made more than ${host.limits.maxCallsPerAnswer} tool calls; this one was not run. Make fewer calls per answer.`,
+        { maxCallsPerAnswer: host.limits.maxCallsPerAnswer },
+      );
+      pending.push(
+        executeToolCall(call, { ok: false, transform: [], error: refused }, startedAt, execCtx).then(
+          (result) => {
+            finished[index] = result;
+            flush();
+          },
+        ),
+      );
+      return;
+    }
     const task = taskForTool(host.state, agentTools, call.name);
     if (task !== undefined) {
       const parsed = parseToolArguments(call.arguments, host.limits);

@@ -16,13 +16,23 @@ export interface TurnChannel {
   reject(error: unknown): void;
 }
 
+/** Where a host callback threw (see `SessionOptions.hostError`). */
+export interface HostErrorContext {
+  readonly callback: 'onEvent';
+  /** The event the callback was given. */
+  readonly event: SessionEvent['type'];
+}
+
 /**
- * Creates a channel; `onEvent` (if any) sees each event synchronously as it is emitted. `stamp`
- * gives speaking events their speech id (docs/voice.md); without it they must carry one.
+ * Creates a channel; `onEvent` (if any) sees each event synchronously as it is emitted. A throwing
+ * `onEvent` is reported to `hostError` and otherwise ignored: the engine's record of the turn
+ * (events, history, result) never depends on what a host callback does. `stamp` gives speaking
+ * events their speech id (docs/voice.md); without it they must carry one.
  */
 export function createTurnChannel(
   onEvent?: (event: SessionEvent) => void,
   stamp?: (event: TurnEvent) => SessionEvent,
+  hostError: (error: unknown, context: HostErrorContext) => void = warnHostError,
 ): TurnChannel {
   const events: SessionEvent[] = [];
   let closed = false;
@@ -64,7 +74,7 @@ export function createTurnChannel(
       if (closed) return;
       const event = stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent);
       events.push(event);
-      onEvent?.(event);
+      if (onEvent !== undefined) callHost(onEvent, event, hostError);
       notify();
     },
     resolve(r) {
@@ -78,4 +88,28 @@ export function createTurnChannel(
       notify();
     },
   };
+}
+
+function callHost(
+  onEvent: (event: SessionEvent) => void,
+  event: SessionEvent,
+  hostError: (error: unknown, context: HostErrorContext) => void,
+): void {
+  try {
+    onEvent(event);
+  } catch (error) {
+    try {
+      hostError(error, { callback: 'onEvent', event: event.type });
+    } catch {
+      // The host's own error reporter failed too; nothing the engine records depends on it.
+    }
+  }
+}
+
+/** Default `hostError`: a process warning, so a broken callback is visible but never fatal. */
+export function warnHostError(error: unknown, context: HostErrorContext): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`${context.callback} threw on a ${context.event} event: ${message}`, {
+    code: 'SWITCHBOARD_HOST_CALLBACK',
+  });
 }

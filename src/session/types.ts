@@ -6,6 +6,7 @@ import type { ToolSet } from '../definition/types.js';
 import type { ToolErrorCode } from '../errors.js';
 import type { ConnectionPools } from '../handlers/endpoint/connection-pools.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
+import type { HostErrorContext } from './turn-stream.js';
 import type { ModelErrorCode } from '../models/errors.js';
 import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
 import type { TracingOptions, TurnTimings } from '../observability/types.js';
@@ -113,7 +114,17 @@ export interface SessionOptions {
   readonly modelId?: string;
   readonly bridge?: BridgeOptions;
   /** Limits on the model's raw arguments. Defaults 256 KiB and depth 32. */
-  readonly limits?: { readonly maxArgumentBytes?: number; readonly maxArgumentDepth?: number };
+  readonly limits?: {
+    readonly maxArgumentBytes?: number;
+    readonly maxArgumentDepth?: number;
+    /**
+     * Tool calls run from one model answer; the rest are answered with a `too_many_calls` tool
+     * error (each id once) and never run. Default 32.
+     */
+    readonly maxCallsPerAnswer?: number;
+    /** Endpoint calls of this session in flight at once; the others wait their turn. Default 8. */
+    readonly maxConcurrentEndpointCalls?: number;
+  };
   /** Response body cap for endpoints, bytes. Default 1 MiB. */
   readonly maxResponseBytes?: number;
   readonly store?: SessionStore;
@@ -128,7 +139,10 @@ export interface SessionOptions {
   };
   /** OpenTelemetry spans and trace context propagation (see docs/observability.md). */
   readonly tracing?: TracingOptions;
-  /** Called synchronously with every event of every turn, in emission order. */
+  /**
+   * Called synchronously with every event of every turn, in emission order. If it throws, the
+   * error goes to `hostError` and the turn goes on unchanged.
+   */
   readonly onEvent?: (event: SessionEvent) => void;
   /**
    * Who acknowledges speech (docs/voice.md). `auto` (default): text counts as spoken when emitted,
@@ -140,6 +154,11 @@ export interface SessionOptions {
    * `turn-start` with `reason: 'tool-result'`). Its events also reach `onEvent`.
    */
   readonly onTurn?: (turn: TurnStream) => void;
+  /**
+   * Receives errors thrown by host callbacks (`onEvent`); they never change what the engine
+   * records. Default: a process warning with code `SWITCHBOARD_HOST_CALLBACK`.
+   */
+  readonly hostError?: (error: unknown, context: HostErrorContext) => void;
   /** Injectable clock and id source for deterministic tests. */
   readonly _internal?: {
     readonly now?: () => number;

@@ -208,7 +208,7 @@ describe('steps workflows at run time', () => {
     const state = createSession({ tools, model }).toJSON();
     expect(() =>
       restoreSession({ ...state, workflows: { x: { status: 'nope' } } } as never, { tools, model }),
-    ).toThrow(/workflows\["x"\] is malformed/);
+    ).toThrow(/invalid session state:\n.*workflows\.x\.status/);
   });
 
   it('two workflows in one agent do not share inputs, locals or steps', async () => {

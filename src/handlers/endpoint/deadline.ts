@@ -30,8 +30,11 @@ const NOOP = (): void => undefined;
 // trips Node's max-listeners warning past 10 calls).
 const fanOut = new WeakMap<AbortSignal, Set<() => void>>();
 
-/** Calls `listener` when `signal` aborts; returns an unsubscribe. */
-function onSignalAbort(signal: AbortSignal, listener: () => void): () => void {
+/**
+ * Calls `listener` when `signal` aborts; returns an unsubscribe. Any number of listeners share
+ * one EventTarget listener per signal, so no max-listeners warning at any count.
+ */
+export function onSignalAbort(signal: AbortSignal, listener: () => void): () => void {
   let set = fanOut.get(signal);
   if (set === undefined) {
     const listeners = new Set<() => void>();

@@ -1,0 +1,74 @@
+/**
+ * Per-session concurrency of endpoint calls (`limits.maxConcurrentEndpointCalls`): at most `max`
+ * calls of one session are with the endpoint handler at once; the others wait in call order. A
+ * waiting call whose signal aborts (interruption of a cancellable call) or whose session closes
+ * leaves the queue with a `cancelled` tool error and never reaches the network.
+ */
+import { finishOutcome, errorBody } from '../handlers/outcome.js';
+import type { Handler, HandlerContext, HandlerOutcome } from '../handlers/types.js';
+import { onSignalAbort } from '../handlers/endpoint/deadline.js';
+
+/** An endpoint handler that can be closed (what createEndpointHandler returns). */
+export type ClosableHandler = Handler & { close(): Promise<void> };
+
+/** Wraps `inner` so at most `max` of its calls run at once. */
+export function limitEndpointCalls(
+  inner: ClosableHandler,
+  max: number,
+  now: () => number,
+): ClosableHandler {
+  let running = 0;
+  const waiting = new Set<() => void>();
+  let closed = false;
+
+  const release = (): void => {
+    running--;
+    const next = waiting.values().next();
+    if (!next.done) next.value();
+  };
+
+  const cancelled = (): HandlerOutcome => {
+    const t = now();
+    return finishOutcome(errorBody('cancelled', 'the call was cancelled before it started'), t, t);
+  };
+
+  /** Resolves true when a slot is taken, false when the call must not start. */
+  const acquire = (context: HandlerContext): Promise<boolean> => {
+    if (closed || context.signal.aborted) return Promise.resolve(false);
+    if (running < max) {
+      running++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        waiting.delete(wake);
+        off();
+        if (closed) return resolve(false);
+        running++;
+        resolve(true);
+      };
+      const off = onSignalAbort(context.signal, () => {
+        waiting.delete(wake);
+        resolve(false);
+      });
+      waiting.add(wake);
+    });
+  };
+
+  return {
+    kind: inner.kind,
+    async execute(args, context) {
+      if (!(await acquire(context))) return cancelled();
+      try {
+        return await inner.execute(args, context);
+      } finally {
+        release();
+      }
+    },
+    async close() {
+      closed = true;
+      for (const wake of [...waiting]) wake();
+      await inner.close();
+    },
+  };
+}
