@@ -228,7 +228,12 @@ export const MAX_STREAMED_CALLS = 128;
 
 /** The streamed `index` as a small non-negative integer, or a `bad_response` model error. */
 function checkedCallIndex(index: unknown, model: string): number {
-  if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < MAX_STREAMED_CALLS)
+  if (
+    typeof index === 'number' &&
+    Number.isInteger(index) &&
+    index >= 0 &&
+    index < MAX_STREAMED_CALLS
+  )
     return index;
   const shown = typeof index === 'string' ? JSON.stringify(index.slice(0, 40)) : String(index);
   return badResponse(

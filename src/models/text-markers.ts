@@ -139,7 +139,9 @@ export function markerToCall(body: string, unterminated: boolean, id: string): M
 
 function topLevelName(value: object): string | undefined {
   for (const key of ['name', 'tool']) {
-    const name: unknown = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+    const name: unknown = Object.hasOwn(value, key)
+      ? (value as Record<string, unknown>)[key]
+      : undefined;
     if (typeof name === 'string' && name !== '') return name;
   }
   return undefined;

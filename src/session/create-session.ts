@@ -341,14 +341,18 @@ class LiveSession implements Session, TurnHost {
           ...(o.actionTimeoutSecs === undefined ? {} : { timeoutSecs: o.actionTimeoutSecs }),
         });
       case 'endpoint':
-        this.#endpoint = limitEndpointCalls(createEndpointHandler({
-          ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
-          ...(o.pools === undefined ? {} : { pools: o.pools }),
-          ...(o.services === undefined ? {} : { services: o.services }),
-          ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
-          ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
-          now: this.now,
-        }), this.limits.maxConcurrentEndpointCalls, this.now);
+        this.#endpoint = limitEndpointCalls(
+          createEndpointHandler({
+            ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
+            ...(o.pools === undefined ? {} : { pools: o.pools }),
+            ...(o.services === undefined ? {} : { services: o.services }),
+            ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
+            ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
+            now: this.now,
+          }),
+          this.limits.maxConcurrentEndpointCalls,
+          this.now,
+        );
         return this.#endpoint;
       case 'context':
         return createContextHandler({ now: this.now });

@@ -125,12 +125,15 @@ export async function runRound(
         { maxCallsPerAnswer: host.limits.maxCallsPerAnswer },
       );
       pending.push(
-        executeToolCall(call, { ok: false, transform: [], error: refused }, startedAt, execCtx).then(
-          (result) => {
-            finished[index] = result;
-            flush();
-          },
-        ),
+        executeToolCall(
+          call,
+          { ok: false, transform: [], error: refused },
+          startedAt,
+          execCtx,
+        ).then((result) => {
+          finished[index] = result;
+          flush();
+        }),
       );
       return;
     }

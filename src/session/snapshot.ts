@@ -120,7 +120,10 @@ function checkLanguage(
   if (languages !== undefined && languages.length > 0) {
     const allowed = languages.map((l) => canonicalLanguage(l) ?? l);
     if (!allowed.includes(canonical))
-      problem('language', `"${canonical}" is not one of the session's languages: ${allowed.join(', ')}`);
+      problem(
+        'language',
+        `"${canonical}" is not one of the session's languages: ${allowed.join(', ')}`,
+      );
   }
   return canonical;
 }

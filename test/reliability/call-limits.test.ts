@@ -104,14 +104,18 @@ describe('calls per answer and endpoint concurrency (item 7)', () => {
       ...Array<string>(4).fill('ok'),
       ...Array<string>(6).fill('too_many_calls'),
     ]);
-    expect(() => createSession({ tools, model: manyCalls('note', 1), limits: { maxCallsPerAnswer: 0 } })).toThrow(
-      /maxCallsPerAnswer/,
-    );
+    expect(() =>
+      createSession({ tools, model: manyCalls('note', 1), limits: { maxCallsPerAnswer: 0 } }),
+    ).toThrow(/maxCallsPerAnswer/);
   });
 
   it('close() while calls wait for a slot sends none of them', async () => {
     requests = 0;
-    const session = createSession({ tools, model: manyCalls('get_slow', 20), limits: { maxConcurrentEndpointCalls: 2 } });
+    const session = createSession({
+      tools,
+      model: manyCalls('get_slow', 20),
+      limits: { maxConcurrentEndpointCalls: 2 },
+    });
     const running = session.run('go').catch(() => undefined);
     await new Promise((r) => setTimeout(r, 10));
     await session.close();

@@ -10,7 +10,9 @@ import type { HostErrorContext } from '../../src/session/turn-stream.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { fn } from './helpers.js';
 
-const tools = await loadTools([{ type: 'action', tool: fn('refund', { order: { type: 'string' } }) }]);
+const tools = await loadTools([
+  { type: 'action', tool: fn('refund', { order: { type: 'string' } }) },
+]);
 
 function refundTwice(): ScriptedModel {
   return new ScriptedModel([
@@ -64,7 +66,9 @@ describe('a throwing onEvent (item 9)', () => {
       const result = await session.run('go');
       expect(result.traces).toHaveLength(2);
       expect(warn).toHaveBeenCalledTimes(2);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(/onEvent threw on a tool-result event: only on results/);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(
+        /onEvent threw on a tool-result event: only on results/,
+      );
     } finally {
       warn.mockRestore();
     }

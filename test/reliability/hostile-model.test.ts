@@ -31,7 +31,9 @@ function toolChunk(index: unknown, name = 'save', args = '{}'): unknown {
     choices: [
       {
         index: 0,
-        delta: { tool_calls: [{ index, id: `c_${String(index)}`, function: { name, arguments: args } }] },
+        delta: {
+          tool_calls: [{ index, id: `c_${String(index)}`, function: { name, arguments: args } }],
+        },
         finish_reason: null,
       },
     ],
@@ -39,9 +41,19 @@ function toolChunk(index: unknown, name = 'save', args = '{}'): unknown {
 }
 
 async function drain(chunks: readonly unknown[]): Promise<ModelStreamPart[]> {
-  const model = openaiModel({ model: 'm', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', fetch: sseFetch(chunks), maxRetries: 0 });
+  const model = openaiModel({
+    model: 'm',
+    apiKey: 'k',
+    baseURL: 'http://127.0.0.1:9/v1',
+    fetch: sseFetch(chunks),
+    maxRetries: 0,
+  });
   const parts: ModelStreamPart[] = [];
-  for await (const p of model.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], signal: new AbortController().signal }))
+  for await (const p of model.stream({
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [],
+    signal: new AbortController().signal,
+  }))
     parts.push(p);
   return parts;
 }
@@ -70,12 +82,22 @@ describe('streamed tool-call indices (item 1)', () => {
 
   it('valid indices out of order come back in index order, none dropped', async () => {
     const parts = await drain([toolChunk(2, 'c'), toolChunk(0, 'a'), toolChunk(1, 'b')]);
-    expect(parts.flatMap((p) => (p.type === 'tool-call' ? [p.call.name] : []))).toEqual(['a', 'b', 'c']);
+    expect(parts.flatMap((p) => (p.type === 'tool-call' ? [p.call.name] : []))).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
   it('a session gets a model-error, and the next turn works', async () => {
     const tools = await loadTools([{ type: 'action', tool: fn('save') }]);
-    const model = openaiModel({ model: 'm', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', fetch: sseFetch([toolChunk('__proto__')]), maxRetries: 0 });
+    const model = openaiModel({
+      model: 'm',
+      apiKey: 'k',
+      baseURL: 'http://127.0.0.1:9/v1',
+      fetch: sseFetch([toolChunk('__proto__')]),
+      maxRetries: 0,
+    });
     const session = createSession({ tools, model, actions: { save: () => 'ok' } });
     await expect(session.run('hi')).rejects.toMatchObject({ code: 'bad_response' });
     expect(Object.hasOwn(Array.prototype, 'id')).toBe(false);
