@@ -124,11 +124,7 @@ export {
   type OpenTurn,
 } from './session/coordination.js';
 export { isJournaled } from './session/execute-tool-call.js';
-export {
-  parseSnapshot,
-  SNAPSHOT_LIMITS,
-  type SnapshotCheckOptions,
-} from './session/snapshot.js';
+export { parseSnapshot, SNAPSHOT_LIMITS, type SnapshotCheckOptions } from './session/snapshot.js';
 export type { HostErrorContext } from './session/turn-stream.js';
 export {
   runAgent,
