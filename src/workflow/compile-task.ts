@@ -81,7 +81,15 @@ export function compileContext(context: unknown, options: CompileTaskOptions): C
   const tasks: WorkflowTask[] = [];
   list.forEach((value, i) => {
     const path = Array.isArray(rawTask) ? `${taskPath}[${i}]` : taskPath;
-    const parsed = taskSchema.safeParse(value);
+    // `type` defaults to "steps" in the SDK's StepsTask schema.
+    const typed =
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      !Object.hasOwn(value, 'type')
+        ? { ...value, type: 'steps' }
+        : value;
+    const parsed = taskSchema.safeParse(typed);
     if (!parsed.success) {
       for (const zi of parsed.error.issues) at(zodPath(path, zi), 'schema', zi.message);
       return;

@@ -216,3 +216,15 @@ describe('context.task: load', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('context.task: Syllable defaults', () => {
+  it('a task without type is a steps task; an import task is dropped with a warning', async () => {
+    const set = await loadTools([
+      container({ id: 'untyped', tool: { name: 'submit_u' }, steps: [{ id: 'A', goal: 'a' }] }),
+      container({ type: 'import', file: 'x.json' }, 'imported'),
+    ]);
+    const tasks = [...set.tools.values()].flatMap((t) => t.tasks);
+    expect(tasks.map((t) => [t.key, t.type])).toEqual([['untyped', 'steps']]);
+    expect(set.warnings.map((w) => w.code)).toContain('task_not_supported');
+  });
+});
