@@ -47,12 +47,12 @@ export class TurnModel implements Model {
 
   /** How many times the current turn called the model beyond its script. */
   get overCalls(): number {
-    return this.#current.calls.filter((c) => c.step === -1).length;
+    return this.#current.overCalls;
   }
 
   /** How many times the current turn called the model. */
   get calls(): number {
-    return this.#current.calls.length;
+    return this.#current.callCount;
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {

@@ -1,7 +1,8 @@
 /**
  * ScriptedModel — the test double of the product (`switchboard/testing`). It answers each model
- * call with the next step of a script shaped like a fixture turn's `model` list, records every
- * request it saw, and fails loudly when called beyond its script or left with unused steps.
+ * call with the next step of a script shaped like a fixture turn's `model` list, records the
+ * requests it saw when asked (`record: true`), and fails loudly when called beyond its script or
+ * left with unused steps.
  */
 import { ModelError, abortError } from './errors.js';
 import type { Model, ModelRequest, ModelStreamPart, ModelToolCall, ModelUsage } from './types.js';
@@ -41,19 +42,48 @@ export interface ScriptedCall {
 export interface ScriptedModelOptions {
   /** Default `scripted`. */
   readonly name?: string;
+  /**
+   * Keep a copy of every request in `calls`. Default false: a copy per call grows with the
+   * history (31 MB after 1,000 turns of one session), so only tests that inspect requests ask.
+   */
+  readonly record?: boolean;
 }
 
 /** A model that replays a script. Calls beyond the script throw a {@link ModelError} (`script`). */
 export class ScriptedModel implements Model {
   readonly name: string;
-  /** Every request received, in order. */
-  readonly calls: ScriptedCall[] = [];
   readonly #steps: readonly ScriptedStep[];
+  readonly #calls: ScriptedCall[] | undefined;
   #next = 0;
+  #callCount = 0;
+  #overCalls = 0;
 
   constructor(steps: readonly ScriptedStep[], options: ScriptedModelOptions = {}) {
     this.#steps = steps;
     this.name = options.name ?? 'scripted';
+    this.#calls = options.record === true ? [] : undefined;
+  }
+
+  /**
+   * Every request received, in order (copied: later history changes do not show). Only with
+   * `record: true`; otherwise reading it throws, so a test never inspects an empty list by mistake.
+   */
+  get calls(): readonly ScriptedCall[] {
+    if (this.#calls === undefined)
+      throw new TypeError(
+        `${this.name}: create the ScriptedModel with { record: true } to read calls`,
+      );
+    return this.#calls;
+  }
+
+  /** How many times the model was called (recorded or not). */
+  get callCount(): number {
+    return this.#callCount;
+  }
+
+  /** How many calls came after the script was used up. */
+  get overCalls(): number {
+    return this.#overCalls;
   }
 
   /** Steps not yet used. */
@@ -73,13 +103,15 @@ export class ScriptedModel implements Model {
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
     const index = this.#next;
     const step = this.#steps[index];
-    this.calls.push({
+    this.#callCount++;
+    this.#calls?.push({
       messages: request.messages.slice(),
       tools: request.tools.slice(),
       step: step === undefined ? -1 : index,
       ...(request.modelId === undefined ? {} : { modelId: request.modelId }),
     });
     if (step === undefined) {
+      this.#overCalls++;
       const err = new ModelError({
         code: 'script',
         model: this.name,

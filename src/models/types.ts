@@ -50,6 +50,11 @@ export type ModelStreamPart =
 
 /** One request to a model. */
 export interface ModelRequest {
+  /**
+   * System messages, then the conversation. Read-only, and valid for this call only: the session
+   * reuses the array for its next call (no history copy per round), so a model that keeps
+   * requests must copy them.
+   */
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ChatTool[];
   /** Aborted on interruption; the adapter must stop streaming promptly. */

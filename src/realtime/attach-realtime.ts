@@ -284,10 +284,12 @@ class Attachment implements RealtimeAttachment {
     const index = this.#patches.get(itemId);
     if (index !== undefined) {
       this.#patches.delete(itemId);
-      const history = this.#host.state.history;
-      const message = history[index];
+      const message = this.#host.state.history[index];
       if (message?.role === 'user' && message.content === '')
-        history[index] = { role: 'user', content: text };
+        this.#host.snapshots.replaceHistoryMessage(this.#host.state, index, {
+          role: 'user',
+          content: text,
+        });
       return;
     }
     this.#transcripts.set(itemId, text);

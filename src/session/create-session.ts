@@ -30,6 +30,7 @@ import {
   systemValues,
   type LiveState,
 } from './session-state.js';
+import { ModelMessages, StateSnapshots } from './state-snapshots.js';
 import { createTurnChannel } from './turn-stream.js';
 import {
   coordinationOf,
@@ -171,6 +172,8 @@ class LiveSession implements Session, TurnHost {
   readonly speech: SpeechLedger;
   readonly bargeIn = new BargeInLock();
   readonly background = new BackgroundCalls();
+  readonly snapshots = new StateSnapshots();
+  readonly #messages = new ModelMessages();
   #handlers: Map<ToolType, Handler> | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
@@ -442,6 +445,10 @@ class LiveSession implements Session, TurnHost {
     });
     if (workflows !== undefined) out.push({ role: 'system', content: workflows });
     return out;
+  }
+
+  modelMessages(head: readonly ChatMessage[]): readonly ChatMessage[] {
+    return this.#messages.view(head, this.state.history, this.snapshots.revision);
   }
 
   systemValues(): SessionSystemValues {

@@ -4,7 +4,7 @@
  * stream); results are applied and appended to history in call order; every tool call id gets
  * exactly one tool message, also after a model error or an interruption.
  */
-import type { ChatMessage, ModelToolCall, ModelUsage } from '../models/types.js';
+import type { ModelToolCall, ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
 import { ToolError } from '../errors.js';
 import { asModelError, type ModelError } from '../models/errors.js';
@@ -85,7 +85,7 @@ export async function runRound(
   const tools = wf.hidden.size === 0 ? agentTools : without(agentTools, wf.hidden);
   const chatTools = host.chatTools(agentTools, system);
   const modelPrepareCtx: PrepareContext = { ...prepareCtx, tools };
-  const messages: ChatMessage[] = [...host.systemMessages(system), ...host.state.history];
+  const messages = host.modelMessages(host.systemMessages(system));
 
   const calls: ModelToolCall[] = [];
   const finished: (ToolCallResult | undefined)[] = [];

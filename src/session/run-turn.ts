@@ -13,7 +13,6 @@ import type { ModelUsage } from '../models/types.js';
 import { isRetryableModelError } from '../failures.js';
 import { TurnTracing } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
-import { snapshotState } from './session-state.js';
 import type { TurnHost } from './turn-host.js';
 import { applyToolResult } from './apply-effects.js';
 import type { ToolCallResult } from './execute-tool-call.js';
@@ -59,6 +58,7 @@ async function runTurnUntil(
   const signal = deadline.signal;
   const startedAt = host.now();
   const state = host.state;
+  host.snapshots.beforeTurn(state);
   state.turns++;
   host.speech.beginTurn();
   emit({
@@ -146,8 +146,10 @@ async function runTurnUntil(
     });
 
   const usage: ModelUsage = { inputTokens, outputTokens };
-  const snapshot = snapshotState(state);
-  await host.persist(snapshot);
+  // The state is built only when read (or stored): copying history every turn made a turn's
+  // cost grow with the conversation.
+  const snapshot = host.snapshots.capture(state);
+  if (host.options.store !== undefined) await host.persist(snapshot());
   return {
     content,
     response_time_secs: Math.max(0, host.now() - startedAt) / 1000,
@@ -157,7 +159,9 @@ async function runTurnUntil(
     ),
     events,
     usage,
-    state: snapshot,
+    get state() {
+      return snapshot();
+    },
     interrupted,
     timings,
   };

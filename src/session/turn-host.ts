@@ -14,11 +14,14 @@ import type { ToolCallResult } from './execute-tool-call.js';
 import type { BackgroundCalls } from './voice/background-calls.js';
 import type { BargeInLock } from './voice/barge-in-lock.js';
 import type { SpeechLedger } from './voice/speech-ledger.js';
+import type { StateSnapshots } from './state-snapshots.js';
 
 /** The session as the turn loop sees it. */
 export interface TurnHost {
   readonly options: SessionOptions;
   readonly state: LiveState;
+  /** Lazy end-of-turn snapshots; the only way to rewrite a history entry in place. */
+  readonly snapshots: StateSnapshots;
   readonly limits: ArgumentLimits;
   readonly now: () => number;
   readonly generateId: () => string;
@@ -34,6 +37,11 @@ export interface TurnHost {
   ): readonly ChatTool[];
   /** System messages for the next model call (prompt rendered over session variables). */
   systemMessages(system: SessionSystemValues): readonly ChatMessage[];
+  /**
+   * The messages of the next model call: `head` (system messages) then the history, without
+   * copying the history (valid until the next call).
+   */
+  modelMessages(head: readonly ChatMessage[]): readonly ChatMessage[];
   systemValues(): SessionSystemValues;
   hasAgent(name: string): boolean;
   /** The running turn's tool-call journal, when the store keeps one (coordination.ts). */

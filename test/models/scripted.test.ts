@@ -14,15 +14,18 @@ async function collect(
 
 describe('ScriptedModel', () => {
   it('replays steps, encoding object args and keeping raw strings verbatim', async () => {
-    const m = new ScriptedModel([
-      {
-        text: 'a',
-        tool_calls: [
-          { name: 't', args: { x: 1 } },
-          { name: 'u', args: '{bad', id: 'mine' },
-        ],
-      },
-    ]);
+    const m = new ScriptedModel(
+      [
+        {
+          text: 'a',
+          tool_calls: [
+            { name: 't', args: { x: 1 } },
+            { name: 'u', args: '{bad', id: 'mine' },
+          ],
+        },
+      ],
+      { record: true },
+    );
     expect(await collect(m)).toEqual([
       { type: 'text-delta', text: 'a' },
       { type: 'tool-call', call: { id: 'call_1_0', name: 't', arguments: '{"x":1}' } },
@@ -33,7 +36,7 @@ describe('ScriptedModel', () => {
     m.assertComplete();
   });
   it('fails loudly beyond the script, and assertComplete names unused steps', async () => {
-    const m = new ScriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const m = new ScriptedModel([{ text: 'one' }, { text: 'two' }], { record: true });
     expect(() => m.assertComplete()).toThrow(/2 scripted step\(s\) never used/);
     await collect(m);
     await collect(m);
@@ -41,7 +44,7 @@ describe('ScriptedModel', () => {
     expect(m.calls.map((c) => c.step)).toEqual([0, 1, -1]);
   });
   it('honours abort during a delay', async () => {
-    const m = new ScriptedModel([{ text: 'late', delayMs: 10_000 }]);
+    const m = new ScriptedModel([{ text: 'late', delayMs: 10_000 }], { record: true });
     const c = new AbortController();
     setTimeout(() => c.abort(), 10);
     await expect(collect(m, c.signal)).rejects.toMatchObject({ name: 'AbortError' });

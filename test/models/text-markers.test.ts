@@ -169,11 +169,14 @@ describe('withTextMarkers in a session', () => {
         },
       },
     ]);
-    const inner = new ScriptedModel([
-      { text: ['Sure. <to', 'ol>{"name":"note","in', 'put":{"text":"hi"}}</t', 'ool>'] },
-      { text: ['<tool>{"name":"note","input":{"text":"x",}}</tool>'] },
-      { text: 'Done.' },
-    ]);
+    const inner = new ScriptedModel(
+      [
+        { text: ['Sure. <to', 'ol>{"name":"note","in', 'put":{"text":"hi"}}</t', 'ool>'] },
+        { text: ['<tool>{"name":"note","input":{"text":"x",}}</tool>'] },
+        { text: 'Done.' },
+      ],
+      { record: true },
+    );
     const model = withTextMarkers(inner, {
       generateId: (() => {
         let n = 0;
@@ -199,7 +202,7 @@ describe('withTextMarkers in a session', () => {
   });
 
   it('passes native tool calls of the wrapped model through', async () => {
-    const inner = new ScriptedModel([{ tool_calls: [{ name: 'x', id: 'n1' }] }]);
+    const inner = new ScriptedModel([{ tool_calls: [{ name: 'x', id: 'n1' }] }], { record: true });
     const parts: ModelStreamPart[] = [];
     for await (const p of withTextMarkers(inner).stream({
       messages: [],

@@ -42,11 +42,14 @@ afterEach(() => {
 /** A session whose first call sends `raw`, and whose model then retries with good arguments. */
 async function retryAfter(raw: string) {
   const booked: unknown[] = [];
-  const model = new ScriptedModel([
-    { tool_calls: [{ name: 'book', args: raw }] },
-    { tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] },
-    { text: 'booked' },
-  ]);
+  const model = new ScriptedModel(
+    [
+      { tool_calls: [{ name: 'book', args: raw }] },
+      { tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] },
+      { text: 'booked' },
+    ],
+    { record: true },
+  );
   const session = createSession({
     tools,
     model,
@@ -186,15 +189,18 @@ describe('schemas compile once, at load', () => {
     const local = await loadTools([{ type: 'action', tool: fn('t', { a: { type: 'string' } }) }]);
     expect(compile).toHaveBeenCalled();
     compile.mockClear();
-    const model = new ScriptedModel([
-      {
-        tool_calls: [
-          { name: 't', args: { a: 'x' } },
-          { name: 't', args: { a: 1 } },
-        ],
-      },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        {
+          tool_calls: [
+            { name: 't', args: { a: 'x' } },
+            { name: 't', args: { a: 1 } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      { record: true },
+    );
     const result = await createSession({ tools: local, model, actions: { t: () => 'ok' } }).run(
       'x',
     );
@@ -238,10 +244,10 @@ describe('schemas compile once, at load', () => {
 
 describe('language: a well-formed BCP-47 tag, within `languages` when declared', () => {
   async function setLanguage(language: unknown, languages?: string[]) {
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'set_language', args: { language } }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'set_language', args: { language } }] }, { text: 'ok' }],
+      { record: true },
+    );
     const session = createSession({
       tools,
       model,
@@ -291,10 +297,10 @@ describe('language: a well-formed BCP-47 tag, within `languages` when declared',
 describe('say: length-capped and stripped of control characters', () => {
   async function say(text: unknown, key = 'say') {
     const events: SessionEvent[] = [];
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'set_language', args: { [key]: text } }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'set_language', args: { [key]: text } }] }, { text: 'ok' }],
+      { record: true },
+    );
     const result = await createSession({ tools, model, onEvent: (e) => events.push(e) }).run('x');
     const spoken = events.flatMap((e) => (e.type === 'say' ? [e.text] : []));
     return { result, spoken };

@@ -220,10 +220,13 @@ describe('faults through a whole session: a tool error for the model, the sessio
         endpoint: { url: `${server.origin}/${name}`, method: 'post', timeout: 1 },
       })),
     );
-    const model = new ScriptedModel([
-      { tool_calls: names.map((name) => ({ name: `call_${name}` })) },
-      { text: 'sorry about that' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: names.map((name) => ({ name: `call_${name}` })) },
+        { text: 'sorry about that' },
+      ],
+      { record: true },
+    );
     const session = createSession({ tools, model });
     const started = Date.now();
     const result = await session.run('go');
@@ -259,7 +262,9 @@ describe('faults through a whole session: a tool error for the model, the sessio
         endpoint: { url: `${server.origin}/ok`, method: 'get' },
       },
     ]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'c' }] }, { text: 'ok' }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'c' }] }, { text: 'ok' }], {
+      record: true,
+    });
     const result = await createSession({ tools, model, services }).run('go');
     expect(result.traces[0]?.errorCode).toBe('invalid_arguments');
     expect(server.connections).toBe(0);

@@ -147,15 +147,18 @@ const FAULTS: Array<[string, Route]> = [
 
 async function session(route: Route) {
   api.route('*', route);
-  const model = new ScriptedModel([
-    {
-      tool_calls: KINDS.flatMap((kind) => [
-        { name: `get_${kind}`, args: { q: 'a' } },
-        { name: `post_${kind}`, args: { q: 'b' } },
-      ]),
-    },
-    { text: 'done' },
-  ]);
+  const model = new ScriptedModel(
+    [
+      {
+        tool_calls: KINDS.flatMap((kind) => [
+          { name: `get_${kind}`, args: { q: 'a' } },
+          { name: `post_${kind}`, args: { q: 'b' } },
+        ]),
+      },
+      { text: 'done' },
+    ],
+    { record: true },
+  );
   const events: SessionEvent[] = [];
   const s = createSession({ tools, model, services: services(), onEvent: (e) => events.push(e) });
   const turn = s.send('go');
@@ -201,7 +204,9 @@ describe('no secret in anything a session produces', () => {
         endpoint: { url: `${api.origin}/x`, method: 'get' },
       },
     ]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'c' }] }, { text: 'ok' }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'c' }] }, { text: 'ok' }], {
+      record: true,
+    });
     const s = createSession({
       tools: local,
       model,

@@ -32,10 +32,10 @@ async function loadIssues(defaults: Record<string, unknown>): Promise<Definition
 async function run(format: string, options: Partial<SessionOptions> = {}) {
   const tools = await loadTools([tool({ out: format })]);
   const seen: unknown[] = [];
-  const model = new ScriptedModel([
-    { tool_calls: [{ name: 't', args: { name: 'Ann', list: [1, 2] } }] },
-    { text: 'ok' },
-  ]);
+  const model = new ScriptedModel(
+    [{ tool_calls: [{ name: 't', args: { name: 'Ann', list: [1, 2] } }] }, { text: 'ok' }],
+    { record: true },
+  );
   const session = createSession({
     tools,
     model,
@@ -99,10 +99,13 @@ describe('fields never reach anything but own data', () => {
       },
     ]);
     const seen: unknown[] = [];
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 't', args: { o: { length: 3, toString: 'ts', __class__: 'c' } } }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 't', args: { o: { length: 3, toString: 'ts', __class__: 'c' } } }] },
+        { text: 'ok' },
+      ],
+      { record: true },
+    );
     await createSession({ tools, model, actions: { t: (a) => (seen.push(a), 'ok') } }).run('x');
     expect(seen).toEqual([{ o: { length: 3, toString: 'ts', __class__: 'c' }, out: '3/ts/c' }]);
   });

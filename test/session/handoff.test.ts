@@ -18,11 +18,14 @@ const agents = {
 
 describe('agents and handoff', () => {
   it('switches agent, prompt and tools; vars and history carry over', async () => {
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'to_billing' }] },
-      { tool_calls: [{ name: 'to_billing' }, { name: 'pay' }] },
-      { text: 'Paid.' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'to_billing' }] },
+        { tool_calls: [{ name: 'to_billing' }, { name: 'pay' }] },
+        { text: 'Paid.' },
+      ],
+      { record: true },
+    );
     const s = createSession({
       tools,
       model,
@@ -56,7 +59,9 @@ describe('agents and handoff', () => {
   });
 
   it('refuses a handoff to an unknown agent as a tool error', async () => {
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'to_nowhere' }] }, { text: 'sorry' }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'to_nowhere' }] }, { text: 'sorry' }], {
+      record: true,
+    });
     const s = createSession({
       tools,
       model,
@@ -70,7 +75,7 @@ describe('agents and handoff', () => {
   });
 
   it('rejects unknown agents and agent tool names at creation', () => {
-    const model = new ScriptedModel([]);
+    const model = new ScriptedModel([], { record: true });
     expect(() => createSession({ tools, model, agents, agent: 'ghost' })).toThrow(
       /unknown agent "ghost"/,
     );
@@ -90,11 +95,14 @@ describe('handoff from a definition (options.handoff)', () => {
       },
       { type: 'action', tool: fn('check', {}) },
     ]);
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'escalate', args: { why: 42 } }] },
-      { tool_calls: [{ name: 'escalate', args: { why: 'pain' } }] },
-      { text: 'Nurse here.' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'escalate', args: { why: 42 } }] },
+        { tool_calls: [{ name: 'escalate', args: { why: 'pain' } }] },
+        { text: 'Nurse here.' },
+      ],
+      { record: true },
+    );
     const s = createSession({
       tools: defs,
       model,

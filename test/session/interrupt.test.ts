@@ -50,16 +50,19 @@ afterAll(async () => {
 
 describe('interruption', () => {
   it('cancels safe calls, lets post and actions finish, answers every id once', async () => {
-    const model = new ScriptedModel([
-      {
-        text: 'Working on it',
-        tool_calls: [
-          { name: 'get_weather', args: { city: 'Bronx' }, id: 'g' },
-          { name: 'post_order', args: { item: 'pizza' }, id: 'p' },
-          { name: 'charge', id: 'c' },
-        ],
-      },
-    ]);
+    const model = new ScriptedModel(
+      [
+        {
+          text: 'Working on it',
+          tool_calls: [
+            { name: 'get_weather', args: { city: 'Bronx' }, id: 'g' },
+            { name: 'post_order', args: { item: 'pizza' }, id: 'p' },
+            { name: 'charge', id: 'c' },
+          ],
+        },
+      ],
+      { record: true },
+    );
     let charged = 0;
     const s = createSession({
       tools,
@@ -97,10 +100,10 @@ describe('interruption', () => {
   });
 
   it('stops a streaming answer, keeps the partial text, and the next turn works', async () => {
-    const model = new ScriptedModel([
-      { text: ['Hello ', 'there ', 'and ', 'more'], delayMs: 30 },
-      { text: 'Yes?' },
-    ]);
+    const model = new ScriptedModel(
+      [{ text: ['Hello ', 'there ', 'and ', 'more'], delayMs: 30 }, { text: 'Yes?' }],
+      { record: true },
+    );
     const s = createSession({ tools, model });
     const stream = s.send('hi');
     const events: SessionEvent[] = [];
@@ -120,7 +123,10 @@ describe('interruption', () => {
   });
 
   it('interrupt with no turn running is a no-op', async () => {
-    const s = createSession({ tools, model: new ScriptedModel([{ text: 'ok' }]) });
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([{ text: 'ok' }], { record: true }),
+    });
     s.interrupt();
     expect((await s.run('x')).interrupted).toBe(false);
   });

@@ -20,16 +20,19 @@ const tools = await clinicTools();
 
 describe('runAgent', () => {
   it('returns the minimal agent output format (validated with ajv)', async () => {
-    const model = new ScriptedModel([
-      {
-        tool_calls: [
-          { name: 'note', args: { text: 'a' } },
-          { name: 'book', args: '{bad' },
-        ],
-      },
-      { tool_calls: [{ name: 'note', args: { text: 'b' } }] },
-      { text: 'All set.' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        {
+          tool_calls: [
+            { name: 'note', args: { text: 'a' } },
+            { name: 'book', args: '{bad' },
+          ],
+        },
+        { tool_calls: [{ name: 'note', args: { text: 'b' } }] },
+        { text: 'All set.' },
+      ],
+      { record: true },
+    );
     const out = await runAgent('book me', { tools, model, vars: { 'vars.hospital': 'Queens' } });
     expect(validate(out), JSON.stringify(validate.errors)).toBe(true);
     expect(out.content).toBe('All set.');
@@ -112,7 +115,10 @@ describe('runAgent', () => {
   });
 
   it('has empty traces when no tool ran', async () => {
-    const out = await runAgent('hi', { tools, model: new ScriptedModel([{ text: 'Hello!' }]) });
+    const out = await runAgent('hi', {
+      tools,
+      model: new ScriptedModel([{ text: 'Hello!' }], { record: true }),
+    });
     expect(validate(out)).toBe(true);
     expect(out).toEqual({
       content: 'Hello!',
@@ -123,7 +129,7 @@ describe('runAgent', () => {
   });
 
   it('loads raw definitions, parses chat history, adds memory, applies config overrides', async () => {
-    const model = new ScriptedModel([{ text: 'ok' }]);
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('and now?', {
       tools: [{ type: 'log', tool: fn('note', {}) }],
       model,
@@ -151,7 +157,9 @@ describe('runAgent', () => {
   });
 
   it('honours config.max_tool_rounds', async () => {
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'note', args: { text: '1' } }] }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'note', args: { text: '1' } }] }], {
+      record: true,
+    });
     const out = await runAgent('x', { tools, model, config: { max_tool_rounds: 1 } });
     expect(out.traces).toHaveLength(1);
     model.assertComplete();
@@ -173,7 +181,7 @@ describe('runAgent', () => {
 
   it('rejects with the model error', async () => {
     await expect(
-      runAgent('x', { tools, model: new ScriptedModel([{ error: 'boom' }]) }),
+      runAgent('x', { tools, model: new ScriptedModel([{ error: 'boom' }], { record: true }) }),
     ).rejects.toThrow('boom');
   });
 });

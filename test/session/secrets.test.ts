@@ -80,7 +80,7 @@ describe('secrets never reach anything a session produces', () => {
       { name: `call_${kind}`, args: { q: 'a' } },
       { name: `call_${kind}`, args: { q: 'b' } },
     ]);
-    const model = new ScriptedModel([{ tool_calls: calls }, { text: 'done' }]);
+    const model = new ScriptedModel([{ tool_calls: calls }, { text: 'done' }], { record: true });
     const session = createSession({ tools, model, services });
     const seen: unknown[] = [];
     const turn = session.send('go');

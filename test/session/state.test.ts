@@ -14,10 +14,10 @@ describe('session state', () => {
     const s1 = createSession({
       tools,
       id: 'sess-1',
-      model: new ScriptedModel([
-        { tool_calls: [{ name: 'set_language', args: { language: 'es-US' } }] },
-        { text: 'Hola' },
-      ]),
+      model: new ScriptedModel(
+        [{ tool_calls: [{ name: 'set_language', args: { language: 'es-US' } }] }, { text: 'Hola' }],
+        { record: true },
+      ),
       vars: { 'vars.hospital': 'Queens', n: 1 },
     });
     await s1.run('spanish please');
@@ -32,7 +32,7 @@ describe('session state', () => {
       vars: { n: 1 },
     });
 
-    const model2 = new ScriptedModel([{ text: 'Sí' }]);
+    const model2 = new ScriptedModel([{ text: 'Sí' }], { record: true });
     const s2 = restoreSession(state, { tools, model: model2 });
     expect(s2.id).toBe('sess-1');
     const r = await s2.run('gracias');
@@ -51,7 +51,7 @@ describe('session state', () => {
   it('snapshots are independent of the live session', async () => {
     const s = createSession({
       tools,
-      model: new ScriptedModel([{ text: 'a' }, { text: 'b' }]),
+      model: new ScriptedModel([{ text: 'a' }, { text: 'b' }], { record: true }),
       vars: { x: { deep: 1 } },
     });
     const r1 = await s.run('1');
@@ -66,23 +66,27 @@ describe('session state', () => {
       tools,
       store,
       id: 'abc',
-      model: new ScriptedModel([{ text: 'one' }]),
+      model: new ScriptedModel([{ text: 'one' }], { record: true }),
     });
     await s.run('first');
     expect((await store.get('abc'))?.history).toHaveLength(2);
     const resumed = await resumeSession('abc', {
       tools,
       store,
-      model: new ScriptedModel([{ text: 'two' }]),
+      model: new ScriptedModel([{ text: 'two' }], { record: true }),
     });
     expect((await resumed?.run('second'))?.state.turns).toBe(2);
     expect(
-      await resumeSession('missing', { tools, store, model: new ScriptedModel([]) }),
+      await resumeSession('missing', {
+        tools,
+        store,
+        model: new ScriptedModel([], { record: true }),
+      }),
     ).toBeUndefined();
   });
 
   it('refuses malformed state', () => {
-    const model = new ScriptedModel([]);
+    const model = new ScriptedModel([], { record: true });
     expect(() => restoreSession({ version: 2 } as never, { tools, model })).toThrow(/version/);
     expect(() =>
       restoreSession({ version: 1, id: 'x', language: 'en', vars: {}, history: 'no' } as never, {

@@ -32,7 +32,7 @@ function session(
   steps: ConstructorParameters<typeof ScriptedModel>[0],
   extra: Partial<SessionOptions> = {},
 ) {
-  const model = new ScriptedModel(steps);
+  const model = new ScriptedModel(steps, { record: true });
   const s = createSession({ tools, model, vars: { 'vars.hospital': 'Queens Hospital' }, ...extra });
   return { model, s };
 }
@@ -313,10 +313,13 @@ describe('turn loop', () => {
 
   it('keeps names like __proto__ and constructor as ordinary tool names', async () => {
     const set = toolSet({ name: '__proto__' }, { name: 'constructor' });
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: '__proto__' }, { name: 'constructor' }, { name: 'toString' }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: '__proto__' }, { name: 'constructor' }, { name: 'toString' }] },
+        { text: 'ok' },
+      ],
+      { record: true },
+    );
     const s = createSession({
       tools: set,
       model,
@@ -347,18 +350,21 @@ describe('hostile arguments through the whole pipeline', () => {
     const { assertNoPoisoning, restoreGlobals } = await import('@fast-check/poisoning');
     const seen: unknown[] = [];
     const set = toolSet({ name: 'open', properties: {} });
-    const model = new ScriptedModel([
-      {
-        tool_calls: [
-          {
-            name: 'open',
-            args: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}',
-          },
-          { name: 'open', args: '{"toString":"x","hasOwnProperty":"y","valueOf":1}' },
-        ],
-      },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        {
+          tool_calls: [
+            {
+              name: 'open',
+              args: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}',
+            },
+            { name: 'open', args: '{"toString":"x","hasOwnProperty":"y","valueOf":1}' },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      { record: true },
+    );
     const s = createSession({
       tools: set,
       model,

@@ -22,12 +22,15 @@ function container(task: unknown, name = 'flow'): Record<string, unknown> {
 describe('steps workflows at run time', () => {
   it('hello world: step 1 delivered at the first input, submit completes and removes the tool', async () => {
     const tools = await load('ex01-hello-world');
-    const model = new ScriptedModel([
-      { text: 'Hello! This is a simple one-step workflow.' },
-      { tool_calls: [{ name: 'complete_greeting' }] },
-      { text: 'Done.' },
-      { text: 'Anything else?' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { text: 'Hello! This is a simple one-step workflow.' },
+        { tool_calls: [{ name: 'complete_greeting' }] },
+        { text: 'Done.' },
+        { text: 'Anything else?' },
+      ],
+      { record: true },
+    );
     const session = createSession({ tools, model });
     const t1 = await session.run('hi');
     expect(toolNames(model, 0)).toEqual(['complete_greeting']);
@@ -66,11 +69,14 @@ describe('steps workflows at run time', () => {
 
   it('collect input: a missing required input is refused and the step stays', async () => {
     const tools = await load('ex02-collect-input');
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'submit_user_info', args: {} }] },
-      { tool_calls: [{ name: 'submit_user_info', args: { user_name: 'Ada' } }] },
-      { text: 'Thanks Ada' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'submit_user_info', args: {} }] },
+        { tool_calls: [{ name: 'submit_user_info', args: { user_name: 'Ada' } }] },
+        { text: 'Thanks Ada' },
+      ],
+      { record: true },
+    );
     const r = await createSession({ tools, model }).run('I am Ada');
     expect(r.traces.map((t) => [t.isError, t.errorCode])).toEqual([
       [true, 'invalid_arguments'],
@@ -90,11 +96,14 @@ describe('steps workflows at run time', () => {
 
   it('lifecycle: on.enter says and sets, on.submit saves and counts, templates see saved values', async () => {
     const tools = await load('ex04-lifecycle');
-    const model = new ScriptedModel([
-      { text: 'What is your name?' },
-      { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }] },
-      { text: 'And your email?' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { text: 'What is your name?' },
+        { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }] },
+        { text: 'And your email?' },
+      ],
+      { record: true },
+    );
     const session = createSession({ tools, model });
     const t1 = await session.run('hello');
     expect(
@@ -124,16 +133,19 @@ describe('steps workflows at run time', () => {
       ['night', 'SEND_EMAIL'],
     ] as const) {
       const tools = await load('ex05-conditional');
-      const model = new ScriptedModel([
-        {
-          tool_calls: [
-            { name: 'submit_contact_info', args: { user_name: 'Ada' } },
-            { name: 'submit_contact_info', args: { user_email: 'ada@example.com' } },
-            { name: 'submit_contact_info', args: { contact_time: time } },
-          ],
-        },
-        { text: 'ok' },
-      ]);
+      const model = new ScriptedModel(
+        [
+          {
+            tool_calls: [
+              { name: 'submit_contact_info', args: { user_name: 'Ada' } },
+              { name: 'submit_contact_info', args: { user_email: 'ada@example.com' } },
+              { name: 'submit_contact_info', args: { contact_time: time } },
+            ],
+          },
+          { text: 'ok' },
+        ],
+        { record: true },
+      );
       const r = await createSession({ tools, model }).run('go');
       expect(r.state.workflows?.['contact-form-with-branching']?.step).toBe(end);
       expect(r.traces[2]!.output).toMatchObject({ step: end });
@@ -143,11 +155,14 @@ describe('steps workflows at run time', () => {
   it('retry: CEL validation loops back, counts attempts and exits after three', async () => {
     const tools = await load('ex06-retry');
     const bad = { name: 'submit_contact_info', args: { user_email: 'nope' } };
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }, bad, bad] },
-      { tool_calls: [bad] },
-      { text: 'sorry' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }, bad, bad] },
+        { tool_calls: [bad] },
+        { text: 'sorry' },
+      ],
+      { record: true },
+    );
     const r = await createSession({ tools, model }).run('go');
     const key = 'contact-form-with-retry';
     expect(r.traces.map((t) => (t.output as { status?: string; step?: string }).step)).toEqual([
@@ -172,10 +187,13 @@ describe('steps workflows at run time', () => {
 
   it('a session restored mid-workflow continues at the same step', async () => {
     const tools = await load('ex03-multi-step');
-    const first = new ScriptedModel([
-      { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }] },
-      { text: 'Your email?' },
-    ]);
+    const first = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }] },
+        { text: 'Your email?' },
+      ],
+      { record: true },
+    );
     const s1 = createSession({ tools, model: first });
     await s1.run('Ada here');
     const saved = JSON.parse(JSON.stringify(s1.toJSON())) as ReturnType<typeof s1.toJSON>;
@@ -184,10 +202,13 @@ describe('steps workflows at run time', () => {
       status: 'active',
     });
 
-    const second = new ScriptedModel([
-      { tool_calls: [{ name: 'submit_contact_info', args: { user_email: 'ada@example.com' } }] },
-      { text: 'When?' },
-    ]);
+    const second = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'submit_contact_info', args: { user_email: 'ada@example.com' } }] },
+        { text: 'When?' },
+      ],
+      { record: true },
+    );
     const s2 = restoreSession(saved, { tools, model: second });
     const r = await s2.run('ada@example.com');
     expect(second.calls[0]!.tools[0]!.function.description).toBe(
@@ -204,7 +225,7 @@ describe('steps workflows at run time', () => {
 
   it('refuses malformed stored workflow state', async () => {
     const tools = await load('ex03-multi-step');
-    const model = new ScriptedModel([]);
+    const model = new ScriptedModel([], { record: true });
     const state = createSession({ tools, model }).toJSON();
     expect(() =>
       restoreSession({ ...state, workflows: { x: { status: 'nope' } } } as never, { tools, model }),
@@ -235,10 +256,10 @@ describe('steps workflows at run time', () => {
         fnName,
       );
     const tools = await loadTools([mk('a', 'submit_a', 'flow_a'), mk('b', 'submit_b', 'flow_b')]);
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'submit_a', args: { answer: 'x' } }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'submit_a', args: { answer: 'x' } }] }, { text: 'ok' }],
+      { record: true },
+    );
     const r = await createSession({ tools, model }).run('go');
     expect(toolNames(model, 0)).toEqual(['submit_a', 'submit_b']);
     expect(r.state.workflows).toEqual({
@@ -264,11 +285,14 @@ describe('steps workflows at run time', () => {
         },
         { headers: { 'content-type': 'application/json' } },
       );
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }] },
-      { tool_calls: [{ name: 'submit_contact_info', args: { user_email: 'ada@example.com' } }] },
-      { text: 'When?' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'submit_contact_info', args: { user_name: 'Ada' } }] },
+        { tool_calls: [{ name: 'submit_contact_info', args: { user_email: 'ada@example.com' } }] },
+        { text: 'When?' },
+      ],
+      { record: true },
+    );
     const r = await createSession({ tools, model, dispatcher: agent }).run('go');
     expect(toolNames(model, 0)).toEqual(['submit_contact_info']);
     expect(toolNames(model, 1)).toEqual(['validate_email_domain', 'submit_contact_info']);
@@ -303,7 +327,9 @@ describe('steps workflows at run time', () => {
         ],
       }),
     ]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'begin_intake' }] }, { text: 'ok' }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'begin_intake' }] }, { text: 'ok' }], {
+      record: true,
+    });
     const r = await createSession({ tools, model }).run('go');
     expect(model.calls[0]!.tools[0]!.function).toMatchObject({
       name: 'begin_intake',
@@ -346,11 +372,14 @@ describe('steps workflows at run time', () => {
         ],
       }),
     ]);
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'submit', args: {} }] },
-      { tool_calls: [{ name: 'submit', args: { n: 3 } }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        { tool_calls: [{ name: 'submit', args: {} }] },
+        { tool_calls: [{ name: 'submit', args: { n: 3 } }] },
+        { text: 'ok' },
+      ],
+      { record: true },
+    );
     const r = await createSession({
       tools,
       model,
@@ -369,10 +398,10 @@ describe('steps workflows at run time', () => {
     expect(model.calls[0]!.tools[0]!.function.parameters).toMatchObject({
       properties: { go_to_step: { enum: ['A', 'B', 'C'] } },
     });
-    const jump = new ScriptedModel([
-      { tool_calls: [{ name: 'submit', args: { go_to_step: 'B' } }] },
-      { text: 'ok' },
-    ]);
+    const jump = new ScriptedModel(
+      [{ tool_calls: [{ name: 'submit', args: { go_to_step: 'B' } }] }, { text: 'ok' }],
+      { record: true },
+    );
     const j = await createSession({ tools, model: jump }).run('go');
     expect(j.state.workflows?.['c']?.step).toBe('B');
   });
@@ -401,10 +430,10 @@ describe('steps workflows at run time', () => {
       }),
     ]);
     const xs = Array.from({ length: 2000 }, (_, i) => i);
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'submit', args: { xs } }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'submit', args: { xs } }] }, { text: 'ok' }],
+      { record: true },
+    );
     const started = Date.now();
     const r = await createSession({ tools, model }).run('go');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -451,16 +480,19 @@ describe('expression and event tasks', () => {
         'greeting',
       ),
     ]);
-    const model = new ScriptedModel([
-      {
-        tool_calls: [
-          { name: 'compute_total', args: { a: 2, b: 40 } },
-          { name: 'compute_total', args: { a: 'x' } },
-        ],
-      },
-      { text: '42' },
-      { text: 'again' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        {
+          tool_calls: [
+            { name: 'compute_total', args: { a: 2, b: 40 } },
+            { name: 'compute_total', args: { a: 'x' } },
+          ],
+        },
+        { text: '42' },
+        { text: 'again' },
+      ],
+      { record: true },
+    );
     const session = createSession({ tools, model });
     const r = await session.run('add');
     expect(toolNames(model, 0)).toEqual(['compute_total']);
