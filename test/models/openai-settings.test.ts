@@ -138,10 +138,11 @@ describe('openaiModel settings reach the request body', () => {
 describe('a model per agent (agents[x].model)', () => {
   it("each agent's turns call its own model, also right after a handoff; the session's model is the default", async () => {
     const front = new ScriptedModel([{ tool_calls: [{ name: 'transfer', args: {} }] }], {
+      record: true,
       name: 'front-small',
     });
     const billing = openaiModel({ baseURL, apiKey: 'test', model: 'billing-large', maxRetries: 0 });
-    const sessionModel = new ScriptedModel([{ text: 'from the session model' }]);
+    const sessionModel = new ScriptedModel([{ text: 'from the session model' }], { record: true });
     const agents = {
       front: { prompt: 'You route calls.', model: front },
       billing: { prompt: 'You handle billing.', model: billing },

@@ -42,10 +42,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function manyCalls(tool: string, n: number): ScriptedModel {
-  return new ScriptedModel([
-    { tool_calls: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: tool })) },
-    { text: 'done' },
-  ]);
+  return new ScriptedModel(
+    [
+      { tool_calls: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: tool })) },
+      { text: 'done' },
+    ],
+    { record: true },
+  );
 }
 
 async function withWarnings<T>(work: () => Promise<T>): Promise<{ value: T; warnings: string[] }> {

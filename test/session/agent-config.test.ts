@@ -14,21 +14,21 @@ const names = (m: ScriptedModel, i = 0): string[] =>
 
 describe('runAgent config', () => {
   it('model_overrides: the model id of every call (domain first; router without domain)', async () => {
-    const a = new ScriptedModel([{ text: 'ok' }]);
+    const a = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('x', {
       tools,
       model: a,
       config: { model_overrides: { router: 'r-1', domain: 'd-1', synth: 's-1' } },
     });
     expect(a.calls[0]?.modelId).toBe('d-1');
-    const b = new ScriptedModel([{ text: 'ok' }]);
+    const b = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('x', { tools, model: b, config: { model_overrides: { router: 'r-1' } } });
     expect(b.calls[0]?.modelId).toBe('r-1');
-    const c = new ScriptedModel([{ text: 'ok' }]);
+    const c = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('x', { tools, model: c });
     expect(c.calls[0]?.modelId).toBeUndefined();
     // With agents, agent turns use `domain` only.
-    const d = new ScriptedModel([{ text: 'ok' }]);
+    const d = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('x', {
       tools,
       model: d,
@@ -39,7 +39,9 @@ describe('runAgent config', () => {
   });
 
   it('domain_timeout_secs caps every tool call deadline', async () => {
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'hold', args: {} }] }, { text: '.' }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'hold', args: {} }] }, { text: '.' }], {
+      record: true,
+    });
     const started = Date.now();
     const out = await runAgent('x', {
       tools,
@@ -54,11 +56,11 @@ describe('runAgent config', () => {
   });
 
   it('only_domains restricts the tools (no agents) or the agents', async () => {
-    const a = new ScriptedModel([{ text: 'ok' }]);
+    const a = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('x', { tools, model: a, config: { only_domains: ['other', 'nope'] } });
     expect(names(a)).toEqual(['other']);
 
-    const b = new ScriptedModel([{ text: 'ok' }]);
+    const b = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('x', {
       tools,
       model: b,
@@ -72,12 +74,16 @@ describe('runAgent config', () => {
     expect(names(b)).toEqual(['hold']);
 
     await expect(
-      runAgent('x', { tools, model: new ScriptedModel([]), config: { only_domains: ['zzz'] } }),
+      runAgent('x', {
+        tools,
+        model: new ScriptedModel([], { record: true }),
+        config: { only_domains: ['zzz'] },
+      }),
     ).rejects.toThrow('config.only_domains: names no tool of this run');
   });
 
   it('execution_mode is accepted and ignored; unknown keys too; config wins over options', async () => {
-    const model = new ScriptedModel([{ text: 'ok' }]);
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('x', {
       tools,
       model,
@@ -88,7 +94,7 @@ describe('runAgent config', () => {
   });
 
   it('chat_history is accepted in snake_case', async () => {
-    const model = new ScriptedModel([{ text: 'ok' }]);
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('now', { tools, model, chat_history: ['user: before', 'assistant: yes'] });
     expect(model.calls[0]?.messages).toEqual([
       { role: 'user', content: 'before' },
@@ -99,7 +105,7 @@ describe('runAgent config', () => {
 
   it('a known key of the wrong type is an error naming it', async () => {
     const run = (config: Record<string, unknown>) =>
-      runAgent('x', { tools, model: new ScriptedModel([]), config });
+      runAgent('x', { tools, model: new ScriptedModel([], { record: true }), config });
     await expect(run({ domain_timeout_secs: 'soon' })).rejects.toThrow(AgentConfigError);
     await expect(run({ domain_timeout_secs: -1 })).rejects.toThrow(
       'config.domain_timeout_secs: expected a positive number',
@@ -112,7 +118,7 @@ describe('runAgent config', () => {
 
   it('Swarm run arguments: context_variables, max_turns, model_override', async () => {
     const loop = { tool_calls: [{ name: 'note', args: {} }] };
-    const model = new ScriptedModel([loop, loop]);
+    const model = new ScriptedModel([loop, loop], { record: true });
     const out = await runAgent('x', {
       tools,
       model,

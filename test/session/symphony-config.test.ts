@@ -19,10 +19,10 @@ describe('per-tool timeout and retryCount', () => {
   it('an action past its `timeout` becomes a typed timeout error, its signal aborted', async () => {
     const tools = await loadTools([{ type: 'action', tool: fn('hold', {}), timeout: 1500 }]);
     let seen: AbortSignal | undefined;
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'hold', args: {} }] },
-      { text: 'Sorry.' },
-    ]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'hold', args: {} }] }, { text: 'Sorry.' }],
+      { record: true },
+    );
     const s = createSession({
       tools,
       model,
@@ -50,7 +50,9 @@ describe('per-tool timeout and retryCount', () => {
 
   it('without `timeout` the action deadline is the session default', async () => {
     const tools = await loadTools([{ type: 'action', tool: fn('hold', {}) }]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'hold', args: {} }] }, { text: '.' }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'hold', args: {} }] }, { text: '.' }], {
+      record: true,
+    });
     const s = createSession({ tools, model, actions: { hold: never } });
     const result = s.run('x');
     await vi.advanceTimersByTimeAsync(19_000);
@@ -64,7 +66,10 @@ describe('per-tool timeout and retryCount', () => {
       { type: 'action', tool: fn('flaky', {}), timeout: 1000, retryCount: 2 },
     ]);
     let calls = 0;
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'flaky', args: {} }] }, { text: '.' }]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'flaky', args: {} }] }, { text: '.' }],
+      { record: true },
+    );
     const s = createSession({
       tools,
       model,
@@ -84,15 +89,18 @@ describe('per-tool timeout and retryCount', () => {
     ]);
     let slow = 0;
     let broken = 0;
-    const model = new ScriptedModel([
-      {
-        tool_calls: [
-          { name: 'slow', args: {} },
-          { name: 'broken', args: {} },
-        ],
-      },
-      { text: '.' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        {
+          tool_calls: [
+            { name: 'slow', args: {} },
+            { name: 'broken', args: {} },
+          ],
+        },
+        { text: '.' },
+      ],
+      { record: true },
+    );
     const s = createSession({
       tools,
       model,
@@ -132,16 +140,19 @@ describe('per-tool timeout and retryCount', () => {
         retryCount: 1,
       },
     ]);
-    const model = new ScriptedModel([
-      {
-        tool_calls: [
-          { name: 'note', args: {} },
-          { name: 'ctx', args: { say: 'hi' } },
-          { name: 'order', args: {} },
-        ],
-      },
-      { text: '.' },
-    ]);
+    const model = new ScriptedModel(
+      [
+        {
+          tool_calls: [
+            { name: 'note', args: {} },
+            { name: 'ctx', args: { say: 'hi' } },
+            { name: 'order', args: {} },
+          ],
+        },
+        { text: '.' },
+      ],
+      { record: true },
+    );
     vi.useRealTimers();
     const r = await createSession({ tools, model, dispatcher: http }).run('x');
     expect(r.traces.map((t) => [t.tool, t.isError])).toEqual([
@@ -175,7 +186,7 @@ describe('agent maxCalls and turn timeout', () => {
   it('maxCalls caps model calls per turn (agent value wins over the session)', async () => {
     const tools = await loadTools([{ type: 'log', tool: fn('note', {}) }]);
     const loop = { tool_calls: [{ name: 'note', args: {} }] };
-    const model = new ScriptedModel([loop, loop, loop]);
+    const model = new ScriptedModel([loop, loop, loop], { record: true });
     const s = createSession({
       tools,
       model,
@@ -194,10 +205,10 @@ describe('agent maxCalls and turn timeout', () => {
 
   it('timeout ends the whole turn like an interruption, with reason timeout', async () => {
     const tools = await loadTools([{ type: 'log', tool: fn('note', {}) }]);
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'note', args: {} }] },
-      { text: 'late', delayMs: 10_000 },
-    ]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'note', args: {} }] }, { text: 'late', delayMs: 10_000 }],
+      { record: true },
+    );
     const s = createSession({ tools, model, turnTimeoutMs: 3000 });
     const result = s.run('x');
     await vi.advanceTimersByTimeAsync(3000);

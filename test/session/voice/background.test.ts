@@ -26,7 +26,7 @@ function setup(steps: ConstructorParameters<typeof ScriptedModel>[0]) {
   const events: SessionEvent[] = [];
   let refunds = 0;
   let tracksFinished = 0;
-  const model = new ScriptedModel(steps);
+  const model = new ScriptedModel(steps, { record: true });
   const s = createSession({
     tools,
     model,

@@ -41,7 +41,9 @@ function session(tool: string, ms: number, extra: Partial<SessionOptions> = {}) 
   };
   const s = createSession({
     tools,
-    model: new ScriptedModel([{ tool_calls: [{ name: tool }] }, { text: 'Done.' }]),
+    model: new ScriptedModel([{ tool_calls: [{ name: tool }] }, { text: 'Done.' }], {
+      record: true,
+    }),
     actions: { transfer: act('transfer'), lookup: act('lookup'), silent: act('silent') },
     onEvent: (e: SessionEvent) => {
       if (e.type === 'say') {
@@ -181,10 +183,10 @@ describe('spoken errors', () => {
       pool.intercept({ path: '/book', method: 'POST' }).replyWithError(new Error('reset'));
     else if (status !== 'none')
       pool.intercept({ path: '/book', method: 'POST' }).reply(status, { error: 'x' });
-    const model = new ScriptedModel([
-      { tool_calls: [{ name: 'book', args: args as Record<string, unknown> }] },
-      { text: 'ok' },
-    ]);
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'book', args: args as Record<string, unknown> }] }, { text: 'ok' }],
+      { record: true },
+    );
     const s = createSession({
       tools: await errorTools,
       model,
@@ -224,10 +226,10 @@ describe('spoken errors', () => {
     const s = createSession({
       tools: await errorTools,
       dispatcher: agent,
-      model: new ScriptedModel([
-        { tool_calls: [{ name: 'book', args: { name: 'A' } }] },
-        { text: 'ok' },
-      ]),
+      model: new ScriptedModel(
+        [{ tool_calls: [{ name: 'book', args: { name: 'A' } }] }, { text: 'ok' }],
+        { record: true },
+      ),
     });
     const r = await s.run('x');
     const types = r.events.map((e) => (e.type === 'say' ? `say:${e.source}` : e.type));
