@@ -4,7 +4,7 @@
  */
 import type { DefinitionIssue } from '../errors.js';
 import type { CompiledRule } from '../transform/types.js';
-import { joinPath } from './json-path.js';
+import { formatPath, joinPath } from './json-path.js';
 import type { ArgumentLocation, HttpMethod, ToolType } from './types.js';
 
 /** What lint needs to know about one definition. */
@@ -19,6 +19,8 @@ export interface LintInput {
   readonly pathParams: readonly string[];
   /** Parameters the model can send (schema properties). */
   readonly schemaParams: ReadonlySet<string>;
+  /** Top-level `required` names of the parameters schema. */
+  readonly requiredParams: readonly string[];
   readonly staticParams: ReadonlySet<string>;
   readonly rules: readonly CompiledRule[];
 }
@@ -62,6 +64,20 @@ export function lintDefinition(input: LintInput): DefinitionIssue[] {
       'warning',
       `a ${input.method.toUpperCase()} request has no body; the arguments are sent in the query string (write "query" or "path")`,
     );
+  }
+
+  // ajv's strictRequired is off (it also flags legitimate `required` inside anyOf branches), so
+  // the top level is checked here: a required name the model is never told about fails every call
+  // until the model guesses it, and strict OpenAI function calling refuses such a schema.
+  for (const name of input.requiredParams) {
+    if (!input.schemaParams.has(name) && !input.staticParams.has(name)) {
+      at(
+        formatPath(input.path, ['tool', 'function', 'parameters', 'required']),
+        'unknown_required',
+        'warning',
+        `"${name}" is required but not declared in properties`,
+      );
+    }
   }
 
   // Names a value can come from: what the model sends, static parameters, and keys the rules create.

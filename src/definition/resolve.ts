@@ -209,6 +209,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
       ...(writtenLocation ? { writtenLocation } : {}),
       pathParams: endpoint?.pathParams ?? [],
       schemaParams: new Set(Object.keys(propertiesOf(spec.parameters))),
+      requiredParams: requiredOf(spec.parameters),
       staticParams: staticNames,
       rules: compiled.compiled.rules,
     }),
@@ -294,6 +295,12 @@ function propertiesOf(schema: JsonSchema | undefined): Record<string, unknown> {
   return props !== null && typeof props === 'object' && !Array.isArray(props)
     ? (props as Record<string, unknown>)
     : {};
+}
+
+/** Top-level `required` names of a parameters schema (strings only; ajv checks the rest). */
+function requiredOf(schema: JsonSchema | undefined): readonly string[] {
+  const required = schema?.['required'];
+  return Array.isArray(required) ? required.filter((r) => typeof r === 'string') : [];
 }
 
 /** The schema without static parameters (they are hidden from the model). */

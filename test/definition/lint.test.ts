@@ -279,6 +279,37 @@ describe('semantic lint', () => {
     );
   });
 
+  it('a required name not declared in properties is a warning naming it', async () => {
+    const schema = (required: string[]) =>
+      def({
+        tool: {
+          type: 'function',
+          function: {
+            name: 'book',
+            description: 'Book',
+            parameters: { type: 'object', properties: { date: { type: 'string' } }, required },
+          },
+        },
+      });
+    expect(await loadWarnings([schema(['date', 'time'])])).toContainEqual(
+      expect.objectContaining({
+        code: 'unknown_required',
+        path: 'tools[0].tool.function.parameters.required',
+        message: '"time" is required but not declared in properties',
+      }),
+    );
+    const clean = await loadWarnings([schema(['date'])]);
+    expect(clean.filter((w) => w.code === 'unknown_required')).toEqual([]);
+    // A required static parameter is declared (and hidden from the model), not unknown.
+    const withStatic = await loadWarnings([
+      {
+        ...schema(['date', 'clinic']),
+        static_parameters: [{ name: 'clinic', type: 'string', default: 'Queens' }],
+      },
+    ]);
+    expect(withStatic.filter((w) => w.code === 'unknown_required')).toEqual([]);
+  });
+
   it('unknown top-level fields are warnings; strict mode makes warnings errors', async () => {
     const warnings = await loadWarnings([def({ colour: 'blue' })]);
     expect(warnings).toContainEqual(
