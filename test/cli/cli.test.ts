@@ -133,6 +133,17 @@ describe('switchboard (built binary)', () => {
       expect(cli(['validate', join(dir, 'missing.json')]).status).toBe(2);
       expect(cli(['validate']).status).toBe(2);
     });
+    it('a directory stands for the tool files directly in it', () => {
+      const r = cli(['validate', 'fixtures/tools']);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('✓ fixtures/tools/clinic.json: 3 tool(s)');
+      expect(r.stdout).toContain('✓ fixtures/tools/weather.yaml: 1 tool(s) (get_weather)');
+      expect(r.stdout).toContain('in 4 file(s)');
+      const empty = mkdtempSync(join(tmpdir(), 'sb-'));
+      const e = cli(['validate', empty]);
+      expect(e.status).toBe(2);
+      expect(e.stderr).toContain(`${empty}: no .json, .yaml or .yml files in it`);
+    });
   });
 
   describe('transform', () => {

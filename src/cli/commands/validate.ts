@@ -2,14 +2,17 @@
  * `switchboard validate <files…>`: loads each tools file and reports errors and warnings with
  * `file: path: message`. Exit 0 without errors, 1 with any error, 2 when a file cannot be read.
  */
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadTools } from '../../definition/load.js';
 import { DefinitionError, formatIssue, type DefinitionIssue } from '../../errors.js';
 import { EXIT, UsageError, useColor, type CliIO } from '../io.js';
 
-export const validateHelp = `Usage: switchboard validate <tools-file…> [options]
+export const validateHelp = `Usage: switchboard validate <tools-file|directory…> [options]
 
-Checks tool definition files (JSON or YAML): shape, meaning (lint) and JSON Schemas.
+Checks tool definition files (JSON or YAML): shape, meaning (lint) and JSON Schemas. A directory
+stands for the .json, .yaml and .yml files directly in it.
 
 Options:
   --json      print a JSON report instead of text
@@ -44,7 +47,7 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
   if (positionals.length === 0) throw new UsageError('name at least one tools file');
   const reports: FileReport[] = [];
   let unreadable = false;
-  for (const file of positionals) {
+  for (const file of await expandDirectories(positionals)) {
     try {
       const set = await loadTools(file, { file, strict: values.strict === true });
       reports.push({ file, ok: true, tools: [...set.tools.keys()], issues: [...set.warnings] });
@@ -79,4 +82,29 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
   }
   if (unreadable) return EXIT.unusable;
   return errors > 0 ? EXIT.failed : EXIT.ok;
+}
+
+const TOOL_FILE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
+
+/** Replaces each directory argument by its tool files (sorted); other arguments stay as given. */
+async function expandDirectories(args: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const arg of args) {
+    const isDirectory = await stat(arg).then(
+      (s) => s.isDirectory(),
+      () => false, // unreadable: loadTools reports it with the file name
+    );
+    if (!isDirectory) {
+      files.push(arg);
+      continue;
+    }
+    const entries = await readdir(arg, { withFileTypes: true });
+    const inside = entries
+      .filter((e) => e.isFile() && TOOL_FILE_EXTENSIONS.has(extname(e.name).toLowerCase()))
+      .map((e) => join(arg, e.name))
+      .sort();
+    if (inside.length === 0) throw new UsageError(`${arg}: no .json, .yaml or .yml files in it`);
+    files.push(...inside);
+  }
+  return files;
 }
