@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createSession, loadTools } from '../dist/index.js';
+import { TurnTracing } from '../dist/observability/turn-tracing.js';
 import { ScriptedModel } from '../dist/testing.js';
 
 const WARMUP = 2_000;
@@ -60,6 +61,32 @@ async function measure(tracing) {
   return ((performance.now() - t0) * 1000) / ITERATIONS;
 }
 
+// The instrumentation alone, as a turn of this benchmark drives it (two model calls, one tool
+// call, the turn's end) with no provider registered: what tracing costs a host that never
+// enables it.
+function instrumentationOnly() {
+  const now = () => performance.now();
+  const t = new TurnTracing({ sessionId: 's', turn: 1, language: 'en-US', model: 'scripted', now });
+  const m1 = t.modelCall();
+  m1.part(true);
+  m1.end({ inputTokens: 10, outputTokens: 5 });
+  const call = t.toolCall({ callId: 'c1', tool: 'lookup', toolType: 'action', ruleCount: 0 });
+  call.dispatched();
+  call.end({ output: { weather: 'sunny' } });
+  const m2 = t.modelCall();
+  m2.part(false);
+  m2.end({ inputTokens: 20, outputTokens: 5 });
+  return t.end({ interrupted: false });
+}
+
+function measureInstrumentation() {
+  for (let i = 0; i < WARMUP * 10; i++) instrumentationOnly();
+  const n = ITERATIONS * 10;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) instrumentationOnly();
+  return ((performance.now() - t0) * 1000) / n;
+}
+
 const off = [];
 const on = [];
 for (let r = 0; r < ROUNDS; r++) {
@@ -74,5 +101,11 @@ console.log(
 );
 console.log(
   `per-turn, recording tracer:    ${m1.toFixed(1)} µs (+${(m1 - m0).toFixed(1)} µs, 4 spans/turn)`,
+);
+const alone = [];
+for (let r = 0; r < ROUNDS; r++) alone.push(measureInstrumentation());
+const m2 = median(alone);
+console.log(
+  `instrumentation alone, no provider: ${m2.toFixed(2)} µs/turn (${((m2 / m0) * 100).toFixed(1)}% of the turn)`,
 );
 console.log(`spans exported: ${exported}`);
