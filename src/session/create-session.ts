@@ -231,7 +231,10 @@ class LiveSession implements Session, TurnHost {
         if (this.#current === controller) this.#current = undefined;
         this.#lease = undefined;
         this.journal = undefined;
-        await lease?.release().catch(() => undefined);
+        // Not awaited: the release goes out on the store's connection ahead of anything this process
+        // sends later (the next turn's acquire cannot overtake it), and waiting for its reply put a
+        // whole round trip on every turn. Another process that asks meanwhile retries shortly.
+        void lease?.release().catch(() => undefined);
       }
     });
     this.#queue = turn.catch(() => undefined);
