@@ -105,6 +105,16 @@ export const interruptSchema = z.strictObject({
   after_ms: z.number().int().min(0).max(60_000).optional(),
 });
 
+/** An utterance point (docs/voice.md): the first speaking event whose text contains `text`. */
+const speechPointSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    text: z.string().min(1),
+    /** Milliseconds after the utterance appears. Default 0. */
+    after_ms: z.number().int().min(0).max(60_000).optional(),
+  }),
+]);
+
 export const turnSchema = z.strictObject({
   /** Changes applied between turns, as a host would (restoring the session from its state). */
   before: z
@@ -113,6 +123,10 @@ export const turnSchema = z.strictObject({
   user: z.string(),
   model: z.array(modelStepSchema),
   interrupt: interruptSchema.optional(),
+  /** Acknowledge playback of these utterances (session `speech_ack: host`), in any order. */
+  spoken: z.array(speechPointSchema).optional(),
+  /** Barge in when this utterance appears (plus `after_ms`); refused while a call is locked. */
+  interrupt_after: speechPointSchema.optional(),
   expect: turnExpectSchema.optional(),
 });
 
@@ -176,6 +190,8 @@ export const fixtureSessionSchema = z.strictObject({
   services: jsonObject.optional(),
   max_tool_rounds: z.number().int().min(1).max(64).optional(),
   on_missing_template_value: z.enum(['skip', 'error']).optional(),
+  /** Who acknowledges speech (docs/voice.md). Default `auto`. */
+  speech_ack: z.enum(['host', 'auto']).optional(),
   bridge: z
     .strictObject({
       threshold_secs: z.number().positive().optional(),

@@ -190,7 +190,14 @@ function narrateEvent(
       out('tool', 'error', `${event.tool} ✗ ${event.code}: ${event.message}`);
       return;
     case 'say':
-      out('say', 'say', `“${event.text}”${event.source === 'bridge' ? ' (bridge phrase)' : ''}`);
+      out(
+        'say',
+        'say',
+        `“${event.text}”${event.source === 'bridge' ? ' (bridge phrase)' : event.source === 'tool' ? '' : ` (${event.source})`} · ${event.speechId}`,
+      );
+      return;
+    case 'spoken':
+      out('heard', 'dim', `${event.speechId} played to the end`);
       return;
     case 'language':
       out('lang', 'say', `${event.from} → ${event.to}`);

@@ -119,6 +119,7 @@ export function sessionOptionsOf(
     ...(s.tool_defaults !== undefined ? { toolDefaults: s.tool_defaults } : {}),
     ...(s.services !== undefined ? { services: s.services as SessionOptions['services'] } : {}),
     ...(s.max_tool_rounds !== undefined ? { maxToolRounds: s.max_tool_rounds } : {}),
+    ...(s.speech_ack !== undefined ? { speechAck: s.speech_ack } : {}),
     ...(s.on_missing_template_value !== undefined
       ? { onMissingTemplateValue: s.on_missing_template_value }
       : {}),
@@ -274,15 +275,18 @@ async function runTurn(
   const events: SessionEvent[] = [];
   const interrupt = turn.interrupt;
   let timer: NodeJS.Timeout | undefined;
+  const timers: NodeJS.Timeout[] = [];
   let modelError: string | undefined;
   try {
     const stream = session.send(turn.user);
     if (interrupt?.after_ms !== undefined)
       timer = setTimeout(() => session.interrupt(), interrupt.after_ms);
     let interrupted = false;
+    const points = speechPoints(session, turn, timers);
     for await (const event of stream) {
       events.push(event);
       onEvent(event);
+      points(event);
       if (event.type === 'model-error') modelError = event.message;
       if (!interrupted && interrupt?.on !== undefined && event.type === interrupt.on) {
         interrupted = true;
@@ -294,7 +298,44 @@ async function runTurn(
     return { events, ...(modelError !== undefined ? { modelError } : { error: errorText(error) }) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    for (const t of timers) clearTimeout(t);
   }
+}
+
+type SpeechPoint = NonNullable<FixtureTurn['spoken']>[number];
+
+/**
+ * The turn's scripted acknowledgements (`spoken`) and barge-in (`interrupt_after`): each fires once,
+ * at the first speaking event whose text contains its text, after its `after_ms`.
+ */
+function speechPoints(
+  session: Session,
+  turn: FixtureTurn,
+  timers: NodeJS.Timeout[],
+): (event: SessionEvent) => void {
+  const norm = (p: SpeechPoint) =>
+    typeof p === 'string' ? { text: p, after_ms: 0 } : { text: p.text, after_ms: p.after_ms ?? 0 };
+  const acks = (turn.spoken ?? []).map(norm);
+  let barge = turn.interrupt_after === undefined ? undefined : norm(turn.interrupt_after);
+  const at = (ms: number, run: () => void): void => {
+    if (ms === 0) queueMicrotask(run);
+    else timers.push(setTimeout(run, ms));
+  };
+  return (event) => {
+    if (event.type !== 'say' && event.type !== 'text-delta') return;
+    const id = event.speechId;
+    for (let i = acks.length - 1; i >= 0; i--) {
+      const a = acks[i];
+      if (a === undefined || !event.text.includes(a.text)) continue;
+      acks.splice(i, 1);
+      at(a.after_ms, () => session.spoken(id));
+    }
+    if (barge !== undefined && event.text.includes(barge.text)) {
+      const b = barge;
+      barge = undefined;
+      at(b.after_ms, () => session.interrupt());
+    }
+  };
 }
 
 /** What a turn that rejected still shows: its events and the session's state. */

@@ -49,6 +49,7 @@ import type {
   Session,
   SessionOptions,
   SessionState,
+  TurnEvent,
   TurnResult,
   TurnStream,
 } from './types.js';
@@ -174,6 +175,7 @@ class LiveSession implements Session, TurnHost {
   readonly background = new BackgroundCalls();
   readonly snapshots = new StateSnapshots();
   readonly #messages = new ModelMessages();
+  #channel: { emit(event: TurnEvent): void } | undefined;
   #handlers: Map<ToolType, Handler> | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
@@ -217,6 +219,7 @@ class LiveSession implements Session, TurnHost {
       const coordination = coordinationOf(this.options.store);
       const lease = coordination === undefined ? undefined : await coordination.acquire(this.id);
       this.#current = controller;
+      this.#channel = channel;
       try {
         if (lease !== undefined) await this.#adopt(lease, userText);
         return await runTurn(
@@ -229,6 +232,7 @@ class LiveSession implements Session, TurnHost {
         );
       } finally {
         if (this.#current === controller) this.#current = undefined;
+        if (this.#channel === channel) this.#channel = undefined;
         this.#lease = undefined;
         this.journal = undefined;
         // Not awaited: the release goes out on the store's connection ahead of anything this process
@@ -285,7 +289,9 @@ class LiveSession implements Session, TurnHost {
   }
 
   spoken(speechId: string): boolean {
-    return this.speech.spoken(speechId);
+    if (!this.speech.spoken(speechId)) return false;
+    this.#channel?.emit({ type: 'spoken', speechId });
+    return true;
   }
 
   spokenAll(): number {

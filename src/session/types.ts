@@ -204,7 +204,7 @@ export interface SpeechWait {
  * when emitted (docs/voice.md). Internal.
  */
 export type TurnEvent = SessionEvent extends infer E
-  ? E extends { readonly speechId: string }
+  ? E extends { readonly type: 'say' | 'text-delta' }
     ? Omit<E, 'speechId'> & { readonly speechId?: string }
     : E
   : never;
@@ -270,6 +270,8 @@ export type SessionEvent =
       /** Acknowledge playback with `session.spoken(speechId)` (docs/voice.md). */
       readonly speechId: string;
     }
+  /** The host acknowledged playback of an utterance during the turn (`session.spoken`). */
+  | { readonly type: 'spoken'; readonly speechId: string }
   | { readonly type: 'language'; readonly from: string; readonly to: string }
   | { readonly type: 'vars'; readonly vars: Readonly<Record<string, unknown>> }
   | { readonly type: 'log'; readonly tool: string; readonly args: Record<string, unknown> }

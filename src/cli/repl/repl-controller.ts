@@ -50,6 +50,7 @@ export const REPL_COMMANDS = `Commands:
   /reply <text>        (manual model) answer the caller
   /tools               list the tools
   /vars                show session variables
+  /spoken [id|all]     mark an utterance (or all) as played (speechAck host)
   /set <name> <json>   set a session variable
   /lang <tag>          change the session language
   /history             show the conversation so far
@@ -322,6 +323,14 @@ export class ReplController {
       case '/vars':
         this.#print(JSON.stringify(this.#session.toJSON().vars, null, 2));
         return undefined;
+      case '/spoken': {
+        // Acknowledge playback (speechAck: 'host'): one speech id, or all pending ones.
+        if (rest === '' || rest === 'all')
+          this.#print(`  ${this.#session.spokenAll()} utterance(s) marked spoken`);
+        else
+          this.#print(`  ${rest}: ${this.#session.spoken(rest) ? 'marked spoken' : 'not pending'}`);
+        return undefined;
+      }
       case '/step':
         for (const line of describeWorkflows(this.#o.tools.tools, this.#session.toJSON()))
           this.#print(`  ${line}`);

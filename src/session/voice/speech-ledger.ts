@@ -52,6 +52,9 @@ export class SpeechLedger {
       case 'say':
         this.#openText = undefined;
         return { ...event, speechId: event.speechId ?? this.open() };
+      case 'spoken':
+        // An acknowledgement arriving mid-utterance does not split it.
+        return event;
       default:
         this.#openText = undefined;
         return event;
