@@ -18,6 +18,8 @@ export type FailureKind =
   | 'undeclared_request'
   /** A declared `http` exchange was never requested (or fewer times than `times`). */
   | 'unused_exchange'
+  /** A scripted `spoken` or `interrupt_after` point matched no utterance of its turn. */
+  | 'unmatched_speech_point'
   /** A model call failed and the turn did not expect it (`expect.model_error`). */
   | 'model_error'
   /** The session threw (it should never). */

@@ -17,6 +17,8 @@ export interface RecordedTurn {
   readonly observed: ObservedTurn;
   /** Vars and language changed before this turn (REPL `/set`, `/lang` after the first turn). */
   readonly before?: { vars?: Record<string, unknown>; language?: string };
+  /** Utterances the person acknowledged during the turn (REPL `/spoken`), as `spoken` points. */
+  readonly spoken?: readonly string[];
 }
 
 /** Options of {@link buildFixture}. */
@@ -32,6 +34,7 @@ export interface BuildFixtureOptions {
     readonly vars: Readonly<Record<string, unknown>>;
     /** Services used; written with every secret replaced (see {@link redactServices}). */
     readonly services?: Readonly<Record<string, ServiceConfig>>;
+    readonly speechAck?: 'host' | 'auto';
   };
   readonly turns: readonly RecordedTurn[];
   readonly exchanges: readonly RecordedExchange[];
@@ -131,6 +134,7 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       ...(t.before !== undefined ? { before: t.before } : {}),
       user: t.user,
       model: t.steps,
+      ...(t.spoken !== undefined && t.spoken.length > 0 ? { spoken: t.spoken } : {}),
       expect,
     };
   });
@@ -143,6 +147,7 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       now: s.now,
       language: s.language,
       ...(s.languages !== undefined ? { languages: s.languages } : {}),
+      ...(s.speechAck === 'host' ? { speech_ack: 'host' } : {}),
       ...(Object.keys(s.vars).length > 0 ? { vars: s.vars } : {}),
       ...(s.services !== undefined && Object.keys(s.services).length > 0
         ? { services: redactServices(s.services) }

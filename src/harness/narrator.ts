@@ -23,6 +23,11 @@ export interface NarratorOptions {
   readonly color?: boolean;
   /** Print each turn's latency report. Default false. */
   readonly timings?: boolean;
+  /**
+   * Show each utterance's speech id (to acknowledge with `/spoken`). Default: when the fixture's
+   * session has `speech_ack: host`.
+   */
+  readonly speechIds?: boolean;
 }
 
 const STYLES = {
@@ -47,11 +52,16 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
     for (const rest of lines.slice(1)) options.write(`${' '.repeat(8)}${rest}`);
   };
   let pending = '';
+  let pendingId: string | undefined;
+  let showIds = options.speechIds === true;
+  const idOf = (speechId: string | undefined): string =>
+    showIds && speechId !== undefined ? paint('dim', ` · ${speechId}`) : '';
   /** Text deltas arrived this turn (then turn-end's content is not printed again). */
   let streamed = false;
   const flush = (): void => {
-    if (pending.trim() !== '') out('model', 'model', pending);
+    if (pending.trim() !== '') out('model', 'model', pending + idOf(pendingId));
     pending = '';
+    pendingId = undefined;
   };
   const raw = new Map<string, string>();
   const wire: { request: RecordedRequest; response: HttpExchange['response'] | undefined }[] = [];
@@ -81,6 +91,7 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
 
   return {
     fixtureStart(loaded: LoadedFixture) {
+      showIds = options.speechIds ?? loaded.fixture.session.speech_ack === 'host';
       options.write(paint('bold', `▶ ${loaded.fixture.name}`) + paint('dim', `  (${loaded.file})`));
       const s = loaded.fixture.session;
       const tools = [...loaded.tools.tools.keys()].join(', ');
@@ -99,6 +110,9 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
     },
     event(_turn: number, event: SessionEvent) {
       if (event.type === 'text-delta') {
+        // A new utterance starts a new line.
+        if (pendingId !== undefined && pendingId !== event.speechId) flush();
+        pendingId = event.speechId;
         pending += event.text;
         streamed = true;
         return;
@@ -116,7 +130,7 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
         return;
       }
       if (event.type === 'tool-result' || event.type === 'tool-error') printWire();
-      narrateEvent(event, out, raw);
+      narrateEvent(event, out, raw, idOf);
     },
     request(request: RecordedRequest, response: HttpExchange['response'] | undefined) {
       // Printed when the session's own http-request event arrives, so lines follow event order.
@@ -170,6 +184,7 @@ function narrateEvent(
   event: SessionEvent,
   out: (label: string, style: Style, text: string) => void,
   raw: Map<string, string>,
+  idOf: (speechId: string | undefined) => string,
 ): void {
   switch (event.type) {
     case 'tool-call': {
@@ -193,7 +208,7 @@ function narrateEvent(
       out(
         'say',
         'say',
-        `“${event.text}”${event.source === 'bridge' ? ' (bridge phrase)' : event.source === 'tool' ? '' : ` (${event.source})`} · ${event.speechId}`,
+        `“${event.text}”${event.source === 'bridge' ? ' (bridge phrase)' : event.source === 'tool' ? '' : ` (${event.source})`}${idOf(event.speechId)}`,
       );
       return;
     case 'spoken':

@@ -187,6 +187,13 @@ async function play(
       });
       turns.push(observed);
       turnFailures.push(...scriptFailures(t, model));
+      for (const text of played.unmatchedSpeech) {
+        turnFailures.push({
+          kind: 'unmatched_speech_point',
+          turn: t,
+          message: `no utterance contains ${JSON.stringify(text)} (spoken / interrupt_after)`,
+        });
+      }
       const undeclared = new Map<string, number>();
       for (const r of requests) {
         if (r.exchange === undefined)
@@ -265,6 +272,8 @@ interface PlayedTurn {
   readonly modelError?: string;
   /** Set when the turn failed otherwise. */
   readonly error?: string;
+  /** Texts of `spoken` / `interrupt_after` points no utterance of the turn contained. */
+  readonly unmatchedSpeech: readonly string[];
 }
 
 async function runTurn(
@@ -277,25 +286,29 @@ async function runTurn(
   let timer: NodeJS.Timeout | undefined;
   const timers: NodeJS.Timeout[] = [];
   let modelError: string | undefined;
+  const points = speechPoints(session, turn, timers);
   try {
     const stream = session.send(turn.user);
     if (interrupt?.after_ms !== undefined)
       timer = setTimeout(() => session.interrupt(), interrupt.after_ms);
     let interrupted = false;
-    const points = speechPoints(session, turn, timers);
     for await (const event of stream) {
       events.push(event);
       onEvent(event);
-      points(event);
+      points.onEvent(event);
       if (event.type === 'model-error') modelError = event.message;
       if (!interrupted && interrupt?.on !== undefined && event.type === interrupt.on) {
         interrupted = true;
         session.interrupt();
       }
     }
-    return { events, result: await stream.result };
+    return { events, result: await stream.result, unmatchedSpeech: points.unmatched() };
   } catch (error) {
-    return { events, ...(modelError !== undefined ? { modelError } : { error: errorText(error) }) };
+    return {
+      events,
+      unmatchedSpeech: points.unmatched(),
+      ...(modelError !== undefined ? { modelError } : { error: errorText(error) }),
+    };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     for (const t of timers) clearTimeout(t);
@@ -306,13 +319,14 @@ type SpeechPoint = NonNullable<FixtureTurn['spoken']>[number];
 
 /**
  * The turn's scripted acknowledgements (`spoken`) and barge-in (`interrupt_after`): each fires once,
- * at the first speaking event whose text contains its text, after its `after_ms`.
+ * `after_ms` after the first utterance whose text (so far) contains its text; a point that matched
+ * nothing is reported by `unmatched()`.
  */
 function speechPoints(
   session: Session,
   turn: FixtureTurn,
   timers: NodeJS.Timeout[],
-): (event: SessionEvent) => void {
+): { onEvent(event: SessionEvent): void; unmatched(): string[] } {
   const norm = (p: SpeechPoint) =>
     typeof p === 'string' ? { text: p, after_ms: 0 } : { text: p.text, after_ms: p.after_ms ?? 0 };
   const acks = (turn.spoken ?? []).map(norm);
@@ -321,21 +335,30 @@ function speechPoints(
     if (ms === 0) queueMicrotask(run);
     else timers.push(setTimeout(run, ms));
   };
-  return (event) => {
+  // An utterance streams in deltas: a point matches the utterance's text so far.
+  const heard = new Map<string, string>();
+  const onEvent = (event: SessionEvent): void => {
     if (event.type !== 'say' && event.type !== 'text-delta') return;
     const id = event.speechId;
+    const text = (heard.get(id) ?? '') + event.text;
+    heard.set(id, text);
     for (let i = acks.length - 1; i >= 0; i--) {
       const a = acks[i];
-      if (a === undefined || !event.text.includes(a.text)) continue;
+      if (a === undefined || !text.includes(a.text)) continue;
       acks.splice(i, 1);
       at(a.after_ms, () => session.spoken(id));
     }
-    if (barge !== undefined && event.text.includes(barge.text)) {
+    if (barge !== undefined && text.includes(barge.text)) {
       const b = barge;
       barge = undefined;
       at(b.after_ms, () => session.interrupt());
     }
   };
+  const unmatched = (): string[] => [
+    ...acks.map((a) => a.text),
+    ...(barge === undefined ? [] : [barge.text]),
+  ];
+  return { onEvent, unmatched };
 }
 
 /** What a turn that rejected still shows: its events and the session's state. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -60,8 +60,9 @@ describe('switchboard (built binary)', () => {
       ]);
       expect(r.status).toBe(1);
       assertWellFormedXml(r.stdout);
-      expect(r.stdout.match(/<testcase /g)?.length).toBe(6);
-      expect(r.stdout.match(/<failure /g)?.length).toBe(5);
+      const failing = readdirSync('fixtures/failing').length;
+      expect(r.stdout.match(/<testcase /g)?.length).toBe(failing + 1);
+      expect(r.stdout.match(/<failure /g)?.length).toBe(failing);
     });
     it('TAP and JSON reporters', () => {
       const tap = cli(['test', 'fixtures/conversations/demo.yaml', '--reporter', 'tap']);
@@ -273,6 +274,54 @@ describe('switchboard (built binary)', () => {
       const t = cli(['test', saved]);
       expect(t.stdout).toContain('1 passed');
       expect(t.status).toBe(0);
+    });
+    it('--speech-ack host: shows speech ids, waits for /spoken before a speak-then-act action, saves the acks', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sb-repl-speech-'));
+      const tools = join(dir, 'tools.json');
+      writeFileSync(
+        tools,
+        JSON.stringify([
+          {
+            type: 'action',
+            tool: {
+              type: 'function',
+              function: { name: 'transfer', parameters: { type: 'object', properties: {} } },
+            },
+            options: {
+              speech: { before: { mode: 'always', phrases: { en: 'Let me connect you.' } } },
+            },
+          },
+        ]),
+      );
+      const saved = join(dir, 'saved.yaml');
+      const input = [
+        'Put me through',
+        '/call transfer {}',
+        '/spoken sp_9',
+        '/spoken sp_1',
+        '/reply Connected.',
+        `/save ${saved}`,
+        '/quit',
+      ].join('\n');
+      const r = cli(['repl', tools, '--model', 'manual', '--speech-ack', 'host'], { input });
+      expect(r.status).toBe(0);
+      const out = r.stdout;
+      expect(out).toContain('say     “Let me connect you.” (pre-tool) · sp_1');
+      expect(out).toContain('(transfer waits until sp_1 is played');
+      expect(out).toContain('sp_9: no utterance waits for playback under this id');
+      // The transfer runs after the announcement was played, not before.
+      expect(out.indexOf('heard   sp_1 played to the end')).toBeGreaterThan(-1);
+      expect(out.indexOf('heard   sp_1')).toBeLessThan(out.indexOf('action  transfer'));
+      expect(out).toContain('model   Connected. · sp_2');
+      const text = readFileSync(saved, 'utf8');
+      expect(text).toContain('speech_ack: host');
+      expect(text).toMatch(/spoken:\n\s+- Let me connect you\./);
+      expect(cli(['test', saved]).status).toBe(0);
+      const bad = cli(['repl', tools, '--speech-ack', 'maybe'], { input: '' });
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain('--speech-ack: expected host or auto, got "maybe"');
+      const auto = cli(['repl', tools, '--model', 'manual'], { input: '/spoken all\n/quit\n' });
+      expect(auto.stdout).toContain('(speech counts as played when emitted');
     });
     it('narrates the caller and each step before asking the model again; /lang checks the allow-list', () => {
       const input = [

@@ -36,6 +36,8 @@ describe('fixtures/failing fail for the right reason', () => {
       'unused_exchange',
       /http\[0\] GET https:\/\/api\.example\.test\/never was never requested/,
     ],
+    ['hangup-before-farewell.yaml', 'expectation', /expect\.events\[1\]: no such event/],
+    ['unmatched-speech-point.yaml', 'unmatched_speech_point', /no utterance contains "See you"/],
   ];
   it('covers every file in the folder', () => {
     expect(readdirSync('fixtures/failing').sort()).toEqual(cases.map((c) => c[0]).sort());
@@ -48,6 +50,14 @@ describe('fixtures/failing fail for the right reason', () => {
       expect(resultProblemLines(result).join('\n')).toMatch(message);
     });
   }
+});
+
+describe('scripted speech points', () => {
+  it('match an utterance streamed in several deltas, and only the unmatched one fails', async () => {
+    const result = await runFixture('fixtures/failing/unmatched-speech-point.yaml');
+    expect(result.failures.map((f) => f.kind)).toEqual(['unmatched_speech_point']);
+    expect(resultProblemLines(result).join('\n')).not.toMatch(/Goodbye/);
+  });
 });
 
 describe('malformed fixtures', () => {

@@ -34,6 +34,8 @@ Options:
   --services <file|json>  services with their auth for endpoint calls (SPEC §3), e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}' or a JSON/YAML file;
                           /save writes them with every secret replaced
+  --speech-ack host|auto  who reports playback (default auto: speech counts as played when
+                          emitted); host: you do, with /spoken <id>, and speech ids are shown
   --no-color              plain output
   -h, --help              show this help
 
@@ -51,6 +53,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       model: { type: 'string' },
       services: { type: 'string' },
       'text-markers': { type: 'boolean' },
+      'speech-ack': { type: 'string' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -108,6 +111,9 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
   const language = checkLanguage(values.language ?? languages?.[0] ?? 'en-US', languages);
   if (!language.ok) throw new UsageError(`--language: ${language.message}`);
   const services = await readServices(values.services);
+  const speechAck = values['speech-ack'];
+  if (speechAck !== undefined && speechAck !== 'host' && speechAck !== 'auto')
+    throw new UsageError(`--speech-ack: expected host or auto, got ${JSON.stringify(speechAck)}`);
   let repl: ReplController | undefined;
   const lines = new LineSource(io.stdin, io.stdout, { onInterrupt: () => repl?.interrupt() });
   repl = new ReplController({
@@ -120,6 +126,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     language: language.tag,
     ...(languages !== undefined ? { languages } : {}),
     ...(services !== undefined ? { services } : {}),
+    ...(speechAck !== undefined ? { speechAck } : {}),
     color: values['no-color'] !== true && useColor(io),
   });
   try {

@@ -23,7 +23,13 @@ import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
 import type { Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
-import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../../session/types.js';
+import type {
+  ServiceConfig,
+  Session,
+  SessionEvent,
+  SessionOptions,
+  TurnResult,
+} from '../../session/types.js';
 import type { CliIO } from '../io.js';
 import type { LineSource } from './line-source.js';
 
@@ -42,6 +48,11 @@ export interface ReplOptions {
   /** Services (with their secrets) for endpoint auth; never written by `/save`. */
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   readonly color: boolean;
+  /**
+   * Who acknowledges playback (docs/voice.md). `host`: the person does, with `/spoken`, and the
+   * narration shows each utterance's speech id. Default `auto`.
+   */
+  readonly speechAck?: 'host' | 'auto';
 }
 
 export const REPL_COMMANDS = `Commands:
@@ -50,7 +61,7 @@ export const REPL_COMMANDS = `Commands:
   /reply <text>        (manual model) answer the caller
   /tools               list the tools
   /vars                show session variables
-  /spoken [id|all]     mark an utterance (or all) as played (speechAck host)
+  /spoken [id|all]     mark an utterance (or all) as played (with --speech-ack host)
   /set <name> <json>   set a session variable
   /lang <tag>          change the session language
   /history             show the conversation so far
@@ -82,6 +93,10 @@ export class ReplController {
   #session: Session;
   #options: SessionOptions;
   #turns: RecordedTurn[] = [];
+  /** This turn's utterances (speech id → text so far), for `/spoken` and `/save`. */
+  readonly #utterances = new Map<string, string>();
+  readonly #acked = new Set<string>();
+  #spokenThisTurn: string[] = [];
   #initialVars: Record<string, unknown>;
   #initialLanguage: string;
   #pending: { vars?: Record<string, unknown>; language?: string } | undefined;
@@ -93,7 +108,11 @@ export class ReplController {
   constructor(options: ReplOptions) {
     this.#o = options;
     const say = (line: string): void => this.#print(line);
-    this.#narrator = createNarrator({ write: say, color: options.color });
+    this.#narrator = createNarrator({
+      write: say,
+      color: options.color,
+      speechIds: options.speechAck === 'host',
+    });
     const secrets = configuredSecrets(options.services ?? {});
     const tokenUrls = new Set(
       Object.values(options.services ?? {}).flatMap((c) =>
@@ -140,6 +159,7 @@ export class ReplController {
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       actions: this.#simulatedActions(),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
+      ...(this.#o.speechAck !== undefined ? { speechAck: this.#o.speechAck } : {}),
       _internal: { now: () => startAt + (Date.now() - realStart) },
     };
   }
@@ -157,6 +177,59 @@ export class ReplController {
 
   #print(line: string): void {
     this.#o.io.stdout.write(`${line}\n`);
+  }
+
+  /**
+   * A call that waits for playback is pending and utterances of this turn are unacknowledged: read
+   * `/spoken` lines (the person plays the host's audio player) until all are played or Enter.
+   * The turn cannot call the model meanwhile (its round is not over), so no other reader competes.
+   */
+  async #awaitPlayback(tools: readonly string[]): Promise<void> {
+    const unplayed = (): string[] =>
+      [...this.#utterances.keys()].filter((u) => !this.#acked.has(u));
+    if (unplayed().length === 0) return;
+    this.#print(
+      `(${tools.join(', ')} waits until ${unplayed().join(', ')} is played: /spoken <id>|all, or Enter to let it wait)`,
+    );
+    while (unplayed().length > 0) {
+      const line = await this.#o.lines.next('playback> ');
+      if (line === undefined || line.trim() === '') return;
+      const [command = '', ...rest] = line.trim().split(/\s+/);
+      if (command === '/spoken') this.#spoken(rest.join(' '));
+      else this.#print('(a call waits for playback: /spoken <id>|all, or Enter to go on)');
+    }
+  }
+
+  /**
+   * `/spoken [id|all]`: the person reports playback, as a voice host would. An acknowledgement
+   * made while a turn runs is saved by `/save` as a `spoken` point of that turn.
+   */
+  #spoken(id: string): void {
+    if (this.#o.speechAck !== 'host') {
+      this.#print(
+        '(speech counts as played when emitted: start with --speech-ack host to acknowledge it yourself)',
+      );
+      return;
+    }
+    const acked =
+      id === '' || id === 'all'
+        ? [...this.#utterances.keys()].filter((u) => !this.#acked.has(u))
+        : this.#utterances.has(id) && !this.#acked.has(id)
+          ? [id]
+          : [];
+    if (id === '' || id === 'all')
+      this.#print(`  ${this.#session.spokenAll()} utterance(s) marked spoken`);
+    else if (this.#session.spoken(id)) this.#print(`  ${id} marked spoken`);
+    else {
+      this.#print(`  ${id}: no utterance waits for playback under this id`);
+      return;
+    }
+    for (const u of acked) {
+      this.#acked.add(u);
+      const text = this.#utterances.get(u);
+      if (this.#busy && text !== undefined && text.trim() !== '')
+        this.#spokenThisTurn.push(text.trim());
+    }
   }
 
   /** The banner: tools, model, and where endpoint calls really go. */
@@ -232,10 +305,20 @@ export class ReplController {
     let modelError: string | undefined;
     let result: TurnResult | undefined;
     this.#busy = true;
+    this.#utterances.clear();
+    this.#acked.clear();
+    this.#spokenThisTurn = [];
+    const gated = gatedCalls(this.#o.tools, this.#o.speechAck === 'host');
     try {
       for await (const event of stream) {
         if (event.type === 'model-error') modelError = event.message;
+        if (event.type === 'say' || event.type === 'text-delta')
+          this.#utterances.set(
+            event.speechId,
+            (this.#utterances.get(event.speechId) ?? '') + event.text,
+          );
         this.#narrator.event?.(this.#turns.length, event);
+        if (gated.track(event)) await this.#awaitPlayback(gated.tools());
       }
       result = await stream.result;
     } catch (error) {
@@ -271,6 +354,7 @@ export class ReplController {
       steps: this.#model.steps.slice(stepsBefore),
       observed,
       ...(this.#pending !== undefined ? { before: this.#pending } : {}),
+      ...(this.#spokenThisTurn.length > 0 ? { spoken: this.#spokenThisTurn } : {}),
     });
     this.#pending = undefined;
   }
@@ -323,14 +407,9 @@ export class ReplController {
       case '/vars':
         this.#print(JSON.stringify(this.#session.toJSON().vars, null, 2));
         return undefined;
-      case '/spoken': {
-        // Acknowledge playback (speechAck: 'host'): one speech id, or all pending ones.
-        if (rest === '' || rest === 'all')
-          this.#print(`  ${this.#session.spokenAll()} utterance(s) marked spoken`);
-        else
-          this.#print(`  ${rest}: ${this.#session.spoken(rest) ? 'marked spoken' : 'not pending'}`);
+      case '/spoken':
+        this.#spoken(rest);
         return undefined;
-      }
       case '/step':
         for (const line of describeWorkflows(this.#o.tools.tools, this.#session.toJSON()))
           this.#print(`  ${line}`);
@@ -448,6 +527,7 @@ export class ReplController {
         ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
         vars: this.#initialVars,
         ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
+        ...(this.#o.speechAck !== undefined ? { speechAck: this.#o.speechAck } : {}),
       },
       turns: this.#turns,
       exchanges: this.#http.exchanges,
@@ -508,4 +588,28 @@ function historyLine(m: {
   const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ');
   const content = m.content ?? '';
   return `${m.role}:${content !== '' ? ` ${content}` : ''}${calls !== undefined ? ` → ${calls}` : ''}`;
+}
+
+/**
+ * Calls of speak-then-act tools (`options.speech.after_speech`) dispatched and not yet finished in
+ * this turn. `track` says whether, after this event, such a call may be waiting for playback.
+ */
+function gatedCalls(
+  tools: ToolSet,
+  host: boolean,
+): { track(event: SessionEvent): boolean; tools(): string[] } {
+  const pending = new Map<string, string>();
+  return {
+    track(event) {
+      if (!host) return false;
+      if (event.type === 'tool-call') {
+        if (tools.tools.get(event.tool)?.options.speech.afterSpeech === true)
+          pending.set(event.callId, event.tool);
+      } else if (event.type === 'tool-result' || event.type === 'tool-error') {
+        pending.delete(event.callId);
+      }
+      return pending.size > 0 && (event.type === 'tool-call' || event.type === 'say');
+    },
+    tools: () => [...new Set(pending.values())],
+  };
 }
