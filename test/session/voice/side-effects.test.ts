@@ -9,6 +9,7 @@ import {
   sideEffectClass,
 } from '../../../src/definition/side-effects.js';
 import { createSession, restoreSession } from '../../../src/session/create-session.js';
+import { isJournaled } from '../../../src/index.js';
 import { ScriptedModel } from '../../../src/testing.js';
 import { fn } from '../fixtures.js';
 
@@ -51,6 +52,9 @@ describe('side-effect classes', () => {
     expect(sideEffectClass(set.tools.get('search')!)).toBe('none');
     expect(isCancellable(set.tools.get('search')!)).toBe(true);
     expect(sideEffectClass(set.tools.get('charge')!)).toBe('unsafe');
+    // Session stores journal exactly the calls of the classes with a side effect.
+    expect(isJournaled(set.tools.get('search')!)).toBe(false);
+    expect(isJournaled(set.tools.get('charge')!)).toBe(true);
   });
 
   it('refuses an unknown class and both spellings at load, with the path', async () => {
