@@ -166,8 +166,10 @@ export async function executeToolCall(
     ctx,
     tool,
   );
-  // Without a recorded result a resumed session answers `outcome_unknown`, which is still right.
-  if (journal !== undefined) await journal.complete(call.id, result.content).catch(() => undefined);
+  // Not awaited: without a recorded result a resumed session answers `outcome_unknown`, which is
+  // still right, and the record goes out on the store's connection ahead of the turn's save (which
+  // clears the journal), so waiting for its reply would only put a round trip on every call.
+  if (journal !== undefined) void journal.complete(call.id, result.content).catch(() => undefined);
   return result;
 }
 
