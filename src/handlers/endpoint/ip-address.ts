@@ -2,7 +2,8 @@
  * Classifies IP addresses for the private-network policy. Parses IPv4 in every notation the
  * WHATWG URL standard and `inet_aton` accept (decimal `2130706433`, octal `0177.0.0.1`, hex
  * `0x7f.1`, short `127.1`) and IPv6 including zone ids and embedded IPv4 (mapped `::ffff:a.b.c.d`,
- * compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`), so no spelling slips through.
+ * compatible `::a.b.c.d`, translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`),
+ * so no spelling slips through.
  */
 
 /** Parses an IPv4 address in any inet_aton notation to a 32-bit number, or undefined. */
@@ -106,19 +107,37 @@ function embeddedV4(g: readonly number[]): number {
   return (g[6] ?? 0) * 65536 + (g[7] ?? 0);
 }
 
+/**
+ * True for every IPv6 address that is not globally reachable, decided per range of the IANA IPv6
+ * Special-Purpose Address Registry (docs/handlers.md lists each decision). Only 2000::/3 is global
+ * unicast; outside it, only the NAT64 well-known prefix (by its embedded IPv4) can be public.
+ */
 function isPrivateV6(g: readonly number[]): boolean {
-  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = g;
-  const firstFiveZero = a === 0 && b === 0 && c === 0 && d === 0 && e === 0;
-  if (firstFiveZero && (f === 0 || f === 0xffff)) return true; // ::, ::1, ::a.b.c.d, ::ffff:a.b.c.d
-  if (a === 0x64 && b === 0xff9b)
-    return isPrivateV4(embeddedV4(g)) || c !== 0 || d !== 0 || e !== 0 || f !== 0; // NAT64
-  if (a === 0x2002) return isPrivateV4(b * 65536 + c); // 6to4
-  if (a === 0x2001 && b === 0) return true; // Teredo
-  if (a === 0x2001 && b === 0xdb8) return true; // documentation
-  if (a === 0x100 && b === 0 && c === 0 && d === 0) return true; // discard
-  if ((a & 0xfe00) === 0xfc00) return true; // unique local
-  if ((a & 0xffc0) === 0xfe80 || (a & 0xffc0) === 0xfec0) return true; // link/site local
-  if ((a & 0xff00) === 0xff00) return true; // multicast
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, h = 0, i = 0] = g;
+  const firstFourZero = a === 0 && b === 0 && c === 0 && d === 0;
+  // ::/128, ::1/128, IPv4-compatible ::/96, IPv4-mapped ::ffff:0:0/96, IPv4-translated
+  // ::ffff:0:0:0/96 (RFC 2765 SIIT): never dialled, whatever IPv4 they embed.
+  if (firstFourZero && (e === 0 || e === 0xffff)) return true;
+  if (a === 0x64 && b === 0xff9b) {
+    // 64:ff9b::/96 well-known NAT64: as its embedded IPv4. 64:ff9b:1::/48 (local-use) and the
+    // rest of 64:ff9b::/32: not global.
+    return c !== 0 || d !== 0 || e !== 0 || f !== 0 || isPrivateV4(embeddedV4(g));
+  }
+  // Reserved by the IETF, discard-only 100::/64, dummy 100:0:0:1::/64, SRv6 SIDs 5f00::/16, ULA
+  // fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8: all outside 2000::/3.
+  if ((a & 0xe000) !== 0x2000) return true;
+  if (a === 0x2002) return isPrivateV4(b * 65536 + c); // 6to4: as its embedded IPv4
+  if (a === 0x2001 && b < 0x200) {
+    // 2001::/23 IETF protocol assignments: not global, but for the registry's reachable entries.
+    if (b === 1 && c === 0 && d === 0 && e === 0 && f === 0 && h === 0 && i >= 1 && i <= 3)
+      return false; // 2001:1::1, ::2, ::3 anycast (PCP, TURN, DNS-SD SRP)
+    if (b === 3) return false; // 2001:3::/32 AMT
+    if (b === 4 && c === 0x112) return false; // 2001:4:112::/48 AS112-v6
+    if ((b & 0xfff0) === 0x20 || (b & 0xfff0) === 0x30) return false; // ORCHIDv2, drone remote ID
+    return true; // Teredo 2001::/32, benchmarking 2001:2::/48, ORCHID 2001:10::/28, the rest
+  }
+  if (a === 0x2001 && b === 0xdb8) return true; // documentation 2001:db8::/32
+  if (a === 0x3fff && (b & 0xf000) === 0) return true; // documentation 3fff::/20
   return false;
 }
 
