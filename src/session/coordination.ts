@@ -51,8 +51,10 @@ export interface SessionLease {
   /**
    * Saves the state if the stored revision is still `expected`, clears the journal, and returns
    * the new revision. Throws {@link StaleSessionError} or {@link SessionLeaseLostError}.
+   * `unchangedPrefix`: how many leading history messages the caller guarantees are unchanged
+   * since it loaded or saved revision `expected` (a store may then write only the rest).
    */
-  save(state: SessionState, expected: number): Promise<number>;
+  save(state: SessionState, expected: number, unchangedPrefix?: number): Promise<number>;
   release(): Promise<void>;
 }
 

@@ -186,6 +186,8 @@ class LiveSession implements Session, TurnHost {
     this.options = options;
     this.#revision = revision;
     this.state = state;
+    // A session loaded from a store at a revision holds exactly the stored history.
+    if (revision !== undefined) this.snapshots.storedPrefix = state.history.length;
     this.limits = resolveArgumentLimits(options.limits);
     this.now = options._internal?.now ?? Date.now;
     this.generateId = options._internal?.generateId ?? defaultId;
@@ -272,7 +274,15 @@ class LiveSession implements Session, TurnHost {
   async persist(state: SessionState): Promise<void> {
     const lease = this.#lease;
     if (lease !== undefined) {
-      this.#revision = await lease.save(state, this.#revision ?? lease.revision);
+      // A history rewrite while the save is under way lowers storedPrefix again.
+      const vouched = this.snapshots.storedPrefix;
+      this.snapshots.storedPrefix = state.history.length;
+      try {
+        this.#revision = await lease.save(state, this.#revision ?? lease.revision, vouched);
+      } catch (err) {
+        this.snapshots.storedPrefix = Math.min(vouched, this.snapshots.storedPrefix);
+        throw err;
+      }
     } else if (this.options.store !== undefined) {
       await this.options.store.set(state);
     }
@@ -358,6 +368,7 @@ class LiveSession implements Session, TurnHost {
             ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
             ...(o.pools === undefined ? {} : { pools: o.pools }),
             ...(o.services === undefined ? {} : { services: o.services }),
+            ...(o.secrets === undefined ? {} : { secrets: o.secrets }),
             ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
             ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
             now: this.now,

@@ -14,6 +14,7 @@ import {
   type SessionLease,
   type TurnJournal,
 } from './coordination.js';
+import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
 import type { RedisEvalClient, RedisStoreSettings } from './redis-store.js';
 import type { SessionState } from './types.js';
 
@@ -22,11 +23,14 @@ export interface LeaseKeys {
   readonly state: string;
   readonly lease: string;
   readonly journal: string;
+  /** The history list (redis-snapshot.ts). */
+  readonly history: string;
 }
 
 const ACQUIRE = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {1, redis.call('HGET', KEYS[2], 'rev') or '0', redis.call('LRANGE', KEYS[3], 0, -1)}
+  local h = redis.call('HMGET', KEYS[2], 'rev', 'n', 'hc')
+  return {1, h[1] or '0', redis.call('LRANGE', KEYS[3], 0, -1), h[2] or '0', h[3] or ''}
 end
 return {0, redis.call('PTTL', KEYS[1])}`;
 const RENEW = `
@@ -40,14 +44,19 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return 1`;
-const SAVE = `
+/**
+ * KEYS: lease, state, journal, history. ARGV: token, expected revision, then WRITE_STATE's
+ * arguments. A save that keeps stored messages checks their count first (-3: write them all).
+ */
+const SAVE = `${WRITE_STATE}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
 local cur = tonumber(redis.call('HGET', KEYS[2], 'rev') or '0')
 if cur ~= tonumber(ARGV[2]) then return {-2, cur} end
-redis.call('HSET', KEYS[2], 'rev', cur + 1, 'data', ARGV[3], 'mac', ARGV[4])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
+local keep = tonumber(ARGV[6])
+if keep > 0 and tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep then return {-3, cur} end
+local rev = write_state(KEYS[2], KEYS[4], ARGV, 3)
 redis.call('DEL', KEYS[3])
-return {cur + 1, 0}`;
+return {rev, 0}`;
 
 /** Journal records, one JSON text per list item. */
 type JournalRecord =
@@ -81,7 +90,8 @@ export async function acquireRedisLease(request: AcquireRequest): Promise<Sessio
     })) as unknown[];
     if (reply[0] === 1) {
       const records = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
-      return new RedisLease(request, Number(reply[1]), openTurns(records));
+      const stored = { count: Number(reply[3]), chain: String(reply[4] ?? '') };
+      return new RedisLease(request, Number(reply[1]), openTurns(records), stored);
     }
     const waited = Date.now() - started;
     if (waited >= settings.leaseWaitMs) throw new SessionBusyError(request.id, waited);
@@ -134,11 +144,21 @@ class RedisLease implements SessionLease {
   readonly #r: AcquireRequest;
   readonly #renewal: NodeJS.Timeout;
   #lost = false;
+  /** What is stored at revision {@link #storedAt}: the history a save can extend. */
+  #stored: StoredHistory;
+  #storedAt: number;
 
-  constructor(request: AcquireRequest, revision: number, open: readonly OpenTurn[]) {
+  constructor(
+    request: AcquireRequest,
+    revision: number,
+    open: readonly OpenTurn[],
+    stored: StoredHistory,
+  ) {
     this.#r = request;
     this.revision = revision;
     this.openTurns = open;
+    this.#stored = stored;
+    this.#storedAt = revision;
     const every = Math.max(1, Math.floor(request.settings.leaseTtlMs / 3));
     this.#renewal = setInterval(() => void this.#renew(), every);
     this.#renewal.unref();
@@ -181,23 +201,44 @@ class RedisLease implements SessionLease {
     };
   }
 
-  async save(state: SessionState, expected: number): Promise<number> {
-    const { client, keys, token, id, settings } = this.#r;
+  async save(state: SessionState, expected: number, unchangedPrefix = 0): Promise<number> {
+    const { id } = this.#r;
     if (this.#lost) throw new SessionLeaseLostError(id);
-    const data = JSON.stringify(state);
+    // Append only when the caller vouches for every stored message and nothing was saved since.
+    const extend =
+      expected === this.#storedAt &&
+      this.#stored.count > 0 &&
+      unchangedPrefix >= this.#stored.count &&
+      state.history.length >= this.#stored.count;
+    const first = await this.#write(state, expected, extend ? this.#stored : undefined);
+    // -3: the stored count is not what this lease read (it cannot happen while revisions match,
+    // but a full write is always right).
+    return first ?? (await this.#write(state, expected, undefined)) ?? expected;
+  }
+
+  /** One save script; undefined when the stored history was not what `from` says. */
+  async #write(
+    state: SessionState,
+    expected: number,
+    from: StoredHistory | undefined,
+  ): Promise<number | undefined> {
+    const { client, keys, token, id, settings } = this.#r;
+    const { args, stored } = writeArguments(
+      state,
+      from ?? { count: 0, chain: '' },
+      settings,
+      this.#r.ttlMsFor(state),
+    );
     const reply = (await client.eval(SAVE, {
-      keys: [keys.lease, keys.state, keys.journal],
-      arguments: [
-        token,
-        String(expected),
-        data,
-        settings.sign(id, data),
-        String(this.#r.ttlMsFor(state)),
-      ],
+      keys: [keys.lease, keys.state, keys.journal, keys.history],
+      arguments: [token, String(expected), ...args],
     })) as number[];
     const [status, actual] = [Number(reply[0]), Number(reply[1])];
     if (status === -1) throw new SessionLeaseLostError(id);
     if (status === -2) throw new StaleSessionError(id, expected, actual);
+    if (status === -3) return undefined;
+    this.#stored = stored;
+    this.#storedAt = status;
     return status;
   }
 

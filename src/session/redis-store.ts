@@ -3,9 +3,11 @@
  * Besides the three {@link SessionStore} methods it offers {@link SessionCoordination}: a
  * revision per session, a per-session lease and the tool-call journal (see redis-lease.ts).
  *
- * Keys, for prefix `p` and session id `id`: `p` + `s:` + id is a hash (`rev`, `data` = the JSON
- * snapshot, `mac` = its HMAC when a secret is set); `l:` + id the lease; `j:` + id the journal (a
- * list). Every multi-key change is one Lua script, so a crash never leaves half of one.
+ * Keys, for prefix `p` and session id `id`: `p` + `s:` + id is a hash (`rev`, `head` = the
+ * state's JSON without its history, `n`, `hc` and `mac`, see redis-snapshot.ts); `m:` + id the
+ * history (a list, one JSON text per message, appended to by each turn's save); `l:` + id the
+ * lease; `j:` + id the journal (a list). Every multi-key change is one Lua script, so a crash never
+ * leaves half of one.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
@@ -15,6 +17,13 @@ import {
   type StoredSession,
 } from './coordination.js';
 import { acquireRedisLease, type LeaseKeys } from './redis-lease.js';
+import {
+  decodeStored,
+  WRITE_STATE,
+  writeArguments,
+  type Signer,
+  type StoredParts,
+} from './redis-snapshot.js';
 import { liveStateFrom } from './session-state.js';
 import type { SessionState, SessionStore } from './types.js';
 
@@ -47,13 +56,13 @@ export interface RedisSessionStoreOptions {
   readonly secret?: string;
 }
 
-const GET = `return redis.call('HMGET', KEYS[1], 'rev', 'data', 'mac')`;
-const SET = `
-local rev = redis.call('HINCRBY', KEYS[1], 'rev', 1)
-redis.call('HSET', KEYS[1], 'data', ARGV[1], 'mac', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return rev`;
-const DELETE = `return redis.call('DEL', KEYS[1], KEYS[2])`;
+const GET = `
+local h = redis.call('HMGET', KEYS[1], 'rev', 'head', 'n', 'hc', 'mac')
+if not h[2] then return {} end
+return {h[1], h[2], h[3] or '0', h[4] or '', h[5] or '', redis.call('LRANGE', KEYS[2], 0, -1)}`;
+const SET = `${WRITE_STATE}
+return write_state(KEYS[1], KEYS[2], ARGV, 1)`;
+const DELETE = `return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`;
 
 /** Store-wide settings the lease needs. */
 export interface RedisStoreSettings {
@@ -61,7 +70,9 @@ export interface RedisStoreSettings {
   readonly endedTtlMs: number;
   readonly leaseTtlMs: number;
   readonly leaseWaitMs: number;
-  readonly sign: (id: string, data: string) => string;
+  readonly sign: Signer;
+  /** Whether snapshots are signed (a secret is set). */
+  readonly signing: boolean;
 }
 
 /** A {@link SessionStore} on Redis, with leases, revisions and a tool-call journal. */
@@ -104,6 +115,7 @@ export class RedisSessionStore implements SessionStore {
       leaseTtlMs: positive(options.leaseTtlMs ?? 10_000, 'leaseTtlMs'),
       leaseWaitMs: Math.max(0, options.leaseWaitMs ?? 15_000),
       sign: (id, data) => this.#sign(id, data),
+      signing: this.#secret !== undefined,
     };
     this.coordination = {
       load: (id) => this.#load(id),
@@ -117,16 +129,22 @@ export class RedisSessionStore implements SessionStore {
 
   async set(state: SessionState): Promise<void> {
     if (typeof state.id !== 'string') throw new TypeError('session state needs a string id');
-    const data = JSON.stringify(state);
-    await this.#client.eval(SET, {
-      keys: [this.#keys(state.id).state],
-      arguments: [data, this.#sign(state.id, data), String(this.ttlMsFor(state))],
-    });
+    const keys = this.#keys(state.id);
+    const { args } = writeArguments(
+      state,
+      { count: 0, chain: '' },
+      this.#settings,
+      this.ttlMsFor(state),
+    );
+    await this.#client.eval(SET, { keys: [keys.state, keys.history], arguments: args });
   }
 
   async delete(id: string): Promise<void> {
     const keys = this.#keys(id);
-    await this.#client.eval(DELETE, { keys: [keys.state, keys.journal], arguments: [] });
+    await this.#client.eval(DELETE, {
+      keys: [keys.state, keys.journal, keys.history],
+      arguments: [],
+    });
   }
 
   /** Closes the client made by {@link connect} (a client passed in is left open). */
@@ -144,6 +162,7 @@ export class RedisSessionStore implements SessionStore {
       state: `${this.#prefix}s:${id}`,
       lease: `${this.#prefix}l:${id}`,
       journal: `${this.#prefix}j:${id}`,
+      history: `${this.#prefix}m:${id}`,
     };
   }
 
@@ -153,39 +172,46 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async #load(id: string): Promise<StoredSession | undefined> {
-    const reply = await this.#client.eval(GET, { keys: [this.#keys(id).state], arguments: [] });
-    const [rev, data, mac] = Array.isArray(reply) ? (reply as unknown[]) : [];
-    if (data === null || data === undefined) return undefined;
-    if (typeof data !== 'string')
+    const keys = this.#keys(id);
+    const reply = await this.#client.eval(GET, {
+      keys: [keys.state, keys.history],
+      arguments: [],
+    });
+    const [rev, head, count, chain, mac, messages] = Array.isArray(reply)
+      ? (reply as unknown[])
+      : [];
+    if (head === null || head === undefined) return undefined;
+    if (typeof head !== 'string' || !Array.isArray(messages))
       throw new InvalidSnapshotError(id, 'the stored value is not text');
     return {
-      state: this.#verify(id, data, typeof mac === 'string' ? mac : ''),
+      state: this.#verify(id, {
+        head,
+        count: Number(count),
+        chain: typeof chain === 'string' ? chain : '',
+        mac: typeof mac === 'string' ? mac : '',
+        messages,
+      }),
       revision: Number(rev),
     };
   }
 
-  /** Parses and checks a stored snapshot; throws InvalidSnapshotError naming what is wrong. */
-  #verify(id: string, data: string, mac: string): SessionState {
-    if (this.#secret !== undefined) {
-      const want = Buffer.from(this.#sign(id, data), 'hex');
-      const got = Buffer.from(mac, 'hex');
-      if (got.length !== want.length || !timingSafeEqual(got, want))
-        throw new InvalidSnapshotError(
-          id,
-          'its signature does not match (altered, or written by another deployment)',
-        );
-    }
+  /** Joins and checks a stored snapshot; throws InvalidSnapshotError naming what is wrong. */
+  #verify(id: string, parts: StoredParts): SessionState {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(data);
-    } catch {
-      throw new InvalidSnapshotError(id, 'it is not JSON');
+      parsed = decodeStored(
+        id,
+        parts,
+        this.#secret === undefined ? undefined : (i, text, mac) => this.#matches(i, text, mac),
+      );
+    } catch (err) {
+      throw new InvalidSnapshotError(id, err instanceof Error ? err.message : String(err));
     }
     const state = parsed as SessionState;
-    if (parsed === null || typeof parsed !== 'object' || state.id !== id)
+    if (state.id !== id)
       throw new InvalidSnapshotError(
         id,
-        `it belongs to session ${JSON.stringify(typeof state?.id === 'string' ? state.id : null)}`,
+        `it belongs to session ${JSON.stringify(typeof state.id === 'string' ? state.id : null)}`,
       );
     try {
       liveStateFrom(state);
@@ -193,6 +219,12 @@ export class RedisSessionStore implements SessionStore {
       throw new InvalidSnapshotError(id, err instanceof Error ? err.message : String(err));
     }
     return state;
+  }
+
+  #matches(id: string, text: string, mac: string): boolean {
+    const want = Buffer.from(this.#sign(id, text), 'hex');
+    const got = Buffer.from(mac, 'hex');
+    return got.length === want.length && timingSafeEqual(got, want);
   }
 
   #acquire(id: string): Promise<SessionLease> {

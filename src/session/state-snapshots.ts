@@ -24,6 +24,11 @@ export class StateSnapshots {
   #varsShared = false;
   /** Bumped when a history entry is replaced in place (not appended). */
   revision = 0;
+  /**
+   * How many leading history messages are unchanged since the session was last loaded from or
+   * saved to its store (a store with coordination then writes only the rest).
+   */
+  storedPrefix = 0;
 
   /**
    * The state as it is now, built on first call of the returned function (then cached). O(1)
@@ -82,6 +87,7 @@ export class StateSnapshots {
     this.#pending?.();
     state.history[index] = message;
     this.revision++;
+    this.storedPrefix = Math.min(this.storedPrefix, index);
   }
 }
 

@@ -156,14 +156,23 @@ describe('RedisSessionStore', () => {
 
   it('refuses tampered, foreign and malformed snapshots on load', async () => {
     const s = await store({ secret: 'k1' });
-    await s.set(state('a', { vars: { balance: 1 } }));
+    const hello = { role: 'user' as const, content: 'refund 1' };
+    await s.set(state('a', { vars: { balance: 1 }, history: [hello] }));
     const key = `${s.prefix}s:a`;
-    const data = (await raw.hGet(key, 'data')) ?? '';
-    await raw.hSet(key, 'data', data.replace('"balance":1', '"balance":1000000'));
+    const head = (await raw.hGet(key, 'head')) ?? '';
+    await raw.hSet(key, 'head', head.replace('"balance":1', '"balance":1000000'));
     await expect(s.get('a')).rejects.toThrow(/session a refused: its signature does not match/);
     await expect(
       resumeSession('a', { tools, model: new ScriptedModel([]), store: s }),
     ).rejects.toBeInstanceOf(InvalidSnapshotError);
+
+    // A history message altered, dropped or added breaks the chain the signature covers.
+    await s.set(state('m', { history: [hello] }));
+    await raw.lSet(`${s.prefix}m:m`, 0, JSON.stringify({ ...hello, content: 'refund 1000' }));
+    await expect(s.get('m')).rejects.toThrow(/session m refused: its signature does not match/);
+    await s.set(state('m2', { history: [hello, hello] }));
+    await raw.rPop(`${s.prefix}m:m2`);
+    await expect(s.get('m2')).rejects.toThrow(/holds 1 messages where 2 were saved/);
 
     const other = await RedisSessionStore.connect({ url, keyPrefix: s.prefix, secret: 'k2' });
     stores.push(other);
@@ -171,16 +180,102 @@ describe('RedisSessionStore', () => {
     await expect(other.get('b')).rejects.toThrow(/signature does not match/);
 
     const plain = await store();
-    await plain.set(state('c'));
-    await raw.hSet(`${plain.prefix}s:d`, { rev: '1', data: JSON.stringify(state('c')) });
+    const { history: _h, ...headOfC } = state('c');
+    await raw.hSet(`${plain.prefix}s:d`, { rev: '1', head: JSON.stringify(headOfC), n: '0' });
     await expect(plain.get('d')).rejects.toThrow(
       /snapshot of session d refused: it belongs to session "c"/,
     );
-    await raw.hSet(`${plain.prefix}s:e`, { rev: '1', data: '{"id":"e","version":2}' });
+    await raw.hSet(`${plain.prefix}s:e`, { rev: '1', head: '{"id":"e","version":2}', n: '0' });
     await expect(plain.get('e')).rejects.toThrow(
       /session e refused: unsupported session state version 2/,
     );
-    await raw.hSet(`${plain.prefix}s:f`, { rev: '1', data: 'not json' });
+    await raw.hSet(`${plain.prefix}s:f`, { rev: '1', head: 'not json', n: '0' });
     await expect(plain.get('f')).rejects.toMatchObject({ code: 'invalid_snapshot' });
+    await plain.set(state('g', { history: [hello] }));
+    await raw.lSet(`${plain.prefix}m:g`, 0, '{"role":');
+    await expect(plain.get('g')).rejects.toThrow(/session g refused: it is not JSON/);
+  });
+});
+
+describe('RedisSessionStore saves only what a turn added', () => {
+  /** A store whose client records the arguments of every save script. */
+  async function countingStore(
+    options: RedisSessionStoreOptions = {},
+    prefix = `test:${randomUUID()}:`,
+  ) {
+    const client = createClient({ url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const saves: string[][] = [];
+    const counting = {
+      eval(script: string, o: { keys: string[]; arguments: string[] }): Promise<unknown> {
+        if (o.keys.length === 4) saves.push(o.arguments);
+        return client.eval(script, o);
+      },
+    };
+    const s = new RedisSessionStore({ client: counting, keyPrefix: prefix, ...options });
+    stores.push(Object.assign(s, { close: () => client.close() }));
+    return { s, saves, prefix };
+  }
+  /** The messages a save appended: its arguments after token, revision and six fixed ones. */
+  const appended = (args: readonly string[]): unknown[] =>
+    args.slice(8).map((m) => JSON.parse(m) as unknown);
+
+  for (const secret of [undefined, 'k1']) {
+    it(`turn N writes its own messages only, and the history reads back whole (${secret === undefined ? 'unsigned' : 'signed'})`, async () => {
+      const { s, saves } = await countingStore(secret === undefined ? {} : { secret });
+      const replies = Array.from({ length: 12 }, (_, i) => ({ text: `answer ${i + 1}` }));
+      const session = createSession({
+        tools,
+        model: new ScriptedModel(replies),
+        store: s,
+        id: 'long',
+      });
+      for (let i = 1; i <= 12; i++) await session.run(`question ${i}`);
+      expect(saves).toHaveLength(12);
+      // The first save writes the whole (two-message) history; every later one keeps what is
+      // stored (its kept count is the stored count) and appends two messages.
+      expect(saves.map((a) => Number(a[5]))).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22]);
+      expect(appended(saves[11] ?? [])).toEqual([
+        { role: 'user', content: 'question 12' },
+        { role: 'assistant', content: 'answer 12' },
+      ]);
+      const stored = await s.get('long');
+      expect(stored?.history).toHaveLength(24);
+      expect(stored?.history.map((m) => m.content)).toEqual(
+        Array.from({ length: 12 }, (_, i) => [`question ${i + 1}`, `answer ${i + 1}`]).flat(),
+      );
+    });
+  }
+
+  it('a session resumed by another process extends the stored history; a stale copy is refused', async () => {
+    const here = await countingStore({ secret: 'k1' });
+    const there = await countingStore({ secret: 'k1' }, here.prefix);
+    const model = () => new ScriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const a = createSession({ tools, model: model(), store: here.s, id: 'r' });
+    await a.run('hi');
+    const b = await resumeSession('r', { tools, model: model(), store: there.s });
+    await b?.run('again');
+    await b?.run('and again');
+    expect(here.saves.map((x) => Number(x[5]))).toEqual([0]);
+    expect(there.saves.map((x) => Number(x[5]))).toEqual([2, 4]);
+    await expect(a.run('stale')).rejects.toBeInstanceOf(StaleSessionError);
+    expect((await here.s.get('r'))?.history.map((m) => m.content)).toEqual([
+      'hi',
+      'one',
+      'again',
+      'one',
+      'and again',
+      'two',
+    ]);
+  });
+
+  it('a plain set() rewrites the whole history', async () => {
+    const s = await store();
+    const m = (content: string) => ({ role: 'user' as const, content });
+    await s.set(state('p', { history: [m('1'), m('2'), m('3')] }));
+    await s.set(state('p', { history: [m('x')] }));
+    expect((await s.get('p'))?.history).toEqual([m('x')]);
+    expect(await raw.lLen(`${s.prefix}m:p`)).toBe(1);
   });
 });
