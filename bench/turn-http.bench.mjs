@@ -1,0 +1,416 @@
+// Session-level benchmark (docs/benchmarks.md): N concurrent sessions, each turn a scripted model
+// call that asks for one `post` endpoint tool, the endpoint call to a loopback server in a child
+// process answering after a fixed 20 ms (bench/load/upstream.mjs), then the model's answer; versus
+// bare undici making the same HTTP calls (same body, same concurrency, same pacing) from this
+// process with the same undici. Pacing: an offered rate (--rate, default 1,000 turns/s in all:
+// each session starts a turn every N/rate s, latency counted from the scheduled start), and a
+// saturation run (--saturate N: closed loop without pause, as many turns as the CPU allows).
+//
+// The bare side uses undici's `dispatch` handler API with a fresh Agent (the leanest undici path:
+// no body stream per call; the engine uses it too) and parses the JSON answer, which is what an
+// application needs at least. Engine and bare phases alternate (bare first, then engine, and the
+// reverse), so both see the same machine; ratios are per pair, the median is reported.
+//
+// Reported per N: turns/s and the ratio to bare, CPU per turn (process.cpuUsage over the phase ÷
+// turns; includes GC and undici), turn latency p50/p99, event-loop delay p99
+// (monitorEventLoopDelay sampling every 1 ms for the whole phase), heap and file descriptors per
+// live session (after the phase, with gc(); fds are /proc/self/fd entries minus the baseline minus
+// the shared pool's connected sockets). Then an fd check with 5,000 sessions, and turn 10 versus
+// turn 1,000 of the same sessions (engine time per turn = turn time − the endpoint call's time).
+//
+// Bounded: every phase is a fixed number of turns; loopback only. Selection:
+//   node bench/run.mjs turn-http                      # N = 100 and 1000, fd check, long sessions
+//   node --expose-gc bench/turn-http.bench.mjs --sessions 1000 --only engine   # one side (profiling)
+// Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"), --rate (TURN_HTTP_RATE, 1000;
+// 0 = no pause), --saturate (TURN_HTTP_SATURATE, "1000"; "0" skips), --turns (turns per session
+// per phase; default about 5 s of the offered rate, or 5000/N when saturating, at least 5), --pairs (TURN_HTTP_PAIRS, 2), --fd-sessions
+// (TURN_HTTP_FD_SESSIONS, 5000; 0 skips), --long-sessions (TURN_HTTP_LONG_SESSIONS, 20; 0 skips),
+// --long-turns (1000), --only engine|bare (skips the comparison, fd check and long run).
+import { fork } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Agent } from 'undici';
+import { connectionPools, createSession, loadTools } from '../dist/index.js';
+import { ScriptedModel } from '../dist/testing.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: process.env.TURN_HTTP_SESSIONS ?? '100,1000' },
+    turns: { type: 'string' },
+    pairs: { type: 'string', default: process.env.TURN_HTTP_PAIRS ?? '2' },
+    'fd-sessions': { type: 'string', default: process.env.TURN_HTTP_FD_SESSIONS ?? '5000' },
+    'long-sessions': { type: 'string', default: process.env.TURN_HTTP_LONG_SESSIONS ?? '20' },
+    'long-turns': { type: 'string', default: '1000' },
+    only: { type: 'string' },
+    latency: { type: 'string', default: '20' },
+    rate: { type: 'string', default: process.env.TURN_HTTP_RATE ?? '1000' },
+    saturate: { type: 'string', default: process.env.TURN_HTTP_SATURATE ?? '1000' },
+  },
+});
+const bound = (name, text, min, max) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`--${name} must be an integer in ${min}..${max}`);
+  return n;
+};
+const sizes = values.sessions.split(',').map((s) => bound('sessions', s, 1, 10_000));
+const pairs = bound('pairs', values.pairs, 1, 5);
+const fdSessions = bound('fd-sessions', values['fd-sessions'], 0, 10_000);
+const longSessions = bound('long-sessions', values['long-sessions'], 0, 100);
+const longTurns = bound('long-turns', values['long-turns'], 20, 2000);
+const rate = bound('rate', values.rate, 0, 100_000);
+const saturateAt = values.saturate
+  .split(',')
+  .filter((x) => x !== '' && x !== '0')
+  .map((x) => bound('saturate', x, 1, 10_000));
+const only = values.only;
+if (only !== undefined && only !== 'engine' && only !== 'bare')
+  throw new Error('--only must be engine or bare');
+
+// --- upstream: a child process, fixed latency ------------------------------------------------
+const upstream = fork(join(here, 'load', 'upstream.mjs'), ['--latency', values.latency], {
+  execArgv: [],
+});
+const { port } = await new Promise((resolve) =>
+  upstream.on('message', (m) => m.type === 'ready' && resolve(m)),
+);
+const origin = `http://127.0.0.1:${port}`;
+const BODY = JSON.stringify({ ref: 'r' });
+
+// --- engine side -----------------------------------------------------------------------------
+const tools = await loadTools([
+  {
+    type: 'endpoint',
+    tool: {
+      type: 'function',
+      function: {
+        name: 'place_order',
+        description: 'Place an order',
+        parameters: {
+          type: 'object',
+          properties: { ref: { type: 'string' } },
+          required: ['ref'],
+          additionalProperties: false,
+        },
+      },
+    },
+    endpoint: { url: `${origin}/orders`, method: 'post', argument_location: 'body', timeout: 30 },
+  },
+]);
+// One script shared by every session (a session only keeps its position in it).
+const scriptFor = (turns) => {
+  const steps = [];
+  for (let t = 0; t < turns; t++) {
+    steps.push({ tool_calls: [{ name: 'place_order', args: { ref: 'r' } }] });
+    steps.push({ text: 'Your order is placed.' });
+  }
+  return steps;
+};
+const scripts = new Map();
+// A sub-millisecond clock, so a trace's duration can be subtracted from a turn's time.
+const now = () => performance.timeOrigin + performance.now();
+const newSession = (turns) => {
+  let steps = scripts.get(turns);
+  if (steps === undefined) scripts.set(turns, (steps = scriptFor(turns)));
+  return createSession({ tools, model: new ScriptedModel(steps), _internal: { now } });
+};
+
+/**
+ * Pacing: with an offered rate, loop i of n starts its turns every n/rate seconds from an offset
+ * i/rate (arrivals spread evenly), and a turn's latency counts from its scheduled start (a late
+ * turn is not excused); rate 0 is a closed loop without pause (saturation).
+ */
+function pacer(i, n, rate) {
+  if (rate === 0) return { next: () => Promise.resolve(performance.now()) };
+  const every = (n / rate) * 1000;
+  const first = performance.now() + (i / rate) * 1000;
+  let k = 0;
+  return {
+    next() {
+      const at = first + every * k++;
+      const wait = at - performance.now();
+      return wait <= 0 ? Promise.resolve(at) : new Promise((r) => setTimeout(() => r(at), wait));
+    },
+  };
+}
+
+async function engineLoop(session, turns, latencies, pace) {
+  for (let t = 0; t < turns; t++) {
+    const started = pace === undefined ? performance.now() : await pace.next();
+    const r = await session.run('place my order');
+    latencies.push(performance.now() - started);
+    const trace = r.traces[0];
+    if (r.content !== 'Your order is placed.' || trace === undefined || trace.isError === true)
+      throw new Error(`engine turn failed: ${JSON.stringify(trace?.output ?? r.content)}`);
+  }
+}
+
+// --- bare side: undici dispatch, the same POST, JSON parsed ------------------------------------
+let bareAgent = new Agent();
+const bareHeaders = { 'content-type': 'application/json', accept: 'application/json' };
+function bareCall() {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let status = 0;
+    bareAgent.dispatch(
+      { origin, path: '/orders', method: 'POST', headers: bareHeaders, body: BODY },
+      {
+        onRequestStart() {},
+        onResponseStart(_c, statusCode) {
+          status = statusCode;
+        },
+        onResponseData(_c, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          const value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (status !== 200 || value.ok !== true) reject(new Error(`bare call: ${status}`));
+          else resolve(value);
+        },
+        onResponseError(_c, err) {
+          reject(err);
+        },
+      },
+    );
+  });
+}
+async function bareLoop(turns, latencies, pace) {
+  for (let t = 0; t < turns; t++) {
+    const started = await pace.next();
+    await bareCall();
+    latencies.push(performance.now() - started);
+  }
+}
+
+// --- measuring ---------------------------------------------------------------------------------
+const fdCount = () => readdirSync('/proc/self/fd').length;
+// Not with --only (a profiling run): a forced full GC would count in the profile's GC share.
+const gc = () => {
+  if (only !== undefined) return;
+  global.gc?.();
+  global.gc?.();
+};
+function pct(xs, p) {
+  if (xs.length === 0) return NaN;
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+const median = (xs) => pct(xs, 50);
+/** Connected sockets of an undici Agent (all origins). */
+function socketsOf(agent) {
+  let n = 0;
+  for (const s of Object.values(agent.stats ?? {})) n += s.connected ?? 0;
+  return n;
+}
+function sharedSockets() {
+  // The engine's default pool: the shared Agent for the default policy (docs/handlers.md).
+  const pool = connectionPools.poolFor({ policy: {}, maxHeaderBytes: 16 * 1024 });
+  return socketsOf(pool.dispatcher);
+}
+
+/** Runs one side with n concurrent loops of `turns` each; returns its figures. */
+async function phase(side, n, turns, rate) {
+  if (!scripts.has(turns)) scripts.set(turns, scriptFor(turns));
+  gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const fd0 = fdCount();
+  const sockets0 = side === 'engine' ? sharedSockets() : socketsOf(bareAgent);
+  const sessions = side === 'engine' ? Array.from({ length: n }, () => newSession(turns)) : [];
+  const latencies = [];
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      side === 'engine'
+        ? engineLoop(sessions[i], turns, latencies, pacer(i, n, rate))
+        : bareLoop(turns, latencies, pacer(i, n, rate)),
+    ),
+  );
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  loop.disable();
+  const total = n * turns;
+  // Per live session: the sessions are still referenced here (each holding `turns` turns).
+  const fds = fdCount();
+  const sockets = side === 'engine' ? sharedSockets() : socketsOf(bareAgent);
+  gc();
+  const heap = process.memoryUsage().heapUsed;
+  const out = {
+    side,
+    n,
+    rate,
+    turns: total,
+    perSec: total / (wallMs / 1000),
+    cpuUsPerTurn: (cpu.user + cpu.system) / total,
+    p50: median(latencies),
+    p99: pct(latencies, 99),
+    loopP99: loop.percentile(99) / 1e6,
+    heapPerSession: side === 'engine' && only === undefined ? (heap - heap0) / n : NaN,
+    fdsPerSession: side === 'engine' ? (fds - fd0 - (sockets - sockets0)) / n : NaN,
+    sockets,
+  };
+  sessions.length = 0;
+  return out;
+}
+
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
+function show(r) {
+  console.log(
+    `  ${r.side.padEnd(6)} N=${r.n}: ${r.perSec.toFixed(0)} turns/s, CPU ${r.cpuUsPerTurn.toFixed(0)} µs/turn, ` +
+      `p50 ${f1(r.p50)} ms, p99 ${f1(r.p99)} ms, loop p99 ${f2(r.loopP99)} ms` +
+      (r.side === 'engine'
+        ? `, heap ${f1(r.heapPerSession / 1024)} KiB/session, fds ${f2(r.fdsPerSession)}/session (pool sockets ${r.sockets})`
+        : `, sockets ${r.sockets}`),
+  );
+}
+
+// Paced: about 5 s per phase at the offered rate; saturated: 5,000 turns per phase.
+const turnsFor = (n, rate) =>
+  values.turns !== undefined
+    ? bound('turns', values.turns, 1, 2000)
+    : Math.max(5, Math.ceil(rate === 0 ? 5000 / n : (5 * rate) / n));
+
+/** Engine and bare phases, alternating order per pair; medians and per-pair ratios. */
+async function compare(n, rate) {
+  const turns = turnsFor(n, rate);
+  console.log(
+    `\nN = ${n} sessions × ${turns} turns per phase, ${rate === 0 ? 'closed loop without pause (saturation)' : `offered ${rate} turns/s (a turn every ${(n / rate).toFixed(2)} s per session)`}, upstream ${values.latency} ms`,
+  );
+  const ratios = { perSec: [], cpu: [] };
+  const rows = { engine: [], bare: [] };
+  for (let p = 0; p < pairs; p++) {
+    const order = p % 2 === 0 ? ['bare', 'engine'] : ['engine', 'bare'];
+    const got = {};
+    for (const side of order) {
+      got[side] = await phase(side, n, turns, rate);
+      show(got[side]);
+      rows[side].push(got[side]);
+    }
+    ratios.perSec.push(got.engine.perSec / got.bare.perSec);
+    ratios.cpu.push(got.engine.cpuUsPerTurn / got.bare.cpuUsPerTurn);
+  }
+  // A fresh bare Agent for the next comparison, as the engine's shared pool keeps its sockets.
+  await bareAgent.close();
+  bareAgent = new Agent();
+  const m = (side, key) => median(rows[side].map((r) => r[key]));
+  return {
+    n,
+    rate,
+    throughputRatio: median(ratios.perSec),
+    cpuRatio: median(ratios.cpu),
+    engine: {
+      perSec: m('engine', 'perSec'),
+      cpu: m('engine', 'cpuUsPerTurn'),
+      p50: m('engine', 'p50'),
+      p99: m('engine', 'p99'),
+      loopP99: m('engine', 'loopP99'),
+      heap: m('engine', 'heapPerSession'),
+      fds: m('engine', 'fdsPerSession'),
+    },
+    bare: {
+      perSec: m('bare', 'perSec'),
+      cpu: m('bare', 'cpuUsPerTurn'),
+      p50: m('bare', 'p50'),
+      p99: m('bare', 'p99'),
+      loopP99: m('bare', 'loopP99'),
+    },
+  };
+}
+
+// Warm-up: JIT, both pools.
+await phase('bare', 50, 40, 0);
+await phase('engine', 50, 40, 0);
+
+if (only !== undefined) {
+  for (const n of sizes) show(await phase(only, n, turnsFor(n, rate), rate));
+} else {
+  const summary = [];
+  for (const n of sizes) summary.push(await compare(n, rate));
+  for (const n of saturateAt) summary.push(await compare(n, 0));
+  for (const r of summary) {
+    const label = r.rate === 0 ? 'saturation (no pause)' : `offered ${r.rate} turns/s`;
+    console.log(
+      `\nN=${r.n}, ${label} (median of ${pairs} pairs): throughput engine ${r.engine.perSec.toFixed(0)} vs bare ${r.bare.perSec.toFixed(0)} turns/s → ` +
+        `${(r.throughputRatio * 100).toFixed(1)}% (target ≥ 85% at N=1000)${r.n === 1000 ? (r.throughputRatio >= 0.85 ? ' OK' : ' MISSED') : ''}`,
+    );
+    console.log(
+      `  CPU per turn engine ${r.engine.cpu.toFixed(0)} µs vs bare ${r.bare.cpu.toFixed(0)} µs → ${r.cpuRatio.toFixed(2)}× (target ≤ 1.5×) ${r.cpuRatio <= 1.5 ? 'OK' : 'MISSED'}`,
+    );
+    console.log(
+      `  latency p50/p99 engine ${f1(r.engine.p50)}/${f1(r.engine.p99)} ms, bare ${f1(r.bare.p50)}/${f1(r.bare.p99)} ms; ` +
+        `loop delay p99 engine ${f2(r.engine.loopP99)} ms, bare ${f2(r.bare.loopP99)} ms`,
+    );
+    console.log(
+      `  per live session: heap ${f1(r.engine.heap / 1024)} KiB, fds ${f2(r.engine.fds)} beyond the shared pool's sockets`,
+    );
+  }
+}
+
+// --- fd check: many live sessions --------------------------------------------------------------
+if (only === undefined && fdSessions > 0) {
+  gc();
+  const fd0 = fdCount();
+  const sockets0 = sharedSockets();
+  const live = Array.from({ length: fdSessions }, () => newSession(2));
+  const t0 = performance.now();
+  // Every session runs two turns at once: the shared pool opens what the concurrency needs.
+  await Promise.all(live.map((s) => engineLoop(s, 2, [], undefined)));
+  const wall = performance.now() - t0;
+  const fds = fdCount();
+  const sockets = sharedSockets();
+  const beyond = fds - fd0 - (sockets - sockets0);
+  console.log(
+    `\nfd check: ${fdSessions} live sessions × 2 turns in ${(wall / 1000).toFixed(1)} s: fds +${fds - fd0}, ` +
+      `shared pool sockets ${sockets0} → ${sockets}; beyond the pool ${beyond} (${(beyond / fdSessions).toFixed(3)} per session) ` +
+      `${beyond <= 0 ? 'OK' : 'MISSED'}`,
+  );
+  live.length = 0;
+}
+
+// --- turn 10 versus turn 1,000 of the same sessions ---------------------------------------------
+if (only === undefined && longSessions > 0) {
+  const sessions = Array.from({ length: longSessions }, () => newSession(longTurns));
+  // engine[t] = this turn's time minus its endpoint call's time, for every session.
+  const byTurn = Array.from({ length: longTurns }, () => []);
+  const t0 = performance.now();
+  await Promise.all(
+    sessions.map(async (session) => {
+      for (let t = 0; t < longTurns; t++) {
+        const started = now();
+        const r = await session.run('place my order');
+        const total = now() - started;
+        const trace = r.traces[0];
+        if (trace === undefined || trace.isError === true) throw new Error('long run: turn failed');
+        byTurn[t].push(total - trace.duration_secs * 1000);
+      }
+    }),
+  );
+  // Windows of 11 turns (turns 5–15 and the last 11), all sessions: 11 × sessions samples each.
+  const early = median(byTurn.slice(4, 15).flat());
+  const late = median(byTurn.slice(longTurns - 11).flat());
+  const ratio = late / early;
+  console.log(
+    `\nlong sessions: ${longSessions} sessions × ${longTurns} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
+      `engine time per turn (turn − endpoint call), median of turns 5–15: ${(early * 1000).toFixed(0)} µs, ` +
+      `turns ${longTurns - 10}–${longTurns}: ${(late * 1000).toFixed(0)} µs → ${ratio.toFixed(2)}× (target within 10%) ` +
+      `${ratio <= 1.1 ? 'OK' : 'MISSED'}`,
+  );
+  gc();
+}
+
+console.log(
+  `\nload average: ${(await import('node:os'))
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (figures are noisy on a busy machine)`,
+);
+await bareAgent.close();
+await connectionPools.closeAll();
+upstream.disconnect();
