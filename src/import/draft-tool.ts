@@ -1,0 +1,161 @@
+/**
+ * The platform-neutral draft every importer fills, and its one way out to a Syllable-format
+ * definition: names made valid, constants typed as static parameters (or `@override` rules for
+ * values a static parameter cannot hold), methods switchboard has no endpoint for turned into
+ * actions, keys in a stable order so committed imports diff cleanly.
+ */
+import type { FieldPath, ToolWarnings } from './conversion-context.js';
+import { objectSchema } from './json-schema.js';
+import type {
+  ImportedOptionsJson,
+  JsonSchemaJson,
+  StaticParameterJson,
+  ToolDefinitionJson,
+} from './types.js';
+
+/** An HTTP call as a platform describes it. */
+export interface DraftHttp {
+  readonly url: string;
+  /** As written by the platform (any case). */
+  readonly method: string;
+  readonly location: 'body' | 'form' | 'query';
+  readonly timeoutSecs?: number;
+  /** Where the method was written, for the warning when it has no endpoint here. */
+  readonly methodField: FieldPath;
+  /** Set when the URL cannot be an endpoint URL; the tool becomes an action. */
+  readonly unusable?: string;
+}
+
+/** What an importer collects for one tool. */
+export interface DraftTool {
+  name: string;
+  nameField: FieldPath;
+  description?: string;
+  properties: Record<string, JsonSchemaJson>;
+  required: string[];
+  http?: DraftHttp;
+  service?: string;
+  statics: StaticParameterJson[];
+  defaults: Record<string, unknown>;
+  options: ImportedOptionsJson;
+  result?: unknown;
+}
+
+/** An empty draft. */
+export function draft(name: string, nameField: FieldPath, description?: string): DraftTool {
+  return {
+    name,
+    nameField,
+    ...(description !== undefined && description !== '' ? { description } : {}),
+    properties: {},
+    required: [],
+    statics: [],
+    defaults: {},
+    options: {},
+  };
+}
+
+/**
+ * Adds a value the model never sees: a static parameter when its type allows (string, integer,
+ * boolean, list of strings), else an `@override` rule with the value.
+ */
+export function addConstant(
+  d: DraftTool,
+  name: string,
+  value: unknown,
+  description?: string,
+): void {
+  const type = staticType(value);
+  if (type === undefined) {
+    d.defaults[name] = { transform: { action: 'override', value: structuredClone(value) } };
+    return;
+  }
+  d.statics = d.statics.filter((s) => s.name !== name);
+  d.statics.push({
+    name,
+    type,
+    default: structuredClone(value),
+    ...(description !== undefined && description !== '' ? { description } : {}),
+  });
+}
+
+function staticType(value: unknown): StaticParameterJson['type'] | undefined {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'boolean';
+  if (Number.isInteger(value)) return 'int';
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return 'data_source_list';
+  return undefined;
+}
+
+const METHODS = new Set(['get', 'post', 'put', 'delete']);
+const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The Syllable-format definition of a draft. */
+export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
+  let name = d.name;
+  if (!FUNCTION_NAME.test(name)) {
+    name = name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64) || 'tool';
+    w.warn(d.nameField, `"${d.name}" is not a valid function name here; renamed "${name}"`);
+  }
+  w.tool = name;
+  let endpoint: ToolDefinitionJson['endpoint'];
+  const http = d.http;
+  if (http !== undefined) {
+    const method = http.method.toLowerCase();
+    if (http.unusable !== undefined) {
+      w.warn(
+        ['url'],
+        `${http.unusable}: not an endpoint URL switchboard can call; imported as an action for the host to implement`,
+      );
+    } else if (!METHODS.has(method)) {
+      w.warn(
+        http.methodField,
+        `${http.method.toUpperCase()} has no switchboard endpoint (get, post, put, delete); imported as an action for the host to implement`,
+      );
+    } else {
+      endpoint = {
+        url: http.url,
+        method: method as 'get' | 'post' | 'put' | 'delete',
+        argument_location: http.location,
+        ...(http.timeoutSecs !== undefined ? { timeout: http.timeoutSecs } : {}),
+      };
+    }
+  }
+  const options = pruneOptions(d.options);
+  return {
+    type: endpoint !== undefined ? 'endpoint' : 'action',
+    tool: {
+      type: 'function',
+      function: {
+        name,
+        ...(d.description !== undefined ? { description: d.description } : {}),
+        parameters: objectSchema(d.properties, d.required),
+      },
+    },
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(d.service !== undefined && endpoint !== undefined ? { service: d.service } : {}),
+    ...(d.statics.length > 0 ? { static_parameters: d.statics } : {}),
+    ...(Object.keys(d.defaults).length > 0 ? { defaults: d.defaults } : {}),
+    ...(d.result !== undefined ? { result: d.result } : {}),
+    ...(options !== undefined ? { options } : {}),
+  };
+}
+
+function pruneOptions(o: ImportedOptionsJson): ImportedOptionsJson | undefined {
+  const out: ImportedOptionsJson = {};
+  if (o.speech !== undefined && Object.keys(o.speech).length > 0) out.speech = o.speech;
+  if (o.bridge_phrases !== undefined && Object.keys(o.bridge_phrases).length > 0)
+    out.bridge_phrases = o.bridge_phrases;
+  if (o.save !== undefined && o.save.length > 0) out.save = o.save;
+  if (o.background !== undefined) out.background = o.background;
+  if (o.side_effects !== undefined) out.side_effects = o.side_effects;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** `a.b[0].c` / `$.a.b` (a platform's JSON path) → JMESPath, or undefined when not a plain path. */
+export function toJmesPath(path: string): string | undefined {
+  const trimmed = path.replace(/^\$\.?/, '');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$/.test(trimmed))
+    return undefined;
+  return trimmed;
+}

@@ -1,0 +1,520 @@
+/**
+ * ElevenLabs Agents tools → Syllable-format definitions. Schema: elevenlabs/elevenlabs-js v2.56.0
+ * (`WebhookToolConfigInput`, `WebhookToolApiSchemaConfigInput`, `LiteralJsonSchemaProperty`,
+ * `ObjectJsonSchemaPropertyInput`, `ArrayJsonSchemaPropertyInput`, `SystemToolConfigInput`,
+ * `ClientToolConfigInput`), wire names from its `serialization/` (snake_case). Table: docs/import.md.
+ */
+import { z } from 'zod';
+import { isPlainObject } from '../transform/own-data.js';
+import {
+  parseVendor,
+  ToolWarnings,
+  vendorError,
+  type FieldPath,
+  type SourceInfo,
+} from './conversion-context.js';
+import { addConstant, draft, finishDraft, toJmesPath, type DraftTool } from './draft-tool.js';
+import {
+  headersToService,
+  mapUrl,
+  serviceName,
+  timeoutSecs,
+  type VendorHeader,
+} from './http-parts.js';
+import type { ConversionWarning, ImportResult, JsonSchemaJson } from './types.js';
+import { transferDestination } from './vapi.js';
+import type { VariableDialect } from './variables.js';
+
+/** ElevenLabs dynamic variables: `{{name}}`; `system__conversation_id` is the session id. */
+export const ELEVENLABS_DIALECT: VariableDialect = {
+  system: new Map([['system__conversation_id', 'session.id']]),
+};
+
+const str = z.string({ error: 'expected a string' });
+const num = z.number({ error: 'expected a number' });
+const bool = z.boolean({ error: 'expected a boolean' });
+
+/** A property schema: literal, object or array (checked loosely; walked by {@link properties}). */
+const propertySchema = z.record(z.string(), z.unknown(), {
+  error: 'expected a property schema object',
+});
+
+const apiSchema = z.looseObject({
+  url: str,
+  method: str.optional(),
+  request_headers: z
+    .record(
+      z.string(),
+      z.union(
+        [
+          str,
+          z.looseObject({ secret_id: str }),
+          z.looseObject({ variable_name: str }),
+          z.looseObject({ env_var_label: str }),
+        ],
+        {
+          error: 'expected a string, { secret_id }, { variable_name } or { env_var_label }',
+        },
+      ),
+    )
+    .optional(),
+  path_params_schema: z
+    .record(z.string(), propertySchema, { error: 'expected an object of property schemas' })
+    .optional(),
+  query_params_schema: z
+    .looseObject({
+      properties: z.record(z.string(), propertySchema, { error: 'expected an object' }),
+      required: z.array(str).optional(),
+    })
+    .optional(),
+  request_body_schema: propertySchema.optional(),
+  content_type: str.optional(),
+  auth_connection: z
+    .looseObject({ auth_connection_id: str.optional(), env_var_label: str.optional() })
+    .optional(),
+});
+
+/** One ElevenLabs tool config (webhook, system or client). */
+export const elevenLabsToolSchema = z.looseObject({
+  type: z
+    .enum(['webhook', 'system', 'client', 'mcp'], {
+      error: 'expected one of webhook|system|client|mcp',
+    })
+    .optional(),
+  name: str,
+  description: str.optional(),
+  response_timeout_secs: num.optional(),
+  disable_interruptions: bool.optional(),
+  force_pre_tool_speech: bool.optional(),
+  pre_tool_speech: str.optional(),
+  execution_mode: str.optional(),
+  assignments: z
+    .array(z.looseObject({ dynamic_variable: str, value_path: str, source: str.optional() }), {
+      error: 'expected a list',
+    })
+    .optional(),
+  api_schema: apiSchema.optional(),
+  parameters: propertySchema.optional(),
+  params: z
+    .looseObject({
+      system_tool_type: str,
+      transfers: z.array(z.looseObject({ condition: str.optional() })).optional(),
+    })
+    .optional(),
+});
+type ElevenLabsTool = z.output<typeof elevenLabsToolSchema>;
+
+const COMMON = [
+  'type',
+  'name',
+  'description',
+  'response_timeout_secs',
+  'disable_interruptions',
+  'force_pre_tool_speech',
+  'pre_tool_speech',
+  'execution_mode',
+  'assignments',
+  'tool_call_sound',
+  'tool_call_sound_behavior',
+  'tool_error_handling_mode',
+  'dynamic_variables',
+];
+
+/**
+ * Imports an ElevenLabs document: a list of tool configs, `{ tools: [...] }` (a list response:
+ * items with `tool_config`), an agent (`conversation_config.agent.prompt.tools`), or one tool
+ * (`{ tool_config }` or the config itself).
+ */
+export function importElevenLabs(value: unknown, source: SourceInfo): ImportResult {
+  const found = locate(value);
+  if (found === undefined)
+    throw vendorError(
+      [
+        {
+          path: '',
+          message: 'expected a list of ElevenLabs tools, { "tools": [...] }, an agent, or one tool',
+        },
+      ],
+      source,
+    );
+  const warnings: ConversionWarning[] = [];
+  const tools = [];
+  for (const [index, item] of found.list.entries()) {
+    let base = `${found.base}[${index}]`;
+    let raw: unknown = item;
+    if (isPlainObject(item) && isPlainObject(item['tool_config'])) {
+      raw = item['tool_config'];
+      base = `${base}.tool_config`;
+    }
+    const t = parseVendor(elevenLabsToolSchema, raw, base, source);
+    const w = new ToolWarnings(warnings, base, t.name);
+    const d = toDraft(t, w);
+    if (d !== undefined) tools.push(finishDraft(w, d));
+  }
+  return { tools, warnings };
+}
+
+function locate(value: unknown): { list: unknown[]; base: string } | undefined {
+  if (Array.isArray(value)) return { list: value, base: 'tools' };
+  if (!isPlainObject(value)) return undefined;
+  if (Array.isArray(value['tools'])) return { list: value['tools'], base: 'tools' };
+  const agentTools = (
+    value['conversation_config'] as { agent?: { prompt?: { tools?: unknown } } } | undefined
+  )?.agent?.prompt?.tools;
+  if (Array.isArray(agentTools))
+    return { list: agentTools, base: 'conversation_config.agent.prompt.tools' };
+  if (isPlainObject(value['tool_config']) || typeof value['name'] === 'string')
+    return { list: [value], base: 'tools' };
+  return undefined;
+}
+
+function toDraft(t: ElevenLabsTool, w: ToolWarnings): DraftTool | undefined {
+  const type =
+    t.type ??
+    (t.api_schema !== undefined ? 'webhook' : t.params !== undefined ? 'system' : 'client');
+  const d = draft(t.name, ['name'], t.description);
+  common(t, w, d);
+  switch (type) {
+    case 'webhook':
+      w.unknownFields(t, [...COMMON, 'api_schema']);
+      if (t.api_schema === undefined) {
+        w.warn(['api_schema'], 'a webhook without api_schema; imported as an action');
+        return d;
+      }
+      webhook(t.api_schema, w, d, t.response_timeout_secs);
+      return d;
+    case 'client':
+      w.unknownFields(t, [...COMMON, 'parameters', 'expects_response']);
+      w.warn(
+        ['type'],
+        'a client tool runs in the ElevenLabs client SDK; imported as an action the host implements',
+      );
+      if (t.parameters !== undefined) properties(t.parameters, ['parameters'], [], w, d);
+      return d;
+    case 'system':
+      w.unknownFields(t, [...COMMON, 'params']);
+      return system(t, w, d);
+    default:
+      w.warn(['type'], 'MCP tools are served by an MCP server, not a definition; not imported');
+      return undefined;
+  }
+}
+
+function common(t: ElevenLabsTool, w: ToolWarnings, d: DraftTool): void {
+  if (t.disable_interruptions === true)
+    d.options.speech = { ...d.options.speech, interruptible: false };
+  if (t.execution_mode === 'async') d.options.background = true;
+  else if (t.execution_mode === 'post_tool_speech')
+    d.options.speech = { ...d.options.speech, after_speech: true };
+  else if (t.execution_mode !== undefined && t.execution_mode !== 'immediate')
+    w.warn(
+      ['execution_mode'],
+      `execution mode "${t.execution_mode}" has no switchboard equivalent; ignored`,
+    );
+  const speech = t.pre_tool_speech ?? (t.force_pre_tool_speech === true ? 'force' : undefined);
+  if (speech !== undefined && speech !== 'auto')
+    w.warn(
+      [t.pre_tool_speech !== undefined ? 'pre_tool_speech' : 'force_pre_tool_speech'],
+      `pre-tool speech "${speech}" is generated by the ElevenLabs model; switchboard speaks fixed phrases (options.speech.before); ignored`,
+    );
+  for (const key of [
+    'tool_call_sound',
+    'tool_call_sound_behavior',
+    'tool_error_handling_mode',
+    'dynamic_variables',
+  ])
+    if (Object.hasOwn(t, key))
+      w.warn([key], 'an ElevenLabs runtime setting with no switchboard equivalent; ignored');
+  for (const [i, a] of (t.assignments ?? []).entries()) {
+    const from = toJmesPath(a.value_path);
+    if (a.source !== undefined && a.source !== 'response')
+      w.warn(
+        ['assignments', i, 'source'],
+        `source "${a.source}" is not the response; not imported`,
+      );
+    else if (from === undefined)
+      w.warn(
+        ['assignments', i, 'value_path'],
+        `"${a.value_path}" is not a plain path; not imported`,
+      );
+    else (d.options.save ??= []).push({ from, to: a.dynamic_variable });
+  }
+}
+
+function webhook(
+  api: z.output<typeof apiSchema>,
+  w: ToolWarnings,
+  d: DraftTool,
+  timeout: number | undefined,
+): void {
+  const at: FieldPath = ['api_schema'];
+  w.unknownFields(
+    api,
+    [
+      'url',
+      'method',
+      'request_headers',
+      'path_params_schema',
+      'query_params_schema',
+      'request_body_schema',
+      'content_type',
+      'auth_connection',
+      'response_body_schema',
+      'response_filter',
+      'auth_resolved_params',
+    ],
+    at,
+  );
+  for (const key of ['response_body_schema', 'response_filter', 'auth_resolved_params'])
+    if (Object.hasOwn(api, key))
+      w.warn(
+        [...at, key],
+        'no switchboard equivalent (the model gets the whole response); ignored',
+      );
+  const method = api.method ?? 'GET';
+  const hasBody =
+    api.request_body_schema !== undefined && !['GET', 'DELETE'].includes(method.toUpperCase());
+  const location = hasBody
+    ? api.content_type === 'application/x-www-form-urlencoded'
+      ? 'form'
+      : 'body'
+    : 'query';
+  for (const [name, prop] of Object.entries(api.path_params_schema ?? {}))
+    literal(prop, [...at, 'path_params_schema', name], [name], w, d, true);
+  let url = api.url;
+  const constants: string[] = [];
+  const query = api.query_params_schema;
+  for (const [name, prop] of Object.entries(query?.properties ?? {})) {
+    const field: FieldPath = [...at, 'query_params_schema', 'properties', name];
+    if (
+      location !== 'query' &&
+      prop['constant_value'] !== undefined &&
+      typeof prop['constant_value'] !== 'object'
+    ) {
+      constants.push(
+        `${encodeURIComponent(name)}=${encodeURIComponent(String(prop['constant_value']))}`,
+      );
+      continue;
+    }
+    if (location !== 'query')
+      w.warn(
+        field,
+        'switchboard sends all arguments one way; this query parameter goes in the request body',
+      );
+    literal(prop, field, [name], w, d, (query?.required ?? []).includes(name));
+  }
+  if (constants.length > 0) url += (url.includes('?') ? '&' : '?') + constants.join('&');
+  if (api.request_body_schema !== undefined) {
+    if (!hasBody)
+      w.warn(
+        [...at, 'request_body_schema'],
+        `${method} sends no body; the body parameters go in the query string`,
+      );
+    properties(api.request_body_schema, [...at, 'request_body_schema'], [], w, d);
+  }
+  const mapped = mapUrl(w, [...at, 'url'], url, ELEVENLABS_DIALECT, location === 'query');
+  d.statics.push(...mapped.statics);
+  d.http = {
+    url: mapped.url,
+    method,
+    location,
+    methodField: [...at, 'method'],
+    ...(timeout !== undefined
+      ? { timeoutSecs: timeoutSecs(w, ['response_timeout_secs'], timeout) }
+      : {}),
+    ...(mapped.ok ? {} : { unusable: mapped.reason ?? 'bad URL' }),
+  };
+  const headers: VendorHeader[] = Object.entries(api.request_headers ?? {}).map(([name, v]) => ({
+    name,
+    field: [...at, 'request_headers', name],
+    value:
+      typeof v === 'string'
+        ? { kind: 'literal', value: v }
+        : 'secret_id' in v
+          ? { kind: 'secret', ref: String(v.secret_id) }
+          : 'variable_name' in v
+            ? { kind: 'variable', name: String(v.variable_name) }
+            : { kind: 'secret', ref: String(v['env_var_label']) },
+  }));
+  const connection = api.auth_connection;
+  const ref = connection?.auth_connection_id ?? connection?.env_var_label;
+  if (ref !== undefined)
+    headers.unshift({
+      name: 'authorization',
+      field: [...at, 'auth_connection'],
+      value: { kind: 'secret', ref },
+    });
+  const service = serviceName(ref, api.url);
+  if (headersToService(w, headers, service)) d.service = service;
+}
+
+/** Object properties (request body, client parameters): nested constants become dotted `@override` rules. */
+function properties(
+  schema: Record<string, unknown>,
+  field: FieldPath,
+  path: string[],
+  w: ToolWarnings,
+  d: DraftTool,
+): JsonSchemaJson {
+  const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
+  const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
+  const out: Record<string, JsonSchemaJson> = {};
+  const outRequired: string[] = [];
+  for (const [name, prop] of Object.entries(props)) {
+    if (!isPlainObject(prop)) continue;
+    const sub = literal(
+      prop,
+      [...field, 'properties', name],
+      [...path, name],
+      w,
+      d,
+      required.includes(name),
+    );
+    if (sub !== undefined) {
+      out[name] = sub;
+      if (required.includes(name)) outRequired.push(name);
+    }
+  }
+  if (path.length === 0) {
+    Object.assign(d.properties, out);
+    d.required.push(...outRequired);
+  }
+  return {
+    type: 'object',
+    ...(typeof schema['description'] === 'string' ? { description: schema['description'] } : {}),
+    properties: out,
+    ...(outRequired.length > 0 ? { required: outRequired } : {}),
+  };
+}
+
+/**
+ * One property. The model fills it (its schema is returned) unless it is a `dynamic_variable` or
+ * `constant_value` (a hidden value: a static parameter at the top level, an `@override` rule
+ * deeper), `is_omitted` or `is_system_provided`.
+ */
+function literal(
+  prop: Record<string, unknown>,
+  field: FieldPath,
+  path: string[],
+  w: ToolWarnings,
+  d: DraftTool,
+  required: boolean,
+): JsonSchemaJson | undefined {
+  const name = path.join('.');
+  const variable = prop['dynamic_variable'];
+  if (typeof variable === 'string') {
+    const vars = ELEVENLABS_DIALECT.system.get(variable) ?? variable;
+    if (path.length === 1) addConstant(d, name, `{{vars.${vars}}}`, str0(prop['description']));
+    else d.defaults[name] = `@override {vars.${vars}}`;
+    return undefined;
+  }
+  if (prop['constant_value'] !== undefined) {
+    if (path.length === 1) addConstant(d, name, prop['constant_value'], str0(prop['description']));
+    else d.defaults[name] = { transform: { action: 'override', value: prop['constant_value'] } };
+    return undefined;
+  }
+  if (prop['is_omitted'] === true) {
+    w.warn([...field, 'is_omitted'], 'omitted from the request: not imported');
+    return undefined;
+  }
+  if (prop['is_system_provided'] === true) {
+    w.warn(
+      [...field, 'is_system_provided'],
+      'a value ElevenLabs integrations fill at run time has no switchboard equivalent; not imported',
+    );
+    return undefined;
+  }
+  if (prop['allowed_values_dynamic_variable'] !== undefined)
+    w.warn(
+      [...field, 'allowed_values_dynamic_variable'],
+      'run-time allowed values from a variable have no switchboard equivalent; any value passes',
+    );
+  const known = [
+    'type',
+    'description',
+    'enum',
+    'properties',
+    'required',
+    'items',
+    'dynamic_variable',
+    'constant_value',
+    'is_omitted',
+    'is_system_provided',
+    'allowed_values_dynamic_variable',
+    'required_constraints',
+  ];
+  w.unknownFields(prop, known, field);
+  let out: JsonSchemaJson;
+  if (prop['type'] === 'object' || isPlainObject(prop['properties'])) {
+    out = properties(prop, field, path, w, d);
+  } else {
+    out = {};
+    if (prop['type'] !== undefined) out['type'] = prop['type'];
+    if (typeof prop['description'] === 'string') out['description'] = prop['description'];
+    if (Array.isArray(prop['enum'])) out['enum'] = [...prop['enum']];
+    if (isPlainObject(prop['items'])) {
+      const items = prop['items'];
+      out['items'] = isPlainObject(items['properties'])
+        ? properties(items, [...field, 'items'], [...path, '[]'], w, d)
+        : pickLiteral(items);
+    }
+  }
+  if (path.length === 1) {
+    d.properties[name] = out;
+    if (required && !d.required.includes(name)) d.required.push(name);
+    return undefined;
+  }
+  return out;
+}
+
+function pickLiteral(items: Record<string, unknown>): JsonSchemaJson {
+  const out: JsonSchemaJson = {};
+  for (const key of ['type', 'description', 'enum'])
+    if (items[key] !== undefined) out[key] = items[key];
+  return out;
+}
+
+function str0(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function system(t: ElevenLabsTool, w: ToolWarnings, d: DraftTool): DraftTool {
+  const params = t.params;
+  const kind = params?.system_tool_type;
+  if (t.response_timeout_secs !== undefined)
+    w.warn(['response_timeout_secs'], 'an action has no endpoint timeout; ignored');
+  if (kind === 'end_call') return d;
+  if (kind === 'transfer_to_number') {
+    const targets: { value: string; description?: string }[] = [];
+    for (const [i, tr] of (params?.transfers ?? []).entries()) {
+      const dest = isPlainObject(tr['transfer_destination']) ? tr['transfer_destination'] : {};
+      const value = dest['phone_number'] ?? dest['sip_uri'] ?? tr['phone_number'];
+      if (typeof value !== 'string') {
+        w.warn(
+          ['params', 'transfers', i],
+          'a transfer without a phone number or SIP URI; not imported',
+        );
+        continue;
+      }
+      if (typeof dest['type'] === 'string' && dest['type'].endsWith('_dynamic_variable'))
+        w.warn(
+          ['params', 'transfers', i, 'transfer_destination'],
+          `the destination is the variable "${value}"; imported as the literal name, set it in the host`,
+        );
+      for (const key of ['transfer_type', 'custom_sip_headers', 'post_dial_digits', 'uui'])
+        if (Object.hasOwn(tr, key))
+          w.warn(
+            ['params', 'transfers', i, key],
+            "telephony detail of the host's transfer; not imported",
+          );
+      targets.push({ value, ...(tr.condition !== undefined ? { description: tr.condition } : {}) });
+    }
+    transferDestination(d, targets, w, ['params', 'transfers']);
+    return d;
+  }
+  w.warn(
+    ['params', 'system_tool_type'],
+    `system tool "${kind}" runs inside ElevenLabs; imported as an action for the host to implement`,
+  );
+  return d;
+}

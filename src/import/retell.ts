@@ -1,0 +1,264 @@
+/**
+ * Retell AI tools → Syllable-format definitions. Schema: RetellAI/retell-typescript-sdk v5.60.0,
+ * `src/resources/llm.ts` (`LlmResponse.CustomTool`, `EndCallTool`, `TransferCallTool`; the LLM's
+ * `general_tools` and `states[].tools`). Table: docs/import.md.
+ */
+import { z } from 'zod';
+import { isPlainObject } from '../transform/own-data.js';
+import {
+  parseVendor,
+  ToolWarnings,
+  vendorError,
+  type FieldPath,
+  type SourceInfo,
+} from './conversion-context.js';
+import { draft, finishDraft, toJmesPath, type DraftTool } from './draft-tool.js';
+import {
+  headersToService,
+  mapUrl,
+  serviceName,
+  timeoutSecs,
+  type VendorHeader,
+} from './http-parts.js';
+import { cleanSchema } from './json-schema.js';
+import type { ConversionWarning, ImportResult, JsonSchemaJson } from './types.js';
+import { transferDestination } from './vapi.js';
+import { hasVendorVariable, type VariableDialect } from './variables.js';
+
+/** Retell dynamic variables: `{{name}}`; `{{call_id}}` is the call's id. */
+export const RETELL_DIALECT: VariableDialect = { system: new Map([['call_id', 'session.id']]) };
+
+/** Retell's default `timeout_ms`: 2 minutes. */
+export const RETELL_DEFAULT_TIMEOUT_MS = 120_000;
+
+const str = z.string({ error: 'expected a string' });
+const bool = z.boolean({ error: 'expected a boolean' });
+const strings = z.record(z.string(), str, { error: 'expected an object of strings' });
+
+/** One Retell tool. */
+export const retellToolSchema = z.looseObject({
+  type: str,
+  name: str,
+  description: str.optional(),
+  url: str.optional(),
+  method: str.optional(),
+  headers: strings.optional(),
+  query_params: strings.optional(),
+  parameters: z
+    .record(z.string(), z.unknown(), { error: 'expected a JSON Schema object' })
+    .optional(),
+  args_at_root: bool.optional(),
+  timeout_ms: z.number({ error: 'expected milliseconds' }).optional(),
+  speak_during_execution: bool.optional(),
+  speak_after_execution: bool.optional(),
+  execution_message_description: str.optional(),
+  execution_message_type: str.optional(),
+  response_variables: strings.optional(),
+  transfer_destination: z
+    .looseObject({
+      type: str,
+      number: str.optional(),
+      prompt: str.optional(),
+      extension: str.optional(),
+    })
+    .optional(),
+});
+type RetellTool = z.output<typeof retellToolSchema>;
+
+const SPEECH = [
+  'speak_during_execution',
+  'execution_message_description',
+  'execution_message_type',
+];
+const KNOWN: Record<string, string[]> = {
+  custom: [
+    'type',
+    'name',
+    'description',
+    'url',
+    'method',
+    'headers',
+    'query_params',
+    'parameters',
+    'args_at_root',
+    'timeout_ms',
+    'speak_after_execution',
+    'response_variables',
+    'parameter_type',
+    ...SPEECH,
+  ],
+  end_call: ['type', 'name', 'description', ...SPEECH],
+  transfer_call: [
+    'type',
+    'name',
+    'description',
+    'transfer_destination',
+    'transfer_option',
+    'custom_sip_headers',
+    'ignore_e164_validation',
+    ...SPEECH,
+  ],
+};
+
+/** Imports a Retell document: a list, `{ tools }`, a Retell LLM (`general_tools`, `states[].tools`) or one tool. */
+export function importRetell(value: unknown, source: SourceInfo): ImportResult {
+  const lists = locate(value);
+  if (lists.length === 0)
+    throw vendorError(
+      [
+        {
+          path: '',
+          message:
+            'expected a list of Retell tools, { "tools": [...] }, a Retell LLM with general_tools, or one tool',
+        },
+      ],
+      source,
+    );
+  const warnings: ConversionWarning[] = [];
+  const tools = [];
+  for (const found of lists) {
+    for (const [index, raw] of found.list.entries()) {
+      const base = `${found.base}[${index}]`;
+      const t = parseVendor(retellToolSchema, raw, base, source);
+      const w = new ToolWarnings(warnings, base, t.name);
+      tools.push(finishDraft(w, toDraft(t, w)));
+    }
+  }
+  return { tools, warnings };
+}
+
+function locate(value: unknown): { list: unknown[]; base: string }[] {
+  if (Array.isArray(value)) return [{ list: value, base: 'tools' }];
+  if (!isPlainObject(value)) return [];
+  if (Array.isArray(value['tools'])) return [{ list: value['tools'], base: 'tools' }];
+  const out: { list: unknown[]; base: string }[] = [];
+  if (Array.isArray(value['general_tools']))
+    out.push({ list: value['general_tools'], base: 'general_tools' });
+  if (Array.isArray(value['states']))
+    value['states'].forEach((s, i) => {
+      if (isPlainObject(s) && Array.isArray(s['tools']))
+        out.push({ list: s['tools'], base: `states[${i}].tools` });
+    });
+  if (out.length === 0 && typeof value['type'] === 'string')
+    out.push({ list: [value], base: 'tools' });
+  return out;
+}
+
+function toDraft(t: RetellTool, w: ToolWarnings): DraftTool {
+  const d = draft(t.name, ['name'], t.description);
+  const known = KNOWN[t.type];
+  if (known === undefined)
+    w.warn(
+      ['type'],
+      `Retell tool type "${t.type}" runs inside Retell; imported as an action for the host to implement`,
+    );
+  else w.unknownFields(t, known);
+  speech(t, w, d);
+  if (t.type === 'custom') custom(t, w, d);
+  else if (t.type === 'transfer_call') transfer(t, w, d);
+  if (t.parameters !== undefined && t.type !== 'custom') parameters(t.parameters, w, d);
+  return d;
+}
+
+function speech(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
+  if (t.speak_during_execution !== true) return;
+  const text = t.execution_message_description;
+  if (t.execution_message_type === 'static_text' && text !== undefined && text !== '') {
+    d.options.speech = {
+      ...d.options.speech,
+      before: { mode: 'always', phrases: { '*': [text] } },
+    };
+  } else {
+    w.warn(
+      ['execution_message_description'],
+      'Retell generates this message with its model from the description (execution_message_type "prompt"); switchboard speaks fixed phrases: set options.speech.before',
+    );
+  }
+}
+
+function parameters(schema: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
+  const clean = cleanSchema(w, ['parameters'], schema);
+  d.properties = (isPlainObject(clean['properties']) ? clean['properties'] : {}) as Record<
+    string,
+    JsonSchemaJson
+  >;
+  d.required = Array.isArray(clean['required']) ? clean['required'].map(String) : [];
+}
+
+function custom(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
+  if (t.parameters !== undefined) parameters(t.parameters, w, d);
+  const method = t.method ?? 'POST';
+  const inQuery = ['get', 'delete'].includes(method.toLowerCase());
+  if (t.args_at_root !== true)
+    w.warn(
+      ['args_at_root'],
+      'Retell POSTs { call, name, args } unless args_at_root is true; switchboard sends the arguments at the root of the body: adapt the server',
+    );
+  if (t.speak_after_execution === false)
+    w.warn(
+      ['speak_after_execution'],
+      'the model always answers after a switchboard tool result; ignored',
+    );
+  if (t['enable_typing_sound'] !== undefined)
+    w.warn(['enable_typing_sound'], "typing sounds are the voice host's; ignored");
+  let url = t.url ?? '';
+  const pairs: string[] = [];
+  for (const [key, value] of Object.entries(t.query_params ?? {})) {
+    const pair = `${encodeURIComponent(key)}=${hasVendorVariable(value) ? value : encodeURIComponent(value)}`;
+    pairs.push(pair);
+  }
+  if (pairs.length > 0) url += (url.includes('?') ? '&' : '?') + pairs.join('&');
+  const mapped = mapUrl(
+    w,
+    t.query_params !== undefined ? ['query_params'] : ['url'],
+    url,
+    RETELL_DIALECT,
+    inQuery,
+  );
+  d.statics.push(...mapped.statics);
+  const timeoutMs = t.timeout_ms ?? RETELL_DEFAULT_TIMEOUT_MS;
+  d.http = {
+    url: mapped.url,
+    method,
+    location: inQuery ? 'query' : 'body',
+    methodField: ['method'],
+    timeoutSecs: timeoutSecs(w, ['timeout_ms'], timeoutMs / 1000),
+    ...(mapped.ok ? {} : { unusable: mapped.reason ?? 'bad URL' }),
+  };
+  if (t.url === undefined) w.warn(['url'], 'no url; imported as an action');
+  const headers: VendorHeader[] = Object.entries(t.headers ?? {}).map(([name, value]) => ({
+    name,
+    field: ['headers', name],
+    value:
+      hasVendorVariable(value) && !/^(bearer|basic)\s/i.test(value)
+        ? { kind: 'variable', name: value }
+        : { kind: 'literal', value },
+  }));
+  const service = serviceName(undefined, t.url ?? '');
+  if (headersToService(w, headers, service)) d.service = service;
+  for (const [to, path] of Object.entries(t.response_variables ?? {})) {
+    const from = toJmesPath(path);
+    if (from === undefined)
+      w.warn(['response_variables', to], `"${path}" is not a plain path; not imported`);
+    else (d.options.save ??= []).push({ from, to });
+  }
+}
+
+function transfer(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
+  const dest = t.transfer_destination;
+  const field: FieldPath = ['transfer_destination'];
+  if (t['transfer_option'] !== undefined)
+    w.warn(['transfer_option'], "how the transfer is made (cold/warm) is the host's; not imported");
+  if (t['custom_sip_headers'] !== undefined)
+    w.warn(['custom_sip_headers'], "SIP headers are the host's; not imported");
+  if (dest?.type === 'predefined' && dest.number !== undefined) {
+    if (dest.extension !== undefined)
+      w.warn([...field, 'extension'], "extension digits are the host's; not imported");
+    transferDestination(d, [{ value: dest.number }], w, field);
+  } else {
+    w.warn(
+      field,
+      "an inferred destination (a prompt) has no switchboard equivalent: the host's transfer action decides",
+    );
+  }
+}

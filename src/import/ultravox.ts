@@ -1,0 +1,387 @@
+/**
+ * Ultravox tools → Syllable-format definitions. Schema: Ultravox's OpenAPI document
+ * (`ultravox.v1.BaseToolDefinition`, `DynamicParameter`, `StaticParameter`, `AutomaticParameter`,
+ * `BaseHttpToolDetails`, `ToolRequirements`, `SelectedTool`, `Tool`) as vendored in
+ * tryAGI/Ultravox `src/libs/Ultravox/openapi.yaml`. Table: docs/import.md.
+ */
+import { z } from 'zod';
+import { isPlainObject } from '../transform/own-data.js';
+import {
+  parseVendor,
+  ToolWarnings,
+  vendorError,
+  type FieldPath,
+  type SourceInfo,
+} from './conversion-context.js';
+import { addConstant, draft, finishDraft, type DraftTool } from './draft-tool.js';
+import {
+  headersToService,
+  mapUrl,
+  serviceName,
+  timeoutSecs,
+  type VendorHeader,
+} from './http-parts.js';
+import { cleanSchema } from './json-schema.js';
+import type { ConversionWarning, ImportResult, ToolDefinitionJson } from './types.js';
+import type { VariableDialect } from './variables.js';
+
+/** Ultravox has no template variables; the call id is an automatic parameter. */
+export const ULTRAVOX_DIALECT: VariableDialect = { system: new Map() };
+
+/** Ultravox's parameter locations. */
+export const LOCATIONS = [
+  'PARAMETER_LOCATION_UNSPECIFIED',
+  'PARAMETER_LOCATION_QUERY',
+  'PARAMETER_LOCATION_PATH',
+  'PARAMETER_LOCATION_HEADER',
+  'PARAMETER_LOCATION_BODY',
+] as const;
+
+const str = z.string({ error: 'expected a string' });
+const location = z.enum(LOCATIONS, { error: `expected one of ${LOCATIONS.join('|')}` });
+
+/** `ultravox.v1.BaseToolDefinition` (the fields switchboard reads). */
+export const ultravoxToolSchema = z.looseObject({
+  modelToolName: str.optional(),
+  description: str.optional(),
+  dynamicParameters: z
+    .array(
+      z.looseObject({
+        name: str,
+        location: location.optional(),
+        schema: z
+          .record(z.string(), z.unknown(), { error: 'expected a JSON Schema object' })
+          .optional(),
+        required: z.boolean({ error: 'expected a boolean' }).optional(),
+      }),
+      { error: 'expected a list' },
+    )
+    .optional(),
+  staticParameters: z
+    .array(z.looseObject({ name: str, location: location.optional(), value: z.unknown() }), {
+      error: 'expected a list',
+    })
+    .optional(),
+  automaticParameters: z
+    .array(
+      z.looseObject({ name: str, location: location.optional(), knownValue: str.optional() }),
+      { error: 'expected a list' },
+    )
+    .optional(),
+  requirements: z
+    .looseObject({
+      httpSecurityOptions: z
+        .looseObject({
+          options: z
+            .array(
+              z.looseObject({
+                requirements: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+              }),
+            )
+            .optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  timeout: str.regex(/^-?\d+(\.\d+)?s$/, { error: 'expected a duration such as "8s"' }).optional(),
+  precomputable: z.boolean({ error: 'expected a boolean' }).optional(),
+  http: z.looseObject({ baseUrlPattern: str, httpMethod: str.optional() }).optional(),
+  client: z.record(z.string(), z.unknown()).optional(),
+  dataConnection: z.record(z.string(), z.unknown()).optional(),
+  defaultReaction: str.optional(),
+  staticResponse: z.looseObject({ responseText: str.optional() }).optional(),
+});
+type UltravoxTool = z.output<typeof ultravoxToolSchema>;
+
+const KNOWN = [
+  'modelToolName',
+  'description',
+  'dynamicParameters',
+  'staticParameters',
+  'automaticParameters',
+  'requirements',
+  'timeout',
+  'precomputable',
+  'http',
+  'client',
+  'dataConnection',
+  'defaultReaction',
+  'staticResponse',
+];
+
+/** Ultravox's built-in tools a `toolName` reference can name, as switchboard actions. */
+const BUILT_INS = new Map<string, string>([
+  ['hangUp', 'End the call.'],
+  ['leaveVoicemail', 'Leave a voicemail message and end the call.'],
+]);
+
+/**
+ * Imports an Ultravox document: a call or agent config (`selectedTools`), a list of selected
+ * tools, tool objects (`{ name, definition }`, also `{ results: [...] }`) or bare definitions.
+ */
+export function importUltravox(value: unknown, source: SourceInfo): ImportResult {
+  const found = locate(value);
+  if (found === undefined)
+    throw vendorError(
+      [
+        {
+          path: '',
+          message:
+            'expected selectedTools, a list of Ultravox tools, { "results": [...] }, or one tool',
+        },
+      ],
+      source,
+    );
+  const warnings: ConversionWarning[] = [];
+  const tools: ToolDefinitionJson[] = [];
+  for (const [index, item] of found.list.entries()) {
+    const base = `${found.base}[${index}]`;
+    const w = new ToolWarnings(warnings, base);
+    if (!isPlainObject(item))
+      throw vendorError([{ path: base, message: 'expected a tool object' }], source);
+    if (typeof item['toolName'] === 'string' && item['temporaryTool'] === undefined) {
+      const name = item['toolName'];
+      const description = BUILT_INS.get(name);
+      w.tool = name;
+      if (description === undefined) {
+        w.warn(
+          ['toolName'],
+          `"${name}" names a tool stored in Ultravox; its definition is not in this file; not imported`,
+        );
+        continue;
+      }
+      tools.push(finishDraft(w, draft(name, ['toolName'], description)));
+      continue;
+    }
+    if (typeof item['toolId'] === 'string') {
+      w.warn(
+        ['toolId'],
+        'a tool stored in Ultravox, referenced by id; its definition is not in this file; not imported',
+      );
+      continue;
+    }
+    const [key, name] = isPlainObject(item['temporaryTool'])
+      ? ['temporaryTool', undefined]
+      : isPlainObject(item['definition'])
+        ? ['definition', typeof item['name'] === 'string' ? item['name'] : undefined]
+        : [undefined, undefined];
+    const def = key === undefined ? item : item[key];
+    const at = key === undefined ? base : `${base}.${key}`;
+    const t = parseVendor(ultravoxToolSchema, def, at, source);
+    const tw = new ToolWarnings(warnings, at, t.modelToolName ?? name);
+    const outer = new ToolWarnings(warnings, base, t.modelToolName ?? name);
+    if (key === 'temporaryTool') selectedToolFields(item, outer);
+    else if (key === 'definition')
+      outer.unknownFields(item, ['name', 'definition', 'toolId', 'created', 'ownership']);
+    const d = toDraft(t, tw, name);
+    if (key === 'temporaryTool') overrides(item, outer, d);
+    tools.push(finishDraft(tw, d));
+  }
+  return { tools, warnings };
+}
+
+function locate(value: unknown): { list: unknown[]; base: string } | undefined {
+  if (Array.isArray(value)) return { list: value, base: 'tools' };
+  if (!isPlainObject(value)) return undefined;
+  for (const key of ['selectedTools', 'results', 'tools'])
+    if (Array.isArray(value[key])) return { list: value[key], base: key };
+  const callTemplate = value['callTemplate'];
+  if (isPlainObject(callTemplate) && Array.isArray(callTemplate['selectedTools']))
+    return { list: callTemplate['selectedTools'], base: 'callTemplate.selectedTools' };
+  if (['modelToolName', 'http', 'temporaryTool', 'definition', 'toolName'].some((k) => k in value))
+    return { list: [value], base: 'tools' };
+  return undefined;
+}
+
+function selectedToolFields(item: Record<string, unknown>, w: ToolWarnings): void {
+  w.unknownFields(item, [
+    'temporaryTool',
+    'nameOverride',
+    'parameterOverrides',
+    'authTokens',
+    'descriptionOverride',
+  ]);
+  if (isPlainObject(item['authTokens']))
+    for (const key of Object.keys(item['authTokens']))
+      w.warn(
+        ['authTokens', key],
+        "a secret value; not imported: configure the tool's service with it",
+      );
+}
+
+function overrides(item: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
+  if (typeof item['nameOverride'] === 'string') {
+    d.name = item['nameOverride'];
+    d.nameField = ['nameOverride'];
+  }
+  if (typeof item['descriptionOverride'] === 'string') d.description = item['descriptionOverride'];
+  if (isPlainObject(item['parameterOverrides']))
+    for (const [name, value] of Object.entries(item['parameterOverrides'])) {
+      delete d.properties[name];
+      d.required = d.required.filter((r) => r !== name);
+      addConstant(d, name, value);
+    }
+}
+
+function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): DraftTool {
+  w.unknownFields(t, KNOWN);
+  const d = draft(
+    t.modelToolName ?? name ?? 'tool',
+    t.modelToolName !== undefined ? ['modelToolName'] : ['name'],
+    t.description,
+  );
+  if (t.precomputable === true) d.options.side_effects = 'none';
+  if (
+    t.defaultReaction !== undefined &&
+    !['AGENT_REACTION_SPEAKS', 'AGENT_REACTION_UNSPECIFIED'].includes(t.defaultReaction)
+  )
+    w.warn(
+      ['defaultReaction'],
+      `${t.defaultReaction}: the model always answers after a switchboard tool result; ignored`,
+    );
+  const body = [...(t.dynamicParameters ?? []), ...(t.staticParameters ?? [])].some(
+    (p) => p.location === 'PARAMETER_LOCATION_BODY',
+  );
+  const method = t.http?.httpMethod ?? 'GET';
+  const argsIn: 'body' | 'query' = body || t.http === undefined ? 'body' : 'query';
+  const headers: VendorHeader[] = [];
+  const queryConstants: string[] = [];
+  for (const [i, p] of (t.dynamicParameters ?? []).entries()) {
+    const field: FieldPath = ['dynamicParameters', i];
+    if (p.location === 'PARAMETER_LOCATION_HEADER') {
+      w.warn(
+        field,
+        `header "${p.name}" set by the model: switchboard headers are fixed per service; not imported`,
+      );
+      continue;
+    }
+    misplaced(w, field, p.location, argsIn);
+    d.properties[p.name] = cleanSchema(w, [...field, 'schema'], p.schema ?? {});
+    if (p.required === true) d.required.push(p.name);
+  }
+  for (const [i, p] of (t.staticParameters ?? []).entries()) {
+    const field: FieldPath = ['staticParameters', i];
+    if (p.location === 'PARAMETER_LOCATION_HEADER') {
+      headers.push({
+        name: p.name,
+        value: { kind: 'literal', value: String(p.value) },
+        field: [...field, 'value'],
+      });
+    } else if (
+      p.location === 'PARAMETER_LOCATION_QUERY' &&
+      argsIn === 'body' &&
+      (typeof p.value === 'string' || typeof p.value === 'number' || typeof p.value === 'boolean')
+    ) {
+      queryConstants.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.value))}`);
+    } else {
+      misplaced(w, field, p.location, argsIn);
+      addConstant(d, p.name, p.value);
+    }
+  }
+  for (const [i, p] of (t.automaticParameters ?? []).entries()) {
+    const field: FieldPath = ['automaticParameters', i];
+    if (p.knownValue === 'KNOWN_PARAM_CALL_ID' && p.location !== 'PARAMETER_LOCATION_HEADER') {
+      misplaced(w, field, p.location, argsIn);
+      addConstant(d, p.name, '{{vars.session.id}}');
+    } else {
+      w.warn(
+        [...field, 'knownValue'],
+        `${p.knownValue ?? 'an automatic value'} has no switchboard equivalent (only the call id, vars.session.id); not imported`,
+      );
+    }
+  }
+  security(t, w, d, headers);
+  if (t.http !== undefined) {
+    let url = t.http.baseUrlPattern;
+    if (queryConstants.length > 0)
+      url += (url.includes('?') ? '&' : '?') + queryConstants.join('&');
+    const mapped = mapUrl(w, ['http', 'baseUrlPattern'], url, ULTRAVOX_DIALECT, argsIn === 'query');
+    d.statics.push(...mapped.statics);
+    d.http = {
+      url: mapped.url,
+      method,
+      location: argsIn,
+      methodField: ['http', 'httpMethod'],
+      ...(t.timeout !== undefined
+        ? { timeoutSecs: timeoutSecs(w, ['timeout'], Number.parseFloat(t.timeout)) }
+        : {}),
+      ...(mapped.ok ? {} : { unusable: mapped.reason ?? 'bad URL' }),
+    };
+    if (t.staticResponse !== undefined)
+      w.warn(['staticResponse'], "an endpoint's result is its response; ignored");
+  } else {
+    w.warn(
+      [
+        t.client !== undefined
+          ? 'client'
+          : t.dataConnection !== undefined
+            ? 'dataConnection'
+            : 'http',
+      ],
+      'not an HTTP tool: imported as an action the host implements',
+    );
+    if (t.staticResponse?.responseText !== undefined) d.result = t.staticResponse.responseText;
+    if (t.timeout !== undefined) w.warn(['timeout'], 'an action has no endpoint timeout; ignored');
+  }
+  return d;
+}
+
+function misplaced(
+  w: ToolWarnings,
+  field: FieldPath,
+  at: string | undefined,
+  argsIn: 'body' | 'query',
+): void {
+  const where =
+    at === 'PARAMETER_LOCATION_QUERY'
+      ? 'query'
+      : at === 'PARAMETER_LOCATION_BODY'
+        ? 'body'
+        : undefined;
+  if (where !== undefined && where !== argsIn)
+    w.warn(
+      [...field, 'location'],
+      `switchboard sends all arguments one way; this ${where} parameter goes in the ${argsIn === 'body' ? 'request body' : 'query string'}`,
+    );
+}
+
+function security(t: UltravoxTool, w: ToolWarnings, d: DraftTool, headers: VendorHeader[]): void {
+  const options = t.requirements?.httpSecurityOptions?.options ?? [];
+  const all = [...headers];
+  let ref: string | undefined;
+  options.forEach((option, i) => {
+    for (const [key, req] of Object.entries(option.requirements ?? {})) {
+      const field: FieldPath = [
+        'requirements',
+        'httpSecurityOptions',
+        'options',
+        i,
+        'requirements',
+        key,
+      ];
+      ref ??= key;
+      const header = isPlainObject(req['headerApiKey'])
+        ? String(req['headerApiKey']['name'])
+        : isPlainObject(req['httpAuth'])
+          ? 'authorization'
+          : undefined;
+      if (header !== undefined)
+        all.push({ name: header, value: { kind: 'secret', ref: key }, field });
+      else
+        w.warn(
+          field,
+          'an API key in the query string cannot come from a service (services add headers); not imported',
+        );
+    }
+  });
+  if (t.requirements !== undefined) {
+    const req = t.requirements as Record<string, unknown>;
+    if (req['requiredParameterOverrides'] !== undefined)
+      w.warn(
+        ['requirements', 'requiredParameterOverrides'],
+        'pass these values per session with toolDefaults; not enforced at import',
+      );
+  }
+  const service = serviceName(ref, t.http?.baseUrlPattern ?? '');
+  if (headersToService(w, all, service)) d.service = service;
+}
