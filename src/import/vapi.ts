@@ -219,7 +219,9 @@ function withFunction(t: VapiTool, w: ToolWarnings, fallback: string): DraftTool
     >;
     d.required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
   }
-  messages(t, w, d);
+  const action =
+    t.type === 'apiRequest' ? false : t.type === 'function' ? t.server?.url === undefined : true;
+  messages(t, w, d, action);
   return d;
 }
 
@@ -421,7 +423,7 @@ function phrasesOf(m: z.output<typeof messageSchema>): Phrases {
   return phrases;
 }
 
-function messages(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
+function messages(t: VapiTool, w: ToolWarnings, d: DraftTool, action: boolean): void {
   for (const [i, m] of (t.messages ?? []).entries()) {
     const field: FieldPath = ['messages', i];
     if (m.conditions !== undefined && m.conditions.length > 0)
@@ -432,7 +434,9 @@ function messages(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
     switch (m.type) {
       case 'request-start':
         setBefore(d.options, phrasesOf(m));
-        if (m.blocking === true) d.options.speech = { ...d.options.speech, after_speech: true };
+        // Actions already wait for earlier speech (docs/voice.md); only endpoints need the flag.
+        if (m.blocking === true && !action)
+          d.options.speech = { ...d.options.speech, after_speech: true };
         break;
       case 'request-response-delayed':
         addBridge(d.options, phrasesOf(m));

@@ -1,0 +1,257 @@
+/**
+ * Syllable-format definitions → ElevenLabs tool configs (the reverse of elevenlabs.ts): endpoints
+ * become webhook tools, hidden values `constant_value` / `dynamic_variable` properties, the
+ * end-call and transfer actions system tools, other actions client tools.
+ */
+import type { ToolDefinition } from '../definition/types.js';
+import { isPlainObject } from '../transform/own-data.js';
+import { ELEVENLABS_DIALECT } from './elevenlabs.js';
+import { beforePhrases, unexpressedRule, viewOf, type ExportView } from './export-view.js';
+import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
+import { fromFormat, singleVariable } from './variables.js';
+
+const PLATFORM = 'ElevenLabs';
+
+/** Exports definitions as ElevenLabs tool configs. */
+export function exportElevenLabs(defs: readonly ToolDefinition[]): ExportResult {
+  const warnings: ConversionWarning[] = [];
+  const tools: Record<string, unknown>[] = [];
+  for (const def of defs) {
+    const v = viewOf(def, warnings);
+    if (v === undefined) continue;
+    const f = def.tool.function;
+    const head = { name: f.name, description: f.description ?? '' };
+    speech(v);
+    if (v.kind === 'end_call') {
+      tools.push({ type: 'system', ...head, params: { system_tool_type: 'end_call' } });
+    } else if (v.kind === 'transfer') {
+      tools.push({
+        type: 'system',
+        ...head,
+        params: { system_tool_type: 'transfer_to_number', transfers: transfers(v) },
+      });
+    } else if (v.kind === 'action') {
+      const body = literalProps(v, v.properties, v.required, []);
+      tools.push({
+        type: 'client',
+        ...head,
+        ...runtime(v),
+        parameters: body,
+        expects_response: true,
+      });
+    } else {
+      tools.push({ type: 'webhook', ...head, ...runtime(v), api_schema: apiSchema(v) });
+    }
+    if (v.kind !== 'http') for (const rule of v.rules) unexpressedRule(v, rule, PLATFORM);
+  }
+  return { tools, warnings };
+}
+
+function runtime(v: ExportView): Record<string, unknown> {
+  const def = v.def;
+  const o = def.options;
+  return {
+    ...(def.endpoint !== undefined && def.endpoint.timeoutSecs !== 20
+      ? { response_timeout_secs: def.endpoint.timeoutSecs }
+      : {}),
+    ...(!o.speech.interruptible ? { disable_interruptions: true } : {}),
+    ...(o.background
+      ? { execution_mode: 'async' }
+      : o.speech.afterSpeech && v.kind === 'http'
+        ? { execution_mode: 'post_tool_speech' }
+        : {}),
+    ...(o.save.length > 0
+      ? {
+          assignments: o.save.map((s) => ({
+            source: 'response',
+            dynamic_variable: s.to,
+            value_path: s.from,
+          })),
+        }
+      : {}),
+  };
+}
+
+function speech(v: ExportView): void {
+  const o = v.def.options;
+  if (beforePhrases(v.def).size > 0)
+    v.w.warn(
+      ['options', 'speech', 'before'],
+      'ElevenLabs lets its model phrase pre-tool speech; fixed phrases are not exported',
+    );
+  if (Object.keys(o.bridgePhrases).length > 0)
+    v.w.warn(['options', 'bridge_phrases'], 'no fixed bridge phrases in ElevenLabs; not exported');
+  if (o.speech.onError.size > 0)
+    v.w.warn(
+      ['options', 'speech', 'on_error'],
+      'no spoken error phrases in ElevenLabs; not exported',
+    );
+}
+
+/** A hidden value as a property: `dynamic_variable` for `{{vars.x}}`, `constant_value` for a literal. */
+function hidden(
+  v: ExportView,
+  field: (string | number)[],
+  value: unknown,
+  description?: string,
+): JsonSchemaJson | undefined {
+  const type = Array.isArray(value)
+    ? 'array'
+    : Number.isInteger(value)
+      ? 'integer'
+      : typeof value === 'number'
+        ? 'number'
+        : typeof value === 'boolean'
+          ? 'boolean'
+          : 'string';
+  const extra = description !== undefined ? { description } : {};
+  if (typeof value === 'string' && value.includes('{{')) {
+    const name = singleVariable(value, ELEVENLABS_DIALECT);
+    if (name === undefined) {
+      v.w.warn(
+        field,
+        `"${value}" is not a single variable; ElevenLabs takes one dynamic_variable per property; not exported`,
+      );
+      return undefined;
+    }
+    return { type, dynamic_variable: name, ...extra };
+  }
+  return { type, constant_value: structuredClone(value), ...extra };
+}
+
+/** Model properties as ElevenLabs property schemas (objects and arrays kept, literals as written). */
+function literalProps(
+  v: ExportView,
+  props: Record<string, JsonSchemaJson>,
+  required: readonly string[],
+  at: string[],
+): JsonSchemaJson {
+  const out: Record<string, JsonSchemaJson> = {};
+  for (const [name, schema] of Object.entries(props)) out[name] = property(schema);
+  if (at.length === 0) {
+    for (const s of v.def.staticParameters) {
+      if (v.def.endpoint?.pathParams.includes(s.name)) continue;
+      const p = hidden(v, ['static_parameters', s.name], s.default, s.description);
+      if (p !== undefined) out[s.name] = p;
+    }
+    for (const rule of v.rules) {
+      const segments = rule.key.split('.');
+      const literal =
+        rule.format !== undefined ? fromFormat(rule.format, ELEVENLABS_DIALECT) : undefined;
+      const value =
+        rule.format !== undefined
+          ? literal !== undefined
+            ? literal.replace(/^\{\{(.*)\}\}$/, '{{vars.$1}}')
+            : undefined
+          : rule.value;
+      const container = segments.slice(0, -1).reduce<JsonSchemaJson | undefined>(
+        (o, s) => {
+          const next = o?.['properties'];
+          return isPlainObject(next) && isPlainObject(next[s])
+            ? (next[s] as JsonSchemaJson)
+            : undefined;
+        },
+        { properties: out },
+      );
+      const holder = container?.['properties'];
+      if (
+        rule.action !== 'override' ||
+        rule.conditional ||
+        value === undefined ||
+        !isPlainObject(holder)
+      ) {
+        unexpressedRule(
+          v,
+          rule,
+          PLATFORM,
+          'only unconditional overrides with a literal or one variable',
+        );
+        continue;
+      }
+      const p = hidden(v, ['defaults', rule.key], value);
+      if (p !== undefined) holder[segments.at(-1)!] = p;
+    }
+  }
+  return {
+    type: 'object',
+    properties: out,
+    ...(required.length > 0 ? { required: [...required] } : {}),
+  };
+}
+
+function property(schema: JsonSchemaJson): JsonSchemaJson {
+  if (isPlainObject(schema['properties'])) {
+    const props = Object.fromEntries(
+      Object.entries(schema['properties']).map(([k, s]) => [k, property(s as JsonSchemaJson)]),
+    );
+    return {
+      type: 'object',
+      ...(typeof schema['description'] === 'string' ? { description: schema['description'] } : {}),
+      properties: props,
+      ...(Array.isArray(schema['required']) ? { required: schema['required'] } : {}),
+    };
+  }
+  const out: JsonSchemaJson = {};
+  for (const key of ['type', 'description', 'enum'])
+    if (schema[key] !== undefined) out[key] = structuredClone(schema[key]);
+  if (isPlainObject(schema['items'])) out['items'] = property(schema['items'] as JsonSchemaJson);
+  return out;
+}
+
+function apiSchema(v: ExportView): Record<string, unknown> {
+  const def = v.def;
+  const endpoint = def.endpoint!;
+  const props = { ...v.properties };
+  const pathSchema: Record<string, JsonSchemaJson> = {};
+  for (const p of endpoint.pathParams) {
+    const fixed = def.staticParameters.find((s) => s.name === p);
+    const schema =
+      fixed !== undefined
+        ? hidden(v, ['static_parameters', p], fixed.default, fixed.description)
+        : props[p] !== undefined
+          ? property(props[p])
+          : undefined;
+    delete props[p];
+    if (schema !== undefined) pathSchema[p] = schema;
+  }
+  const required = v.required.filter((r) => !endpoint.pathParams.includes(r));
+  const params = literalProps(v, props, required, []);
+  const inQuery = endpoint.argumentLocation === 'query' || endpoint.argumentLocation === 'path';
+  return {
+    url: endpoint.url,
+    method: endpoint.method.toUpperCase(),
+    ...(Object.keys(pathSchema).length > 0 ? { path_params_schema: pathSchema } : {}),
+    ...(inQuery
+      ? {
+          query_params_schema: {
+            properties: params['properties'],
+            ...(required.length > 0 ? { required } : {}),
+          },
+        }
+      : { request_body_schema: params }),
+    ...(endpoint.argumentLocation === 'form'
+      ? { content_type: 'application/x-www-form-urlencoded' }
+      : {}),
+    ...(def.service !== undefined ? { auth_connection: { auth_connection_id: def.service } } : {}),
+  };
+}
+
+function transfers(v: ExportView): Record<string, unknown>[] {
+  const fixed = v.def.staticParameters.find((s) => s.name === 'destination');
+  const list =
+    fixed !== undefined && typeof fixed.default === 'string'
+      ? [{ number: fixed.default, condition: fixed.description ?? '' }]
+      : ((v.properties['destination']?.['enum'] as unknown[] | undefined) ?? []).map((n) => ({
+          number: String(n),
+          condition: '',
+        }));
+  if (fixed === undefined && list.length > 0)
+    v.w.warn(
+      ['tool', 'function', 'parameters', 'properties', 'destination'],
+      'ElevenLabs chooses between transfers by condition; conditions are left empty: write them',
+    );
+  return list.map((t) => ({
+    transfer_destination: { type: 'phone', phone_number: t.number },
+    condition: t.condition,
+  }));
+}

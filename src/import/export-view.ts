@@ -1,0 +1,138 @@
+/**
+ * What every exporter needs to know about one loaded definition: its kind on a voice platform
+ * (an HTTP tool, the end-call and transfer built-ins, or a host-implemented action), the model's
+ * parameters, the hidden values (static parameters) and the `defaults` rules as written, so each
+ * exporter maps what its platform can express and warns about the rest by name.
+ */
+import type { ToolDefinition } from '../definition/types.js';
+import { isPlainObject } from '../transform/own-data.js';
+import { ToolWarnings } from './conversion-context.js';
+import type { ConversionWarning, JsonSchemaJson } from './types.js';
+
+/** A `defaults` rule in its long form. */
+export interface RuleView {
+  readonly key: string;
+  readonly action: 'default' | 'override' | 'remove';
+  readonly value?: unknown;
+  readonly format?: string;
+  readonly conditional: boolean;
+}
+
+/** How a platform would see the tool. */
+export type ToolKind = 'http' | 'end_call' | 'transfer' | 'action';
+
+/** One definition, ready to export. */
+export interface ExportView {
+  readonly def: ToolDefinition;
+  readonly w: ToolWarnings;
+  readonly kind: ToolKind;
+  readonly properties: Record<string, JsonSchemaJson>;
+  readonly required: string[];
+  readonly rules: RuleView[];
+}
+
+const END_CALL = /^(end_?call|hang_?up)$/i;
+
+/** Names a definition's kind; `context` and `log` tools have none (undefined, with a warning). */
+export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): ExportView | undefined {
+  const w = new ToolWarnings(warnings, `tools[${def.source.index}]`, def.name);
+  if (def.type === 'context' || def.type === 'log') {
+    w.warn(
+      ['type'],
+      `a ${def.type} tool runs inside switchboard; voice platforms have no equivalent; not exported`,
+    );
+    return undefined;
+  }
+  if (def.tasks.length > 0)
+    w.warn(['context', 'task'], 'workflow tasks have no platform equivalent; not exported');
+  const params = def.tool.function.parameters;
+  const properties = (
+    isPlainObject(params['properties']) ? structuredClone(params['properties']) : {}
+  ) as Record<string, JsonSchemaJson>;
+  const required = Array.isArray(params['required']) ? params['required'].map(String) : [];
+  const hasDestination =
+    def.staticParameters.some((s) => s.name === 'destination') ||
+    Array.isArray(properties['destination']?.['enum']);
+  const kind: ToolKind =
+    def.type === 'endpoint'
+      ? 'http'
+      : END_CALL.test(def.name)
+        ? 'end_call'
+        : hasDestination
+          ? 'transfer'
+          : 'action';
+  const rules = Object.entries(def.rawDefaults).flatMap(([key, raw]) => {
+    const rule = ruleOf(key, raw);
+    if (rule === undefined)
+      w.warn(
+        ['defaults', key],
+        'a rule switchboard skips (neither value nor format); not exported',
+      );
+    return rule === undefined ? [] : [rule];
+  });
+  if (def.callPolicy !== undefined)
+    w.warn(['timeout'], "per-attempt timeout and retry count are switchboard's; not exported");
+  if (def.options.handoff !== undefined)
+    w.warn(['options', 'handoff'], "agent handoff is switchboard's; not exported");
+  if (def.options.propagateToolResult)
+    w.warn(['options', 'propagate_tool_result'], 'no platform equivalent; not exported');
+  if (def.hasResult && kind === 'http')
+    w.warn(['result'], "an endpoint's result is its response; not exported");
+  return { def, w, kind, properties, required, rules };
+}
+
+/** The long form of a rule as written (SPEC §2), or undefined for one that sets nothing. */
+export function ruleOf(key: string, raw: unknown): RuleView | undefined {
+  if (typeof raw === 'string') {
+    if (raw === '@remove') return { key, action: 'remove', conditional: false };
+    const m = /^@(override|default) (.*)$/s.exec(raw);
+    if (m)
+      return { key, action: m[1] as 'override' | 'default', format: m[2]!, conditional: false };
+    return { key, action: 'default', format: raw, conditional: false };
+  }
+  if (isPlainObject(raw) && Object.keys(raw).length === 1 && isPlainObject(raw['transform'])) {
+    const t = raw['transform'];
+    const action = (
+      typeof t['action'] === 'string' ? t['action'] : 'default'
+    ) as RuleView['action'];
+    const conditional = t['when'] !== undefined && t['when'] !== null;
+    if (action === 'remove') return { key, action, conditional };
+    if (typeof t['format'] === 'string') return { key, action, format: t['format'], conditional };
+    if (t['value'] !== undefined) return { key, action, value: t['value'], conditional };
+    return undefined;
+  }
+  return { key, action: 'default', value: raw, conditional: false };
+}
+
+/** The warning for a rule the platform cannot express. */
+export function unexpressedRule(
+  v: ExportView,
+  rule: RuleView,
+  platform: string,
+  why?: string,
+): void {
+  const what = rule.conditional
+    ? 'a conditional rule'
+    : rule.action === 'remove'
+      ? 'a remove rule'
+      : `an ${rule.action} rule`;
+  v.w.warn(
+    ['defaults', rule.key],
+    `${what} on "${rule.key}" cannot be expressed in ${platform}${why !== undefined ? ` (${why})` : ''}; not exported`,
+  );
+}
+
+/** The first phrase of each language of `options.speech.before`. */
+export function beforePhrases(def: ToolDefinition): Map<string, string> {
+  const out = new Map<string, string>();
+  const before = def.options.speech.before;
+  if (before === undefined || before.mode === 'never') return out;
+  for (const [language, list] of before.phrases)
+    if (list[0] !== undefined) out.set(language, list[0]);
+  return out;
+}
+
+/** The placeholders of the endpoint URL. */
+export function pathParams(def: ToolDefinition): readonly string[] {
+  return def.endpoint?.pathParams ?? [];
+}

@@ -1,0 +1,143 @@
+/**
+ * Syllable-format definitions → Retell tools (the reverse of retell.ts): endpoints become custom
+ * tools with `args_at_root: true` (the body switchboard sends), the end-call and transfer actions
+ * Retell's `end_call` and `transfer_call`. Retell has no host-implemented tools: other actions
+ * are not exported.
+ */
+import type { ToolDefinition } from '../definition/types.js';
+import { beforePhrases, unexpressedRule, viewOf, type ExportView } from './export-view.js';
+import { RETELL_DIALECT } from './retell.js';
+import type { ConversionWarning, ExportResult } from './types.js';
+import { fromMustache } from './variables.js';
+
+const PLATFORM = 'Retell';
+
+/** Exports definitions as Retell tools (for a Retell LLM's `general_tools`). */
+export function exportRetell(defs: readonly ToolDefinition[]): ExportResult {
+  const warnings: ConversionWarning[] = [];
+  const tools: Record<string, unknown>[] = [];
+  for (const def of defs) {
+    const v = viewOf(def, warnings);
+    if (v === undefined) continue;
+    const f = def.tool.function;
+    const head = {
+      name: f.name,
+      ...(f.description !== undefined ? { description: f.description } : {}),
+      ...speech(v),
+    };
+    for (const rule of v.rules)
+      unexpressedRule(v, rule, PLATFORM, 'Retell has no argument transforms');
+    if (v.kind === 'end_call') tools.push({ type: 'end_call', ...head });
+    else if (v.kind === 'transfer') {
+      const fixed = def.staticParameters.find((s) => s.name === 'destination');
+      const choices = v.properties['destination']?.['enum'];
+      const number =
+        typeof fixed?.default === 'string'
+          ? fixed.default
+          : Array.isArray(choices)
+            ? String(choices[0])
+            : '';
+      if (fixed === undefined)
+        v.w.warn(
+          ['tool', 'function', 'parameters', 'properties', 'destination'],
+          'a Retell transfer has one predefined number; the first is exported',
+        );
+      tools.push({
+        type: 'transfer_call',
+        ...head,
+        transfer_destination: { type: 'predefined', number },
+        transfer_option: { type: 'cold_transfer' },
+      });
+    } else if (v.kind === 'action') {
+      v.w.warn(
+        ['type'],
+        'Retell has no host-implemented tools (custom tools call a URL); not exported',
+      );
+    } else tools.push({ type: 'custom', ...head, ...custom(v) });
+  }
+  return { tools, warnings };
+}
+
+function speech(v: ExportView): Record<string, unknown> {
+  const o = v.def.options;
+  if (Object.keys(o.bridgePhrases).length > 0)
+    v.w.warn(
+      ['options', 'bridge_phrases'],
+      'Retell has one execution message; bridge phrases are not exported',
+    );
+  if (o.speech.onError.size > 0)
+    v.w.warn(['options', 'speech', 'on_error'], 'no spoken error phrases in Retell; not exported');
+  const before = beforePhrases(v.def);
+  const text = before.get('*') ?? [...before.values()][0];
+  if (before.size > 1)
+    v.w.warn(
+      ['options', 'speech', 'before'],
+      'Retell has one execution message; other languages are not exported',
+    );
+  return text !== undefined
+    ? {
+        speak_during_execution: true,
+        execution_message_type: 'static_text',
+        execution_message_description: text,
+      }
+    : {};
+}
+
+function custom(v: ExportView): Record<string, unknown> {
+  const def = v.def;
+  const endpoint = def.endpoint!;
+  let url = endpoint.url;
+  const query: Record<string, string> = {};
+  const inQuery = endpoint.argumentLocation === 'query';
+  for (const s of def.staticParameters) {
+    const text =
+      typeof s.default === 'string' ? fromMustache(s.default, RETELL_DIALECT) : undefined;
+    if (text === undefined) {
+      v.w.warn(
+        ['static_parameters', s.name],
+        'Retell has string query parameters and URL variables only; not exported',
+      );
+    } else if (endpoint.pathParams.includes(s.name)) {
+      url = url.replace(`{${s.name}}`, text);
+    } else if (inQuery) {
+      query[s.name] = text;
+    } else {
+      v.w.warn(['static_parameters', s.name], 'Retell has no fixed body values; not exported');
+    }
+  }
+  const queryAt = url.indexOf('?');
+  if (queryAt >= 0) {
+    for (const pair of url.slice(queryAt + 1).split('&')) {
+      const [k = '', val = ''] = pair.split('=');
+      query[decodeURIComponent(k)] = decodeURIComponent(val);
+    }
+    url = url.slice(0, queryAt);
+  }
+  if (endpoint.argumentLocation === 'form')
+    v.w.warn(
+      ['endpoint', 'argument_location'],
+      'Retell sends a JSON body; form encoding is not exported',
+    );
+  if (def.service !== undefined)
+    v.w.warn(
+      ['service'],
+      `service "${def.service}": Retell tools carry their headers; add them in Retell`,
+    );
+  if (def.options.speech.afterSpeech)
+    v.w.warn(['options', 'speech', 'after_speech'], 'no Retell equivalent; not exported');
+  return {
+    url,
+    method: endpoint.method.toUpperCase(),
+    args_at_root: true,
+    parameters: {
+      type: 'object',
+      properties: v.properties,
+      ...(v.required.length > 0 ? { required: v.required } : {}),
+    },
+    ...(Object.keys(query).length > 0 ? { query_params: query } : {}),
+    timeout_ms: Math.round(endpoint.timeoutSecs * 1000),
+    ...(def.options.save.length > 0
+      ? { response_variables: Object.fromEntries(def.options.save.map((s) => [s.to, s.from])) }
+      : {}),
+  };
+}

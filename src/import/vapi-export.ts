@@ -1,0 +1,220 @@
+/**
+ * Syllable-format definitions → Vapi tools (the reverse of vapi.ts): endpoints become
+ * `apiRequest` tools (the arguments as the JSON body, as switchboard sends them), the end-call and
+ * transfer actions Vapi's `endCall` and `transferCall`, other actions `function` tools without a
+ * server (Vapi then asks the assistant's server, i.e. the host).
+ */
+import type { ToolDefinition } from '../definition/types.js';
+import { beforePhrases, unexpressedRule, viewOf, type ExportView } from './export-view.js';
+import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
+import { VAPI_DIALECT } from './vapi.js';
+import { fromFormat, fromMustache } from './variables.js';
+
+/** Exports definitions as Vapi tools. */
+export function exportVapi(defs: readonly ToolDefinition[]): ExportResult {
+  const warnings: ConversionWarning[] = [];
+  const tools: Record<string, unknown>[] = [];
+  for (const def of defs) {
+    const v = viewOf(def, warnings);
+    if (v === undefined) continue;
+    const messages = messagesOf(v);
+    const common = messages.length > 0 ? { messages } : {};
+    switch (v.kind) {
+      case 'http':
+        tools.push({ ...apiRequest(v), ...common });
+        break;
+      case 'end_call':
+        if (def.name !== 'endCall')
+          v.w.warn(
+            ['tool', 'function', 'name'],
+            `Vapi names its end-call tool itself; "${def.name}" becomes endCall`,
+          );
+        tools.push({ type: 'endCall', ...common });
+        break;
+      case 'transfer':
+        tools.push({ type: 'transferCall', destinations: destinations(v), ...common });
+        break;
+      default:
+        tools.push({
+          type: 'function',
+          ...(def.options.background ? { async: true } : {}),
+          function: fn(v),
+          ...common,
+          ...parametersOf(v),
+        });
+    }
+    for (const rule of v.rules)
+      if (v.kind !== 'http')
+        unexpressedRule(v, rule, 'Vapi', 'only apiRequest body properties take defaults');
+  }
+  return { tools, warnings };
+}
+
+function fn(v: ExportView): Record<string, unknown> {
+  const f = v.def.tool.function;
+  return {
+    name: f.name,
+    ...(f.description !== undefined ? { description: f.description } : {}),
+    parameters: {
+      type: 'object',
+      properties: v.properties,
+      ...(v.required.length > 0 ? { required: v.required } : {}),
+    },
+  };
+}
+
+/** Static parameters of a function tool: Vapi's `parameters` (key/value merged into the body). */
+function parametersOf(v: ExportView): Record<string, unknown> {
+  const out = v.def.staticParameters.flatMap((s) => {
+    const value = liquid(v, s.name, s.default);
+    return value === undefined ? [] : [{ key: s.name, value }];
+  });
+  return out.length > 0 ? { parameters: out } : {};
+}
+
+function liquid(v: ExportView, name: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = fromMustache(value, VAPI_DIALECT);
+  if (text === undefined)
+    v.w.warn(
+      ['static_parameters', name],
+      `"${value}" names a value Vapi has no variable for; not exported`,
+    );
+  return text;
+}
+
+function apiRequest(v: ExportView): Record<string, unknown> {
+  const def = v.def;
+  const endpoint = def.endpoint!;
+  let url = endpoint.url;
+  const properties: Record<string, JsonSchemaJson> = { ...v.properties };
+  for (const s of def.staticParameters) {
+    const value = liquid(v, s.name, s.default);
+    if (value === undefined) continue;
+    if (endpoint.pathParams.includes(s.name) && typeof value === 'string') {
+      url = url.replace(`{${s.name}}`, value);
+      continue;
+    }
+    properties[s.name] = {
+      type: jsonType(s.default),
+      ...(s.description !== undefined ? { description: s.description } : {}),
+      value,
+    };
+  }
+  for (const p of endpoint.pathParams)
+    if (url.includes(`{${p}}`))
+      v.w.warn(
+        ['endpoint', 'url'],
+        `placeholder {${p}} is filled from the model's arguments; Vapi's url takes Liquid variables only (unconfirmed for arguments); kept as written`,
+      );
+  for (const rule of v.rules) {
+    const target = properties[rule.key];
+    if (rule.conditional || rule.action !== 'default' || target === undefined) {
+      unexpressedRule(
+        v,
+        rule,
+        'Vapi',
+        'a body property\'s "default" is an unconditional default of a top-level argument',
+      );
+      continue;
+    }
+    const value = rule.format !== undefined ? fromFormat(rule.format, VAPI_DIALECT) : rule.value;
+    if (value === undefined)
+      unexpressedRule(v, rule, 'Vapi', 'the template names arguments, not variables');
+    else properties[rule.key] = { ...target, default: value };
+  }
+  if (endpoint.argumentLocation === 'form')
+    v.w.warn(
+      ['endpoint', 'argument_location'],
+      'Vapi sends a JSON body; form encoding is not exported',
+    );
+  return {
+    type: 'apiRequest',
+    name: def.name,
+    ...(def.tool.function.description !== undefined
+      ? { description: def.tool.function.description }
+      : {}),
+    method: endpoint.method.toUpperCase(),
+    url,
+    body: {
+      type: 'object',
+      properties,
+      ...(v.required.length > 0 ? { required: v.required } : {}),
+    },
+    ...(endpoint.timeoutSecs !== 20 ? { timeoutSeconds: endpoint.timeoutSecs } : {}),
+    ...(def.service !== undefined ? { credentialId: def.service } : {}),
+    ...(def.options.save.length > 0
+      ? {
+          variableExtractionPlan: {
+            aliases: def.options.save.map((s) => ({ key: s.to, value: `{{${s.from}}}` })),
+          },
+        }
+      : {}),
+  };
+}
+
+function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (Number.isInteger(value)) return 'integer';
+  return typeof value === 'boolean' ? 'boolean' : typeof value === 'number' ? 'number' : 'string';
+}
+
+function destinations(v: ExportView): Record<string, unknown>[] {
+  const fixed = v.def.staticParameters.find((s) => s.name === 'destination');
+  if (fixed !== undefined && typeof fixed.default === 'string')
+    return [
+      {
+        type: 'number',
+        number: fixed.default,
+        ...(fixed.description !== undefined ? { description: fixed.description } : {}),
+      },
+    ];
+  const choices = v.properties['destination']?.['enum'];
+  return Array.isArray(choices) ? choices.map((n) => ({ type: 'number', number: String(n) })) : [];
+}
+
+function contentOf(phrases: ReadonlyMap<string, string>): Record<string, unknown> {
+  const star = phrases.get('*');
+  if (phrases.size === 1 && star !== undefined) return { content: star };
+  return {
+    contents: [...phrases].map(([language, text]) => ({
+      type: 'text',
+      text,
+      ...(language !== '*' ? { language } : {}),
+    })),
+  };
+}
+
+function messagesOf(v: ExportView): Record<string, unknown>[] {
+  const def = v.def;
+  const out: Record<string, unknown>[] = [];
+  const before = beforePhrases(def);
+  if (before.size > 0)
+    out.push({
+      type: 'request-start',
+      ...contentOf(before),
+      ...(def.options.speech.afterSpeech ? { blocking: true } : {}),
+    });
+  else if (def.options.speech.afterSpeech && v.kind === 'http')
+    v.w.warn(
+      ['options', 'speech', 'after_speech'],
+      'Vapi blocks on a request-start message only; not exported without one',
+    );
+  const bridge = new Map(
+    Object.entries(def.options.bridgePhrases).flatMap(([k, l]) =>
+      l[0] !== undefined ? [[k, l[0]] as const] : [],
+    ),
+  );
+  if (bridge.size > 0) out.push({ type: 'request-response-delayed', ...contentOf(bridge) });
+  const failed = def.options.speech.onError.get('*');
+  if (failed !== undefined && failed.size > 0)
+    out.push({ type: 'request-failed', ...contentOf(failed) });
+  if ([...def.options.speech.onError.keys()].some((k) => k !== '*'))
+    v.w.warn(
+      ['options', 'speech', 'on_error'],
+      'Vapi has one request-failed message; only the "*" class is exported',
+    );
+  if (!def.options.speech.interruptible)
+    v.w.warn(['options', 'speech', 'interruptible'], 'no Vapi equivalent; not exported');
+  return out;
+}
