@@ -24,6 +24,25 @@ export {
 } from './definition/export.js';
 export { checkEndpointUrl, type EndpointUrlCheck } from './definition/endpoint-url.js';
 
+// --- import/export of hosted platforms' tools (docs/import.md) ---------------------------------
+export {
+  importTools,
+  PLATFORM_NAMES,
+  type ImportToolsOptions,
+} from './import/import-tools.js';
+export { exportTools, type ExportToolsOptions } from './import/export-tools.js';
+export {
+  PLATFORMS,
+  type Platform,
+  type ConversionWarning,
+  type ImportResult,
+  type ExportResult,
+  type ToolDefinitionJson,
+  type StaticParameterJson,
+  type ImportedOptionsJson,
+  type JsonSchemaJson,
+} from './import/types.js';
+
 // --- transform ------------------------------------------------------------------------------
 export type * from './transform/types.js';
 export { compileDefaults, type CompileDefaultsOptions } from './transform/compile-defaults.js';
@@ -53,6 +72,7 @@ export type {
   EndpointHandlerOptions,
 } from './handlers/endpoint/endpoint-handler.js';
 export type { HostResolver } from './handlers/endpoint/network-policy.js';
+export { SecretSet, MIN_SCRUB_LENGTH } from './handlers/endpoint/secret-set.js';
 export {
   connectionPools,
   createConnectionPools,

@@ -3,6 +3,8 @@
  * mistakes into exit code 2 with a hint, and never lets an exception escape as a stack trace.
  */
 import { readFileSync } from 'node:fs';
+import { exportCommand, exportHelp } from './commands/export.js';
+import { importCommand, importHelp } from './commands/import.js';
 import { replCommand, replHelp } from './commands/repl.js';
 import { serveCommand, serveHelp } from './commands/serve.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
@@ -35,6 +37,22 @@ const COMMANDS = new Map<string, { run: Command; help: string; summary: string }
   [
     'serve',
     { run: serveCommand, help: serveHelp, summary: 'serve the tools as an agent over HTTP' },
+  ],
+  [
+    'import',
+    {
+      run: importCommand,
+      help: importHelp,
+      summary: 'convert Vapi/ElevenLabs/Retell/Ultravox tools',
+    },
+  ],
+  [
+    'export',
+    {
+      run: exportCommand,
+      help: exportHelp,
+      summary: 'write tools for Vapi/ElevenLabs/Retell/Ultravox',
+    },
   ],
 ]);
 
