@@ -115,7 +115,7 @@ export function unexpressedRule(
     ? 'a conditional rule'
     : rule.action === 'remove'
       ? 'a remove rule'
-      : `an ${rule.action} rule`;
+      : `a ${rule.action} rule`;
   v.w.warn(
     ['defaults', rule.key],
     `${what} on "${rule.key}" cannot be expressed in ${platform}${why !== undefined ? ` (${why})` : ''}; not exported`,
