@@ -9,8 +9,9 @@ import { compileDefaults } from '../transform/compile-defaults.js';
 import { checkMustache } from '../transform/mustache.js';
 import { compileContext } from '../workflow/compile-task.js';
 import { checkEndpointUrl } from './endpoint-url.js';
-import { joinPath } from './json-path.js';
+import { formatPath, joinPath } from './json-path.js';
 import { lintDefinition } from './lint.js';
+import { patternProblems } from './schema-patterns.js';
 import type { RawDefinition } from './schema.js';
 import type {
   ArgumentLocation,
@@ -146,14 +147,25 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
       at(found.path, 'template_syntax', found.message);
   }
   let validator: ToolDefinition['validator'] | undefined;
-  try {
-    validator = ctx.validators.compile(parameters);
-  } catch (error) {
+  const patterns = patternProblems(spec.parameters);
+  for (const problem of patterns) {
     at(
-      path('tool', 'function', 'parameters'),
-      'bad_schema',
-      `invalid JSON Schema: ${(error as Error).message}`,
+      formatPath(path('tool', 'function', 'parameters'), problem.path),
+      problem.kind === 'invalid' ? 'bad_schema' : 'unsupported_pattern',
+      problem.message,
     );
+  }
+  // Refused patterns are reported above with their paths; compiling would repeat the first one.
+  if (patterns.length === 0) {
+    try {
+      validator = ctx.validators.compile(parameters);
+    } catch (error) {
+      at(
+        path('tool', 'function', 'parameters'),
+        'bad_schema',
+        `invalid JSON Schema: ${(error as Error).message}`,
+      );
+    }
   }
 
   // Endpoint.

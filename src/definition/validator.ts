@@ -1,9 +1,12 @@
 /**
  * Ajv behind the one-method {@link ArgumentValidator} interface. Schemas compile once, at load:
  * strict mode (a typo'd keyword fails loading), `$data` refused, `allErrors` on, no type
- * coercion, own properties only, and no defaults written into the model's arguments.
+ * coercion, own properties only, and no defaults written into the model's arguments. `pattern`
+ * and `patternProperties` run on a linear-time engine (`linear-regexp.ts`), never V8's
+ * backtracking one.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { linearRegExp, MAX_PATTERN_INPUT_LENGTH } from './linear-regexp.js';
 import type { ArgumentValidator, ValidationFailure } from './validator-types.js';
 
 /** Compiles JSON Schemas into validators; one per load, with a cache by schema text. */
@@ -23,6 +26,10 @@ export class ValidatorFactory {
     // would fail ("must be string") whenever the model left it out, and `required` would pass.
     ownProperties: true,
     logger: false,
+    // A pattern on V8's engine can backtrack for seconds on 30 characters of model input.
+    code: { regExp: linearRegExp },
+    // Errors carry the failing value, so a string too long for a pattern can be told apart.
+    verbose: true,
   });
   readonly #cache = new Map<string, ArgumentValidator>();
 
@@ -74,6 +81,14 @@ function describeError(error: ErrorObject): ValidationFailure {
         message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
       };
     }
+    case 'pattern':
+      if (typeof error.data === 'string' && error.data.length > MAX_PATTERN_INPUT_LENGTH) {
+        return {
+          path: base || '/',
+          message: `is longer than ${MAX_PATTERN_INPUT_LENGTH} characters, the most a pattern is checked on`,
+        };
+      }
+      return { path: base || '/', message: error.message ?? 'fails pattern' };
     case 'const':
       return { path: base || '/', message: `must be ${JSON.stringify(params['allowedValue'])}` };
     default:
