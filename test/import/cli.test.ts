@@ -1,0 +1,124 @@
+/** `switchboard import` and `export` end to end through the built binary. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce, cli } from '../cli/build.js';
+
+beforeAll(() => buildOnce());
+const dir = mkdtempSync(join(tmpdir(), 'sb-import-'));
+
+describe('switchboard import', () => {
+  it('writes YAML by extension that validate accepts; warnings on stderr; exit 0', () => {
+    const out = join(dir, 'retell.yaml');
+    const r = cli([
+      'import',
+      '--from',
+      'retell',
+      'fixtures/import/retell/custom-post-order.json',
+      '-o',
+      out,
+    ]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'warning: fixtures/import/retell/custom-post-order.json: tools[0].headers.Authorization:',
+    );
+    expect(r.stderr).toContain('imported 1 tool(s) from retell');
+    expect(r.stderr).not.toContain('rt_live_secret_token');
+    const written = parseYaml(readFileSync(out, 'utf8')) as {
+      tools: { tool: { function: { name: string } } }[];
+    };
+    expect(written.tools[0]!.tool.function.name).toBe('place_order');
+    const v = cli(['validate', out]);
+    expect(v.status).toBe(0);
+  });
+
+  it('prints JSON on stdout without -o', () => {
+    const r = cli(['import', '--from', 'ultravox', 'fixtures/import/ultravox/hang-up.json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(
+      JSON.parse(readFileSync('fixtures/import/ultravox/imported/hang-up.json', 'utf8')),
+    );
+  });
+
+  it('--strict exits 1 when anything did not map', () => {
+    expect(
+      cli(['import', '--strict', '--from', 'vapi', 'fixtures/import/vapi/api-request.json']).status,
+    ).toBe(1);
+    expect(
+      cli(['import', '--strict', '--from', 'vapi', 'fixtures/import/vapi/transfer-call.json'])
+        .status,
+    ).toBe(0);
+  });
+
+  it('a malformed vendor file exits 2 naming the file and path', () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        tools: [
+          { type: 'endCall' },
+          { type: 'function', function: { name: 'f' }, server: { url: 42 } },
+        ],
+      }),
+    );
+    const r = cli(['import', '--from', 'vapi', bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${bad}: tools[1].server.url: expected a string`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('an unknown platform is a usage error', () => {
+    const r = cli(['import', '--from', 'bland', 'x.json']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--from must be one of vapi|elevenlabs|retell|ultravox');
+  });
+
+  it('is listed in --help', () => {
+    expect(cli(['--help']).stdout).toMatch(/import\s+convert/);
+  });
+});
+
+describe('switchboard export', () => {
+  it('exports a tools file and names the rules it cannot express', () => {
+    const r = cli(['export', '--to', 'vapi', 'fixtures/tools/clinic.json']);
+    expect(r.status).toBe(0);
+    const tools = JSON.parse(r.stdout) as { type: string }[];
+    expect(tools.map((t) => t.type)).toEqual(['apiRequest', 'apiRequest', 'apiRequest']);
+    expect(r.stderr).toContain(
+      'tools[0].defaults.city: a conditional rule on "city" cannot be expressed in Vapi',
+    );
+  });
+
+  it('round trips through files: export then import gives the imported definitions back', () => {
+    const out = join(dir, 'ultravox.json');
+    expect(
+      cli([
+        'export',
+        '--to',
+        'ultravox',
+        'fixtures/import/ultravox/imported/stock-price.json',
+        '-o',
+        out,
+      ]).status,
+    ).toBe(0);
+    const again = cli(['import', '--from', 'ultravox', out]);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(
+      JSON.parse(readFileSync('fixtures/import/ultravox/imported/stock-price.json', 'utf8')),
+    );
+  });
+
+  it('invalid definitions exit 2', () => {
+    const bad = join(dir, 'bad-tools.json');
+    writeFileSync(
+      bad,
+      JSON.stringify([{ type: 'endpoint', tool: { type: 'function', function: { name: 'x' } } }]),
+    );
+    const r = cli(['export', '--to', 'retell', bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('tools[0]');
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Export warns, by name, about every defaults rule, phrase or setting a platform cannot express,
+ * and writes what it can.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { exportTools } from '../../src/import/export-tools.js';
+import { PLATFORMS } from '../../src/import/types.js';
+
+const tool = {
+  type: 'endpoint',
+  tool: {
+    type: 'function',
+    function: {
+      name: 'book',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, notes: { type: 'string' } },
+      },
+    },
+  },
+  endpoint: { url: 'https://api.clinic.test/v1/book', method: 'post' },
+  defaults: {
+    city: {
+      transform: { action: 'override', value: 'The Bronx', when: { key: 'city', value: 'Bronx' } },
+    },
+    notes: '@remove',
+    channel: '@override voice',
+  },
+};
+
+describe('export warnings', () => {
+  for (const to of PLATFORMS) {
+    it(`${to}: conditional and remove rules are named, each by its key`, async () => {
+      const result = exportTools(await loadTools([tool]), { to });
+      const byField = new Map(result.warnings.map((w) => [w.field, w]));
+      expect(byField.get('defaults.city')?.message).toMatch(
+        /^a conditional rule on "city" cannot be expressed/,
+      );
+      expect(byField.get('defaults.notes')?.message).toMatch(
+        /^a remove rule on "notes" cannot be expressed/,
+      );
+      expect(byField.get('defaults.city')?.path).toBe('tools[0].defaults.city');
+      expect(result.tools).toHaveLength(1);
+    });
+  }
+
+  it('Ultravox writes an unconditional literal override as a static parameter', async () => {
+    const result = exportTools(
+      await loadTools([
+        { ...tool, defaults: { channel: { transform: { action: 'override', value: 'voice' } } } },
+      ]),
+      { to: 'ultravox' },
+    );
+    expect(result.warnings).toEqual([]);
+    expect(result.tools[0]).toMatchObject({
+      temporaryTool: {
+        staticParameters: [
+          { name: 'channel', location: 'PARAMETER_LOCATION_BODY', value: 'voice' },
+        ],
+      },
+    });
+  });
+
+  it("Vapi writes a default of a body argument as the property's default (a variable as Liquid)", async () => {
+    const result = exportTools(
+      await loadTools([{ ...tool, defaults: { city: '{vars.home_city}' } }]),
+      { to: 'vapi' },
+    );
+    expect(result.warnings).toEqual([]);
+    expect(result.tools[0]).toMatchObject({
+      type: 'apiRequest',
+      body: { properties: { city: { type: 'string', default: '{{home_city}}' } } },
+    });
+  });
+
+  it('a default naming an argument is not a variable Vapi knows: warned', async () => {
+    const result = exportTools(
+      await loadTools([{ ...tool, defaults: { notes: 'about {city}' } }]),
+      { to: 'vapi' },
+    );
+    expect(result.warnings.map((w) => w.field)).toEqual(['defaults.notes']);
+  });
+
+  it('context and log tools are not exported, with a warning', async () => {
+    const log = {
+      type: 'log',
+      tool: {
+        type: 'function',
+        function: { name: 'note', parameters: { type: 'object', properties: {} } },
+      },
+    };
+    const result = exportTools(await loadTools([log]), { to: 'retell' });
+    expect(result.tools).toEqual([]);
+    expect(result.warnings[0]).toMatchObject({ path: 'tools[0].type', tool: 'note' });
+  });
+});
