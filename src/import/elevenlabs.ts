@@ -401,6 +401,16 @@ function literal(
   required: boolean,
 ): JsonSchemaJson | undefined {
   const name = path.join('.');
+  if (
+    path.includes('[]') &&
+    (prop['dynamic_variable'] !== undefined || prop['constant_value'] !== undefined)
+  ) {
+    w.warn(
+      field,
+      'a hidden value inside array items has no switchboard equivalent (rules address fixed paths); not imported',
+    );
+    return undefined;
+  }
   const variable = prop['dynamic_variable'];
   if (typeof variable === 'string') {
     const vars = ELEVENLABS_DIALECT.system.get(variable) ?? variable;
