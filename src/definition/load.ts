@@ -4,13 +4,20 @@
  * Any error-severity issue throws a {@link DefinitionError} listing every problem with its JSON
  * path and file; nothing is half-loaded.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { getOwn, isPlainObject } from '../transform/own-data.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  MAX_DEFINITION_DEPTH,
+  measureValue,
+  pathTooDeep,
+  type SizeMemo,
+} from './document-limits.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
 import { normaliseDefinition } from './normalise.js';
@@ -26,6 +33,19 @@ export interface LoadToolsOptions {
   readonly file?: string;
   /** Treat warnings as errors. Default false. */
   readonly strict?: boolean;
+  /**
+   * Cap on the tools file, and on its definitions with YAML aliases (or shared references)
+   * expanded, in bytes. Default 5 MiB ({@link DEFAULT_MAX_FILE_BYTES}).
+   */
+  readonly maxFileBytes?: number;
+}
+
+/** Options of {@link readToolsFile}. */
+export interface ReadToolsFileOptions {
+  /** Name of the file for messages. Default: the path. */
+  readonly file?: string;
+  /** A larger file is refused before it is parsed. Default 5 MiB. */
+  readonly maxFileBytes?: number;
 }
 
 /**
@@ -41,24 +61,52 @@ export async function loadTools(
 ): Promise<ToolSet> {
   if (typeof source === 'string') {
     const file = options.file ?? source;
-    const value = await readToolsFile(source, file);
+    const value = await readToolsFile(source, {
+      file,
+      ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
+    });
     return buildToolSet(value, { ...options, file }, [resolvePath(source)]);
   }
   return buildToolSet(source, options, []);
 }
 
-/** Reads and parses a JSON or YAML file; a read or syntax error is a {@link DefinitionError}. */
-export async function readToolsFile(path: string, file = path): Promise<unknown> {
+/**
+ * Reads and parses a JSON or YAML file; a read or syntax error, or a file over `maxFileBytes`,
+ * is a {@link DefinitionError}. `options` may be the file name for messages (older signature).
+ */
+export async function readToolsFile(
+  path: string,
+  options: ReadToolsFileOptions | string = {},
+): Promise<unknown> {
+  const { file = path, maxFileBytes = DEFAULT_MAX_FILE_BYTES } =
+    typeof options === 'string' ? { file: options } : options;
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const handle = await open(path, 'r');
+    try {
+      // Checked before and after reading: the file may grow in between.
+      if ((await handle.stat()).size > maxFileBytes) throw tooLarge(file, maxFileBytes);
+      const bytes = await handle.readFile();
+      if (bytes.length > maxFileBytes) throw tooLarge(file, maxFileBytes);
+      text = bytes.toString('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (error instanceof DefinitionError) throw error;
     throw new DefinitionError(
       [issue('unreadable', '', `cannot read file: ${(error as Error).message}`, file)],
       'cannot load tools',
     );
   }
   return parseDocument(text, file);
+}
+
+function tooLarge(file: string, max: number): DefinitionError {
+  return new DefinitionError(
+    [issue('too_large', '', `the file is larger than ${max} bytes (maxFileBytes)`, file)],
+    'cannot load tools',
+  );
 }
 
 /** Parses JSON or YAML text (by extension; unknown extensions try JSON, then YAML). */
@@ -79,7 +127,11 @@ export function parseDocument(text: string, file: string): unknown {
   } catch (error) {
     const where =
       error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
-    const reason = (error as Error).message.split('\n')[0] ?? '';
+    // yaml's composer recurses; it turns its own stack overflow into a parse error.
+    const reason =
+      error instanceof RangeError || /Maximum call stack/.test((error as Error).message)
+        ? `nested too deeply (more than ${MAX_DEFINITION_DEPTH} levels are refused anyway)`
+        : ((error as Error).message.split('\n')[0] ?? '');
     throw new DefinitionError(
       [issue('syntax', '', `invalid YAML${where}: ${reason}`, file)],
       'cannot load tools',
@@ -120,8 +172,13 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
   const tools = new Map<string, ToolDefinition>();
   const firstIndex = new Map<string, number>();
   const validators = new ValidatorFactory();
+  const unfit = checkDocumentLimits(list, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, file);
+  if (unfit.fatal) throw new DefinitionError(unfit.issues, 'cannot load tools');
+  issues.push(...unfit.issues);
 
   list.forEach((written, index) => {
+    // Too deep or cyclic: reported above; any later stage could overflow the stack on it.
+    if (unfit.skip.has(index)) return;
     const normalised = normaliseDefinition(written, `tools[${index}]`, file);
     issues.push(...normalised.issues);
     const { value: raw, path } = normalised;
@@ -156,6 +213,44 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     throw new DefinitionError(escalated);
   }
   return { tools, warnings: issues, files };
+}
+
+/**
+ * Depth, cycles and expanded size of every definition, before any stage that may recurse or copy
+ * reads them. A definition too deep or cyclic is skipped (reported); the document expanding past
+ * the cap is fatal (nothing else is read).
+ */
+function checkDocumentLimits(
+  list: readonly unknown[],
+  maxBytes: number,
+  file: string | undefined,
+): { issues: DefinitionIssue[]; skip: Set<number>; fatal: boolean } {
+  const issues: DefinitionIssue[] = [];
+  const skip = new Set<number>();
+  const memo: SizeMemo = new Map();
+  let total = 0;
+  list.forEach((written, index) => {
+    const base = `tools[${index}]`;
+    const size = measureValue(written, memo);
+    if (size === 'cycle') {
+      skip.add(index);
+      issues.push(issue('cyclic', base, 'contains itself (a cycle of references)', file));
+      return;
+    }
+    total += size.bytes;
+    if (size.height > MAX_DEFINITION_DEPTH) {
+      skip.add(index);
+      const where = formatPath(base, pathTooDeep(written, MAX_DEFINITION_DEPTH, memo));
+      issues.push(
+        issue('too_deep', where, `nested more than ${MAX_DEFINITION_DEPTH} levels deep`, file),
+      );
+    }
+  });
+  if (total > maxBytes) {
+    const message = `the definitions expand to more than ${maxBytes} bytes with aliases resolved (maxFileBytes)`;
+    return { issues: [issue('too_large', '', message, file)], skip, fatal: true };
+  }
+  return { issues, skip, fatal: false };
 }
 
 function duplicate(

@@ -7,6 +7,11 @@ import { ToolError } from '../errors.js';
 
 /** Default cap on the raw argument string, bytes (UTF-8): 256 KiB. */
 export const DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
+/**
+ * Default cap on a call's final arguments (after static parameters and `defaults`), bytes of
+ * their JSON form: 1 MiB. Templates can repeat one large argument many times.
+ */
+export const DEFAULT_MAX_FINAL_ARGUMENT_BYTES = 1024 * 1024;
 /** Default cap on object/array nesting depth: 32. */
 export const DEFAULT_MAX_ARGUMENT_DEPTH = 32;
 
@@ -19,20 +24,29 @@ export const DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS = 8;
 export interface ArgumentLimits {
   readonly maxArgumentBytes: number;
   readonly maxArgumentDepth: number;
+  readonly maxFinalArgumentBytes: number;
   readonly maxCallsPerAnswer: number;
   readonly maxConcurrentEndpointCalls: number;
 }
 
-/** Fills in the defaults (256 KiB, depth 32, 32 calls per answer, 8 endpoint calls at once). */
+/**
+ * Fills in the defaults (256 KiB, depth 32, 1 MiB final arguments, 32 calls per answer, 8
+ * endpoint calls at once).
+ */
 export function resolveArgumentLimits(limits?: {
   readonly maxArgumentBytes?: number;
   readonly maxArgumentDepth?: number;
+  readonly maxFinalArgumentBytes?: number;
   readonly maxCallsPerAnswer?: number;
   readonly maxConcurrentEndpointCalls?: number;
 }): ArgumentLimits {
   return {
     maxArgumentBytes: limits?.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES,
     maxArgumentDepth: limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
+    maxFinalArgumentBytes: positiveInteger(
+      limits?.maxFinalArgumentBytes ?? DEFAULT_MAX_FINAL_ARGUMENT_BYTES,
+      'limits.maxFinalArgumentBytes',
+    ),
     maxCallsPerAnswer: positiveInteger(
       limits?.maxCallsPerAnswer ?? DEFAULT_MAX_CALLS_PER_ANSWER,
       'limits.maxCallsPerAnswer',
@@ -73,6 +87,46 @@ export function checkArgumentLimits(raw: string, limits: ArgumentLimits): ToolEr
     );
   }
   return undefined;
+}
+
+/**
+ * Returns a tool error (`invalid_arguments`) when the final arguments of a call — after static
+ * parameters and `defaults`, as they are sent — are larger than the cap, else undefined. The
+ * UTF-8 size of their JSON form is estimated in one iterative walk that stops at the cap.
+ */
+export function checkFinalArgumentSize(
+  args: Readonly<Record<string, unknown>>,
+  limits: ArgumentLimits,
+): ToolError | undefined {
+  const max = limits.maxFinalArgumentBytes;
+  let bytes = 0;
+  const stack: unknown[] = [args];
+  while (stack.length > 0 && bytes <= max) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += utf8Length(value, max - bytes) + 2;
+    else if (Array.isArray(value)) {
+      bytes += 1 + value.length;
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        bytes += utf8Length(key, max - bytes) + 4;
+        stack.push(item);
+      }
+      bytes += 2;
+    } else bytes += value === undefined ? 0 : String(value).length;
+  }
+  if (bytes <= max) return undefined;
+  return new ToolError(
+    'invalid_arguments',
+    `arguments grow to over ${max} bytes once the tool's defaults are applied; send shorter values`,
+    { maxBytes: max },
+  );
+}
+
+/** UTF-8 length of `text`, exact only when it may matter (`room` bytes left). */
+function utf8Length(text: string, room: number): number {
+  if (text.length > room || text.length * 3 <= room) return text.length;
+  return Buffer.byteLength(text, 'utf8');
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * Second stage of a tool call, everything before dispatch: look the tool up among those the active
  * agent may use, parse and check the raw arguments, validate them against the function's JSON
- * Schema, merge static parameters and apply `defaults`. Pure and synchronous; never throws.
+ * Schema, merge static parameters, apply `defaults` and cap the size of the result. Pure and
+ * synchronous; never throws.
  */
 import type { ToolDefinition } from '../definition/types.js';
 import { ToolError } from '../errors.js';
 import type { SessionSystemValues, TransformTraceEntry } from '../transform/types.js';
-import type { ArgumentLimits } from './argument-limits.js';
+import { checkFinalArgumentSize, type ArgumentLimits } from './argument-limits.js';
 import { applyStaticParameters } from './deps.js';
 import { parseToolArguments } from './parse-tool-call.js';
 
@@ -38,7 +39,7 @@ export type PreparedCall =
       readonly error: ToolError;
     };
 
-/** Runs lookup → limits → parse → validate → static parameters → defaults. */
+/** Runs lookup → limits → parse → validate → static parameters → defaults → final size. */
 export function prepareToolCall(
   name: string,
   rawArguments: string,
@@ -99,6 +100,10 @@ export function prepareToolCall(
       transform: outcome.trace,
       error: new ToolError('missing_template_value', outcome.message),
     };
+  }
+  const tooLarge = checkFinalArgumentSize(outcome.args, ctx.limits);
+  if (tooLarge !== undefined) {
+    return { ok: false, tool, args: parsed.args, transform: outcome.trace, error: tooLarge };
   }
   return { ok: true, tool, args: outcome.args, transform: outcome.trace };
 }

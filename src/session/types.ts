@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import type { ToolSet } from '../definition/types.js';
 import type { ToolErrorCode } from '../errors.js';
 import type { ConnectionPools } from '../handlers/endpoint/connection-pools.js';
+import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
 import type { HostErrorContext } from './turn-stream.js';
 import type { ModelErrorCode } from '../models/errors.js';
@@ -84,6 +85,13 @@ export interface SessionOptions {
   /** Per tool, per static parameter: values overriding the definitions' defaults. */
   readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly services?: Readonly<Record<string, ServiceConfig>>;
+  /**
+   * The secrets this session scrubs from everything it shows (outputs, errors, events, traces,
+   * state): the engine adds every secret of `services` and every token it obtains for them.
+   * Default: a set of the session's own. Pass one to scrub a recorder with the same set (the REPL
+   * does, for its printout and `/save`).
+   */
+  readonly secrets?: SecretSet;
   readonly networkPolicy?: NetworkPolicy;
   /**
    * The undici dispatcher for endpoint calls (the host owns and closes it). Default: the shared
@@ -117,6 +125,11 @@ export interface SessionOptions {
   readonly limits?: {
     readonly maxArgumentBytes?: number;
     readonly maxArgumentDepth?: number;
+    /**
+     * A call's final arguments (after static parameters and `defaults`), bytes of their JSON
+     * form; larger is an `invalid_arguments` tool error and nothing runs. Default 1 MiB.
+     */
+    readonly maxFinalArgumentBytes?: number;
     /**
      * Tool calls run from one model answer; the rest are answered with a `too_many_calls` tool
      * error (each id once) and never run. Default 32.

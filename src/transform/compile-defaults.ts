@@ -5,7 +5,7 @@
  */
 import type { DefinitionIssue } from '../errors.js';
 import { compileCondition } from './condition.js';
-import { FORBIDDEN_SEGMENTS } from './field-path.js';
+import { FORBIDDEN_SEGMENTS, MAX_PATH_SEGMENTS } from './field-path.js';
 import { deepCopy } from './own-data.js';
 import { makeApply, type RuleProgram } from './apply-rules.js';
 import { normaliseRule } from './rule-forms.js';
@@ -36,6 +36,13 @@ export function parseRuleKey(
     return {
       code: 'invalid_key',
       message: `key ${JSON.stringify(key)} has an empty segment (no "", ".a", "a." or "a..b")`,
+    };
+  }
+  if (segments.length > MAX_PATH_SEGMENTS) {
+    const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+    return {
+      code: 'invalid_key',
+      message: `key ${JSON.stringify(shown)} has ${segments.length} segments; at most ${MAX_PATH_SEGMENTS} are allowed`,
     };
   }
   const bad = segments.find((s) => FORBIDDEN_SEGMENTS.has(s));

@@ -14,6 +14,12 @@ export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
   'constructor',
 ]);
 
+/**
+ * Cap on the segments of a dotted `defaults` key, a `when.key` or a template field path: 32.
+ * Nothing real nests that far, and a 3000-segment key would be walked on every call.
+ */
+export const MAX_PATH_SEGMENTS = 32;
+
 /** One step of a path. `index` is the array index when the segment is a canonical integer, else -1. */
 export interface PathSegment {
   readonly key: string;
@@ -83,6 +89,13 @@ export function parseFieldName(text: string): ParsedField {
         offset: i,
       };
     }
+  }
+  if (segments.length > MAX_PATH_SEGMENTS) {
+    return {
+      ok: false,
+      message: `field name has ${segments.length} segments; at most ${MAX_PATH_SEGMENTS} are allowed`,
+      offset: 0,
+    };
   }
   for (const s of segments) {
     if (FORBIDDEN_SEGMENTS.has(s.key)) {
