@@ -13,7 +13,11 @@ export {
   readToolsFile,
   parseDocument,
   type LoadToolsOptions,
+  type ReadToolsFileOptions,
 } from './definition/load.js';
+export { DEFAULT_MAX_FILE_BYTES, MAX_DEFINITION_DEPTH } from './definition/document-limits.js';
+export { MAX_PATTERN_INPUT_LENGTH, MAX_PATTERN_PROGRAM_SIZE } from './definition/linear-regexp.js';
+export { MAX_PATH_SEGMENTS } from './transform/field-path.js';
 export {
   toChatTools,
   toResponsesTools,
@@ -25,11 +29,7 @@ export {
 export { checkEndpointUrl, type EndpointUrlCheck } from './definition/endpoint-url.js';
 
 // --- import/export of hosted platforms' tools (docs/import.md) ---------------------------------
-export {
-  importTools,
-  PLATFORM_NAMES,
-  type ImportToolsOptions,
-} from './import/import-tools.js';
+export { importTools, PLATFORM_NAMES, type ImportToolsOptions } from './import/import-tools.js';
 export { exportTools, type ExportToolsOptions } from './import/export-tools.js';
 export {
   PLATFORMS,
@@ -118,6 +118,7 @@ export { DEFAULT_MAX_TOOL_ROUNDS } from './session/run-turn.js';
 export {
   DEFAULT_MAX_ARGUMENT_BYTES,
   DEFAULT_MAX_ARGUMENT_DEPTH,
+  DEFAULT_MAX_FINAL_ARGUMENT_BYTES,
   DEFAULT_MAX_CALLS_PER_ANSWER,
   DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS,
 } from './session/argument-limits.js';
