@@ -159,3 +159,27 @@ export function toJmesPath(path: string): string | undefined {
     return undefined;
   return trimmed;
 }
+
+/**
+ * The destination of a transfer action: one → the hidden static parameter `destination` (the host
+ * handler reads `args.destination`); several → a required `destination` the model picks (enum).
+ */
+export function transferDestination(
+  d: DraftTool,
+  targets: readonly { value: string; description?: string }[],
+  w: ToolWarnings,
+  field: FieldPath,
+): void {
+  if (targets.length === 0) {
+    w.warn(field, "no fixed destination: the host's transfer action decides where the call goes");
+  } else if (targets.length === 1) {
+    addConstant(d, 'destination', targets[0]!.value, targets[0]!.description);
+  } else {
+    d.properties['destination'] = {
+      type: 'string',
+      enum: targets.map((t) => t.value),
+      description: `Where to transfer the call: ${targets.map((t) => (t.description !== undefined ? `${t.value} (${t.description})` : t.value)).join('; ')}`,
+    };
+    d.required.push('destination');
+  }
+}

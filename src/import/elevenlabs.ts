@@ -4,7 +4,15 @@
  * `ObjectJsonSchemaPropertyInput`, `ArrayJsonSchemaPropertyInput`, `SystemToolConfigInput`,
  * `ClientToolConfigInput`), wire names from its `serialization/` (snake_case). Table: docs/import.md.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  apiSchema,
+  COMMON,
+  elevenLabsToolSchema,
+  ELEVENLABS_DIALECT,
+  type ElevenLabsTool,
+} from './elevenlabs-schema.js';
+import { literal, properties } from './elevenlabs-properties.js';
 import { isPlainObject } from '../transform/own-data.js';
 import {
   parseVendor,
@@ -13,7 +21,13 @@ import {
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
-import { addConstant, draft, finishDraft, toJmesPath, type DraftTool } from './draft-tool.js';
+import {
+  draft,
+  finishDraft,
+  toJmesPath,
+  transferDestination,
+  type DraftTool,
+} from './draft-tool.js';
 import {
   headersToService,
   mapUrl,
@@ -21,105 +35,9 @@ import {
   timeoutSecs,
   type VendorHeader,
 } from './http-parts.js';
-import type { ConversionWarning, ImportResult, JsonSchemaJson } from './types.js';
-import { transferDestination } from './vapi.js';
-import type { VariableDialect } from './variables.js';
+import type { ConversionWarning, ImportResult } from './types.js';
 
-/** ElevenLabs dynamic variables: `{{name}}`; `system__conversation_id` is the session id. */
-export const ELEVENLABS_DIALECT: VariableDialect = {
-  system: new Map([['system__conversation_id', 'session.id']]),
-};
-
-const str = z.string({ error: 'expected a string' });
-const num = z.number({ error: 'expected a number' });
-const bool = z.boolean({ error: 'expected a boolean' });
-
-/** A property schema: literal, object or array (checked loosely; walked by {@link properties}). */
-const propertySchema = z.record(z.string(), z.unknown(), {
-  error: 'expected a property schema object',
-});
-
-const apiSchema = z.looseObject({
-  url: str,
-  method: str.optional(),
-  request_headers: z
-    .record(
-      z.string(),
-      z.union(
-        [
-          str,
-          z.looseObject({ secret_id: str }),
-          z.looseObject({ variable_name: str }),
-          z.looseObject({ env_var_label: str }),
-        ],
-        {
-          error: 'expected a string, { secret_id }, { variable_name } or { env_var_label }',
-        },
-      ),
-    )
-    .optional(),
-  path_params_schema: z
-    .record(z.string(), propertySchema, { error: 'expected an object of property schemas' })
-    .optional(),
-  query_params_schema: z
-    .looseObject({
-      properties: z.record(z.string(), propertySchema, { error: 'expected an object' }),
-      required: z.array(str).optional(),
-    })
-    .optional(),
-  request_body_schema: propertySchema.optional(),
-  content_type: str.optional(),
-  auth_connection: z
-    .looseObject({ auth_connection_id: str.optional(), env_var_label: str.optional() })
-    .optional(),
-});
-
-/** One ElevenLabs tool config (webhook, system or client). */
-export const elevenLabsToolSchema = z.looseObject({
-  type: z
-    .enum(['webhook', 'system', 'client', 'mcp'], {
-      error: 'expected one of webhook|system|client|mcp',
-    })
-    .optional(),
-  name: str,
-  description: str.optional(),
-  response_timeout_secs: num.optional(),
-  disable_interruptions: bool.optional(),
-  force_pre_tool_speech: bool.optional(),
-  pre_tool_speech: str.optional(),
-  execution_mode: str.optional(),
-  assignments: z
-    .array(z.looseObject({ dynamic_variable: str, value_path: str, source: str.optional() }), {
-      error: 'expected a list',
-    })
-    .optional(),
-  api_schema: apiSchema.optional(),
-  parameters: propertySchema.optional(),
-  params: z
-    .looseObject({
-      system_tool_type: str,
-      transfers: z.array(z.looseObject({ condition: str.optional() })).optional(),
-    })
-    .optional(),
-});
-type ElevenLabsTool = z.output<typeof elevenLabsToolSchema>;
-
-const COMMON = [
-  'type',
-  'name',
-  'description',
-  'response_timeout_secs',
-  'disable_interruptions',
-  'force_pre_tool_speech',
-  'pre_tool_speech',
-  'execution_mode',
-  'assignments',
-  'tool_call_sound',
-  'tool_call_sound_behavior',
-  'tool_error_handling_mode',
-  'dynamic_variables',
-];
-
+export { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';
 /**
  * Imports an ElevenLabs document: a list of tool configs, `{ tools: [...] }` (a list response:
  * items with `tool_config`), an agent (`conversation_config.agent.prompt.tools`), or one tool
@@ -346,146 +264,6 @@ function webhook(
     });
   const service = serviceName(ref, api.url);
   if (headersToService(w, headers, service)) d.service = service;
-}
-
-/** Object properties (request body, client parameters): nested constants become dotted `@override` rules. */
-function properties(
-  schema: Record<string, unknown>,
-  field: FieldPath,
-  path: string[],
-  w: ToolWarnings,
-  d: DraftTool,
-): JsonSchemaJson {
-  const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
-  const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
-  const out: Record<string, JsonSchemaJson> = {};
-  const outRequired: string[] = [];
-  for (const [name, prop] of Object.entries(props)) {
-    if (!isPlainObject(prop)) continue;
-    const sub = literal(
-      prop,
-      [...field, 'properties', name],
-      [...path, name],
-      w,
-      d,
-      required.includes(name),
-    );
-    if (sub !== undefined) {
-      out[name] = sub;
-      if (required.includes(name)) outRequired.push(name);
-    }
-  }
-  if (path.length === 0) {
-    Object.assign(d.properties, out);
-    d.required.push(...outRequired);
-  }
-  return {
-    type: 'object',
-    ...(typeof schema['description'] === 'string' ? { description: schema['description'] } : {}),
-    properties: out,
-    ...(outRequired.length > 0 ? { required: outRequired } : {}),
-  };
-}
-
-/**
- * One property. The model fills it (its schema is returned) unless it is a `dynamic_variable` or
- * `constant_value` (a hidden value: a static parameter at the top level, an `@override` rule
- * deeper), `is_omitted` or `is_system_provided`.
- */
-function literal(
-  prop: Record<string, unknown>,
-  field: FieldPath,
-  path: string[],
-  w: ToolWarnings,
-  d: DraftTool,
-  required: boolean,
-): JsonSchemaJson | undefined {
-  const name = path.join('.');
-  if (
-    path.includes('[]') &&
-    (prop['dynamic_variable'] !== undefined || prop['constant_value'] !== undefined)
-  ) {
-    w.warn(
-      field,
-      'a hidden value inside array items has no switchboard equivalent (rules address fixed paths); not imported',
-    );
-    return undefined;
-  }
-  const variable = prop['dynamic_variable'];
-  if (typeof variable === 'string') {
-    const vars = ELEVENLABS_DIALECT.system.get(variable) ?? variable;
-    if (path.length === 1) addConstant(d, name, `{{vars.${vars}}}`, str0(prop['description']));
-    else d.defaults[name] = `@override {vars.${vars}}`;
-    return undefined;
-  }
-  if (prop['constant_value'] !== undefined) {
-    if (path.length === 1) addConstant(d, name, prop['constant_value'], str0(prop['description']));
-    else d.defaults[name] = { transform: { action: 'override', value: prop['constant_value'] } };
-    return undefined;
-  }
-  if (prop['is_omitted'] === true) {
-    w.warn([...field, 'is_omitted'], 'omitted from the request: not imported');
-    return undefined;
-  }
-  if (prop['is_system_provided'] === true) {
-    w.warn(
-      [...field, 'is_system_provided'],
-      'a value ElevenLabs integrations fill at run time has no switchboard equivalent; not imported',
-    );
-    return undefined;
-  }
-  if (prop['allowed_values_dynamic_variable'] !== undefined)
-    w.warn(
-      [...field, 'allowed_values_dynamic_variable'],
-      'run-time allowed values from a variable have no switchboard equivalent; any value passes',
-    );
-  const known = [
-    'type',
-    'description',
-    'enum',
-    'properties',
-    'required',
-    'items',
-    'dynamic_variable',
-    'constant_value',
-    'is_omitted',
-    'is_system_provided',
-    'allowed_values_dynamic_variable',
-    'required_constraints',
-  ];
-  w.unknownFields(prop, known, field);
-  let out: JsonSchemaJson;
-  if (prop['type'] === 'object' || isPlainObject(prop['properties'])) {
-    out = properties(prop, field, path, w, d);
-  } else {
-    out = {};
-    if (prop['type'] !== undefined) out['type'] = prop['type'];
-    if (typeof prop['description'] === 'string') out['description'] = prop['description'];
-    if (Array.isArray(prop['enum'])) out['enum'] = [...prop['enum']];
-    if (isPlainObject(prop['items'])) {
-      const items = prop['items'];
-      out['items'] = isPlainObject(items['properties'])
-        ? properties(items, [...field, 'items'], [...path, '[]'], w, d)
-        : pickLiteral(items);
-    }
-  }
-  if (path.length === 1) {
-    d.properties[name] = out;
-    if (required && !d.required.includes(name)) d.required.push(name);
-    return undefined;
-  }
-  return out;
-}
-
-function pickLiteral(items: Record<string, unknown>): JsonSchemaJson {
-  const out: JsonSchemaJson = {};
-  for (const key of ['type', 'description', 'enum'])
-    if (items[key] !== undefined) out[key] = items[key];
-  return out;
-}
-
-function str0(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
 }
 
 function system(t: ElevenLabsTool, w: ToolWarnings, d: DraftTool): DraftTool {

@@ -12,7 +12,13 @@ import {
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
-import { draft, finishDraft, toJmesPath, type DraftTool } from './draft-tool.js';
+import {
+  draft,
+  finishDraft,
+  toJmesPath,
+  transferDestination,
+  type DraftTool,
+} from './draft-tool.js';
 import {
   headersToService,
   mapUrl,
@@ -22,7 +28,6 @@ import {
 } from './http-parts.js';
 import { cleanSchema } from './json-schema.js';
 import type { ConversionWarning, ImportResult, JsonSchemaJson } from './types.js';
-import { transferDestination } from './vapi.js';
 import { hasVendorVariable, type VariableDialect } from './variables.js';
 
 /** Retell dynamic variables: `{{name}}`; `{{call_id}}` is the call's id. */

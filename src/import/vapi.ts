@@ -4,7 +4,6 @@
  * `CreateTransferCallToolDto`, `ToolMessageStart`, `ToolMessageDelayed`, `Server`, `JsonSchema`);
  * the field-by-field table is in docs/import.md.
  */
-import { z } from 'zod';
 import { isPlainObject } from '../transform/own-data.js';
 import {
   findList,
@@ -14,7 +13,15 @@ import {
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
-import { addConstant, draft, finishDraft, toJmesPath, type DraftTool } from './draft-tool.js';
+import {
+  addConstant,
+  draft,
+  finishDraft,
+  transferDestination,
+  type DraftTool,
+} from './draft-tool.js';
+import { extraction, messages } from './vapi-messages.js';
+import { KNOWN, VAPI_DIALECT, vapiToolSchema, type VapiTool } from './vapi-schema.js';
 import {
   headersToService,
   mapUrl,
@@ -23,117 +30,11 @@ import {
   type VendorHeader,
 } from './http-parts.js';
 import { cleanSchema } from './json-schema.js';
-import { addBridge, addPhrase, setBefore, setOnError, type Phrases } from './messages.js';
+import { setBefore } from './messages.js';
 import type { ConversionWarning, ImportResult, JsonSchemaJson } from './types.js';
-import {
-  hasVendorVariable,
-  toFormat,
-  toMustache,
-  vendorVariables,
-  type VariableDialect,
-} from './variables.js';
+import { hasVendorVariable, toFormat, toMustache, vendorVariables } from './variables.js';
 
-/** Vapi's variables: Liquid `{{name}}`; `{{call.id}}` is the call's id. */
-export const VAPI_DIALECT: VariableDialect = { system: new Map([['call.id', 'session.id']]) };
-
-const str = z.string({ error: 'expected a string' });
-const num = z.number({ error: 'expected a number' });
-const bool = z.boolean({ error: 'expected a boolean' });
-const obj = z.record(z.string(), z.unknown(), { error: 'expected an object' });
-
-const messageSchema = z.looseObject({
-  type: str,
-  content: str.optional(),
-  contents: z
-    .array(z.looseObject({ text: str.optional(), language: str.optional() }), {
-      error: 'expected a list',
-    })
-    .optional(),
-  blocking: bool.optional(),
-  timingMilliseconds: num.optional(),
-  conditions: z.array(z.unknown(), { error: 'expected a list' }).optional(),
-});
-
-const functionSchema = z.looseObject({
-  name: str,
-  description: str.optional(),
-  parameters: obj.optional(),
-  strict: bool.optional(),
-});
-
-/** One Vapi tool (the fields switchboard reads; others are warned about). */
-export const vapiToolSchema = z.looseObject({
-  type: str,
-  function: functionSchema.optional(),
-  messages: z.array(messageSchema, { error: 'expected a list of messages' }).optional(),
-  server: z
-    .looseObject({
-      url: str.optional(),
-      timeoutSeconds: num.optional(),
-      credentialId: str.optional(),
-      headers: obj.optional(),
-    })
-    .optional(),
-  async: bool.optional(),
-  parameters: z
-    .array(z.looseObject({ key: str, value: z.unknown() }), {
-      error: 'expected a list of { key, value }',
-    })
-    .optional(),
-  // apiRequest
-  name: str.optional(),
-  description: str.optional(),
-  method: str.optional(),
-  url: str.optional(),
-  body: obj.optional(),
-  headers: obj.optional(),
-  timeoutSeconds: num.optional(),
-  credentialId: str.optional(),
-  variableExtractionPlan: z
-    .looseObject({
-      aliases: z
-        .array(z.looseObject({ key: str, value: str }), { error: 'expected a list' })
-        .optional(),
-    })
-    .optional(),
-  // transferCall
-  destinations: z
-    .array(
-      z.looseObject({
-        type: str,
-        number: str.optional(),
-        sipUri: str.optional(),
-        assistantName: str.optional(),
-        description: str.optional(),
-        message: z.unknown().optional(),
-      }),
-      { error: 'expected a list of destinations' },
-    )
-    .optional(),
-});
-type VapiTool = z.output<typeof vapiToolSchema>;
-
-const API_FIELDS = ['id', 'orgId', 'createdAt', 'updatedAt'];
-const COMMON = ['type', 'function', 'messages', 'rejectionPlan', ...API_FIELDS];
-const KNOWN: Record<string, string[]> = {
-  function: [...COMMON, 'server', 'async', 'parameters', 'variableExtractionPlan'],
-  apiRequest: [
-    ...COMMON,
-    'name',
-    'description',
-    'method',
-    'url',
-    'body',
-    'headers',
-    'timeoutSeconds',
-    'credentialId',
-    'variableExtractionPlan',
-    'parameters',
-    'backoffPlan',
-  ],
-  endCall: COMMON,
-  transferCall: [...COMMON, 'destinations'],
-};
+export { VAPI_DIALECT } from './vapi-schema.js';
 
 /** Imports a Vapi tools document: a list, `{ tools }`, an assistant (`model.tools`) or one tool. */
 export function importVapi(value: unknown, source: SourceInfo): ImportResult {
@@ -398,66 +299,6 @@ function auth(
   if (headersToService(w, all, service)) d.service = service;
 }
 
-function extraction(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
-  const plan = t.variableExtractionPlan;
-  if (plan === undefined) return;
-  w.unknownFields(plan, ['aliases'], ['variableExtractionPlan']);
-  for (const [i, alias] of (plan.aliases ?? []).entries()) {
-    const m = /^\{\{\s*\$?\.?([^{}|]+?)\s*\}\}$/.exec(alias.value);
-    const from = m ? toJmesPath(m[1]!) : undefined;
-    if (from === undefined)
-      w.warn(
-        ['variableExtractionPlan', 'aliases', i],
-        `"${alias.value}" is not a plain path into the response; not imported`,
-      );
-    else (d.options.save ??= []).push({ from, to: alias.key });
-  }
-}
-
-function phrasesOf(m: z.output<typeof messageSchema>): Phrases {
-  const phrases: Phrases = {};
-  for (const c of m.contents ?? [])
-    if (c.text !== undefined) addPhrase(phrases, c.text, c.language ?? '*');
-  if (Object.keys(phrases).length === 0 && m.content !== undefined && m.content !== '')
-    addPhrase(phrases, m.content);
-  return phrases;
-}
-
-function messages(t: VapiTool, w: ToolWarnings, d: DraftTool, action: boolean): void {
-  for (const [i, m] of (t.messages ?? []).entries()) {
-    const field: FieldPath = ['messages', i];
-    if (m.conditions !== undefined && m.conditions.length > 0)
-      w.warn(
-        [...field, 'conditions'],
-        'message conditions on the arguments have no switchboard equivalent; the message is always used',
-      );
-    switch (m.type) {
-      case 'request-start':
-        setBefore(d.options, phrasesOf(m));
-        // Actions already wait for earlier speech (docs/voice.md); only endpoints need the flag.
-        if (m.blocking === true && !action)
-          d.options.speech = { ...d.options.speech, after_speech: true };
-        break;
-      case 'request-response-delayed':
-        addBridge(d.options, phrasesOf(m));
-        if (m.timingMilliseconds !== undefined)
-          w.warn(
-            [...field, 'timingMilliseconds'],
-            "bridge phrases start at the session's bridge threshold (session option bridge.thresholdSecs, default 2.75 s), not per tool",
-          );
-        break;
-      case 'request-failed':
-        setOnError(d.options, phrasesOf(m));
-        break;
-      default:
-        w.warn(
-          field,
-          `a "${m.type}" message has no switchboard equivalent (the model speaks after the result); ignored`,
-        );
-    }
-  }
-}
-
 function builtIn(t: VapiTool, w: ToolWarnings, name: string): DraftTool {
   return withFunction(t, w, name);
 }
@@ -495,28 +336,4 @@ function transfer(t: VapiTool, w: ToolWarnings): DraftTool {
   }
   transferDestination(d, targets, w, ['destinations']);
   return d;
-}
-
-/**
- * The destination of a transfer action: one → the hidden static parameter `destination` (the host
- * handler reads `args.destination`); several → a required `destination` the model picks (enum).
- */
-export function transferDestination(
-  d: DraftTool,
-  targets: readonly { value: string; description?: string }[],
-  w: ToolWarnings,
-  field: FieldPath,
-): void {
-  if (targets.length === 0) {
-    w.warn(field, "no fixed destination: the host's transfer action decides where the call goes");
-  } else if (targets.length === 1) {
-    addConstant(d, 'destination', targets[0]!.value, targets[0]!.description);
-  } else {
-    d.properties['destination'] = {
-      type: 'string',
-      enum: targets.map((t) => t.value),
-      description: `Where to transfer the call: ${targets.map((t) => (t.description !== undefined ? `${t.value} (${t.description})` : t.value)).join('; ')}`,
-    };
-    d.required.push('destination');
-  }
 }

@@ -1,0 +1,71 @@
+/**
+ * A Vapi tool's spoken messages and response extraction → switchboard options: `request-start` →
+ * `speech.before`, `request-response-delayed` → bridge phrases, `request-failed` →
+ * `speech.on_error["*"]`, `variableExtractionPlan.aliases` → `options.save`.
+ */
+import type { FieldPath, ToolWarnings } from './conversion-context.js';
+import { toJmesPath, type DraftTool } from './draft-tool.js';
+import { addBridge, addPhrase, setBefore, setOnError, type Phrases } from './messages.js';
+import type { VapiMessage, VapiTool } from './vapi-schema.js';
+
+/** `variableExtractionPlan.aliases` whose value is one `{{path}}` → `options.save`. */
+export function extraction(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
+  const plan = t.variableExtractionPlan;
+  if (plan === undefined) return;
+  w.unknownFields(plan, ['aliases'], ['variableExtractionPlan']);
+  for (const [i, alias] of (plan.aliases ?? []).entries()) {
+    const m = /^\{\{\s*\$?\.?([^{}|]+?)\s*\}\}$/.exec(alias.value);
+    const from = m ? toJmesPath(m[1]!) : undefined;
+    if (from === undefined)
+      w.warn(
+        ['variableExtractionPlan', 'aliases', i],
+        `"${alias.value}" is not a plain path into the response; not imported`,
+      );
+    else (d.options.save ??= []).push({ from, to: alias.key });
+  }
+}
+
+function phrasesOf(m: VapiMessage): Phrases {
+  const phrases: Phrases = {};
+  for (const c of m.contents ?? [])
+    if (c.text !== undefined) addPhrase(phrases, c.text, c.language ?? '*');
+  if (Object.keys(phrases).length === 0 && m.content !== undefined && m.content !== '')
+    addPhrase(phrases, m.content);
+  return phrases;
+}
+
+/** The tool's messages as voice options; `action` tools already wait for speech. */
+export function messages(t: VapiTool, w: ToolWarnings, d: DraftTool, action: boolean): void {
+  for (const [i, m] of (t.messages ?? []).entries()) {
+    const field: FieldPath = ['messages', i];
+    if (m.conditions !== undefined && m.conditions.length > 0)
+      w.warn(
+        [...field, 'conditions'],
+        'message conditions on the arguments have no switchboard equivalent; the message is always used',
+      );
+    switch (m.type) {
+      case 'request-start':
+        setBefore(d.options, phrasesOf(m));
+        // Actions already wait for earlier speech (docs/voice.md); only endpoints need the flag.
+        if (m.blocking === true && !action)
+          d.options.speech = { ...d.options.speech, after_speech: true };
+        break;
+      case 'request-response-delayed':
+        addBridge(d.options, phrasesOf(m));
+        if (m.timingMilliseconds !== undefined)
+          w.warn(
+            [...field, 'timingMilliseconds'],
+            "bridge phrases start at the session's bridge threshold (session option bridge.thresholdSecs, default 2.75 s), not per tool",
+          );
+        break;
+      case 'request-failed':
+        setOnError(d.options, phrasesOf(m));
+        break;
+      default:
+        w.warn(
+          field,
+          `a "${m.type}" message has no switchboard equivalent (the model speaks after the result); ignored`,
+        );
+    }
+  }
+}
