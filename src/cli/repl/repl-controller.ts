@@ -8,8 +8,7 @@ import { describeWorkflows } from '../../workflow/describe.js';
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { Agent } from 'undici';
-import { scrubText } from '../../handlers/endpoint/redact.js';
-import { configuredSecrets } from '../../handlers/endpoint/service-auth.js';
+import { SecretSet } from '../../handlers/endpoint/secret-set.js';
 import type { ToolSet } from '../../definition/types.js';
 import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fixture-writer.js';
 import { ManualModel, type ManualStep } from '../../harness/manual-model.js';
@@ -87,6 +86,8 @@ function withoutQuery(url: string): string {
 export class ReplController {
   readonly #o: ReplOptions;
   readonly #agent = new Agent();
+  /** Every secret the REPL's sessions know or obtain: what it prints and saves is scrubbed with it. */
+  readonly #secrets = new SecretSet();
   readonly #http: RecordingDispatcher;
   readonly #model: RecordingModel;
   readonly #narrator;
@@ -113,7 +114,9 @@ export class ReplController {
       color: options.color,
       speechIds: options.speechAck === 'host',
     });
-    const secrets = configuredSecrets(options.services ?? {});
+    // One set for the REPL and its sessions: tokens the engine obtains join it as they are issued.
+    this.#secrets.addServices(options.services ?? {});
+    const secrets = this.#secrets;
     const tokenUrls = new Set(
       Object.values(options.services ?? {}).flatMap((c) =>
         c.auth?.type === 'oauth2' ? [withoutQuery(c.auth.auth_url)] : [],
@@ -122,7 +125,7 @@ export class ReplController {
     this.#http = createRecordingDispatcher({
       dispatcher: this.#agent,
       // The REPL prints and saves what it records: no secret may be in it.
-      scrub: (text) => scrubText(text, secrets),
+      scrub: (text) => secrets.scrubText(text),
       skip: (url) => tokenUrls.has(withoutQuery(url)),
       onRequest: (x) =>
         say(
@@ -159,6 +162,7 @@ export class ReplController {
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       actions: this.#simulatedActions(),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
+      secrets: this.#secrets,
       ...(this.#o.speechAck !== undefined ? { speechAck: this.#o.speechAck } : {}),
       _internal: { now: () => startAt + (Date.now() - realStart) },
     };

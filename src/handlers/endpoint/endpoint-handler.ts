@@ -24,7 +24,8 @@ import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
 import { connectionPools, type ConnectionPools } from './connection-pools.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
-import { redactHeaders, scrubText, scrubValue } from './redact.js';
+import { redactHeaders } from './redact.js';
+import { SecretSet } from './secret-set.js';
 import { idempotencyKey, mayRetry, sideEffectClass } from '../../definition/side-effects.js';
 import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
 import { ServiceAuth } from './service-auth.js';
@@ -49,6 +50,11 @@ export interface EndpointHandlerOptions {
   readonly pools?: ConnectionPools;
   /** Services by name, with their secrets. Default none. */
   readonly services?: Readonly<Record<string, ServiceConfig>>;
+  /**
+   * The set outputs are scrubbed with; the handler adds the services' secrets and every token it
+   * obtains. Default: a set of its own. Share one to scrub what a recorder saw (the REPL does).
+   */
+  readonly secrets?: SecretSet;
   /** Default: no restriction. */
   readonly networkPolicy?: NetworkPolicy;
   /** Default {@link DEFAULT_MAX_RESPONSE_BYTES}. */
@@ -87,6 +93,22 @@ const METHOD = { get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE' } as con
 const ACCEPT = 'application/json, */*;q=0.8';
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 const NO_SECRETS: ReadonlySet<string> = new Set();
+
+/** The request headers of a call without a service: one frozen object per content type. */
+const STATIC_HEADERS = new Map<string | undefined, Readonly<Record<string, string>>>();
+function staticHeaders(contentType: string | undefined): Readonly<Record<string, string>> {
+  let headers = STATIC_HEADERS.get(contentType);
+  if (headers === undefined) {
+    headers = Object.freeze({
+      accept: ACCEPT,
+      'accept-encoding': ACCEPT_ENCODING,
+      ...(contentType === undefined ? {} : { 'content-type': contentType }),
+    });
+    // Two content types exist (JSON and form); the bound only guards against a future change.
+    if (STATIC_HEADERS.size < 8) STATIC_HEADERS.set(contentType, headers);
+  }
+  return headers;
+}
 
 /** Creates the handler of `endpoint` tools. */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
@@ -129,7 +151,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   const dispatcher = (): Dispatcher => options.dispatcher ?? pool().dispatcher;
   // Calls in flight, so close() can end them: a shared pool outlives the handler.
   const inflight = new Set<Deadline>();
-  const auth = new ServiceAuth({ services: options.services ?? {}, dispatcher, now });
+  const secrets = options.secrets ?? new SecretSet();
+  const auth = new ServiceAuth({ services: options.services ?? {}, dispatcher, now, secrets });
   const templates = new WeakMap<EndpointConfig, UrlTemplate | string>();
   const templateOf = (endpoint: EndpointConfig): UrlTemplate | string => {
     let t = templates.get(endpoint);
@@ -188,7 +211,12 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     built: BuiltRequest,
     service: string | undefined,
     deadline: Deadline,
-  ): Promise<{ headers: Record<string, string>; secretHeaders: ReadonlySet<string> } | ToolError> {
+  ): Promise<
+    { headers: Readonly<Record<string, string>>; secretHeaders: ReadonlySet<string> } | ToolError
+  > {
+    // Without a service the headers are ours alone (no model or host value): shared and valid.
+    if (service === undefined)
+      return { headers: staticHeaders(built.contentType), secretHeaders: NO_SECRETS };
     const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING };
     let secretHeaders: ReadonlySet<string> = NO_SECRETS;
     if (service !== undefined) {
@@ -225,7 +253,9 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       const record: HttpExchangeRecord = {
         method: METHOD[method],
         url: built.url.href,
-        headers: redactHeaders(headers, prepared.secretHeaders),
+        // Without a service no header is secret (ours, and the idempotency key): a plain copy.
+        headers:
+          service === undefined ? { ...headers } : redactHeaders(headers, prepared.secretHeaders),
         ...(built.body === undefined ? {} : { body: built.body }),
         attempt,
       };
@@ -289,10 +319,9 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           continue;
         }
       }
-      const secrets = auth.secrets();
       const interpreted = interpretResponse(
         response,
-        secrets.size === 0 ? undefined : (text) => scrubText(text, secrets),
+        secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
       );
       return interpreted.ok
         ? { type: 'success', output: interpreted.output }
@@ -302,17 +331,16 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
 
   /** Removes every known secret from what the model and the traces will see. */
   const scrub = (body: OutcomeBody): OutcomeBody => {
-    const secrets = auth.secrets();
     if (secrets.size === 0) return body;
-    if (body.type === 'success') return { ...body, output: scrubValue(body.output, secrets) };
+    if (body.type === 'success') return { ...body, output: secrets.scrubValue(body.output) };
     const { error } = body;
     const details =
       error.details === undefined
         ? undefined
-        : (scrubValue(error.details, secrets) as Record<string, unknown>);
+        : (secrets.scrubValue(error.details) as Record<string, unknown>);
     return {
       ...body,
-      error: new ToolError(error.code, scrubText(error.message, secrets), details),
+      error: new ToolError(error.code, secrets.scrubText(error.message), details),
     };
   };
 
@@ -377,10 +405,10 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
  * retries and a resume (session id + call id), unless the service already sets one.
  */
 function withIdempotencyKey(
-  headers: Record<string, string>,
+  headers: Readonly<Record<string, string>>,
   context: HandlerContext,
-): Record<string, string> {
+): Readonly<Record<string, string>> {
   if (sideEffectClass(context.tool) !== 'unsafe') return headers;
-  if (Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key')) return headers;
+  for (const h of Object.keys(headers)) if (h.toLowerCase() === 'idempotency-key') return headers;
   return { ...headers, 'idempotency-key': idempotencyKey(context.session.id, context.callId) };
 }
