@@ -22,7 +22,7 @@ import {
 import { runTurn } from './run-turn.js';
 import { parseSnapshot } from './snapshot.js';
 import { limitEndpointCalls } from './endpoint-limiter.js';
-import { workflowContext, workflowTools } from '../workflow/runtime.js';
+import { hasTasks, workflowContext, workflowTools } from '../workflow/runtime.js';
 import {
   assignVars,
   liveStateFrom,
@@ -458,11 +458,14 @@ class LiveSession implements Session, TurnHost {
     }
     const extra = this.options.systemContext;
     if (extra !== undefined && extra !== '') out.push({ role: 'system', content: extra });
-    const workflows = workflowContext(this.state, this.activeTools(), {
-      vars: this.state.vars,
-      system,
-      callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
-    });
+    const tools = this.activeTools();
+    const workflows = hasTasks(tools)
+      ? workflowContext(this.state, tools, {
+          vars: this.state.vars,
+          system,
+          callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
+        })
+      : undefined;
     if (workflows !== undefined) out.push({ role: 'system', content: workflows });
     return out;
   }

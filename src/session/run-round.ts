@@ -17,7 +17,13 @@ import type { TurnEvent } from './types.js';
 import { dispatchCall } from './voice/dispatch-call.js';
 import { RoundSpeech } from './voice/round-speech.js';
 import { parseToolArguments } from './parse-tool-call.js';
-import { activateTasks, callTask, taskForTool, workflowTools } from '../workflow/runtime.js';
+import {
+  activateTasks,
+  callTask,
+  hasTasks,
+  taskForTool,
+  workflowTools,
+} from '../workflow/runtime.js';
 import type { ExecutionIO } from '../workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
 
@@ -33,6 +39,8 @@ export interface RoundOutcome {
   /** Tool calls that workflow activation made before the model call (already applied). */
   readonly activation: readonly ToolCallResult[];
 }
+
+const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
 
 /** Runs one model call and its tool calls. Never throws; a model failure is in `error`. */
 export async function runRound(
@@ -71,20 +79,28 @@ export async function runRound(
       : { deadlineCapMs: host.options.toolTimeoutCapSecs * 1000 }),
   };
 
-  const workflowIO = workflowExecutionIO(host, agentTools, prepareCtx, execCtx, emit);
-  const activation = await activateTasks(
-    host.state,
-    agentTools,
-    workflowIO,
-    host.generateId,
-    (r) => applyToolResult(host, r, emit),
-    emit,
-  );
-  // Workflows (docs/workflows.md): the model may call only what it is shown (host.chatTools).
+  // Workflows (docs/workflows.md); without tasks none of this has anything to do.
+  const workflows = hasTasks(agentTools);
+  const workflowIO = workflows
+    ? workflowExecutionIO(host, agentTools, prepareCtx, execCtx, emit)
+    : undefined;
+  const activation =
+    workflowIO === undefined
+      ? NO_RESULTS
+      : await activateTasks(
+          host.state,
+          agentTools,
+          workflowIO,
+          host.generateId,
+          (r) => applyToolResult(host, r, emit),
+          emit,
+        );
+  // The model may call only what it is shown (host.chatTools).
   const wf = workflowTools(host.state, agentTools);
   const tools = wf.hidden.size === 0 ? agentTools : without(agentTools, wf.hidden);
   const chatTools = host.chatTools(agentTools, system);
-  const modelPrepareCtx: PrepareContext = { ...prepareCtx, tools };
+  const modelPrepareCtx: PrepareContext =
+    tools === agentTools ? prepareCtx : { ...prepareCtx, tools };
   const messages = host.modelMessages(host.systemMessages(system));
 
   const calls: ModelToolCall[] = [];
@@ -137,8 +153,8 @@ export async function runRound(
       );
       return;
     }
-    const task = taskForTool(host.state, agentTools, call.name);
-    if (task !== undefined) {
+    const task = workflows ? taskForTool(host.state, agentTools, call.name) : undefined;
+    if (task !== undefined && workflowIO !== undefined) {
       const parsed = parseToolArguments(call.arguments, host.limits);
       emit({
         type: 'tool-call',
@@ -286,13 +302,14 @@ export function workflowExecutionIO(
   execCtx: ExecuteContext,
   emit: (event: TurnEvent) => void,
 ): ExecutionIO {
-  const callable = new Map([...agentTools].filter(([, def]) => def.tasks.length === 0));
+  let callable: ReadonlyMap<string, ToolDefinition> | undefined;
   return {
     vars: host.state.vars,
     system: prepareCtx.system,
     callTool: (name, args) => {
       const call: ModelToolCall = { id: host.generateId(), name, arguments: JSON.stringify(args) };
       const startedAt = host.now();
+      callable ??= new Map([...agentTools].filter(([, def]) => def.tasks.length === 0));
       const prepared = prepareToolCall(name, call.arguments, { ...prepareCtx, tools: callable });
       emit({
         type: 'tool-call',

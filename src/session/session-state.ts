@@ -80,7 +80,12 @@ export function liveStateFrom(state: SessionState): LiveState {
   };
 }
 
-/** The `vars.session.*` values at this moment. */
+/**
+ * The `vars.session.*` values at `now`. The date and weekday are formatted once per timezone and
+ * UTC second (every offset is a whole number of seconds, so within one second the local date
+ * cannot change): two Intl formats per round were a top cost of a turn, and most rounds render no
+ * template naming them.
+ */
 export function systemValues(
   state: LiveState,
   now: number,
@@ -89,19 +94,33 @@ export function systemValues(
 ): SessionSystemValues {
   const timezone = extra?.timezone ?? defaultTimezone();
   const date = new Date(now);
-  const fmt = formatters(timezone);
-  const day = fmt.day.format(date);
-  const ymd = fmt.ymd.format(date);
+  const local = localDate(timezone, date);
   return {
     id: state.id,
     language: state.language,
     datetime: date.toISOString(),
-    date: ymd,
-    day_of_week: day,
+    date: local.ymd,
+    day_of_week: local.day,
     timezone,
     ...(extra?.source === undefined ? {} : { source: extra.source }),
     ...(extra?.target === undefined ? {} : { target: extra.target }),
   };
+}
+
+interface LocalDate {
+  readonly second: number;
+  readonly ymd: string;
+  readonly day: string;
+}
+const lastLocalDate = new Map<string, LocalDate>();
+function localDate(timezone: string, date: Date): LocalDate {
+  const second = Math.floor(date.getTime() / 1000);
+  const last = lastLocalDate.get(timezone);
+  if (last !== undefined && last.second === second) return last;
+  const fmt = formatters(timezone);
+  const found = { second, ymd: fmt.ymd.format(date), day: fmt.day.format(date) };
+  if (lastLocalDate.size < 64 || last !== undefined) lastLocalDate.set(timezone, found);
+  return found;
 }
 
 const formatterCache = new Map<string, { day: Intl.DateTimeFormat; ymd: Intl.DateTimeFormat }>();

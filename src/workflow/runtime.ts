@@ -17,12 +17,31 @@ import { setOwnValue, type WorkflowState } from './state.js';
 import { enterStep, stepView, submitStep } from './submit-step.js';
 import type { ExpressionTask, StepsTask, WorkflowTask } from './types.js';
 
+// Tool maps are never changed once built (a ToolSet's, or an agent's cached subset), and this is
+// asked several times per round: kept per map.
+const taskCache = new WeakMap<ReadonlyMap<string, ToolDefinition>, readonly WorkflowTask[]>();
+
 /** The tasks of the tools the active agent may use, in tool order. */
-export function tasksOf(tools: ReadonlyMap<string, ToolDefinition>): WorkflowTask[] {
-  const out: WorkflowTask[] = [];
-  for (const def of tools.values()) out.push(...def.tasks);
+export function tasksOf(tools: ReadonlyMap<string, ToolDefinition>): readonly WorkflowTask[] {
+  let out = taskCache.get(tools);
+  if (out === undefined) {
+    const found: WorkflowTask[] = [];
+    for (const def of tools.values()) found.push(...def.tasks);
+    out = found;
+    taskCache.set(tools, out);
+  }
   return out;
 }
+
+/** True when some tool of the map holds workflow tasks. */
+export function hasTasks(tools: ReadonlyMap<string, ToolDefinition>): boolean {
+  return tasksOf(tools).length > 0;
+}
+
+const NO_WORKFLOW_TOOLS: {
+  readonly hidden: ReadonlySet<string>;
+  readonly extra: readonly ChatTool[];
+} = Object.freeze({ hidden: new Set<string>(), extra: Object.freeze([]) });
 
 /** The name of a task's generated tool (none for event tasks). */
 export function generatedName(task: WorkflowTask): string | undefined {
@@ -43,6 +62,7 @@ export function workflowTools(
   state: LiveState,
   tools: ReadonlyMap<string, ToolDefinition>,
 ): { readonly hidden: ReadonlySet<string>; readonly extra: readonly ChatTool[] } {
+  if (!hasTasks(tools)) return NO_WORKFLOW_TOOLS;
   const hidden = new Set<string>();
   const extra: ChatTool[] = [];
   let allowed: Set<string> | undefined;

@@ -21,6 +21,8 @@ export const MAX_RESPONSE_DEPTH = 64;
 /** True when a content-type names JSON (`application/json`, `application/problem+json`, …). */
 export function isJsonContentType(value: string | string[] | undefined): boolean {
   const text = (Array.isArray(value) ? value[0] : value) ?? '';
+  // The common exact forms first, without splitting and case-folding.
+  if (text === 'application/json' || text.startsWith('application/json;')) return true;
   const mime = (text.split(';', 1)[0] ?? '').trim().toLowerCase();
   return mime === 'application/json' || mime.endsWith('+json') || mime === 'text/json';
 }
@@ -76,7 +78,10 @@ export function interpretResponse(response: ExchangeResponse, scrub?: Scrubber):
   if (response.body.length === 0) return { ok: true, output: { status } };
   const text = response.body.toString('utf8');
   if (!isJsonContentType(response.headers['content-type'])) return { ok: true, output: text };
-  if (nestingDepthExceeds(text, MAX_RESPONSE_DEPTH) !== undefined) {
+  if (
+    mayNestDeeperThan(text, MAX_RESPONSE_DEPTH) &&
+    nestingDepthExceeds(text, MAX_RESPONSE_DEPTH) !== undefined
+  ) {
     return {
       ok: false,
       error: new ToolError(
@@ -98,4 +103,19 @@ export function interpretResponse(response: ExchangeResponse, scrub?: Scrubber):
       ),
     };
   }
+}
+
+/**
+ * False when `text` holds at most `max` opening brackets, so no nesting can go deeper than `max`
+ * (strings included in the count: it only has to be conservative). `indexOf` is a native scan,
+ * much cheaper than the character-by-character depth walk it spares for ordinary bodies.
+ */
+function mayNestDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1))
+    if (++count > max) return true;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1))
+    if (++count > max) return true;
+  return false;
 }
