@@ -66,6 +66,8 @@ export type ToolErrorCode =
   | 'bad_response'
   /** The request was refused by the network policy (allowed hosts, private networks). */
   | 'policy_denied'
+  /** The tool's URL is outside the origins its service's credentials may be sent to. */
+  | 'origin_not_allowed'
   /** An action has no host handler and no `result`. */
   | 'not_available'
   /** A context tool asked for a language outside the session's `languages`, or an invalid tag. */

@@ -66,6 +66,7 @@ const TOOL: Readonly<Record<ToolErrorCode, FailureInfo>> = {
   response_too_large: { retryable: false, blame: 'service', speech: 'unavailable' },
   bad_response: { retryable: false, blame: 'service', speech: 'unavailable' },
   policy_denied: { retryable: false, blame: 'definition', speech: 'unavailable' },
+  origin_not_allowed: { retryable: false, blame: 'definition', speech: 'unavailable' },
   not_available: { retryable: false, blame: 'host', speech: 'unavailable' },
   invalid_language: { retryable: true, blame: 'model', speech: 'not_understood' },
   handler_error: { retryable: false, blame: 'host', speech: 'unavailable' },

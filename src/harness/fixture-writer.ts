@@ -175,6 +175,7 @@ export function redactServices(
       {
         ...(config.auth !== undefined ? { auth: { type: 'bearer', token: 'redacted' } } : {}),
         ...(config.headers !== undefined ? { headers: { ...config.headers } } : {}),
+        ...(config.origins !== undefined ? { origins: [...config.origins] } : {}),
       },
     ]),
   );

@@ -7,6 +7,7 @@
 import { checkStaticValue } from '../definition/resolve.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
+import { originOf, originProblems, ServiceOrigins } from '../handlers/endpoint/service-origins.js';
 import type { SessionOptions } from './types.js';
 
 /** The languages after checking: the canonical initial tag and allow-list. */
@@ -46,12 +47,43 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     );
   }
 
+  checkServiceOrigins(options, issues);
   checkToolDefaults(options, options.toolDefaults, 'toolDefaults', problem);
   for (const [name, agent] of Object.entries(options.agents ?? {})) {
     checkToolDefaults(options, agent.toolDefaults, `agents.${name}.toolDefaults`, problem);
   }
   if (issues.length > 0) throw new DefinitionError(issues, 'invalid session options');
   return { language, ...(languages !== undefined ? { languages } : {}) };
+}
+
+/**
+ * Services' `origins` are origins, and every endpoint tool naming a service that declares them has
+ * its URL at one of them (issue 14 item 3: secrets follow their service's origin).
+ */
+function checkServiceOrigins(options: SessionOptions, issues: DefinitionIssue[]): void {
+  const services = options.services ?? {};
+  for (const [name, config] of Object.entries(services))
+    for (const { path, message } of originProblems(config))
+      issues.push({
+        code: 'session_options',
+        severity: 'error',
+        path: `services.${name}.${path}`,
+        message,
+      });
+  const origins = new ServiceOrigins(services);
+  for (const tool of options.tools.tools.values()) {
+    const service = tool.service;
+    if (service === undefined || tool.endpoint === undefined) continue;
+    if (!Object.hasOwn(services, service)) continue;
+    const origin = originOf(tool.endpoint.url.replace(/\{[^{}]*\}/g, 'x'));
+    if (origin === undefined || origins.allows(service, origin)) continue;
+    issues.push({
+      code: 'origin_not_allowed',
+      severity: 'error',
+      path: `tools.${tool.name}.endpoint.url`,
+      message: `tool ${tool.name} sends service "${service}" credentials to ${origin}, outside its origins (${origins.declared(service).join(', ')})`,
+    });
+  }
 }
 
 function checkToolDefaults(

@@ -32,6 +32,12 @@ export interface ServiceConfig {
   readonly auth?: ServiceAuth;
   /** Extra headers on every request to this service (not secret). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Origins (`https://api.clinic.test`, `http://127.0.0.1:8080`) the service's credentials and
+   * headers may be sent to. A definition naming the service with a URL elsewhere is refused at
+   * `createSession` and at call time (`origin_not_allowed`). Default: any origin.
+   */
+  readonly origins?: readonly string[];
 }
 
 /** Network policy for definitions from less trusted authors. */

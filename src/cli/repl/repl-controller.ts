@@ -249,13 +249,24 @@ export class ReplController {
       for (const t of endpoints)
         this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
     }
+    const unbound = new Set<string>();
     for (const t of endpoints) {
-      if (t.service !== undefined && !Object.hasOwn(this.#o.services ?? {}, t.service)) {
+      if (t.service === undefined) continue;
+      const services = this.#o.services ?? {};
+      if (!Object.hasOwn(services, t.service)) {
         this.#print(
           `warning: ${t.name} uses service "${t.service}", which is not configured (--services); its calls will fail`,
         );
-      }
+      } else if (
+        services[t.service]?.auth !== undefined &&
+        services[t.service]?.origins === undefined
+      )
+        unbound.add(t.service);
     }
+    for (const service of unbound)
+      this.#print(
+        `warning: service "${service}" declares no origins: its credentials go to any URL a definition names`,
+      );
     const actions = tools.filter((t) => t.type === 'action').map((t) => t.name);
     if (actions.length > 0) {
       this.#print(

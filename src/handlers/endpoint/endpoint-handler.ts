@@ -9,7 +9,13 @@ import { Agent, type buildConnector, type Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
 import { ToolError } from '../../errors.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
-import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outcome.js';
+import {
+  answeredRecord,
+  errorBody,
+  finishOutcome,
+  neverThrow,
+  type OutcomeBody,
+} from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
 import { buildRequest, headerProblem, isBuildFailure, type BuiltRequest } from './build-request.js';
 import {
@@ -29,6 +35,7 @@ import { SecretSet } from './secret-set.js';
 import { idempotencyKey, mayRetry, sideEffectClass } from '../../definition/side-effects.js';
 import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
 import { ServiceAuth } from './service-auth.js';
+import { ServiceOrigins } from './service-origins.js';
 import { parseUrlTemplate, type UrlTemplate } from './url.js';
 
 /** Default cap on a response body, after decompression: 1 MiB. */
@@ -153,6 +160,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   const inflight = new Set<Deadline>();
   const secrets = options.secrets ?? new SecretSet();
   const auth = new ServiceAuth({ services: options.services ?? {}, dispatcher, now, secrets });
+  const origins = new ServiceOrigins(options.services ?? {});
   const templates = new WeakMap<EndpointConfig, UrlTemplate | string>();
   const templateOf = (endpoint: EndpointConfig): UrlTemplate | string => {
     let t = templates.get(endpoint);
@@ -295,7 +303,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         return { type: 'error', error: failureError(result.failure, deadline, timeoutSecs) };
       }
       const { response } = result;
-      records.push({ ...record, status: response.status });
+      records.push(answeredRecord(record, response.status));
       context.onResponse?.(record, response.status);
       if (
         response.status === 401 &&
@@ -364,6 +372,14 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       const service = context.tool.service;
       if (service !== undefined && !auth.has(service))
         return finish(errorBody('not_available', `service "${service}" is not configured`));
+      // Secrets follow their service's origin: checked before any token fetch or connection.
+      if (service !== undefined && !origins.allows(service, built.url.origin))
+        return finish(
+          errorBody(
+            'origin_not_allowed',
+            `service "${service}" may not be used with ${built.url.origin}`,
+          ),
+        );
       const deadline = startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt);
       inflight.add(deadline);
       try {

@@ -1,0 +1,86 @@
+/**
+ * Secrets follow their service's origin: a service may declare the origins (`https://host[:port]`)
+ * its credentials may be sent to. A definition naming the service with a URL elsewhere is refused
+ * when the session is created (`createSession`/`restoreSession`, a `DefinitionError` naming the
+ * tool) and, for any definition that reaches the handler anyway, at call time
+ * (`origin_not_allowed`, nothing sent, no token fetched). A service without `origins` may be used
+ * with any URL, as before (the REPL warns about it).
+ */
+import type { ServiceConfig } from '../../session/types.js';
+
+/** The origin of a configured origin or URL as `URL#origin` reports it, or undefined. */
+export function originOf(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return url.origin;
+}
+
+/** True when `text` is an http(s) origin: no userinfo, path (but `/`), query or fragment. */
+function isOrigin(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    !text.includes('?') &&
+    !text.includes('#')
+  );
+}
+
+/** Problems of a service's `origins` (each must be an http(s) origin), with their paths. */
+export function originProblems(config: ServiceConfig): Array<{ path: string; message: string }> {
+  const origins: unknown = config.origins;
+  if (origins === undefined) return [];
+  if (!Array.isArray(origins))
+    return [{ path: 'origins', message: 'must be a list of origins like https://api.example.com' }];
+  const out: Array<{ path: string; message: string }> = [];
+  origins.forEach((entry: unknown, i) => {
+    if (typeof entry !== 'string' || !isOrigin(entry))
+      out.push({
+        path: `origins[${i}]`,
+        message: `${JSON.stringify(entry)} is not an http(s) origin like https://api.example.com`,
+      });
+  });
+  return out;
+}
+
+/** Allowed origins of each service that declares them (normalised), by service name. */
+export class ServiceOrigins {
+  readonly #allowed = new Map<string, ReadonlySet<string>>();
+
+  constructor(services: Readonly<Record<string, ServiceConfig>>) {
+    for (const [name, config] of Object.entries(services)) {
+      if (config.origins === undefined) continue;
+      const set = new Set<string>();
+      for (const entry of config.origins) {
+        const origin = originOf(entry);
+        if (origin !== undefined) set.add(origin);
+      }
+      this.#allowed.set(name, set);
+    }
+  }
+
+  /** True when the service's credentials may go to `origin` (always, without `origins`). */
+  allows(service: string, origin: string): boolean {
+    const allowed = this.#allowed.get(service);
+    return allowed === undefined || allowed.has(origin);
+  }
+
+  /** The declared origins of a service, for messages. */
+  declared(service: string): readonly string[] {
+    return [...(this.#allowed.get(service) ?? [])];
+  }
+}
