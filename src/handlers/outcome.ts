@@ -73,3 +73,14 @@ export async function neverThrow(
     );
   }
 }
+
+/**
+ * A request record with the status it was answered with (a new object: the record as sent may be
+ * held by a listener). Written out rather than spread, as it is made for every answered attempt.
+ */
+export function answeredRecord(record: HttpExchangeRecord, status: number): HttpExchangeRecord {
+  const { method, url, headers, body, attempt } = record;
+  return body === undefined
+    ? { method, url, headers, attempt, status }
+    : { method, url, headers, body, attempt, status };
+}

@@ -103,11 +103,14 @@ export class TurnTracing {
   /** Starts tracking one model call. */
   modelCall(): ModelCallTrace {
     const started = this.#init.now();
-    const span = this.#child(`chat ${modelId(this.#init.model)}`, SpanKind.CLIENT, {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.request.model': modelId(this.#init.model),
-      ...providerOf(this.#init.model),
-    });
+    // Attributes are built only for a recording turn span (most hosts run without a provider).
+    const span = !this.#recording()
+      ? undefined
+      : this.#child(`chat ${modelId(this.#init.model)}`, SpanKind.CLIENT, {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': modelId(this.#init.model),
+          ...providerOf(this.#init.model),
+        });
     let firstToken: number | undefined;
     let firstToolCall: number | undefined;
     return {
@@ -151,17 +154,19 @@ export class TurnTracing {
     readonly args?: unknown;
   }): ToolCallTrace {
     const started = this.#init.now();
-    const span = this.#child(`execute_tool ${init.tool}`, SpanKind.INTERNAL, {
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': init.tool,
-      'gen_ai.tool.call.id': init.callId,
-      'gen_ai.tool.type': 'function',
-      ...(init.toolType === undefined ? {} : { 'switchboard.tool.type': init.toolType }),
-      'switchboard.transform.rule_count': init.ruleCount,
-      ...(this.#init.options?.recordValues === true && init.args !== undefined
-        ? { 'gen_ai.tool.call.arguments': safeJson(init.args) }
-        : {}),
-    });
+    const span = !this.#recording()
+      ? undefined
+      : this.#child(`execute_tool ${init.tool}`, SpanKind.INTERNAL, {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': init.tool,
+          'gen_ai.tool.call.id': init.callId,
+          'gen_ai.tool.type': 'function',
+          ...(init.toolType === undefined ? {} : { 'switchboard.tool.type': init.toolType }),
+          'switchboard.transform.rule_count': init.ruleCount,
+          ...(this.#init.options?.recordValues === true && init.args !== undefined
+            ? { 'gen_ai.tool.call.arguments': safeJson(init.args) }
+            : {}),
+        });
     const spanContext =
       span === undefined ? undefined : trace.setSpan(this.#context ?? context.active(), span);
     let dispatchedAt: number | undefined;
@@ -260,6 +265,11 @@ export class TurnTracing {
         span.end();
       },
     };
+  }
+
+  /** True when child spans would be made (the turn span records). */
+  #recording(): boolean {
+    return this.#tracer !== undefined && this.#context !== undefined;
   }
 
   #child(name: string, kind: SpanKind, attributes: Attributes): Span | undefined {

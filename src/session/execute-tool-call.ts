@@ -9,6 +9,7 @@
  * (by default endpoint `post`/`put`/`delete` and actions) get a signal that interruption never
  * aborts, so they run to completion and their result is kept (never repeated).
  */
+import { setMaxListeners } from 'node:events';
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import { ToolError } from '../errors.js';
 import type {
@@ -22,6 +23,7 @@ import type { ModelToolCall } from '../models/types.js';
 import type { ToolCallTrace } from '../observability/turn-tracing.js';
 import { effectivePolicy, runWithPolicy } from './call-policy.js';
 import { applySaveRules } from './deps.js';
+import { answeredRecord } from '../handlers/outcome.js';
 import { onSignalAbort } from '../handlers/endpoint/deadline.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
@@ -67,6 +69,12 @@ export function isJournaled(tool: ToolDefinition): boolean {
   return !isCancellable(tool);
 }
 
+// The signal of a call interruption may not cancel: never aborted, shared (creating an AbortSignal
+// per call was a visible cost). Every user removes its listener when the call ends; no cap on
+// how many calls listen at once.
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+setMaxListeners(0, NEVER_ABORTED);
+
 /** Dispatches a prepared call (or records its preparation error). */
 export async function executeToolCall(
   call: ModelToolCall,
@@ -104,7 +112,7 @@ export async function executeToolCall(
   };
   // The trace keeps each attempt once: the request as sent, with its status once answered.
   const onResponse = (record: HttpExchangeRecord, status: number): void => {
-    const answered = { ...record, status };
+    const answered = answeredRecord(record, status);
     const at = requests.lastIndexOf(record);
     if (at >= 0) requests[at] = answered;
     ctx.emit({ type: 'http-response', callId: call.id, request: answered });
@@ -124,7 +132,7 @@ export async function executeToolCall(
       return finish(call, args, prepared.transform, [], errorOutcome(error), startedAt, ctx);
     }
   }
-  const handlerSignal = cancellable ? ctx.signal : new AbortController().signal;
+  const handlerSignal = cancellable ? ctx.signal : NEVER_ABORTED;
   const handler = ctx.handlerFor(tool.type);
   const attempt = (signal: AbortSignal): Promise<HandlerOutcome> =>
     handler.execute(args, {

@@ -248,7 +248,9 @@ export async function runRound(
     if (!signal.aborted) error = asModelError(err, model.name);
   }
   modelTrace?.end(usage, error);
-  await Promise.all(pending);
+  // One call (the usual case) is awaited directly: Promise.all allocates for nothing.
+  if (pending.length === 1) await pending[0];
+  else await Promise.all(pending);
   speech.stop();
 
   if (text !== '' || calls.length > 0) {

@@ -95,16 +95,17 @@ export function systemValues(
   const timezone = extra?.timezone ?? defaultTimezone();
   const date = new Date(now);
   const local = localDate(timezone, date);
-  return {
+  const values: { -readonly [K in keyof SessionSystemValues]: SessionSystemValues[K] } = {
     id: state.id,
     language: state.language,
     datetime: date.toISOString(),
     date: local.ymd,
     day_of_week: local.day,
     timezone,
-    ...(extra?.source === undefined ? {} : { source: extra.source }),
-    ...(extra?.target === undefined ? {} : { target: extra.target }),
   };
+  if (extra?.source !== undefined) values.source = extra.source;
+  if (extra?.target !== undefined) values.target = extra.target;
+  return values;
 }
 
 interface LocalDate {

@@ -91,6 +91,10 @@ function pathSegment(name: string, value: unknown): string | BuildFailure {
   }
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+// Parsed URLs of templates whose calls never change the URL; read-only once built.
+const fixedUrls = new WeakMap<UrlTemplate, URL>();
+
 function isFailure(value: unknown): value is BuildFailure {
   return typeof value === 'object' && value !== null && 'problem' in value;
 }
@@ -111,7 +115,7 @@ export function buildRequest(
     if (isFailure(segment)) return segment;
     path += segment + (template.pieces[i + 1] ?? '');
   }
-  const used = new Set(template.names);
+  const used = template.names.length === 0 ? NO_NAMES : new Set(template.names);
   let query = template.query;
   let body: string | undefined;
   let contentType: string | undefined;
@@ -139,15 +143,20 @@ export function buildRequest(
       query = query === '' ? encoded : `${query}&${encoded}`;
     }
   }
-  let url: URL;
-  try {
-    url = new URL(template.origin + path + (query === '' ? '' : `?${query}`));
-  } catch {
-    return { problem: 'the arguments do not make a valid URL' };
-  }
-  // The invariant of SPEC §3: no value may move the request to another origin or path.
-  if (url.origin !== template.origin || !url.pathname.startsWith(template.pathPrefix)) {
-    return { problem: 'the arguments would move the request outside the configured URL' };
+  // No argument in the URL (a body, or nothing to send): the same URL every call, parsed once.
+  const fixed = template.names.length === 0 && query === template.query;
+  let url = fixed ? fixedUrls.get(template) : undefined;
+  if (url === undefined) {
+    try {
+      url = new URL(template.origin + path + (query === '' ? '' : `?${query}`));
+    } catch {
+      return { problem: 'the arguments do not make a valid URL' };
+    }
+    // The invariant of SPEC §3: no value may move the request to another origin or path.
+    if (url.origin !== template.origin || !url.pathname.startsWith(template.pathPrefix)) {
+      return { problem: 'the arguments would move the request outside the configured URL' };
+    }
+    if (fixed) fixedUrls.set(template, url);
   }
   return body === undefined
     ? { url }

@@ -9,7 +9,13 @@ import { Agent, type buildConnector, type Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
 import { ToolError } from '../../errors.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
-import { errorBody, finishOutcome, neverThrow, type OutcomeBody } from '../outcome.js';
+import {
+  answeredRecord,
+  errorBody,
+  finishOutcome,
+  neverThrow,
+  type OutcomeBody,
+} from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
 import { buildRequest, headerProblem, isBuildFailure, type BuiltRequest } from './build-request.js';
 import {
@@ -297,7 +303,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         return { type: 'error', error: failureError(result.failure, deadline, timeoutSecs) };
       }
       const { response } = result;
-      records.push({ ...record, status: response.status });
+      records.push(answeredRecord(record, response.status));
       context.onResponse?.(record, response.status);
       if (
         response.status === 401 &&
