@@ -12,9 +12,10 @@
  * so a process exits on its own; `closeAll()` is for a host that wants its sockets closed now
  * (graceful shutdown, tests).
  */
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { NetworkPolicy } from '../../session/types.js';
 import { systemResolver } from './network-policy.js';
+import { PendingConnects } from './pending-connects.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
 
 /** What a handler needs to know to pick its shared pool. */
@@ -28,6 +29,8 @@ export interface PoolRequest {
 export interface SharedPool {
   readonly dispatcher: Dispatcher;
   readonly pins: PinnedAddresses;
+  /** Its connects not yet complete, aborted when every call waiting for them ended aborted. */
+  readonly connects: PendingConnects;
 }
 
 /** A set of shared connection pools; see {@link createConnectionPools}. */
@@ -61,8 +64,10 @@ function policyKey(policy: NetworkPolicy, maxHeaderBytes: number): string {
 export function createConnectionPools(): ConnectionPools {
   const pools = new Map<string, SharedPool & { readonly agent: Agent }>();
   const drain = async (how: 'close' | 'destroy'): Promise<void> => {
-    const agents = [...pools.values()].map((p) => p.agent);
+    const drained = [...pools.values()];
+    const agents = drained.map((p) => p.agent);
     pools.clear();
+    if (how === 'destroy') for (const p of drained) p.connects.abortAll();
     await Promise.all(agents.map((a) => (how === 'close' ? a.close() : a.destroy())));
   };
   return {
@@ -72,11 +77,19 @@ export function createConnectionPools(): ConnectionPools {
       if (pool === undefined) {
         // Pins use the real clock: they are shared by sessions whose injected clocks differ.
         const pins = new PinnedAddresses(Date.now);
+        const connects = new PendingConnects();
         const agent = new Agent({
-          connect: createPinnedConnector({ policy, resolve: systemResolver, pins }),
+          connect: connects.track(
+            createPinnedConnector({
+              policy,
+              resolve: systemResolver,
+              pins,
+              inner: connects.dialer(buildConnector({})),
+            }),
+          ),
           maxHeaderSize: maxHeaderBytes,
         });
-        pool = { agent, dispatcher: agent, pins };
+        pool = { agent, dispatcher: agent, pins, connects };
         pools.set(key, pool);
       }
       return pool;

@@ -5,7 +5,7 @@
  * retries idempotent calls, and turns whatever comes back into a value or a typed tool error. It
  * never throws.
  */
-import { Agent, type buildConnector, type Dispatcher } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
 import { ToolError } from '../../errors.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
@@ -28,7 +28,8 @@ import {
 import { exchange, type ExchangeFailure } from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
-import { connectionPools, type ConnectionPools } from './connection-pools.js';
+import { connectionPools, type ConnectionPools, type SharedPool } from './connection-pools.js';
+import { PendingConnects } from './pending-connects.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
 import { redactHeaders } from './redact.js';
 import { SecretSet } from './secret-set.js';
@@ -137,23 +138,27 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     (options.lookup !== undefined || options.connector !== undefined);
   let ownPins: PinnedAddresses | undefined;
   let ownAgent: Agent | undefined;
-  let shared: { readonly dispatcher: Dispatcher; readonly pins: PinnedAddresses } | undefined;
-  const pool = (): { readonly dispatcher: Dispatcher; readonly pins: PinnedAddresses } => {
+  let ownConnects: PendingConnects | undefined;
+  let shared: SharedPool | undefined;
+  const pool = (): SharedPool => {
     if (!ownsAgent) {
       shared ??= (options.pools ?? connectionPools).poolFor({ policy, maxHeaderBytes });
       return shared;
     }
     const pins = (ownPins ??= new PinnedAddresses(now));
+    const connects = (ownConnects ??= new PendingConnects());
     ownAgent ??= new Agent({
-      connect: createPinnedConnector({
-        policy,
-        resolve,
-        pins,
-        ...(options.connector === undefined ? {} : { inner: options.connector }),
-      }),
+      connect: connects.track(
+        createPinnedConnector({
+          policy,
+          resolve,
+          pins,
+          inner: connects.dialer(options.connector ?? buildConnector({})),
+        }),
+      ),
       maxHeaderSize: maxHeaderBytes,
     });
-    return { dispatcher: ownAgent, pins };
+    return { dispatcher: ownAgent, pins, connects };
   };
   const dispatcher = (): Dispatcher => options.dispatcher ?? pool().dispatcher;
   // Calls in flight, so close() can end them: a shared pool outlives the handler.
@@ -269,6 +274,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       };
       context.onRequest?.(record);
       const traced = context.traceAttempt?.(record);
+      // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
+      const leave = options.dispatcher === undefined ? pool().connects.enter(built.url) : undefined;
       const result = await exchange(
         dispatcher(),
         {
@@ -283,6 +290,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         },
         limits,
       );
+      leave?.();
       traced?.end(
         result.ok ? result.response.status : undefined,
         result.ok ? undefined : result.failure.kind,
@@ -410,6 +418,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       shared = undefined;
       const agent = ownAgent;
       ownAgent = undefined;
+      ownConnects?.abortAll();
       // destroy, not close: a call still waiting on a silent server must not hold the shutdown.
       if (agent !== undefined) await agent.destroy();
     },
