@@ -30,6 +30,8 @@ export interface ScrubForms {
   readonly literal: readonly string[];
   /** Matched in the text with its percent, HTML and JSON escapes decoded. */
   readonly unescaped: readonly string[];
+  /** Length of the shortest form: shorter texts hold none. */
+  readonly shortest: number;
 }
 
 // Escape families: percent-escapes (any case), HTML character references, JSON escapes. An
@@ -139,12 +141,32 @@ function replaceSpans(text: string, spans: number[]): string {
   return out + text.slice(at);
 }
 
+function matches(pattern: RegExp, text: string): boolean {
+  pattern.lastIndex = 0;
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
+}
+
+/** Text without escapes: only forms that differ from the secret as written (`+` for a space). */
+function noEscapeSpans(text: string, forms: readonly string[]): string {
+  const spans: number[] = [];
+  for (const form of forms)
+    for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + form.length))
+      spans.push(at, at + form.length);
+  return spans.length === 0 ? text : replaceSpans(text, spans);
+}
+
 /** Replaces every form inside a string: literal forms, then forms written with escapes. */
 export function scrubForms(text: string, forms: ScrubForms): string {
+  if (text.length < forms.shortest) return text;
   let out = text;
   for (const form of forms.literal) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  const present = FAMILIES.filter(([trigger]) => out.includes(trigger));
-  if (present.length === 0) return out;
+  const present = FAMILIES.filter(
+    ([trigger, family]) => out.includes(trigger) && matches(family, out),
+  );
+  if (present.length === 0)
+    return out.includes('+') || out.includes('\\') ? noEscapeSpans(out, forms.unescaped) : out;
   const spans = escapedSpans(out, forms.unescaped, ALL);
   if (present.length > 1)
     for (const [, family] of present) spans.push(...escapedSpans(out, forms.unescaped, family));

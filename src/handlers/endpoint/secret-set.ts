@@ -37,9 +37,9 @@ export function base64Cores(bytes: Buffer): string[] {
 /** What is matched literally, and what in the unescaped view, for one secret. */
 function formsOf(secret: string): { literal: string[]; unescaped: string[] } {
   const bytes = Buffer.from(secret, 'utf8');
-  const padded = bytes.toString('base64');
-  const base64 = [padded, padded.replace(/=+$/, ''), ...base64Cores(bytes)];
-  const urlSafe = base64.map((b) => b.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+  // The cores are substrings of every longer base64 form (padded or not), so they are enough.
+  const base64 = base64Cores(bytes);
+  const urlSafe = base64.map((b) => b.replace(/\+/g, '-').replace(/\//g, '_'));
   const hex = bytes.toString('hex');
   const literal = [secret, ...base64, ...urlSafe, hex, hex.toUpperCase()];
   // Percent-decoding yields bytes: a non-ASCII secret is also looked for as its UTF-8 bytes.
@@ -120,10 +120,12 @@ export class SecretSet {
   #compiled(): ScrubForms {
     // Longest first, so a secret containing another is replaced whole.
     const byLength = (a: string, b: string): number => b.length - a.length;
-    this.#forms ??= {
-      literal: [...this.#literal].sort(byLength),
-      unescaped: [...this.#unescaped].sort(byLength),
-    };
+    if (this.#forms === undefined) {
+      const literal = [...this.#literal].sort(byLength);
+      const unescaped = [...this.#unescaped].sort(byLength);
+      const shortest = Math.min(literal.at(-1)?.length ?? 0, unescaped.at(-1)?.length ?? 0);
+      this.#forms = { literal, unescaped, shortest };
+    }
     return this.#forms;
   }
 }
