@@ -20,7 +20,8 @@
 //
 // Bounded: every phase is a fixed number of turns; loopback only. Selection:
 //   node bench/run.mjs turn-http                      # N = 100 and 1000, fd check, long sessions
-//   node --expose-gc bench/turn-http.bench.mjs --sessions 1000 --only engine   # one side (profiling)
+//   node --expose-gc bench/turn-http.bench.mjs --sessions 1000 --only engine \
+//     --cpu-prof-out engine.cpuprofile                 # one side, profiled during the phase only
 // Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"), --rate (TURN_HTTP_RATE, 1000;
 // 0 = no pause), --saturate (TURN_HTTP_SATURATE, "1000"; "0" skips), --turns (turns per session
 // per phase; default about 5 s of the offered rate, or 5000/N when saturating, at least 5), --pairs (TURN_HTTP_PAIRS, 2), --fd-sessions
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     'long-sessions': { type: 'string', default: process.env.TURN_HTTP_LONG_SESSIONS ?? '20' },
     'long-turns': { type: 'string', default: '1000' },
     only: { type: 'string' },
+    'cpu-prof-out': { type: 'string' },
     latency: { type: 'string', default: '20' },
     rate: { type: 'string', default: process.env.TURN_HTTP_RATE ?? '1000' },
     saturate: { type: 'string', default: process.env.TURN_HTTP_SATURATE ?? '1000' },
@@ -329,7 +331,23 @@ await phase('bare', 50, 40, 0);
 await phase('engine', 50, 40, 0);
 
 if (only !== undefined) {
+  // --cpu-prof-out: a CPU profile of the measured phases only (no start-up, no warm-up), for
+  // bench/cpu-profile-top.mjs.
+  const out = values['cpu-prof-out'];
+  const { Session } = await import('node:inspector/promises');
+  const inspector = out === undefined ? undefined : new Session();
+  if (inspector !== undefined) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: 250 });
+    await inspector.post('Profiler.start');
+  }
   for (const n of sizes) show(await phase(only, n, turnsFor(n, rate), rate));
+  if (inspector !== undefined) {
+    const { profile } = await inspector.post('Profiler.stop');
+    (await import('node:fs')).writeFileSync(out, JSON.stringify(profile));
+    console.log(`CPU profile of the measured phase: ${out}`);
+  }
 } else {
   const summary = [];
   for (const n of sizes) summary.push(await compare(n, rate));

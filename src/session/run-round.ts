@@ -113,9 +113,10 @@ export async function runRound(
     emit,
     tracing,
   });
-  const started = new Map<string, Promise<ToolCallResult>>();
+  // Made on the first call (a final answer has none).
+  let started: Map<string, Promise<ToolCallResult>> | undefined;
   let flushed = 0;
-  const seenIds = new Set<string>();
+  let seenIds: Set<string> | undefined;
 
   const flush = (): void => {
     for (let r = finished[flushed]; r !== undefined; r = finished[flushed]) {
@@ -125,6 +126,8 @@ export async function runRound(
   };
 
   const start = (raw: ModelToolCall): void => {
+    seenIds ??= new Set();
+    started ??= new Map();
     const id = raw.id === '' || seenIds.has(raw.id) ? host.generateId() : raw.id;
     seenIds.add(id);
     const call = id === raw.id ? raw : { ...raw, id };

@@ -98,7 +98,7 @@ export function systemValues(
   const values: { -readonly [K in keyof SessionSystemValues]: SessionSystemValues[K] } = {
     id: state.id,
     language: state.language,
-    datetime: date.toISOString(),
+    datetime: isoString(date),
     date: local.ymd,
     day_of_week: local.day,
     timezone,
@@ -106,6 +106,22 @@ export function systemValues(
   if (extra?.source !== undefined) values.source = extra.source;
   if (extra?.target !== undefined) values.target = extra.target;
   return values;
+}
+
+// `toISOString` is a slow builtin; within one UTC second only the milliseconds change.
+let isoSecond = NaN;
+let isoPrefix = '';
+function isoString(date: Date): string {
+  const t = date.getTime();
+  const second = Math.floor(t / 1000);
+  if (second !== isoSecond) {
+    const full = date.toISOString(); // throws for an invalid date, as before
+    isoSecond = second;
+    isoPrefix = full.slice(0, -4); // up to and including the '.' before the milliseconds
+    return full;
+  }
+  const ms = t - second * 1000;
+  return `${isoPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
 interface LocalDate {
