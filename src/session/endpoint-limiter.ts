@@ -32,12 +32,15 @@ export function limitEndpointCalls(
     return finishOutcome(errorBody('cancelled', 'the call was cancelled before it started'), t, t);
   };
 
-  /** Resolves true when a slot is taken, false when the call must not start. */
-  const acquire = (context: HandlerContext): Promise<boolean> => {
-    if (closed || context.signal.aborted) return Promise.resolve(false);
+  /**
+   * True when a slot is taken, false when the call must not start; a promise of either when the
+   * call has to wait (a free slot is taken synchronously, without a tick).
+   */
+  const acquire = (context: HandlerContext): boolean | Promise<boolean> => {
+    if (closed || context.signal.aborted) return false;
     if (running < max) {
       running++;
-      return Promise.resolve(true);
+      return true;
     }
     return new Promise((resolve) => {
       const wake = (): void => {
@@ -58,7 +61,8 @@ export function limitEndpointCalls(
   return {
     kind: inner.kind,
     async execute(args, context) {
-      if (!(await acquire(context))) return cancelled();
+      const slot = acquire(context);
+      if (!(slot === true || (slot !== false && (await slot)))) return cancelled();
       try {
         return await inner.execute(args, context);
       } finally {

@@ -259,7 +259,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     let retries = 0;
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
-      const prepared = await attemptHeaders(built, service, deadline);
+      // Without a service nothing is fetched: no await (a promise and a tick less per call).
+      const prepared =
+        service === undefined
+          ? { headers: staticHeaders(built.contentType), secretHeaders: NO_SECRETS }
+          : await attemptHeaders(built, service, deadline);
       if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
       if (prepared instanceof ToolError) return { type: 'error', error: prepared };
       const headers = withIdempotencyKey(prepared.headers, context);
