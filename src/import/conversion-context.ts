@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { formatPath } from '../definition/json-path.js';
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject, type PlainObject } from '../transform/own-data.js';
 import type { ConversionWarning } from './types.js';
 
 /** A field relative to a tool: segments such as `['server', 'headers', 'X-Api-Key']`. */
@@ -87,6 +87,11 @@ export function vendorError(
   return new DefinitionError(issues, `invalid ${source.platform} tools`);
 }
 
+/** The error for a document that holds no tools where the platform puts them. */
+export function unrecognizedDocument(expected: string, source: SourceInfo): DefinitionError {
+  return vendorError([{ path: '', message: `expected ${expected}` }], source);
+}
+
 /** The tool list of a vendor document: the first of `keys` (dotted) holding a list, else undefined. */
 export function findList(
   value: unknown,
@@ -99,4 +104,33 @@ export function findList(
     if (Array.isArray(at)) return { list: at, base: key };
   }
   return undefined;
+}
+
+/** How {@link locateTools} finds the tools of a platform's document. */
+export interface ToolLocation {
+  /** Where the platform puts its tool list, dotted, first match wins. */
+  readonly keys: readonly string[];
+  /** True for an object that is one tool (the document is that tool alone). */
+  readonly isOneTool: (value: PlainObject) => boolean;
+  /** What a document should be, for the error (`a list of Vapi tools, …`). */
+  readonly expected: string;
+  readonly source: SourceInfo;
+}
+
+/**
+ * The tool list of a vendor document: the document as a list, the first of `keys` holding one,
+ * or the document as one tool; anything else throws a {@link DefinitionError} saying what was
+ * expected.
+ */
+export function locateTools(
+  value: unknown,
+  location: ToolLocation,
+): { list: unknown[]; base: string } {
+  const found =
+    findList(value, location.keys) ??
+    (isPlainObject(value) && location.isOneTool(value)
+      ? { list: [value], base: 'tools' }
+      : undefined);
+  if (found === undefined) throw unrecognizedDocument(location.expected, location.source);
+  return found;
 }

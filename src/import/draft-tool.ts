@@ -5,6 +5,7 @@
  * actions, keys in a stable order so committed imports diff cleanly.
  */
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
+import type { MappedUrl } from './http-parts.js';
 import { objectSchema } from './json-schema.js';
 import type {
   ImportedOptionsJson,
@@ -39,6 +40,19 @@ export interface DraftTool {
   defaults: Record<string, unknown>;
   options: ImportedOptionsJson;
   result?: unknown;
+}
+
+/**
+ * Makes the draft an HTTP call to a URL from `mapUrl`: the URL's hidden parameters join the
+ * statics, and a URL that cannot be an endpoint URL marks the call unusable (imported as an action).
+ */
+export function setHttp(
+  d: DraftTool,
+  url: MappedUrl,
+  call: Omit<DraftHttp, 'url' | 'unusable'>,
+): void {
+  d.statics.push(...url.statics);
+  d.http = { url: url.url, ...call, ...(url.ok ? {} : { unusable: url.reason ?? 'bad URL' }) };
 }
 
 /** An empty draft. */

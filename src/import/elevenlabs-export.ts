@@ -6,45 +6,39 @@
 import type { ToolDefinition } from '../definition/types.js';
 import { isPlainObject } from '../transform/own-data.js';
 import { ELEVENLABS_DIALECT } from './elevenlabs.js';
-import { beforePhrases, unexpressedRule, viewOf, type ExportView } from './export-view.js';
-import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
+import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import { objectSchema } from './json-schema.js';
+import type { ExportResult, JsonSchemaJson } from './types.js';
 import { fromFormat, singleVariable } from './variables.js';
 
 const PLATFORM = 'ElevenLabs';
 
 /** Exports definitions as ElevenLabs tool configs. */
 export function exportElevenLabs(defs: readonly ToolDefinition[]): ExportResult {
-  const warnings: ConversionWarning[] = [];
-  const tools: Record<string, unknown>[] = [];
-  for (const def of defs) {
-    const v = viewOf(def, warnings);
-    if (v === undefined) continue;
-    const f = def.tool.function;
-    const head = { name: f.name, description: f.description ?? '' };
-    speech(v);
-    if (v.kind === 'end_call') {
-      tools.push({ type: 'system', ...head, params: { system_tool_type: 'end_call' } });
-    } else if (v.kind === 'transfer') {
-      tools.push({
-        type: 'system',
-        ...head,
-        params: { system_tool_type: 'transfer_to_number', transfers: transfers(v) },
-      });
-    } else if (v.kind === 'action') {
-      const body = literalProps(v, v.properties, v.required, []);
-      tools.push({
-        type: 'client',
-        ...head,
-        ...runtime(v),
-        parameters: body,
-        expects_response: true,
-      });
-    } else {
-      tools.push({ type: 'webhook', ...head, ...runtime(v), api_schema: apiSchema(v) });
-    }
+  return exportViews(defs, (v) => {
+    const tool = toolConfig(v);
     if (v.kind !== 'http') for (const rule of v.rules) unexpressedRule(v, rule, PLATFORM);
+    return tool;
+  });
+}
+
+function toolConfig(v: ExportView): Record<string, unknown> {
+  const f = v.def.tool.function;
+  const head = { name: f.name, description: f.description ?? '' };
+  speech(v);
+  if (v.kind === 'end_call')
+    return { type: 'system', ...head, params: { system_tool_type: 'end_call' } };
+  if (v.kind === 'transfer')
+    return {
+      type: 'system',
+      ...head,
+      params: { system_tool_type: 'transfer_to_number', transfers: transfers(v) },
+    };
+  if (v.kind === 'action') {
+    const body = literalProps(v, v.properties, v.required, []);
+    return { type: 'client', ...head, ...runtime(v), parameters: body, expects_response: true };
   }
-  return { tools, warnings };
+  return { type: 'webhook', ...head, ...runtime(v), api_schema: apiSchema(v) };
 }
 
 function runtime(v: ExportView): Record<string, unknown> {
@@ -172,11 +166,7 @@ function literalProps(
       if (p !== undefined) holder[segments.at(-1)!] = p;
     }
   }
-  return {
-    type: 'object',
-    properties: out,
-    ...(required.length > 0 ? { required: [...required] } : {}),
-  };
+  return objectSchema(out, required);
 }
 
 function property(schema: JsonSchemaJson): JsonSchemaJson {

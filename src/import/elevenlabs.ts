@@ -15,20 +15,22 @@ import {
 import { literal, properties } from './elevenlabs-properties.js';
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  locateTools,
   parseVendor,
   ToolWarnings,
-  vendorError,
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
 import {
   draft,
   finishDraft,
+  setHttp,
   toJmesPath,
   transferDestination,
   type DraftTool,
 } from './draft-tool.js';
 import {
+  appendQuery,
   headersToService,
   mapUrl,
   serviceName,
@@ -44,17 +46,12 @@ export { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';
  * (`{ tool_config }` or the config itself).
  */
 export function importElevenLabs(value: unknown, source: SourceInfo): ImportResult {
-  const found = locate(value);
-  if (found === undefined)
-    throw vendorError(
-      [
-        {
-          path: '',
-          message: 'expected a list of ElevenLabs tools, { "tools": [...] }, an agent, or one tool',
-        },
-      ],
-      source,
-    );
+  const found = locateTools(value, {
+    keys: ['tools', 'conversation_config.agent.prompt.tools'],
+    isOneTool: (v) => isPlainObject(v['tool_config']) || typeof v['name'] === 'string',
+    expected: 'a list of ElevenLabs tools, { "tools": [...] }, an agent, or one tool',
+    source,
+  });
   const warnings: ConversionWarning[] = [];
   const tools = [];
   for (const [index, item] of found.list.entries()) {
@@ -70,20 +67,6 @@ export function importElevenLabs(value: unknown, source: SourceInfo): ImportResu
     if (d !== undefined) tools.push(finishDraft(w, d));
   }
   return { tools, warnings };
-}
-
-function locate(value: unknown): { list: unknown[]; base: string } | undefined {
-  if (Array.isArray(value)) return { list: value, base: 'tools' };
-  if (!isPlainObject(value)) return undefined;
-  if (Array.isArray(value['tools'])) return { list: value['tools'], base: 'tools' };
-  const agentTools = (
-    value['conversation_config'] as { agent?: { prompt?: { tools?: unknown } } } | undefined
-  )?.agent?.prompt?.tools;
-  if (Array.isArray(agentTools))
-    return { list: agentTools, base: 'conversation_config.agent.prompt.tools' };
-  if (isPlainObject(value['tool_config']) || typeof value['name'] === 'string')
-    return { list: [value], base: 'tools' };
-  return undefined;
 }
 
 function toDraft(t: ElevenLabsTool, w: ToolWarnings): DraftTool | undefined {
@@ -199,7 +182,6 @@ function webhook(
     : 'query';
   for (const [name, prop] of Object.entries(api.path_params_schema ?? {}))
     literal(prop, [...at, 'path_params_schema', name], [name], w, d, true);
-  let url = api.url;
   const constants: string[] = [];
   const query = api.query_params_schema;
   for (const [name, prop] of Object.entries(query?.properties ?? {})) {
@@ -221,7 +203,6 @@ function webhook(
       );
     literal(prop, field, [name], w, d, (query?.required ?? []).includes(name));
   }
-  if (constants.length > 0) url += (url.includes('?') ? '&' : '?') + constants.join('&');
   if (api.request_body_schema !== undefined) {
     if (!hasBody)
       w.warn(
@@ -230,18 +211,16 @@ function webhook(
       );
     properties(api.request_body_schema, [...at, 'request_body_schema'], [], w, d);
   }
+  const url = appendQuery(api.url, constants);
   const mapped = mapUrl(w, [...at, 'url'], url, ELEVENLABS_DIALECT, location === 'query');
-  d.statics.push(...mapped.statics);
-  d.http = {
-    url: mapped.url,
+  setHttp(d, mapped, {
     method,
     location,
     methodField: [...at, 'method'],
     ...(timeout !== undefined
       ? { timeoutSecs: timeoutSecs(w, ['response_timeout_secs'], timeout) }
       : {}),
-    ...(mapped.ok ? {} : { unusable: mapped.reason ?? 'bad URL' }),
-  };
+  });
   const headers: VendorHeader[] = Object.entries(api.request_headers ?? {}).map(([name, v]) => ({
     name,
     field: [...at, 'request_headers', name],

@@ -7,7 +7,7 @@
 import type { ToolDefinition } from '../definition/types.js';
 import { isPlainObject } from '../transform/own-data.js';
 import { ToolWarnings } from './conversion-context.js';
-import type { ConversionWarning, JsonSchemaJson } from './types.js';
+import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
 
 /** A `defaults` rule in its long form. */
 export interface RuleView {
@@ -79,6 +79,24 @@ export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): Expo
   if (def.hasResult && kind === 'http')
     w.warn(['result'], "an endpoint's result is its response; not exported");
   return { def, w, kind, properties, required, rules };
+}
+
+/**
+ * Exports each definition a platform can see (see {@link viewOf}), in order: `exportOne` returns
+ * the platform's tool, or undefined for one it does not export (having said why in a warning).
+ */
+export function exportViews(
+  defs: readonly ToolDefinition[],
+  exportOne: (v: ExportView) => Record<string, unknown> | undefined,
+): ExportResult {
+  const warnings: ConversionWarning[] = [];
+  const tools: Record<string, unknown>[] = [];
+  for (const def of defs) {
+    const v = viewOf(def, warnings);
+    const tool = v === undefined ? undefined : exportOne(v);
+    if (tool !== undefined) tools.push(tool);
+  }
+  return { tools, warnings };
 }
 
 /** The long form of a rule as written (SPEC §2), or undefined for one that sets nothing. */

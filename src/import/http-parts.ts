@@ -164,6 +164,12 @@ export function mapUrl(
   return { url: rebuilt, statics, ok: true };
 }
 
+/** `url` with `pairs` (already encoded `key=value`) added to its query string. */
+export function appendQuery(url: string, pairs: readonly string[]): string {
+  if (pairs.length === 0) return url;
+  return url + (url.includes('?') ? '&' : '?') + pairs.join('&');
+}
+
 /** A parameter name for a variable (`customer.number` → `customer_number`). */
 export function paramName(variable: string): string {
   const name = variable.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');

@@ -77,6 +77,20 @@ export function cleanSchema(
   return out;
 }
 
+/** The `properties` and `required` of an object schema; each empty when missing or malformed. */
+export function objectParts(schema: JsonSchemaJson): {
+  properties: Record<string, JsonSchemaJson>;
+  required: string[];
+} {
+  return {
+    properties: (isPlainObject(schema['properties']) ? schema['properties'] : {}) as Record<
+      string,
+      JsonSchemaJson
+    >,
+    required: Array.isArray(schema['required']) ? schema['required'].map(String) : [],
+  };
+}
+
 /** `{ type: object, properties, required? }` with `required` left out when empty. */
 export function objectSchema(
   properties: Record<string, JsonSchemaJson>,

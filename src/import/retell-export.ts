@@ -5,57 +5,59 @@
  * are not exported.
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { beforePhrases, unexpressedRule, viewOf, type ExportView } from './export-view.js';
+import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import { objectSchema } from './json-schema.js';
 import { RETELL_DIALECT } from './retell.js';
-import type { ConversionWarning, ExportResult } from './types.js';
+import type { ExportResult } from './types.js';
 import { fromMustache } from './variables.js';
 
 const PLATFORM = 'Retell';
 
 /** Exports definitions as Retell tools (for a Retell LLM's `general_tools`). */
 export function exportRetell(defs: readonly ToolDefinition[]): ExportResult {
-  const warnings: ConversionWarning[] = [];
-  const tools: Record<string, unknown>[] = [];
-  for (const def of defs) {
-    const v = viewOf(def, warnings);
-    if (v === undefined) continue;
-    const f = def.tool.function;
-    const head = {
-      name: f.name,
-      ...(f.description !== undefined ? { description: f.description } : {}),
-      ...speech(v),
-    };
-    for (const rule of v.rules)
-      unexpressedRule(v, rule, PLATFORM, 'Retell has no argument transforms');
-    if (v.kind === 'end_call') tools.push({ type: 'end_call', ...head });
-    else if (v.kind === 'transfer') {
-      const fixed = def.staticParameters.find((s) => s.name === 'destination');
-      const choices = v.properties['destination']?.['enum'];
-      const number =
-        typeof fixed?.default === 'string'
-          ? fixed.default
-          : Array.isArray(choices)
-            ? String(choices[0])
-            : '';
-      if (fixed === undefined)
-        v.w.warn(
-          ['tool', 'function', 'parameters', 'properties', 'destination'],
-          'a Retell transfer has one predefined number; the first is exported',
-        );
-      tools.push({
-        type: 'transfer_call',
-        ...head,
-        transfer_destination: { type: 'predefined', number },
-        transfer_option: { type: 'cold_transfer' },
-      });
-    } else if (v.kind === 'action') {
+  return exportViews(defs, retellTool);
+}
+
+function retellTool(v: ExportView): Record<string, unknown> | undefined {
+  const def = v.def;
+  const f = def.tool.function;
+  const head = {
+    name: f.name,
+    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...speech(v),
+  };
+  for (const rule of v.rules)
+    unexpressedRule(v, rule, PLATFORM, 'Retell has no argument transforms');
+  if (v.kind === 'end_call') return { type: 'end_call', ...head };
+  if (v.kind === 'transfer') {
+    const fixed = def.staticParameters.find((s) => s.name === 'destination');
+    const choices = v.properties['destination']?.['enum'];
+    const number =
+      typeof fixed?.default === 'string'
+        ? fixed.default
+        : Array.isArray(choices)
+          ? String(choices[0])
+          : '';
+    if (fixed === undefined)
       v.w.warn(
-        ['type'],
-        'Retell has no host-implemented tools (custom tools call a URL); not exported',
+        ['tool', 'function', 'parameters', 'properties', 'destination'],
+        'a Retell transfer has one predefined number; the first is exported',
       );
-    } else tools.push({ type: 'custom', ...head, ...custom(v) });
+    return {
+      type: 'transfer_call',
+      ...head,
+      transfer_destination: { type: 'predefined', number },
+      transfer_option: { type: 'cold_transfer' },
+    };
   }
-  return { tools, warnings };
+  if (v.kind === 'action') {
+    v.w.warn(
+      ['type'],
+      'Retell has no host-implemented tools (custom tools call a URL); not exported',
+    );
+    return undefined;
+  }
+  return { type: 'custom', ...head, ...custom(v) };
 }
 
 function speech(v: ExportView): Record<string, unknown> {
@@ -129,11 +131,7 @@ function custom(v: ExportView): Record<string, unknown> {
     url,
     method: endpoint.method.toUpperCase(),
     args_at_root: true,
-    parameters: {
-      type: 'object',
-      properties: v.properties,
-      ...(v.required.length > 0 ? { required: v.required } : {}),
-    },
+    parameters: objectSchema(v.properties, v.required),
     ...(Object.keys(query).length > 0 ? { query_params: query } : {}),
     timeout_ms: Math.round(endpoint.timeoutSecs * 1000),
     ...(def.options.save.length > 0

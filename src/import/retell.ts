@@ -6,28 +6,31 @@
 import { z } from 'zod';
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  findList,
   parseVendor,
   ToolWarnings,
-  vendorError,
+  unrecognizedDocument,
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
 import {
   draft,
   finishDraft,
+  setHttp,
   toJmesPath,
   transferDestination,
   type DraftTool,
 } from './draft-tool.js';
 import {
+  appendQuery,
   headersToService,
   mapUrl,
   serviceName,
   timeoutSecs,
   type VendorHeader,
 } from './http-parts.js';
-import { cleanSchema } from './json-schema.js';
-import type { ConversionWarning, ImportResult, JsonSchemaJson } from './types.js';
+import { cleanSchema, objectParts } from './json-schema.js';
+import type { ConversionWarning, ImportResult } from './types.js';
 import { hasVendorVariable, type VariableDialect } from './variables.js';
 
 /** Retell dynamic variables: `{{name}}`; `{{call_id}}` is the call's id. */
@@ -109,14 +112,8 @@ const KNOWN: Record<string, string[]> = {
 export function importRetell(value: unknown, source: SourceInfo): ImportResult {
   const lists = locate(value);
   if (lists.length === 0)
-    throw vendorError(
-      [
-        {
-          path: '',
-          message:
-            'expected a list of Retell tools, { "tools": [...] }, a Retell LLM with general_tools, or one tool',
-        },
-      ],
+    throw unrecognizedDocument(
+      'a list of Retell tools, { "tools": [...] }, a Retell LLM with general_tools, or one tool',
       source,
     );
   const warnings: ConversionWarning[] = [];
@@ -133,9 +130,9 @@ export function importRetell(value: unknown, source: SourceInfo): ImportResult {
 }
 
 function locate(value: unknown): { list: unknown[]; base: string }[] {
-  if (Array.isArray(value)) return [{ list: value, base: 'tools' }];
+  const listed = findList(value, ['tools']);
+  if (listed !== undefined) return [listed];
   if (!isPlainObject(value)) return [];
-  if (Array.isArray(value['tools'])) return [{ list: value['tools'], base: 'tools' }];
   const out: { list: unknown[]; base: string }[] = [];
   if (Array.isArray(value['general_tools']))
     out.push({ list: value['general_tools'], base: 'general_tools' });
@@ -182,12 +179,9 @@ function speech(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
 }
 
 function parameters(schema: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
-  const clean = cleanSchema(w, ['parameters'], schema);
-  d.properties = (isPlainObject(clean['properties']) ? clean['properties'] : {}) as Record<
-    string,
-    JsonSchemaJson
-  >;
-  d.required = Array.isArray(clean['required']) ? clean['required'].map(String) : [];
+  ({ properties: d.properties, required: d.required } = objectParts(
+    cleanSchema(w, ['parameters'], schema),
+  ));
 }
 
 function custom(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
@@ -206,13 +200,12 @@ function custom(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
     );
   if (t['enable_typing_sound'] !== undefined)
     w.warn(['enable_typing_sound'], "typing sounds are the voice host's; ignored");
-  let url = t.url ?? '';
   const pairs: string[] = [];
   for (const [key, value] of Object.entries(t.query_params ?? {})) {
     const pair = `${encodeURIComponent(key)}=${hasVendorVariable(value) ? value : encodeURIComponent(value)}`;
     pairs.push(pair);
   }
-  if (pairs.length > 0) url += (url.includes('?') ? '&' : '?') + pairs.join('&');
+  const url = appendQuery(t.url ?? '', pairs);
   const mapped = mapUrl(
     w,
     t.query_params !== undefined ? ['query_params'] : ['url'],
@@ -220,16 +213,13 @@ function custom(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
     RETELL_DIALECT,
     inQuery,
   );
-  d.statics.push(...mapped.statics);
   const timeoutMs = t.timeout_ms ?? RETELL_DEFAULT_TIMEOUT_MS;
-  d.http = {
-    url: mapped.url,
+  setHttp(d, mapped, {
     method,
     location: inQuery ? 'query' : 'body',
     methodField: ['method'],
     timeoutSecs: timeoutSecs(w, ['timeout_ms'], timeoutMs / 1000),
-    ...(mapped.ok ? {} : { unusable: mapped.reason ?? 'bad URL' }),
-  };
+  });
   if (t.url === undefined) w.warn(['url'], 'no url; imported as an action');
   const headers: VendorHeader[] = Object.entries(t.headers ?? {}).map(([name, value]) => ({
     name,

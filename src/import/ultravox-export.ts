@@ -5,31 +5,23 @@
  * client tools.
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { beforePhrases, unexpressedRule, viewOf, type ExportView } from './export-view.js';
-import type { ConversionWarning, ExportResult } from './types.js';
+import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import type { ExportResult } from './types.js';
 
 const PLATFORM = 'Ultravox';
 
 /** Exports definitions as Ultravox `selectedTools` entries. */
 export function exportUltravox(defs: readonly ToolDefinition[]): ExportResult {
-  const warnings: ConversionWarning[] = [];
-  const tools: Record<string, unknown>[] = [];
-  for (const def of defs) {
-    const v = viewOf(def, warnings);
-    if (v === undefined) continue;
+  return exportViews(defs, (v) => {
     speech(v);
-    if (v.kind === 'end_call') {
-      if (def.name !== 'hangUp')
-        v.w.warn(
-          ['tool', 'function', 'name'],
-          `Ultravox's built-in is hangUp; "${def.name}" becomes hangUp`,
-        );
-      tools.push({ toolName: 'hangUp' });
-      continue;
-    }
-    tools.push({ temporaryTool: definition(v) });
-  }
-  return { tools, warnings };
+    if (v.kind !== 'end_call') return { temporaryTool: definition(v) };
+    if (v.def.name !== 'hangUp')
+      v.w.warn(
+        ['tool', 'function', 'name'],
+        `Ultravox's built-in is hangUp; "${v.def.name}" becomes hangUp`,
+      );
+    return { toolName: 'hangUp' };
+  });
 }
 
 function speech(v: ExportView): void {

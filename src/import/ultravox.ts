@@ -12,14 +12,16 @@ import {
 } from './ultravox-schema.js';
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  locateTools,
   parseVendor,
   ToolWarnings,
   vendorError,
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
-import { addConstant, draft, finishDraft, type DraftTool } from './draft-tool.js';
+import { addConstant, draft, finishDraft, setHttp, type DraftTool } from './draft-tool.js';
 import {
+  appendQuery,
   headersToService,
   mapUrl,
   serviceName,
@@ -41,18 +43,13 @@ const BUILT_INS = new Map<string, string>([
  * tools, tool objects (`{ name, definition }`, also `{ results: [...] }`) or bare definitions.
  */
 export function importUltravox(value: unknown, source: SourceInfo): ImportResult {
-  const found = locate(value);
-  if (found === undefined)
-    throw vendorError(
-      [
-        {
-          path: '',
-          message:
-            'expected selectedTools, a list of Ultravox tools, { "results": [...] }, or one tool',
-        },
-      ],
-      source,
-    );
+  const found = locateTools(value, {
+    keys: ['selectedTools', 'results', 'tools', 'callTemplate.selectedTools'],
+    isOneTool: (v) =>
+      ['modelToolName', 'http', 'temporaryTool', 'definition', 'toolName'].some((k) => k in v),
+    expected: 'selectedTools, a list of Ultravox tools, { "results": [...] }, or one tool',
+    source,
+  });
   const warnings: ConversionWarning[] = [];
   const tools: ToolDefinitionJson[] = [];
   for (const [index, item] of found.list.entries()) {
@@ -99,19 +96,6 @@ export function importUltravox(value: unknown, source: SourceInfo): ImportResult
     tools.push(finishDraft(tw, d));
   }
   return { tools, warnings };
-}
-
-function locate(value: unknown): { list: unknown[]; base: string } | undefined {
-  if (Array.isArray(value)) return { list: value, base: 'tools' };
-  if (!isPlainObject(value)) return undefined;
-  for (const key of ['selectedTools', 'results', 'tools'])
-    if (Array.isArray(value[key])) return { list: value[key], base: key };
-  const callTemplate = value['callTemplate'];
-  if (isPlainObject(callTemplate) && Array.isArray(callTemplate['selectedTools']))
-    return { list: callTemplate['selectedTools'], base: 'callTemplate.selectedTools' };
-  if (['modelToolName', 'http', 'temporaryTool', 'definition', 'toolName'].some((k) => k in value))
-    return { list: [value], base: 'tools' };
-  return undefined;
 }
 
 function selectedToolFields(item: Record<string, unknown>, w: ToolWarnings): void {
@@ -213,21 +197,16 @@ function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): Dr
   }
   security(t, w, d, headers);
   if (t.http !== undefined) {
-    let url = t.http.baseUrlPattern;
-    if (queryConstants.length > 0)
-      url += (url.includes('?') ? '&' : '?') + queryConstants.join('&');
+    const url = appendQuery(t.http.baseUrlPattern, queryConstants);
     const mapped = mapUrl(w, ['http', 'baseUrlPattern'], url, ULTRAVOX_DIALECT, argsIn === 'query');
-    d.statics.push(...mapped.statics);
-    d.http = {
-      url: mapped.url,
+    setHttp(d, mapped, {
       method,
       location: argsIn,
       methodField: ['http', 'httpMethod'],
       ...(t.timeout !== undefined
         ? { timeoutSecs: timeoutSecs(w, ['timeout'], Number.parseFloat(t.timeout)) }
         : {}),
-      ...(mapped.ok ? {} : { unusable: mapped.reason ?? 'bad URL' }),
-    };
+    });
     if (t.staticResponse !== undefined)
       w.warn(['staticResponse'], "an endpoint's result is its response; ignored");
   } else {

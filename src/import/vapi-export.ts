@@ -5,49 +5,52 @@
  * server (Vapi then asks the assistant's server, i.e. the host).
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { beforePhrases, unexpressedRule, viewOf, type ExportView } from './export-view.js';
-import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
+import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import { objectSchema } from './json-schema.js';
+import type { ExportResult, JsonSchemaJson } from './types.js';
 import { VAPI_DIALECT } from './vapi.js';
 import { fromFormat, fromMustache } from './variables.js';
 
 /** Exports definitions as Vapi tools. */
 export function exportVapi(defs: readonly ToolDefinition[]): ExportResult {
-  const warnings: ConversionWarning[] = [];
-  const tools: Record<string, unknown>[] = [];
-  for (const def of defs) {
-    const v = viewOf(def, warnings);
-    if (v === undefined) continue;
-    const messages = messagesOf(v);
-    const common = messages.length > 0 ? { messages } : {};
-    switch (v.kind) {
-      case 'http':
-        tools.push({ ...apiRequest(v), ...common });
-        break;
-      case 'end_call':
-        if (def.name !== 'endCall')
-          v.w.warn(
-            ['tool', 'function', 'name'],
-            `Vapi names its end-call tool itself; "${def.name}" becomes endCall`,
-          );
-        tools.push({ type: 'endCall', ...common });
-        break;
-      case 'transfer':
-        tools.push({ type: 'transferCall', destinations: destinations(v), ...common });
-        break;
-      default:
-        tools.push({
-          type: 'function',
-          ...(def.options.background ? { async: true } : {}),
-          function: fn(v),
-          ...common,
-          ...parametersOf(v),
-        });
-    }
-    for (const rule of v.rules)
-      if (v.kind !== 'http')
+  return exportViews(defs, (v) => {
+    const tool = vapiTool(v);
+    if (v.kind !== 'http')
+      for (const rule of v.rules)
         unexpressedRule(v, rule, 'Vapi', 'only apiRequest body properties take defaults');
+    return tool;
+  });
+}
+
+function vapiTool(v: ExportView): Record<string, unknown> {
+  const def = v.def;
+  const messages = messagesOf(v);
+  const common = messages.length > 0 ? { messages } : {};
+  switch (v.kind) {
+    case 'http':
+      return { ...apiRequest(v), ...common };
+    case 'end_call':
+      if (def.name !== 'endCall')
+        v.w.warn(
+          ['tool', 'function', 'name'],
+          `Vapi names its end-call tool itself; "${def.name}" becomes endCall`,
+        );
+      return { type: 'endCall', ...common };
+    case 'transfer':
+      return { type: 'transferCall', destinations: destinations(v), ...common };
+    case 'action':
+      return {
+        type: 'function',
+        ...(def.options.background ? { async: true } : {}),
+        function: fn(v),
+        ...common,
+        ...parametersOf(v),
+      };
+    default: {
+      const _exhaustive: never = v.kind;
+      throw new Error(`unknown tool kind ${String(_exhaustive)}`);
+    }
   }
-  return { tools, warnings };
 }
 
 function fn(v: ExportView): Record<string, unknown> {
@@ -55,11 +58,7 @@ function fn(v: ExportView): Record<string, unknown> {
   return {
     name: f.name,
     ...(f.description !== undefined ? { description: f.description } : {}),
-    parameters: {
-      type: 'object',
-      properties: v.properties,
-      ...(v.required.length > 0 ? { required: v.required } : {}),
-    },
+    parameters: objectSchema(v.properties, v.required),
   };
 }
 
@@ -136,11 +135,7 @@ function apiRequest(v: ExportView): Record<string, unknown> {
       : {}),
     method: endpoint.method.toUpperCase(),
     url,
-    body: {
-      type: 'object',
-      properties,
-      ...(v.required.length > 0 ? { required: v.required } : {}),
-    },
+    body: objectSchema(properties, v.required),
     ...(endpoint.timeoutSecs !== 20 ? { timeoutSeconds: endpoint.timeoutSecs } : {}),
     ...(def.service !== undefined ? { credentialId: def.service } : {}),
     ...(def.options.save.length > 0

@@ -6,10 +6,9 @@
  */
 import { isPlainObject } from '../transform/own-data.js';
 import {
-  findList,
+  locateTools,
   parseVendor,
   ToolWarnings,
-  vendorError,
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
@@ -17,6 +16,7 @@ import {
   addConstant,
   draft,
   finishDraft,
+  setHttp,
   transferDestination,
   type DraftTool,
 } from './draft-tool.js';
@@ -29,31 +29,22 @@ import {
   timeoutSecs,
   type VendorHeader,
 } from './http-parts.js';
-import { cleanSchema } from './json-schema.js';
+import { cleanSchema, objectParts } from './json-schema.js';
 import { setBefore } from './messages.js';
-import type { ConversionWarning, ImportResult, JsonSchemaJson } from './types.js';
+import type { ConversionWarning, ImportResult } from './types.js';
 import { hasVendorVariable, toFormat, toMustache, vendorVariables } from './variables.js';
 
 export { VAPI_DIALECT } from './vapi-schema.js';
 
 /** Imports a Vapi tools document: a list, `{ tools }`, an assistant (`model.tools`) or one tool. */
 export function importVapi(value: unknown, source: SourceInfo): ImportResult {
-  const found =
-    findList(value, ['tools', 'model.tools']) ??
-    (isPlainObject(value) && typeof value['type'] === 'string'
-      ? { list: [value], base: 'tools' }
-      : undefined);
-  if (found === undefined)
-    throw vendorError(
-      [
-        {
-          path: '',
-          message:
-            'expected a list of Vapi tools, { "tools": [...] }, an assistant with model.tools, or one tool',
-        },
-      ],
-      source,
-    );
+  const found = locateTools(value, {
+    keys: ['tools', 'model.tools'],
+    isOneTool: (v) => typeof v['type'] === 'string',
+    expected:
+      'a list of Vapi tools, { "tools": [...] }, an assistant with model.tools, or one tool',
+    source,
+  });
   const warnings: ConversionWarning[] = [];
   const tools = [];
   for (const [index, raw] of found.list.entries()) {
@@ -112,14 +103,10 @@ function withFunction(t: VapiTool, w: ToolWarnings, fallback: string): DraftTool
     fn !== undefined ? ['function', 'name'] : ['type'],
     fn?.description,
   );
-  if (fn?.parameters !== undefined) {
-    const schema = cleanSchema(w, ['function', 'parameters'], fn.parameters);
-    d.properties = (isPlainObject(schema['properties']) ? schema['properties'] : {}) as Record<
-      string,
-      JsonSchemaJson
-    >;
-    d.required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
-  }
+  if (fn?.parameters !== undefined)
+    ({ properties: d.properties, required: d.required } = objectParts(
+      cleanSchema(w, ['function', 'parameters'], fn.parameters),
+    ));
   const action =
     t.type === 'apiRequest' ? false : t.type === 'function' ? t.server?.url === undefined : true;
   messages(t, w, d, action);
@@ -140,18 +127,14 @@ function functionTool(t: VapiTool, w: ToolWarnings): DraftTool {
       ['server', 'url'],
       'Vapi POSTs a "tool-calls" message envelope and reads { results: [...] }; switchboard POSTs the arguments as the JSON body and gives the model the response as is: adapt the server',
     );
-    const url = mapUrl(w, ['server', 'url'], server.url, VAPI_DIALECT, false);
-    d.statics.push(...url.statics);
-    d.http = {
-      url: url.url,
+    setHttp(d, mapUrl(w, ['server', 'url'], server.url, VAPI_DIALECT, false), {
       method: 'post',
       location: 'body',
       methodField: ['type'],
       ...(server.timeoutSeconds !== undefined
         ? { timeoutSecs: timeoutSecs(w, ['server', 'timeoutSeconds'], server.timeoutSeconds) }
         : {}),
-      ...(url.ok ? {} : { unusable: url.reason ?? 'bad URL' }),
-    };
+    });
     w.unknownFields(server, ['url', 'timeoutSeconds', 'credentialId', 'headers'], ['server']);
     auth(
       w,
@@ -179,18 +162,14 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   const method = t.method ?? 'POST';
   const inQuery = ['get', 'delete'].includes(method.toLowerCase());
   if (t.body !== undefined) bodySchema(t.body, w, d);
-  const url = mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery);
-  d.statics.push(...url.statics);
-  d.http = {
-    url: url.url,
+  setHttp(d, mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery), {
     method,
     location: inQuery ? 'query' : 'body',
     methodField: ['method'],
     ...(t.timeoutSeconds !== undefined
       ? { timeoutSecs: timeoutSecs(w, ['timeoutSeconds'], t.timeoutSeconds) }
       : {}),
-    ...(url.ok ? {} : { unusable: url.reason ?? 'bad URL' }),
-  };
+  });
   if (t.url === undefined) w.warn(['url'], 'no url; imported as an action');
   if (t['backoffPlan'] !== undefined)
     w.warn(
@@ -205,8 +184,7 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
 
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */
 function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
-  const props = isPlainObject(body['properties']) ? body['properties'] : {};
-  const required = Array.isArray(body['required']) ? body['required'].map(String) : [];
+  const { properties: props, required } = objectParts(body);
   for (const [name, prop] of Object.entries(props)) {
     const field: FieldPath = ['body', 'properties', name];
     if (!isPlainObject(prop)) continue;

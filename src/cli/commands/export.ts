@@ -4,13 +4,11 @@
  * express. Exit 0 converted, 1 warnings with `--strict`, 2 unusable input (unreadable file or
  * definition errors).
  */
-import { parseArgs } from 'node:util';
 import { loadTools } from '../../definition/load.js';
-import { DefinitionError, formatIssue } from '../../errors.js';
 import { exportTools } from '../../import/export-tools.js';
 import { PLATFORMS } from '../../import/types.js';
-import { EXIT, UsageError, type CliIO } from '../io.js';
-import { platformOption, printWarnings, writeOutput } from './convert-io.js';
+import type { CliIO } from '../io.js';
+import { runConversion } from './convert-io.js';
 
 export const exportHelp = `Usage: switchboard export --to ${PLATFORMS.join('|')} <tools-file> [options]
 
@@ -29,36 +27,14 @@ Exit codes: 0 converted, 1 warnings with --strict, 2 unreadable file or invalid 
 
 /** Runs the command; returns the exit code. */
 export async function exportCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      to: { type: 'string' },
-      out: { type: 'string', short: 'o' },
-      strict: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+  return runConversion(argv, io, {
+    platformOption: 'to',
+    verb: 'exported',
+    help: exportHelp,
+    oneFile: 'name exactly one tools file to export',
+    async convert({ file, platform }) {
+      const result = exportTools(await loadTools(file), { to: platform });
+      return { output: result.tools, count: result.tools.length, warnings: result.warnings };
     },
   });
-  if (values.help === true) {
-    io.stdout.write(exportHelp);
-    return EXIT.ok;
-  }
-  const to = platformOption('to', values.to);
-  if (positionals.length !== 1) throw new UsageError('name exactly one tools file to export');
-  const file = positionals[0]!;
-  try {
-    const result = exportTools(await loadTools(file), { to });
-    await writeOutput(io, result.tools, values.out);
-    printWarnings(io, result.warnings, file);
-    io.stderr.write(
-      `exported ${result.tools.length} tool(s) to ${to}, ${result.warnings.length} warning(s)\n`,
-    );
-    return values.strict === true && result.warnings.length > 0 ? EXIT.failed : EXIT.ok;
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    io.stderr.write(`${error.message.split('\n')[0]}\n`);
-    for (const i of error.issues.filter((x) => x.severity === 'error'))
-      io.stderr.write(`  ${formatIssue(i)}\n`);
-    return EXIT.unusable;
-  }
 }
