@@ -24,7 +24,7 @@
 //     --cpu-prof-out engine.cpuprofile                 # one side, profiled during the phase only
 // Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"), --rate (TURN_HTTP_RATE, 1000;
 // 0 = no pause), --saturate (TURN_HTTP_SATURATE, "1000"; "0" skips), --turns (turns per session
-// per phase; default about 5 s of the offered rate, or 5000/N when saturating, at least 5), --pairs (TURN_HTTP_PAIRS, 2), --fd-sessions
+// per phase; default about 5 s of the offered rate, or 10,000/N (at least 10) when saturating), --pairs (TURN_HTTP_PAIRS, 3), --fd-sessions
 // (TURN_HTTP_FD_SESSIONS, 5000; 0 skips), --long-sessions (TURN_HTTP_LONG_SESSIONS, 20; 0 skips),
 // --long-turns (1000), --only engine|bare (skips the comparison, fd check and long run).
 import { fork } from 'node:child_process';
@@ -42,7 +42,7 @@ const { values } = parseArgs({
   options: {
     sessions: { type: 'string', default: process.env.TURN_HTTP_SESSIONS ?? '100,1000' },
     turns: { type: 'string' },
-    pairs: { type: 'string', default: process.env.TURN_HTTP_PAIRS ?? '2' },
+    pairs: { type: 'string', default: process.env.TURN_HTTP_PAIRS ?? '3' },
     'fd-sessions': { type: 'string', default: process.env.TURN_HTTP_FD_SESSIONS ?? '5000' },
     'long-sessions': { type: 'string', default: process.env.TURN_HTTP_LONG_SESSIONS ?? '20' },
     'long-turns': { type: 'string', default: '1000' },
@@ -277,7 +277,7 @@ function show(r) {
 const turnsFor = (n, rate) =>
   values.turns !== undefined
     ? bound('turns', values.turns, 1, 2000)
-    : Math.max(5, Math.ceil(rate === 0 ? 5000 / n : (5 * rate) / n));
+    : Math.max(rate === 0 ? 10 : 5, Math.ceil(rate === 0 ? 10_000 / n : (5 * rate) / n));
 
 /** Engine and bare phases, alternating order per pair; medians and per-pair ratios. */
 async function compare(n, rate) {
@@ -285,6 +285,9 @@ async function compare(n, rate) {
   console.log(
     `\nN = ${n} sessions × ${turns} turns per phase, ${rate === 0 ? 'closed loop without pause (saturation)' : `offered ${rate} turns/s (a turn every ${(n / rate).toFixed(2)} s per session)`}, upstream ${values.latency} ms`,
   );
+  // Both pools opened to this concurrency first, so no phase pays for connecting.
+  await phase('bare', n, 1, 0);
+  await phase('engine', n, 1, 0);
   const ratios = { perSec: [], cpu: [] };
   const rows = { engine: [], bare: [] };
   for (let p = 0; p < pairs; p++) {
