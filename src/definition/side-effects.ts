@@ -5,7 +5,7 @@
  * place that answers those questions; the endpoint handler, the turn loop and tool-call journals
  * (session stores) ask {@link sideEffectClass}.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { HttpMethod, SideEffectClass, ToolDefinition, ToolType } from './types.js';
 
 /** Every class, from harmless to unsafe. */
@@ -76,5 +76,6 @@ export function dedupesIdenticalCalls(tool: ToolDefinition): boolean {
  * (the call id lives in the history), and different for every other call.
  */
 export function idempotencyKey(sessionId: string, callId: string): string {
-  return createHash('sha256').update(`${sessionId}\u0000${callId}`).digest('hex').slice(0, 32);
+  // One-shot `hash` (Node ≥ 20.12): no Hash object per call; the same digest.
+  return hash('sha256', `${sessionId}\u0000${callId}`, 'hex').slice(0, 32);
 }
