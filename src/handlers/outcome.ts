@@ -20,18 +20,29 @@ export type OutcomeBody =
       readonly requests?: readonly HttpExchangeRecord[];
     };
 
-/** Stamps an outcome body with `startedAt`, `endedAt` and `durationMs` (never negative). */
+/**
+ * Stamps an outcome body with `startedAt`, `endedAt` and `durationMs` (never negative).
+ * `requests` defaults to the body's (else none). Written out, not spread: made for every call.
+ */
 export function finishOutcome(
   body: OutcomeBody,
   startedAt: number,
   endedAt: number,
+  requests: readonly HttpExchangeRecord[] = body.requests ?? [],
 ): HandlerOutcome {
-  const timing = { startedAt, endedAt, durationMs: Math.max(0, endedAt - startedAt) };
+  const durationMs = Math.max(0, endedAt - startedAt);
   const effects = body.effects ?? [];
-  const requests = body.requests ?? [];
   return body.type === 'success'
-    ? { type: 'success', output: body.output, effects, requests, ...timing }
-    : { type: 'error', error: body.error, effects, requests, ...timing };
+    ? {
+        type: 'success',
+        output: body.output,
+        effects,
+        requests,
+        startedAt,
+        endedAt,
+        durationMs,
+      }
+    : { type: 'error', error: body.error, effects, requests, startedAt, endedAt, durationMs };
 }
 
 /** Shorthand for an error body. */

@@ -13,7 +13,7 @@ import {
   answeredRecord,
   errorBody,
   finishOutcome,
-  neverThrow,
+  shortMessage,
   type OutcomeBody,
 } from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
@@ -364,26 +364,48 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     };
   };
 
+  /** The outcome of a finished call: scrubbed, with its request records and timing. */
+  const finish = (
+    body: OutcomeBody,
+    records: readonly HttpExchangeRecord[],
+    startedAt: number,
+  ): HandlerOutcome => finishOutcome(scrub(body), startedAt, now(), records);
+
+  // One async function (no neverThrow wrapper around an inner one): a promise and a frame less per
+  // call. Any unexpected throw still becomes a `handler_error` outcome, as neverThrow makes it.
   async function execute(
     args: Readonly<Record<string, unknown>>,
     context: HandlerContext,
   ): Promise<HandlerOutcome> {
-    return neverThrow(now, async (startedAt) => {
+    const startedAt = now();
+    try {
       const records: HttpExchangeRecord[] = [];
-      const finish = (body: OutcomeBody): HandlerOutcome =>
-        finishOutcome({ ...scrub(body), requests: records }, startedAt, now());
       const endpoint = context.tool.endpoint;
       if (endpoint === undefined)
-        return finish(errorBody('not_available', `tool ${context.tool.name} has no endpoint`));
-      if (context.signal.aborted) return finish(errorBody('cancelled', 'the call was cancelled'));
+        return finish(
+          errorBody('not_available', `tool ${context.tool.name} has no endpoint`),
+          records,
+          startedAt,
+        );
+      if (context.signal.aborted)
+        return finish(errorBody('cancelled', 'the call was cancelled'), records, startedAt);
       const template = templateOf(endpoint);
       if (typeof template === 'string')
-        return finish(errorBody('not_available', `tool ${context.tool.name} has an unusable URL`));
+        return finish(
+          errorBody('not_available', `tool ${context.tool.name} has an unusable URL`),
+          records,
+          startedAt,
+        );
       const built = buildRequest(template, endpoint.argumentLocation, args);
-      if (isBuildFailure(built)) return finish(errorBody('invalid_arguments', built.problem));
+      if (isBuildFailure(built))
+        return finish(errorBody('invalid_arguments', built.problem), records, startedAt);
       const service = context.tool.service;
       if (service !== undefined && !auth.has(service))
-        return finish(errorBody('not_available', `service "${service}" is not configured`));
+        return finish(
+          errorBody('not_available', `service "${service}" is not configured`),
+          records,
+          startedAt,
+        );
       // Secrets follow their service's origin: checked before any token fetch or connection.
       if (service !== undefined && !origins.allows(service, built.url.origin))
         return finish(
@@ -391,6 +413,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
             'origin_not_allowed',
             `service "${service}" may not be used with ${built.url.origin}`,
           ),
+          records,
+          startedAt,
         );
       const deadline = startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt);
       inflight.add(deadline);
@@ -401,17 +425,28 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
             deadline,
           );
           if (verdict === undefined)
-            return finish({ type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) });
-          if (!verdict.ok) return finish(errorBody('policy_denied', verdict.reason));
+            return finish(
+              { type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) },
+              records,
+              startedAt,
+            );
+          if (!verdict.ok)
+            return finish(errorBody('policy_denied', verdict.reason), records, startedAt);
           if (options.dispatcher === undefined)
             pool().pins.set(bareHost(built.url.hostname), verdict.addresses);
         }
-        return finish(await send(built, endpoint, context, records, deadline));
+        return finish(await send(built, endpoint, context, records, deadline), records, startedAt);
       } finally {
         inflight.delete(deadline);
         deadline.dispose();
       }
-    });
+    } catch (err) {
+      return finishOutcome(
+        errorBody('handler_error', `internal error: ${shortMessage(err)}`),
+        startedAt,
+        now(),
+      );
+    }
   }
 
   return {
