@@ -155,15 +155,24 @@ export async function executeToolCall(
   } catch (err) {
     run = Promise.reject(err);
   }
-  const guarded = run.then(
-    (outcome) => ({ kind: 'done' as const, outcome }),
-    (err: unknown) => ({
-      kind: 'done' as const,
-      outcome: errorOutcome(new ToolError('handler_error', shortMessage(err))),
-    }),
-  );
-  const settled = cancellable ? await raceAbort(guarded, ctx.signal) : await guarded;
-  const outcome = settled.kind === 'cancelled' ? errorOutcome(cancelledError()) : settled.outcome;
+  let outcome: OutcomeLike;
+  if (cancellable) {
+    const settled = await raceAbort(
+      run.then(
+        (o): Settled => ({ kind: 'done', outcome: o }),
+        (err: unknown): Settled => ({ kind: 'done', outcome: crashedOutcome(err) }),
+      ),
+      ctx.signal,
+    );
+    outcome = settled.kind === 'cancelled' ? errorOutcome(cancelledError()) : settled.outcome;
+  } else {
+    // Nothing to race: the outcome is awaited directly (no wrapper promise or object per call).
+    try {
+      outcome = await run;
+    } catch (err) {
+      outcome = crashedOutcome(err);
+    }
+  }
   const result = finish(
     call,
     args,
@@ -221,6 +230,11 @@ function checkHandoffs(outcome: OutcomeLike, ctx: ExecuteContext): OutcomeLike {
   return outcome;
 }
 
+/** A handler that threw (handlers should not): a `handler_error` the model can see. */
+function crashedOutcome(err: unknown): OutcomeLike {
+  return errorOutcome(new ToolError('handler_error', shortMessage(err)));
+}
+
 function errorOutcome(error: ToolError): OutcomeLike {
   return { type: 'error', error, effects: [] };
 }
@@ -228,6 +242,9 @@ function errorOutcome(error: ToolError): OutcomeLike {
 function cancelledError(): ToolError {
   return new ToolError('cancelled', 'the call was cancelled because the caller interrupted');
 }
+
+/** A trace being built (one object per call, its properties in their usual order). */
+type TraceDraft = { -readonly [K in keyof ToolTrace]: ToolTrace[K] };
 
 function finish(
   call: ModelToolCall,
@@ -240,39 +257,48 @@ function finish(
   tool?: ToolDefinition,
 ): ToolCallResult {
   const duration_secs = Math.max(0, ctx.now() - startedAt) / 1000;
-  const base = {
-    tool: call.name,
-    ...(args === undefined ? {} : { args }),
-    duration_secs,
-    callId: call.id,
-    rawArguments: call.arguments,
-    transform,
-    requests,
-  };
+  const isError = outcome.type === 'error';
+  const output = outcome.type === 'error' ? outcome.error.toJSON() : outcome.output;
+  // Written out, not a base object spread into each shape: this is made for every call.
+  const trace: TraceDraft =
+    args === undefined
+      ? {
+          tool: call.name,
+          duration_secs,
+          callId: call.id,
+          rawArguments: call.arguments,
+          transform,
+          requests,
+          output,
+          isError,
+        }
+      : {
+          tool: call.name,
+          args,
+          duration_secs,
+          callId: call.id,
+          rawArguments: call.arguments,
+          transform,
+          requests,
+          output,
+          isError,
+        };
   if (outcome.type === 'error') {
-    const output = outcome.error.toJSON();
-    return {
-      call,
-      trace: { ...base, output, isError: true, errorCode: outcome.error.code },
-      effects: outcome.effects,
-      content: safeStringify(output),
-    };
+    trace.errorCode = outcome.error.code;
+    return { call, trace, effects: outcome.effects, content: safeStringify(output) };
   }
-  const effects = [...outcome.effects];
+  let effects: readonly SessionEffect[] = outcome.effects;
   if (tool !== undefined && tool.options.save.length > 0) {
     const vars = applySaveRules(outcome.output, tool.options.save);
-    if (Object.keys(vars).length > 0) effects.push({ type: 'set-vars', vars });
+    if (Object.keys(vars).length > 0) effects = [...effects, { type: 'set-vars', vars }];
   }
+  if (tool?.options.propagateToolResult === true) trace.propagate = true;
   return {
     call,
-    trace: {
-      ...base,
-      output: outcome.output,
-      isError: false,
-      ...(tool?.options.propagateToolResult === true ? { propagate: true as const } : {}),
-    },
-    effects,
-    content: typeof outcome.output === 'string' ? outcome.output : safeStringify(outcome.output),
+    trace,
+    // A copy either way: the handler's array is never the one a result hands on.
+    effects: effects === outcome.effects ? [...effects] : effects,
+    content: typeof output === 'string' ? output : safeStringify(output),
   };
 }
 
