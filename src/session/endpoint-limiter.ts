@@ -58,16 +58,38 @@ export function limitEndpointCalls(
     });
   };
 
+  // Shared by every call (no closures, no async frame per call): the slot is freed however the
+  // call ends.
+  const releaseWith = (outcome: HandlerOutcome): HandlerOutcome => {
+    release();
+    return outcome;
+  };
+  const releaseAndThrow = (err: unknown): never => {
+    release();
+    throw err;
+  };
+  const run = (
+    args: Readonly<Record<string, unknown>>,
+    context: HandlerContext,
+  ): Promise<HandlerOutcome> => {
+    let running: Promise<HandlerOutcome>;
+    try {
+      running = inner.execute(args, context);
+    } catch (err) {
+      release();
+      // Rejected with the value thrown, as the async wrapper this replaces did.
+      return Promise.reject(err as Error);
+    }
+    return running.then(releaseWith, releaseAndThrow);
+  };
+
   return {
     kind: inner.kind,
-    async execute(args, context) {
+    execute(args, context) {
       const slot = acquire(context);
-      if (!(slot === true || (slot !== false && (await slot)))) return cancelled();
-      try {
-        return await inner.execute(args, context);
-      } finally {
-        release();
-      }
+      if (slot === true) return run(args, context);
+      if (slot === false) return Promise.resolve(cancelled());
+      return slot.then((ok) => (ok ? run(args, context) : cancelled()));
     },
     async close() {
       closed = true;

@@ -75,9 +75,9 @@ export function dispatchCall(o: DispatchOptions): Promise<ToolCallResult> {
         withWait(startedResult(call, prepared.args, prepared.transform), wait),
       );
     }
-    return executeToolCall(call, prepared, startedAt, execCtx, o.trace).then((r) =>
-      withWait(r, wait),
-    );
+    const running = executeToolCall(call, prepared, startedAt, execCtx, o.trace);
+    // Without a wait there is nothing to add: no extra promise per call.
+    return wait === undefined ? running : running.then((r) => withWait(r, wait));
   };
   const result = (gate === undefined ? run(undefined) : gate.then(run)).then((r) => {
     done = true;
