@@ -51,38 +51,19 @@ export async function runRound(
 ): Promise<RoundOutcome> {
   const system = host.systemValues();
   const agentTools = host.activeTools();
-  const toolDefaults = effectiveToolDefaults(host.options, host.state.agent);
-  const prepareCtx: PrepareContext = {
-    tools: agentTools,
-    limits: host.limits,
-    vars: host.state.vars,
-    system,
-    ...(toolDefaults === undefined ? {} : { toolDefaults }),
-    onMissingTemplateValue: host.options.onMissingTemplateValue ?? 'skip',
-  };
-  const execCtx: ExecuteContext = {
-    handlerFor: (type) => host.handlerFor(type),
-    session: {
-      id: host.state.id,
-      language: host.state.language,
-      ...(host.options.languages === undefined ? {} : { languages: host.options.languages }),
-      vars: host.state.vars,
-      ...(host.state.agent === undefined ? {} : { agent: host.state.agent }),
-    },
-    signal,
-    emit,
-    now: host.now,
-    hasAgent: (name) => host.hasAgent(name),
-    ...(host.journal === undefined ? {} : { journal: host.journal }),
-    ...(host.options.toolTimeoutCapSecs === undefined
-      ? {}
-      : { deadlineCapMs: host.options.toolTimeoutCapSecs * 1000 }),
-  };
-
+  // Made when first needed: a final answer (every other round) makes no call and needs neither.
+  let prepareCtx: PrepareContext | undefined;
+  let execCtx: ExecuteContext | undefined;
   // Workflows (docs/workflows.md); without tasks none of this has anything to do.
   const workflows = hasTasks(agentTools);
   const workflowIO = workflows
-    ? workflowExecutionIO(host, agentTools, prepareCtx, execCtx, emit)
+    ? workflowExecutionIO(
+        host,
+        agentTools,
+        (prepareCtx = prepareContext(host, agentTools, system)),
+        (execCtx = executeContext(host, signal, emit)),
+        emit,
+      )
     : undefined;
   const activation =
     workflowIO === undefined
@@ -99,20 +80,13 @@ export async function runRound(
   const wf = workflowTools(host.state, agentTools);
   const tools = wf.hidden.size === 0 ? agentTools : without(agentTools, wf.hidden);
   const chatTools = host.chatTools(agentTools, system);
-  const modelPrepareCtx: PrepareContext =
-    tools === agentTools ? prepareCtx : { ...prepareCtx, tools };
+  let modelPrepareCtx: PrepareContext | undefined;
   const messages = host.modelMessages(host.systemMessages(system));
 
   const calls: ModelToolCall[] = [];
   const finished: (ToolCallResult | undefined)[] = [];
   const pending: Promise<void>[] = [];
-  const speech = new RoundSpeech({
-    language: host.state.language,
-    bridge: host.options.bridge,
-    ledger: host.speech,
-    emit,
-    tracing,
-  });
+  let speech: RoundSpeech | undefined;
   // Made on the first call (a final answer has none).
   let started: Map<string, Promise<ToolCallResult>> | undefined;
   let flushed = 0;
@@ -128,6 +102,8 @@ export async function runRound(
   const start = (raw: ModelToolCall): void => {
     seenIds ??= new Set();
     started ??= new Map();
+    prepareCtx ??= prepareContext(host, agentTools, system);
+    execCtx ??= executeContext(host, signal, emit);
     const id = raw.id === '' || seenIds.has(raw.id) ? host.generateId() : raw.id;
     seenIds.add(id);
     const call = id === raw.id ? raw : { ...raw, id };
@@ -182,6 +158,14 @@ export async function runRound(
       );
       return;
     }
+    modelPrepareCtx ??= tools === agentTools ? prepareCtx : { ...prepareCtx, tools };
+    speech ??= new RoundSpeech({
+      language: host.state.language,
+      bridge: host.options.bridge,
+      ledger: host.speech,
+      emit,
+      tracing,
+    });
     const prepared = prepareToolCall(call.name, call.arguments, modelPrepareCtx);
     emit({
       type: 'tool-call',
@@ -254,7 +238,7 @@ export async function runRound(
   // One call (the usual case) is awaited directly: Promise.all allocates for nothing.
   if (pending.length === 1) await pending[0];
   else await Promise.all(pending);
-  speech.stop();
+  speech?.stop();
 
   if (text !== '' || calls.length > 0) {
     host.state.history.push({
@@ -284,6 +268,47 @@ export async function runRound(
     interrupted: signal.aborted,
     ...(error === undefined ? {} : { error }),
     activation,
+  };
+}
+
+function prepareContext(
+  host: TurnHost,
+  tools: ReadonlyMap<string, ToolDefinition>,
+  system: PrepareContext['system'],
+): PrepareContext {
+  const toolDefaults = effectiveToolDefaults(host.options, host.state.agent);
+  return {
+    tools,
+    limits: host.limits,
+    vars: host.state.vars,
+    system,
+    ...(toolDefaults === undefined ? {} : { toolDefaults }),
+    onMissingTemplateValue: host.options.onMissingTemplateValue ?? 'skip',
+  };
+}
+
+function executeContext(
+  host: TurnHost,
+  signal: AbortSignal,
+  emit: (event: TurnEvent) => void,
+): ExecuteContext {
+  return {
+    handlerFor: (type) => host.handlerFor(type),
+    session: {
+      id: host.state.id,
+      language: host.state.language,
+      ...(host.options.languages === undefined ? {} : { languages: host.options.languages }),
+      vars: host.state.vars,
+      ...(host.state.agent === undefined ? {} : { agent: host.state.agent }),
+    },
+    signal,
+    emit,
+    now: host.now,
+    hasAgent: (name) => host.hasAgent(name),
+    ...(host.journal === undefined ? {} : { journal: host.journal }),
+    ...(host.options.toolTimeoutCapSecs === undefined
+      ? {}
+      : { deadlineCapMs: host.options.toolTimeoutCapSecs * 1000 }),
   };
 }
 

@@ -16,7 +16,7 @@ import { runRound } from './run-round.js';
 import type { TurnHost } from './turn-host.js';
 import { applyToolResult } from './apply-effects.js';
 import type { ToolCallResult } from './execute-tool-call.js';
-import type { SessionEvent, ToolTrace, TurnEvent, TurnResult } from './types.js';
+import type { PropagatedResult, SessionEvent, ToolTrace, TurnEvent, TurnResult } from './types.js';
 import { backgroundResultMessage } from './voice/background-calls.js';
 import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
 
@@ -146,6 +146,10 @@ async function runTurnUntil(
     });
 
   const usage: ModelUsage = { inputTokens, outputTokens };
+  // A loop, not flatMap: no array per trace.
+  const propagated: PropagatedResult[] = [];
+  for (const t of traces)
+    if (t.propagate === true) propagated.push({ tool: t.tool, callId: t.callId, output: t.output });
   // The state is built only when read (or stored): copying history every turn made a turn's
   // cost grow with the conversation.
   const snapshot = host.snapshots.capture(state);
@@ -154,9 +158,7 @@ async function runTurnUntil(
     content,
     response_time_secs: Math.max(0, host.now() - startedAt) / 1000,
     traces,
-    propagated: traces.flatMap((t) =>
-      t.propagate === true ? [{ tool: t.tool, callId: t.callId, output: t.output }] : [],
-    ),
+    propagated,
     events,
     usage,
     get state() {

@@ -31,8 +31,9 @@ export interface RoundSpeechOptions {
 export class RoundSpeech {
   readonly #o: RoundSpeechOptions;
   readonly #candidates: BridgeCandidate[] = [];
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  readonly #rotation = new Map<string, number>();
+  // Made on first use: most rounds speak nothing.
+  #timers: Set<ReturnType<typeof setTimeout>> | undefined;
+  #rotation: Map<string, number> | undefined;
   #bridge: { stop(): void } | undefined;
   #last: string | undefined;
 
@@ -46,6 +47,7 @@ export class RoundSpeech {
     if (before !== undefined && before.mode !== 'never') {
       const phrases = pickByLanguage(before.phrases, this.#o.language);
       if (phrases !== undefined && phrases.length > 0) {
+        this.#rotation ??= new Map();
         const n = this.#rotation.get(tool.name) ?? 0;
         this.#rotation.set(tool.name, n + 1);
         const text = phrases[n % phrases.length] ?? '';
@@ -68,17 +70,18 @@ export class RoundSpeech {
   /** The round's calls are all finished: nothing more is spoken. */
   stop(): void {
     this.#bridge?.stop();
+    if (this.#timers === undefined) return;
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
   }
 
   #later(ms: number, run: () => void): void {
     const timer = setTimeout(() => {
-      this.#timers.delete(timer);
+      this.#timers?.delete(timer);
       run();
     }, ms);
     timer.unref?.();
-    this.#timers.add(timer);
+    (this.#timers ??= new Set()).add(timer);
   }
 
   #say(text: string, tool: string, source: 'pre-tool' | 'bridge', done: () => boolean): void {
