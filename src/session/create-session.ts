@@ -228,7 +228,7 @@ class LiveSession implements Session, TurnHost {
           this,
           userText,
           controller.signal,
-          (e) => channel.emit(e),
+          channel.emit,
           channel.events,
           background,
         );
@@ -244,10 +244,8 @@ class LiveSession implements Session, TurnHost {
       }
     });
     this.#queue = turn.catch(() => undefined);
-    turn.then(
-      (r) => channel.resolve(r),
-      (e: unknown) => channel.reject(e),
-    );
+    // The channel's methods do not use `this`: passed as they are, no closures per turn.
+    turn.then(channel.resolve, channel.reject);
     return channel.stream;
   }
 

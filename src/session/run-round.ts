@@ -235,9 +235,10 @@ export async function runRound(
     if (!signal.aborted) error = asModelError(err, model.name);
   }
   modelTrace?.end(usage, error);
-  // One call (the usual case) is awaited directly: Promise.all allocates for nothing.
+  // One call (the usual case) is awaited directly and none (a final answer) not at all:
+  // Promise.all allocates for nothing.
   if (pending.length === 1) await pending[0];
-  else await Promise.all(pending);
+  else if (pending.length > 1) await Promise.all(pending);
   speech?.stop();
 
   if (text !== '' || calls.length > 0) {

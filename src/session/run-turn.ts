@@ -29,7 +29,7 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 8;
  * model's answer is spoken unprompted (docs/voice.md). Rejects only with a ModelError (after a
  * `model-error` event).
  */
-export async function runTurn(
+export function runTurn(
   host: TurnHost,
   userText: string,
   callerSignal: AbortSignal,
@@ -39,11 +39,9 @@ export async function runTurn(
 ): Promise<TurnResult> {
   const limits = turnLimits(host.options, host.state.agent);
   const deadline = turnDeadline(callerSignal, limits.timeoutMs);
-  try {
-    return await runTurnUntil(host, userText, deadline, limits, emit, events, background);
-  } finally {
-    deadline.dispose();
-  }
+  const running = runTurnUntil(host, userText, deadline, limits, emit, events, background);
+  // Without a timeout there is nothing to dispose: no async layer around the turn.
+  return limits.timeoutMs === undefined ? running : running.finally(deadline.dispose);
 }
 
 async function runTurnUntil(

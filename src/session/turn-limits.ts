@@ -36,9 +36,12 @@ export interface TurnDeadline {
   dispose(): void;
 }
 
+const NEVER = (): boolean => false;
+const NOOP = (): void => undefined;
+
 /** Follows `signal`, and aborts on its own after `timeoutMs` (if given). */
 export function turnDeadline(signal: AbortSignal, timeoutMs: number | undefined): TurnDeadline {
-  if (timeoutMs === undefined) return { signal, timedOut: () => false, dispose: () => undefined };
+  if (timeoutMs === undefined) return { signal, timedOut: NEVER, dispose: NOOP };
   const controller = new AbortController();
   let expired = false;
   const follow = (): void => controller.abort(signal.reason);
