@@ -95,6 +95,12 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 // Parsed URLs of templates whose calls never change the URL; read-only once built.
 const fixedUrls = new WeakMap<UrlTemplate, URL>();
 
+/** A plain data object (no inherited `toJSON` a copy would lose). */
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 function isFailure(value: unknown): value is BuildFailure {
   return typeof value === 'object' && value !== null && 'problem' in value;
 }
@@ -120,16 +126,22 @@ export function buildRequest(
   let body: string | undefined;
   let contentType: string | undefined;
   if (location === 'body') {
-    const rest: Record<string, unknown> = {};
-    for (const key of Object.keys(args))
-      if (!used.has(key))
-        Object.defineProperty(rest, key, {
-          value: args[key],
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-    body = JSON.stringify(rest);
+    if (used.size === 0 && isPlainObject(args)) {
+      // Nothing moved to the path: the copy would hold exactly the arguments' own enumerable
+      // keys in their order, which is what JSON.stringify writes of the arguments themselves.
+      body = JSON.stringify(args);
+    } else {
+      const rest: Record<string, unknown> = {};
+      for (const key of Object.keys(args))
+        if (!used.has(key))
+          Object.defineProperty(rest, key, {
+            value: args[key],
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+      body = JSON.stringify(rest);
+    }
     contentType = 'application/json';
   } else {
     // Form bodies encode control characters safely; only URLs refuse them.

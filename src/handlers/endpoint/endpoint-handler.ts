@@ -118,6 +118,23 @@ function staticHeaders(contentType: string | undefined): Readonly<Record<string,
   return headers;
 }
 
+/** The prepared headers of a call without a service: shared, like the headers themselves. */
+const STATIC_PREPARED = new Map<
+  string | undefined,
+  { headers: Readonly<Record<string, string>>; secretHeaders: ReadonlySet<string> }
+>();
+function staticPrepared(contentType: string | undefined): {
+  headers: Readonly<Record<string, string>>;
+  secretHeaders: ReadonlySet<string>;
+} {
+  let prepared = STATIC_PREPARED.get(contentType);
+  if (prepared === undefined) {
+    prepared = Object.freeze({ headers: staticHeaders(contentType), secretHeaders: NO_SECRETS });
+    if (STATIC_PREPARED.size < 8) STATIC_PREPARED.set(contentType, prepared);
+  }
+  return prepared;
+}
+
 /** Creates the handler of `endpoint` tools. */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
   const now = options.now ?? Date.now;
@@ -262,7 +279,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       // Without a service nothing is fetched: no await (a promise and a tick less per call).
       const prepared =
         service === undefined
-          ? { headers: staticHeaders(built.contentType), secretHeaders: NO_SECRETS }
+          ? staticPrepared(built.contentType)
           : await attemptHeaders(built, service, deadline);
       if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
       if (prepared instanceof ToolError) return { type: 'error', error: prepared };
