@@ -135,6 +135,7 @@ export {
   SessionBusyError,
   SessionLeaseLostError,
   InvalidSnapshotError,
+  SessionStoreFailedError,
   crashedTurnMessages,
   outcomeUnknownError,
   type SessionCoordination,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 export interface RedisServer {
   readonly url: string;
+  readonly port: number;
   stop(): Promise<void>;
 }
 
@@ -25,9 +26,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts redis-server; rejects with install advice when it is not on PATH. */
-export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
+/**
+ * Starts redis-server (on `port`, default a free one); rejects with install advice when it is not
+ * on PATH.
+ */
+export async function startRedisServer(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-redis-'));
   const child: ChildProcess = spawn(
     'redis-server',
@@ -66,6 +70,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

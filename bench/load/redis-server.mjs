@@ -23,7 +23,9 @@ export async function startRedisServer() {
   const child = spawn(
     'redis-server',
     ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
-    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    // Detached: its own session, so its own scheduler autogroup (Linux), as a Redis server on
+    // the same host runs in production, rather than one CPU share with the engine processes.
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   await new Promise((resolve, reject) => {
     let output = '';
@@ -46,6 +48,20 @@ export async function startRedisServer() {
     };
     child.stdout.on('data', onData);
   });
+  // Detached, it would outlive an interrupted run (Ctrl-C reaches the terminal's process group
+  // only): stop it on the way out.
+  const kill = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', kill);
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ])
+    process.once(signal, () => {
+      kill();
+      process.exit(code);
+    });
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: async () => {

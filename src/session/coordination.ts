@@ -72,7 +72,8 @@ export interface SessionCoordination {
 /** Base of the coordination errors; `code` is stable. */
 export class SessionStoreError extends Error {
   override readonly name: string = 'SessionStoreError';
-  readonly code: 'stale_session' | 'session_busy' | 'lease_lost' | 'invalid_snapshot';
+  readonly code:
+    'stale_session' | 'session_busy' | 'lease_lost' | 'invalid_snapshot' | 'store_failed';
   readonly sessionId: string;
   constructor(code: SessionStoreError['code'], sessionId: string, message: string) {
     super(message);
@@ -169,4 +170,17 @@ export function crashedTurnMessages(open: OpenTurn): ChatMessage[] {
     });
   }
   return out;
+}
+
+/**
+ * A store command failed: the connection to the store is down (the Redis store does not queue
+ * commands while it reconnects) or the store refused the command. `cause` is the client's error.
+ */
+export class SessionStoreFailedError extends SessionStoreError {
+  override readonly name = 'SessionStoreFailedError';
+  constructor(sessionId: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super('store_failed', sessionId, `session store failed for session ${sessionId}: ${reason}`);
+    this.cause = cause;
+  }
 }

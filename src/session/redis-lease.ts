@@ -14,6 +14,7 @@ import {
   type SessionLease,
   type TurnJournal,
 } from './coordination.js';
+import { redisScript, runScript } from './redis-script.js';
 import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
 import type { RedisEvalClient, RedisStoreSettings } from './redis-store.js';
 import type { SessionState } from './types.js';
@@ -27,28 +28,28 @@ export interface LeaseKeys {
   readonly history: string;
 }
 
-const ACQUIRE = `
+const ACQUIRE = redisScript(`
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local h = redis.call('HMGET', KEYS[2], 'rev', 'n', 'hc')
   return {1, h[1] or '0', redis.call('LRANGE', KEYS[3], 0, -1), h[2] or '0', h[3] or ''}
 end
-return {0, redis.call('PTTL', KEYS[1])}`;
-const RENEW = `
+return {0, redis.call('PTTL', KEYS[1])}`);
+const RENEW = redisScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-const RELEASE = `
+return 0`);
+const RELEASE = redisScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-const APPEND = `
+return 0`);
+const APPEND = redisScript(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return 1`;
+return 1`);
 /**
  * KEYS: lease, state, journal, history. ARGV: token, expected revision, then WRITE_STATE's
  * arguments. A save that keeps stored messages checks their count first (-3: write them all).
  */
-const SAVE = `${WRITE_STATE}
+const SAVE = redisScript(`${WRITE_STATE}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
 local cur = tonumber(redis.call('HGET', KEYS[2], 'rev') or '0')
 if cur ~= tonumber(ARGV[2]) then return {-2, cur} end
@@ -56,7 +57,7 @@ local keep = tonumber(ARGV[6])
 if keep > 0 and tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep then return {-3, cur} end
 local rev = write_state(KEYS[2], KEYS[4], ARGV, 3)
 redis.call('DEL', KEYS[3])
-return {rev, 0}`;
+return {rev, 0}`);
 
 /** Journal records, one JSON text per list item. */
 type JournalRecord =
@@ -84,10 +85,15 @@ export async function acquireRedisLease(request: AcquireRequest): Promise<Sessio
   const { client, keys, token, settings } = request;
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
-    const reply = (await client.eval(ACQUIRE, {
-      keys: [keys.lease, keys.state, keys.journal],
-      arguments: [token, String(settings.leaseTtlMs)],
-    })) as unknown[];
+    const reply = (await runScript(
+      client,
+      ACQUIRE,
+      {
+        keys: [keys.lease, keys.state, keys.journal],
+        arguments: [token, String(settings.leaseTtlMs)],
+      },
+      request.id,
+    )) as unknown[];
     if (reply[0] === 1) {
       const records = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
       const stored = { count: Number(reply[3]), chain: String(reply[4] ?? '') };
@@ -167,10 +173,15 @@ class RedisLease implements SessionLease {
   async #renew(): Promise<void> {
     const { client, keys, token, settings } = this.#r;
     try {
-      const ok = await client.eval(RENEW, {
-        keys: [keys.lease],
-        arguments: [token, String(settings.leaseTtlMs)],
-      });
+      const ok = await runScript(
+        client,
+        RENEW,
+        {
+          keys: [keys.lease],
+          arguments: [token, String(settings.leaseTtlMs)],
+        },
+        this.#r.id,
+      );
       if (ok !== 1) this.#lost = true;
     } catch {
       // A missed renewal is retried on the next tick; the TTL covers two misses.
@@ -181,10 +192,15 @@ class RedisLease implements SessionLease {
     let headed = false;
     const append = async (records: JournalRecord[]): Promise<void> => {
       const { client, keys, token, settings } = this.#r;
-      const ok = await client.eval(APPEND, {
-        keys: [keys.lease, keys.journal],
-        arguments: [token, String(settings.ttlMs), ...records.map((r) => JSON.stringify(r))],
-      });
+      const ok = await runScript(
+        client,
+        APPEND,
+        {
+          keys: [keys.lease, keys.journal],
+          arguments: [token, String(settings.ttlMs), ...records.map((r) => JSON.stringify(r))],
+        },
+        this.#r.id,
+      );
       if (ok !== 1) {
         this.#lost = true;
         throw new SessionLeaseLostError(this.#r.id);
@@ -229,10 +245,15 @@ class RedisLease implements SessionLease {
       settings,
       this.#r.ttlMsFor(state),
     );
-    const reply = (await client.eval(SAVE, {
-      keys: [keys.lease, keys.state, keys.journal, keys.history],
-      arguments: [token, String(expected), ...args],
-    })) as number[];
+    const reply = (await runScript(
+      client,
+      SAVE,
+      {
+        keys: [keys.lease, keys.state, keys.journal, keys.history],
+        arguments: [token, String(expected), ...args],
+      },
+      id,
+    )) as number[];
     const [status, actual] = [Number(reply[0]), Number(reply[1])];
     if (status === -1) throw new SessionLeaseLostError(id);
     if (status === -2) throw new StaleSessionError(id, expected, actual);
@@ -244,7 +265,7 @@ class RedisLease implements SessionLease {
 
   async release(): Promise<void> {
     clearInterval(this.#renewal);
-    const { client, keys, token } = this.#r;
-    await client.eval(RELEASE, { keys: [keys.lease], arguments: [token] });
+    const { client, keys, token, id } = this.#r;
+    await runScript(client, RELEASE, { keys: [keys.lease], arguments: [token] }, id);
   }
 }

@@ -17,6 +17,7 @@ import {
   type StoredSession,
 } from './coordination.js';
 import { acquireRedisLease, type LeaseKeys } from './redis-lease.js';
+import { redisScript, runScript } from './redis-script.js';
 import {
   decodeStored,
   WRITE_STATE,
@@ -27,9 +28,13 @@ import {
 import { liveStateFrom } from './session-state.js';
 import type { SessionState, SessionStore } from './types.js';
 
-/** The one command the store sends: EVAL (node-redis v5+ `client.eval`). */
+/**
+ * The commands the store sends: EVALSHA when the client has it, else (and for a script Redis has
+ * not cached yet) EVAL (node-redis v5+ `client.evalSha` and `client.eval`).
+ */
 export interface RedisEvalClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  evalSha?(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
 /** Options of {@link RedisSessionStore.connect} (and of the constructor, with `client`). */
@@ -56,13 +61,13 @@ export interface RedisSessionStoreOptions {
   readonly secret?: string;
 }
 
-const GET = `
+const GET = redisScript(`
 local h = redis.call('HMGET', KEYS[1], 'rev', 'head', 'n', 'hc', 'mac')
 if not h[2] then return {} end
-return {h[1], h[2], h[3] or '0', h[4] or '', h[5] or '', redis.call('LRANGE', KEYS[2], 0, -1)}`;
-const SET = `${WRITE_STATE}
-return write_state(KEYS[1], KEYS[2], ARGV, 1)`;
-const DELETE = `return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`;
+return {h[1], h[2], h[3] or '0', h[4] or '', h[5] or '', redis.call('LRANGE', KEYS[2], 0, -1)}`);
+const SET = redisScript(`${WRITE_STATE}
+return write_state(KEYS[1], KEYS[2], ARGV, 1)`);
+const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`);
 
 /** Store-wide settings the lease needs. */
 export interface RedisStoreSettings {
@@ -90,7 +95,17 @@ export class RedisSessionStore implements SessionStore {
     const url = options.url ?? process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
     // Loaded on first use: hosts without Redis never pay for the client's modules.
     const { createClient } = await import('redis');
-    const client = createClient({ url });
+    const client = createClient({
+      url,
+      // A command is written at once while connected; while the connection is down (node-redis
+      // reconnects in the background) a store call fails at once with a clear error instead of
+      // queueing. That makes node-redis's per-command timeout moot, and it is switched off: it
+      // is an AbortSignal.timeout per command whose 5 s timer outlives the reply, which at
+      // thousands of commands a second was the largest share of the worker's GC work
+      // (docs/load.md).
+      disableOfflineQueue: true,
+      commandOptions: { timeout: undefined },
+    });
     // Without a listener node-redis rethrows connection errors as uncaught; commands still reject.
     client.on('error', () => undefined);
     await client.connect();
@@ -136,15 +151,25 @@ export class RedisSessionStore implements SessionStore {
       this.#settings,
       this.ttlMsFor(state),
     );
-    await this.#client.eval(SET, { keys: [keys.state, keys.history], arguments: args });
+    await runScript(
+      this.#client,
+      SET,
+      { keys: [keys.state, keys.history], arguments: args },
+      state.id,
+    );
   }
 
   async delete(id: string): Promise<void> {
     const keys = this.#keys(id);
-    await this.#client.eval(DELETE, {
-      keys: [keys.state, keys.journal, keys.history],
-      arguments: [],
-    });
+    await runScript(
+      this.#client,
+      DELETE,
+      {
+        keys: [keys.state, keys.journal, keys.history],
+        arguments: [],
+      },
+      id,
+    );
   }
 
   /** Closes the client made by {@link connect} (a client passed in is left open). */
@@ -173,10 +198,15 @@ export class RedisSessionStore implements SessionStore {
 
   async #load(id: string): Promise<StoredSession | undefined> {
     const keys = this.#keys(id);
-    const reply = await this.#client.eval(GET, {
-      keys: [keys.state, keys.history],
-      arguments: [],
-    });
+    const reply = await runScript(
+      this.#client,
+      GET,
+      {
+        keys: [keys.state, keys.history],
+        arguments: [],
+      },
+      id,
+    );
     const [rev, head, count, chain, mac, messages] = Array.isArray(reply)
       ? (reply as unknown[])
       : [];

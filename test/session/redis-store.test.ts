@@ -279,3 +279,36 @@ describe('RedisSessionStore saves only what a turn added', () => {
     expect(await raw.lLen(`${s.prefix}m:p`)).toBe(1);
   });
 });
+
+describe('RedisSessionStore sends its scripts by SHA-1', () => {
+  it('runs each script with EVALSHA, and its text again only after Redis lost it (NOSCRIPT)', async () => {
+    const client = createClient({ url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const sent: string[] = [];
+    const recording = {
+      eval(script: string, o: { keys: string[]; arguments: string[] }): Promise<unknown> {
+        sent.push('EVAL');
+        return client.eval(script, o);
+      },
+      evalSha(sha: string, o: { keys: string[]; arguments: string[] }): Promise<unknown> {
+        sent.push('EVALSHA');
+        return client.evalSha(sha, o);
+      },
+    };
+    const s = new RedisSessionStore({ client: recording, keyPrefix: `test:${randomUUID()}:` });
+    stores.push(Object.assign(s, { close: () => client.close() }));
+    await s.set(state('a', { turns: 1 }));
+    sent.length = 0;
+    await s.set(state('a', { turns: 2 }));
+    expect(sent).toEqual(['EVALSHA']);
+    // A restarted or flushed Redis has no scripts: the call is sent again with the text, once.
+    await raw.scriptFlush();
+    sent.length = 0;
+    await s.delete('a');
+    expect(sent).toEqual(['EVALSHA', 'EVAL']);
+    expect(await s.get('a')).toBeUndefined();
+    await s.set(state('a', { turns: 3 }));
+    expect((await s.get('a'))?.turns).toBe(3);
+  });
+});

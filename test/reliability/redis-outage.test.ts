@@ -1,0 +1,50 @@
+// A Redis that goes away under live sessions: a turn fails at once with a SessionStoreFailedError
+// naming the session (no command is queued to run later, nothing is half-applied), and the store
+// works again once Redis is back.
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { SessionStoreFailedError, StaleSessionError } from '../../src/session/coordination.js';
+import { createSession } from '../../src/session/create-session.js';
+import { RedisSessionStore } from '../../src/session/redis-store.js';
+import { ScriptedModel } from '../../src/testing.js';
+import { startRedisServer, type RedisServer } from '../redis-server.js';
+import { clinicTools } from '../session/fixtures.js';
+
+const tools = await clinicTools();
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+});
+
+describe('RedisSessionStore when Redis goes away', () => {
+  it('fails the turn with SessionStoreFailedError, keeps the session as it was, and recovers', async () => {
+    let server: RedisServer = await startRedisServer();
+    cleanups.push(() => server.stop());
+    const store = await RedisSessionStore.connect({ url: server.url, keyPrefix: 'outage:' });
+    cleanups.push(() => store.close());
+    const model = () => new ScriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const session = createSession({ tools, model: model(), store, id: 'o1' });
+    await session.run('hi');
+
+    await server.stop();
+    const failed = await session.run('again').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(SessionStoreFailedError);
+    expect(failed).toMatchObject({ code: 'store_failed', sessionId: 'o1' });
+    expect(String((failed as Error).message)).toMatch(/^session store failed for session o1: \S/);
+    expect((failed as Error).cause).toBeInstanceOf(Error);
+    // The turn never started: the session holds what it held.
+    expect(session.toJSON().history.map((m) => m.content)).toEqual(['hi', 'one']);
+    expect(session.toJSON().turns).toBe(1);
+
+    // Back on the same port (empty: it ran without persistence). The client reconnects by
+    // itself; the old copy is now ahead of the store and says so; a new session runs.
+    server = await startRedisServer(server.port);
+    await vi.waitFor(() => store.get('probe'), { timeout: 15_000, interval: 100 });
+    await expect(session.run('and again')).rejects.toBeInstanceOf(StaleSessionError);
+    const fresh = createSession({ tools, model: model(), store, id: 'o2' });
+    await fresh.run('hello');
+    expect((await store.get('o2'))?.history.map((m) => m.content)).toEqual(['hello', 'one']);
+  }, 30_000);
+});
