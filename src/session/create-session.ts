@@ -55,6 +55,9 @@ import type {
 } from './types.js';
 
 /** Thrown by `send`/`run` on a session that has ended (a tool ended it, or `close()`). */
+/** What the turn queue settles with, whatever the turn did. */
+function settledQuietly(): void {}
+
 export class SessionEndedError extends Error {
   override readonly name = 'SessionEndedError';
 }
@@ -243,7 +246,9 @@ class LiveSession implements Session, TurnHost {
         void lease?.release().catch(() => undefined);
       }
     });
-    this.#queue = turn.catch(() => undefined);
+    // Settles with nothing either way: a queue holding the turn's result would keep each
+    // session's last TurnResult (events, traces, timings) alive until its next turn.
+    this.#queue = turn.then(settledQuietly, settledQuietly);
     // The channel's methods do not use `this`: passed as they are, no closures per turn.
     turn.then(channel.resolve, channel.reject);
     return channel.stream;
