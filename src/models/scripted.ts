@@ -120,7 +120,103 @@ export class ScriptedModel implements Model {
       return failing(err);
     }
     this.#next++;
-    return play(step, index, request.signal, this.name);
+    // A step without delays is replayed by a plain iterator: an async generator per call costs a
+    // generator object, a request queue and an extra promise per part (docs/benchmarks.md).
+    return (step.delayMs ?? 0) > 0
+      ? play(step, index, request.signal, this.name)
+      : new ImmediateStream(step, index, request.signal, this.name);
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * The parts of a step with no delay, as {@link play} yields them (the same checks in the same
+ * order: abort and `error` before the first part, abort before each text chunk), each from an
+ * already-settled promise.
+ */
+class ImmediateStream
+  implements AsyncIterableIterator<ModelStreamPart>, AsyncIterator<ModelStreamPart>
+{
+  readonly #step: ScriptedStep;
+  readonly #index: number;
+  readonly #signal: AbortSignal;
+  readonly #name: string;
+  /** -1 before the first part; then text chunks, then tool calls, then the finish part. */
+  #pos = -1;
+  #done = false;
+
+  constructor(step: ScriptedStep, index: number, signal: AbortSignal, name: string) {
+    this.#step = step;
+    this.#index = index;
+    this.#signal = signal;
+    this.#name = name;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<ModelStreamPart>> {
+    if (this.#done) return Promise.resolve(DONE);
+    try {
+      const part = this.#part();
+      if (part === undefined) {
+        this.#done = true;
+        return Promise.resolve(DONE);
+      }
+      return Promise.resolve({ done: false, value: part });
+    } catch (err) {
+      this.#done = true;
+      return Promise.reject(err);
+    }
+  }
+
+  return(): Promise<IteratorResult<ModelStreamPart>> {
+    this.#done = true;
+    return Promise.resolve(DONE);
+  }
+
+  #part(): ModelStreamPart | undefined {
+    const step = this.#step;
+    if (this.#pos === -1) {
+      this.#pos = 0;
+      if (this.#signal.aborted) throw abortError();
+      if (step.error !== undefined)
+        throw new ModelError({
+          code: 'http_status',
+          status: 500,
+          model: this.#name,
+          message: step.error,
+        });
+    }
+    const text = step.text;
+    const chunks = text === undefined ? 0 : typeof text === 'string' ? 1 : text.length;
+    while (this.#pos < chunks) {
+      const i = this.#pos++;
+      if (this.#signal.aborted) throw abortError();
+      const chunk = typeof text === 'string' ? text : text?.[i];
+      if (chunk !== undefined && chunk !== '') return { type: 'text-delta', text: chunk };
+    }
+    const calls = step.tool_calls ?? [];
+    while (this.#pos < chunks + calls.length) {
+      const i = this.#pos++ - chunks;
+      const c = calls[i];
+      if (c === undefined) continue;
+      return {
+        type: 'tool-call',
+        call: {
+          id: c.id ?? `call_${this.#index + 1}_${i}`,
+          name: c.name,
+          arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}),
+        },
+      };
+    }
+    if (this.#pos === chunks + calls.length) {
+      this.#pos++;
+      return { type: 'finish', usage: step.usage ?? { inputTokens: 0, outputTokens: 0 } };
+    }
+    return undefined;
   }
 }
 

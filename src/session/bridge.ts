@@ -38,12 +38,20 @@ function pickLanguage(
   byLanguage: Readonly<Record<string, readonly string[]>>,
   language: string,
 ): readonly string[] | undefined {
-  const wanted = language.toLowerCase();
-  const primary = wanted.split('-', 1)[0] ?? wanted;
+  // Called for every tool call, and most tools have no phrases: nothing is allocated until a tag
+  // is seen (no entries array, no case-folded copies).
+  let wanted: string | undefined;
+  let primary: string | undefined;
   let primaryMatch: readonly string[] | undefined;
   let anyMatch: readonly string[] | undefined;
-  for (const [tag, phrases] of Object.entries(byLanguage)) {
-    if (phrases.length === 0) continue;
+  for (const tag in byLanguage) {
+    if (!Object.hasOwn(byLanguage, tag)) continue;
+    const phrases = byLanguage[tag];
+    if (phrases === undefined || phrases.length === 0) continue;
+    if (wanted === undefined) {
+      wanted = language.toLowerCase();
+      primary = wanted.split('-', 1)[0] ?? wanted;
+    }
     const t = tag.toLowerCase();
     if (t === wanted) return phrases;
     if (t === primary) primaryMatch ??= phrases;

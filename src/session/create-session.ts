@@ -49,6 +49,7 @@ import type {
   Session,
   SessionOptions,
   SessionState,
+  SessionEvent,
   TurnEvent,
   TurnResult,
   TurnStream,
@@ -184,6 +185,8 @@ class LiveSession implements Session, TurnHost {
   #current: AbortController | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
+  /** Gives speaking events their speech id; one function per session, not per turn. */
+  readonly #stamp = (event: TurnEvent): SessionEvent => this.speech.stamp(event);
 
   constructor(options: SessionOptions, state: LiveState, revision: number | undefined) {
     this.options = options;
@@ -212,11 +215,7 @@ class LiveSession implements Session, TurnHost {
 
   /** Queues a turn behind the running one (caller turns and background-result turns alike). */
   #enqueue(userText: string, background: ToolCallResult | undefined): TurnStream {
-    const channel = createTurnChannel(
-      this.options.onEvent,
-      (e) => this.speech.stamp(e),
-      this.options.hostError,
-    );
+    const channel = createTurnChannel(this.options.onEvent, this.#stamp, this.options.hostError);
     const controller = new AbortController();
     const previous = this.#queue;
     const turn = previous.then(async () => {

@@ -16,6 +16,7 @@ import type { TurnHost } from './turn-host.js';
 import type { TurnEvent } from './types.js';
 import { dispatchCall } from './voice/dispatch-call.js';
 import { RoundSpeech } from './voice/round-speech.js';
+import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import {
   activateTasks,
@@ -88,7 +89,7 @@ export async function runRound(
   const pending: Promise<void>[] = [];
   let speech: RoundSpeech | undefined;
   // Made on the first call (a final answer has none).
-  let started: Map<string, Promise<ToolCallResult>> | undefined;
+  let started: RoundCalls | undefined;
   let flushed = 0;
   let seenIds: Set<string> | undefined;
 
@@ -101,7 +102,7 @@ export async function runRound(
 
   const start = (raw: ModelToolCall): void => {
     seenIds ??= new Set();
-    started ??= new Map();
+    started ??= new RoundCalls();
     prepareCtx ??= prepareContext(host, agentTools, system);
     execCtx ??= executeContext(host, signal, emit);
     const id = raw.id === '' || seenIds.has(raw.id) ? host.generateId() : raw.id;

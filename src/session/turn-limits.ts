@@ -13,6 +13,8 @@ export interface TurnLimits {
   readonly timeoutMs?: number;
 }
 
+const NO_LIMITS: TurnLimits = Object.freeze({});
+
 /** The limits for a turn that starts with `agent` active. */
 export function turnLimits(options: SessionOptions, agent: string | undefined): TurnLimits {
   const agents = options.agents;
@@ -22,6 +24,8 @@ export function turnLimits(options: SessionOptions, agent: string | undefined): 
       : undefined;
   const maxCalls = config?.maxCalls ?? options.maxCalls;
   const timeoutMs = config?.timeout ?? options.turnTimeoutMs;
+  // Most sessions set neither: one shared object instead of one per turn.
+  if (maxCalls === undefined && timeoutMs === undefined) return NO_LIMITS;
   return {
     ...(maxCalls === undefined ? {} : { maxCalls }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -49,4 +49,39 @@ describe('ScriptedModel', () => {
     setTimeout(() => c.abort(), 10);
     await expect(collect(m, c.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
+  it('without delays: abort and error before the first part, abort between text chunks, empty chunks skipped', async () => {
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(collect(new ScriptedModel([{ text: 'x' }]), aborted.signal)).rejects.toMatchObject(
+      { name: 'AbortError' },
+    );
+    await expect(collect(new ScriptedModel([{ error: 'boom' }]))).rejects.toMatchObject({
+      name: 'ModelError',
+      code: 'http_status',
+      status: 500,
+    });
+    const midway = new AbortController();
+    const m = new ScriptedModel([{ text: ['a', '', 'b', 'c'] }]);
+    const seen: ModelStreamPart[] = [];
+    await expect(
+      (async () => {
+        for await (const p of m.stream({ messages: [], tools: [], signal: midway.signal })) {
+          seen.push(p);
+          if (p.type === 'text-delta' && p.text === 'b') midway.abort();
+        }
+      })(),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen).toEqual([
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-delta', text: 'b' },
+    ]);
+    // Leaving early ends the stream; it yields nothing more.
+    const early = new ScriptedModel([{ text: ['a', 'b'], tool_calls: [{ name: 't' }] }]);
+    const stream = early.stream({ messages: [], tools: [], signal: new AbortController().signal });
+    for await (const p of stream) {
+      expect(p).toEqual({ type: 'text-delta', text: 'a' });
+      break;
+    }
+    expect(await stream[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
+  });
 });

@@ -6,9 +6,38 @@
 import type { ToolCallResult } from '../execute-tool-call.js';
 import type { ModelToolCall } from '../../models/types.js';
 
-/** The identity of a call: tool name and final arguments as canonical JSON (keys sorted). */
-export function dedupeKey(tool: string, args: Record<string, unknown>): string {
-  return `${tool}\u0000${canonicalJson(args)}`;
+/**
+ * The calls of one round that dedupe applies to, by tool. A call's identity is its tool and its
+ * final arguments as canonical JSON (keys sorted); that JSON is computed only when a second call
+ * of the same tool arrives, so the usual round (one call per tool) computes none.
+ */
+export class RoundCalls {
+  #byTool:
+    | Map<
+        string,
+        { readonly args: unknown; key?: string; readonly result: Promise<ToolCallResult> }[]
+      >
+    | undefined;
+
+  /** The running or finished call of `tool` with the same final arguments, if any. */
+  find(tool: string, args: Record<string, unknown>): Promise<ToolCallResult> | undefined {
+    const earlier = this.#byTool?.get(tool);
+    if (earlier === undefined) return undefined;
+    const key = canonicalJson(args);
+    for (const entry of earlier) {
+      entry.key ??= canonicalJson(entry.args);
+      if (entry.key === key) return entry.result;
+    }
+    return undefined;
+  }
+
+  /** Records a dispatched call. */
+  add(tool: string, args: Record<string, unknown>, result: Promise<ToolCallResult>): void {
+    this.#byTool ??= new Map();
+    const earlier = this.#byTool.get(tool);
+    if (earlier === undefined) this.#byTool.set(tool, [{ args, result }]);
+    else earlier.push({ args, result });
+  }
 }
 
 /** The second call's result: the first one's output under its own id, without effects. */

@@ -15,7 +15,7 @@ import type { PreparedCall } from '../prepare-tool-call.js';
 import type { TurnHost } from '../turn-host.js';
 import type { SpeechWait } from '../types.js';
 import { startedResult } from './background-calls.js';
-import { dedupedResult, dedupeKey } from './dedupe.js';
+import { dedupedResult, type RoundCalls } from './dedupe.js';
 import type { RoundSpeech } from './round-speech.js';
 import { speechGate } from './speak-then-act.js';
 
@@ -28,8 +28,8 @@ export interface DispatchOptions {
   readonly execCtx: ExecuteContext;
   readonly trace?: ToolCallTrace | undefined;
   readonly speech: RoundSpeech;
-  /** Calls of this round by dedupe key. */
-  readonly started: Map<string, Promise<ToolCallResult>>;
+  /** Calls of this round that dedupe applies to. */
+  readonly started: RoundCalls;
 }
 
 /** Dispatches the call; never rejects. */
@@ -38,15 +38,14 @@ export function dispatchCall(o: DispatchOptions): Promise<ToolCallResult> {
   if (!prepared.ok) return executeToolCall(call, prepared, o.startedAt, execCtx, o.trace);
   const { tool } = prepared;
   const background = tool.options.background;
-  let key: string | undefined;
-  if (!background && dedupesIdenticalCalls(tool)) {
-    key = dedupeKey(tool.name, prepared.args);
-    const first = o.started.get(key);
+  const dedupes = !background && dedupesIdenticalCalls(tool);
+  if (dedupes) {
+    const first = o.started.find(tool.name, prepared.args);
     if (first !== undefined) return first.then((r) => dedupedResult(r, call));
   }
   const release = tool.options.speech.interruptible ? undefined : host.bargeIn.hold();
   let done = false;
-  o.speech.callStarted(tool, () => done);
+  const watched = o.speech.callStarted(tool, () => done);
   const gate = speechGate({ tool, ledger: host.speech, signal: execCtx.signal, now: host.now });
 
   const run = (wait: SpeechWait | undefined): Promise<ToolCallResult> => {
@@ -79,12 +78,17 @@ export function dispatchCall(o: DispatchOptions): Promise<ToolCallResult> {
     // Without a wait there is nothing to add: no extra promise per call.
     return wait === undefined ? running : running.then((r) => withWait(r, wait));
   };
-  const result = (gate === undefined ? run(undefined) : gate.then(run)).then((r) => {
-    done = true;
-    release?.();
-    return r;
-  });
-  if (key !== undefined) o.started.set(key, result);
+  const running = gate === undefined ? run(undefined) : gate.then(run);
+  // Nobody watches the call's end (no phrase scheduled, no barge-in lock): no extra promise.
+  const result =
+    !watched && release === undefined
+      ? running
+      : running.then((r) => {
+          done = true;
+          release?.();
+          return r;
+        });
+  if (dedupes) o.started.add(tool.name, prepared.args, result);
   return result;
 }
 

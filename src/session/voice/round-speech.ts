@@ -41,8 +41,13 @@ export class RoundSpeech {
     this.#o = options;
   }
 
-  /** A call was prepared and is about to be dispatched; `done()` turns true when its result is in. */
-  callStarted(tool: ToolDefinition, done: () => boolean): void {
+  /**
+   * A call was prepared and is about to be dispatched; `done()` turns true when its result is in.
+   * Returns whether `done` was kept (a phrase may be spoken for the call), so a caller that gets
+   * false need not track the call's end.
+   */
+  callStarted(tool: ToolDefinition, done: () => boolean): boolean {
+    let kept = false;
     const before = tool.options.speech.before;
     if (before !== undefined && before.mode !== 'never') {
       const phrases = pickByLanguage(before.phrases, this.#o.language);
@@ -51,12 +56,13 @@ export class RoundSpeech {
         const n = this.#rotation.get(tool.name) ?? 0;
         this.#rotation.set(tool.name, n + 1);
         const text = phrases[n % phrases.length] ?? '';
+        kept = true;
         if (before.mode === 'always') this.#say(text, tool.name, 'pre-tool', done);
         else this.#later(before.delayMs, () => this.#say(text, tool.name, 'pre-tool', done));
       }
     }
     const phrases = bridgePhrasesFor(tool, this.#o.language, this.#o.bridge);
-    if (phrases === undefined) return;
+    if (phrases === undefined) return kept;
     this.#candidates.push({ tool: tool.name, phrases, done });
     this.#bridge ??= startBridge({
       thresholdSecs: this.#o.bridge?.thresholdSecs ?? DEFAULT_BRIDGE_THRESHOLD_SECS,
@@ -65,6 +71,7 @@ export class RoundSpeech {
         this.#say(text, name, 'bridge', () => false);
       },
     });
+    return true;
   }
 
   /** The round's calls are all finished: nothing more is spoken. */

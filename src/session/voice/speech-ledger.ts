@@ -46,12 +46,15 @@ export class SpeechLedger {
   stamp(event: TurnEvent): SessionEvent {
     switch (event.type) {
       case 'text-delta': {
-        const speechId = event.speechId ?? (this.#openText ??= this.open());
-        return { ...event, speechId };
+        if (event.speechId !== undefined) return event as SessionEvent;
+        // Written out, not spread: one per streamed chunk.
+        return { type: 'text-delta', text: event.text, speechId: (this.#openText ??= this.open()) };
       }
       case 'say':
         this.#openText = undefined;
-        return { ...event, speechId: event.speechId ?? this.open() };
+        return event.speechId !== undefined
+          ? (event as SessionEvent)
+          : { ...event, speechId: this.open() };
       case 'spoken':
         // An acknowledgement arriving mid-utterance does not split it.
         return event;

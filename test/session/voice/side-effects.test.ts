@@ -124,6 +124,40 @@ describe('dedupe of identical calls in one round', () => {
       'c5',
     ]);
   });
+  it('dedupes by the final arguments whatever their key order, and only within one tool', async () => {
+    const tools = await loadTools([
+      { type: 'action', tool: fn('book', { day: { type: 'string' }, at: { type: 'string' } }) },
+      { type: 'action', tool: fn('hold', { day: { type: 'string' }, at: { type: 'string' } }) },
+    ]);
+    const ran: string[] = [];
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { name: 'book', args: { day: 'mon', at: '9' }, id: 'c1' },
+          { name: 'hold', args: { day: 'mon', at: '9' }, id: 'c2' },
+          { name: 'book', args: { at: '10', day: 'mon' }, id: 'c3' },
+          { name: 'book', args: { at: '9', day: 'mon' }, id: 'c4' },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const s = createSession({
+      tools,
+      model,
+      actions: {
+        book: (args) => (ran.push(`book ${String(args['at'])}`), { ok: true }),
+        hold: (args) => (ran.push(`hold ${String(args['at'])}`), { ok: true }),
+      },
+    });
+    const r = await s.run('book');
+    expect(ran).toEqual(['book 9', 'hold 9', 'book 10']);
+    expect(r.traces.map((t) => [t.callId, t.dedupedFrom])).toEqual([
+      ['c1', undefined],
+      ['c2', undefined],
+      ['c3', undefined],
+      ['c4', 'c1'],
+    ]);
+  });
 });
 
 describe('Idempotency-Key', () => {
