@@ -249,7 +249,10 @@ class LiveSession implements Session, TurnHost {
     // session's last TurnResult (events, traces, timings) alive until its next turn.
     this.#queue = turn.then(settledQuietly, settledQuietly);
     // The channel's methods do not use `this`: passed as they are, no closures per turn.
-    turn.then(channel.resolve, channel.reject);
+    turn.then(
+      (r) => channel.resolve(r),
+      (e: unknown) => channel.reject(e),
+    );
     return channel.stream;
   }
 

@@ -27,6 +27,7 @@ import {
 } from '../workflow/runtime.js';
 import type { ExecutionIO } from '../workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
+import type { HandlerSession } from '../handlers/types.js';
 
 /** What one round produced. */
 export interface RoundOutcome {
@@ -101,12 +102,13 @@ export async function runRound(
   };
 
   const start = (raw: ModelToolCall): void => {
-    seenIds ??= new Set();
     started ??= new RoundCalls();
     prepareCtx ??= prepareContext(host, agentTools, system);
     execCtx ??= executeContext(host, signal, emit);
-    const id = raw.id === '' || seenIds.has(raw.id) ? host.generateId() : raw.id;
-    seenIds.add(id);
+    // The ids seen are collected only from the second call on: most answers make one.
+    if (calls.length > 0) seenIds ??= new Set(calls.map((c) => c.id));
+    const id = raw.id === '' || seenIds?.has(raw.id) === true ? host.generateId() : raw.id;
+    seenIds?.add(id);
     const call = id === raw.id ? raw : { ...raw, id };
     const index = calls.length;
     calls.push(call);
@@ -289,29 +291,44 @@ function prepareContext(
   };
 }
 
+/** A session's lookups for execute contexts, made once per session rather than once per round. */
+const hostLookups = new WeakMap<TurnHost, Pick<ExecuteContext, 'handlerFor' | 'hasAgent'>>();
+
 function executeContext(
   host: TurnHost,
   signal: AbortSignal,
   emit: (event: TurnEvent) => void,
 ): ExecuteContext {
-  return {
-    handlerFor: (type) => host.handlerFor(type),
-    session: {
-      id: host.state.id,
-      language: host.state.language,
-      ...(host.options.languages === undefined ? {} : { languages: host.options.languages }),
-      vars: host.state.vars,
-      ...(host.state.agent === undefined ? {} : { agent: host.state.agent }),
-    },
+  let lookups = hostLookups.get(host);
+  if (lookups === undefined) {
+    lookups = {
+      handlerFor: (type) => host.handlerFor(type),
+      hasAgent: (name) => host.hasAgent(name),
+    };
+    hostLookups.set(host, lookups);
+  }
+  const state = host.state;
+  const languages = host.options.languages;
+  // Written out, not spread: made for every round that calls a tool.
+  const session: { -readonly [K in keyof HandlerSession]: HandlerSession[K] } = {
+    id: state.id,
+    language: state.language,
+    vars: state.vars,
+  };
+  if (languages !== undefined) session.languages = languages;
+  if (state.agent !== undefined) session.agent = state.agent;
+  const ctx: { -readonly [K in keyof ExecuteContext]: ExecuteContext[K] } = {
+    handlerFor: lookups.handlerFor,
+    session,
     signal,
     emit,
     now: host.now,
-    hasAgent: (name) => host.hasAgent(name),
-    ...(host.journal === undefined ? {} : { journal: host.journal }),
-    ...(host.options.toolTimeoutCapSecs === undefined
-      ? {}
-      : { deadlineCapMs: host.options.toolTimeoutCapSecs * 1000 }),
+    hasAgent: lookups.hasAgent,
   };
+  if (host.journal !== undefined) ctx.journal = host.journal;
+  const cap = host.options.toolTimeoutCapSecs;
+  if (cap !== undefined) ctx.deadlineCapMs = cap * 1000;
+  return ctx;
 }
 
 function without(

@@ -11,7 +11,7 @@
  */
 import type { ModelUsage } from '../models/types.js';
 import { isRetryableModelError } from '../failures.js';
-import { TurnTracing } from '../observability/turn-tracing.js';
+import { TurnTracing, type TurnTracingInit } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
 import type { TurnHost } from './turn-host.js';
 import { applyToolResult } from './apply-effects.js';
@@ -59,23 +59,28 @@ async function runTurnUntil(
   host.snapshots.beforeTurn(state);
   state.turns++;
   host.speech.beginTurn();
-  emit({
-    type: 'turn-start',
-    turn: state.turns,
-    user: userText,
-    ...(background === undefined
-      ? {}
-      : { reason: 'tool-result' as const, callId: background.call.id }),
-  });
-  const tracing = new TurnTracing({
+  emit(
+    background === undefined
+      ? { type: 'turn-start', turn: state.turns, user: userText }
+      : {
+          type: 'turn-start',
+          turn: state.turns,
+          user: userText,
+          reason: 'tool-result',
+          callId: background.call.id,
+        },
+  );
+  // Written out, not spread: made every turn.
+  const init: { -readonly [K in keyof TurnTracingInit]: TurnTracingInit[K] } = {
     sessionId: state.id,
     turn: state.turns,
-    ...(state.agent === undefined ? {} : { agent: state.agent }),
     language: state.language,
     model: host.activeModel().name,
     now: host.now,
-    ...(host.options.tracing === undefined ? {} : { options: host.options.tracing }),
-  });
+  };
+  if (state.agent !== undefined) init.agent = state.agent;
+  if (host.options.tracing !== undefined) init.options = host.options.tracing;
+  const tracing = new TurnTracing(init);
   const traces: ToolTrace[] = [];
   if (background === undefined) state.history.push({ role: 'user', content: userText });
   else {

@@ -34,60 +34,94 @@ export function createTurnChannel(
   stamp?: (event: TurnEvent) => SessionEvent,
   hostError: (error: unknown, context: HostErrorContext) => void = warnHostError,
 ): TurnChannel {
-  const events: SessionEvent[] = [];
-  let closed = false;
-  let wake: (() => void) | undefined;
-  let settle!: { resolve: (r: TurnResult) => void; reject: (e: unknown) => void };
-  const result = new Promise<TurnResult>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  result.catch(() => undefined);
-  const notify = (): void => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const stream: TurnStream = {
-    result,
-    async *[Symbol.asyncIterator]() {
-      let i = 0;
-      for (;;) {
-        while (i < events.length) {
-          const event = events[i++];
-          if (event !== undefined) yield event;
-        }
-        if (closed) return;
-        await new Promise<void>((resolve) => {
-          const previous = wake;
-          wake = () => {
-            previous?.();
-            resolve();
-          };
-        });
-      }
-    },
-  };
-  return {
-    stream,
-    events,
-    emit(turnEvent) {
-      if (closed) return;
+  return new Channel(onEvent, stamp, hostError);
+}
+
+/**
+ * One per turn, so its parts live on prototypes: only `emit` (handed down the turn loop as a
+ * function) and the result promise's settle functions are made per turn.
+ */
+class Channel implements TurnChannel {
+  readonly events: SessionEvent[] = [];
+  readonly stream: TurnStream;
+  readonly emit: (event: TurnEvent) => void;
+  closed = false;
+  wake: (() => void) | undefined;
+  readonly #settle: { resolve: (r: TurnResult) => void; reject: (e: unknown) => void };
+
+  constructor(
+    onEvent: ((event: SessionEvent) => void) | undefined,
+    stamp: ((event: TurnEvent) => SessionEvent) | undefined,
+    hostError: (error: unknown, context: HostErrorContext) => void,
+  ) {
+    let settle!: { resolve: (r: TurnResult) => void; reject: (e: unknown) => void };
+    const result = new Promise<TurnResult>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    result.catch(ignore);
+    this.#settle = settle;
+    this.stream = new ChannelStream(this, result);
+    this.emit = (turnEvent) => {
+      if (this.closed) return;
       const event = stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent);
-      events.push(event);
+      this.events.push(event);
       if (onEvent !== undefined) callHost(onEvent, event, hostError);
-      notify();
-    },
-    resolve(r) {
-      closed = true;
-      settle.resolve(r);
-      notify();
-    },
-    reject(e) {
-      closed = true;
-      settle.reject(e);
-      notify();
-    },
-  };
+      if (this.wake !== undefined) this.notify();
+    };
+  }
+
+  notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  resolve(r: TurnResult): void {
+    this.closed = true;
+    this.#settle.resolve(r);
+    this.notify();
+  }
+
+  reject(e: unknown): void {
+    this.closed = true;
+    this.#settle.reject(e);
+    this.notify();
+  }
+}
+
+function ignore(): undefined {
+  return undefined;
+}
+
+/** The stream of a channel: each iterator replays from the first event. */
+class ChannelStream implements TurnStream {
+  readonly #channel: Channel;
+  readonly result: Promise<TurnResult>;
+
+  constructor(channel: Channel, result: Promise<TurnResult>) {
+    this.#channel = channel;
+    this.result = result;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<SessionEvent, void, undefined> {
+    const channel = this.#channel;
+    const events = channel.events;
+    let i = 0;
+    for (;;) {
+      while (i < events.length) {
+        const event = events[i++];
+        if (event !== undefined) yield event;
+      }
+      if (channel.closed) return;
+      await new Promise<void>((resolve) => {
+        const previous = channel.wake;
+        channel.wake = () => {
+          previous?.();
+          resolve();
+        };
+      });
+    }
+  }
 }
 
 function callHost(

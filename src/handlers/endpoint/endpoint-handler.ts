@@ -283,13 +283,13 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           : await attemptHeaders(built, service, deadline);
       if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
       if (prepared instanceof ToolError) return { type: 'error', error: prepared };
-      const headers = withIdempotencyKey(prepared.headers, context);
+      const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
       const record: HttpExchangeRecord = {
         method: METHOD[method],
         url: built.url.href,
-        // Without a service no header is secret (ours, and the idempotency key): a plain copy.
-        headers:
-          service === undefined ? { ...headers } : redactHeaders(headers, prepared.secretHeaders),
+        // Without a service no header is secret (ours, and the idempotency key), and the headers
+        // object is frozen: the record shares it.
+        headers: service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders),
         ...(built.body === undefined ? {} : { body: built.body }),
         attempt,
       };
@@ -488,8 +488,13 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
 function withIdempotencyKey(
   headers: Readonly<Record<string, string>>,
   context: HandlerContext,
+  ours: boolean,
 ): Readonly<Record<string, string>> {
   if (sideEffectClass(context.tool) !== 'unsafe') return headers;
-  for (const h of Object.keys(headers)) if (h.toLowerCase() === 'idempotency-key') return headers;
-  return { ...headers, 'idempotency-key': idempotencyKey(context.session.id, context.callId) };
+  // Our own static headers never carry a key; a service's may.
+  if (!ours) for (const h in headers) if (h.toLowerCase() === 'idempotency-key') return headers;
+  const key = idempotencyKey(context.session.id, context.callId);
+  return ours
+    ? Object.freeze({ ...headers, 'idempotency-key': key })
+    : { ...headers, 'idempotency-key': key };
 }

@@ -12,19 +12,20 @@ import type { ModelToolCall } from '../../models/types.js';
  * of the same tool arrives, so the usual round (one call per tool) computes none.
  */
 export class RoundCalls {
-  #byTool:
-    | Map<
-        string,
-        { readonly args: unknown; key?: string; readonly result: Promise<ToolCallResult> }[]
-      >
-    | undefined;
+  // An array, not a map by tool: a round makes a handful of calls, and most rounds one.
+  readonly #calls: {
+    readonly tool: string;
+    readonly args: unknown;
+    key?: string;
+    readonly result: Promise<ToolCallResult>;
+  }[] = [];
 
   /** The running or finished call of `tool` with the same final arguments, if any. */
   find(tool: string, args: Record<string, unknown>): Promise<ToolCallResult> | undefined {
-    const earlier = this.#byTool?.get(tool);
-    if (earlier === undefined) return undefined;
-    const key = canonicalJson(args);
-    for (const entry of earlier) {
+    let key: string | undefined;
+    for (const entry of this.#calls) {
+      if (entry.tool !== tool) continue;
+      key ??= canonicalJson(args);
       entry.key ??= canonicalJson(entry.args);
       if (entry.key === key) return entry.result;
     }
@@ -33,10 +34,7 @@ export class RoundCalls {
 
   /** Records a dispatched call. */
   add(tool: string, args: Record<string, unknown>, result: Promise<ToolCallResult>): void {
-    this.#byTool ??= new Map();
-    const earlier = this.#byTool.get(tool);
-    if (earlier === undefined) this.#byTool.set(tool, [{ args, result }]);
-    else earlier.push({ args, result });
+    this.#calls.push({ tool, args, result });
   }
 }
 
