@@ -9,6 +9,7 @@
  * Attributes never carry secrets; argument and result values only when the host opts in.
  */
 import {
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   context,
@@ -59,6 +60,20 @@ export interface TurnTracingInit {
   readonly options?: TracingOptions;
 }
 
+/**
+ * The global tracer, or undefined while no tracer provider is registered (the global provider is
+ * then a proxy without a delegate, whose tracers only make non-recording spans).
+ */
+function globalTracer(): Tracer | undefined {
+  const provider = trace.getTracerProvider();
+  if (
+    provider instanceof ProxyTracerProvider &&
+    provider.getDelegateTracer(TRACER_NAME) === undefined
+  )
+    return undefined;
+  return trace.getTracer(TRACER_NAME);
+}
+
 /** The instruments of one turn. */
 export class TurnTracing {
   readonly #init: TurnTracingInit;
@@ -73,7 +88,14 @@ export class TurnTracing {
   constructor(init: TurnTracingInit) {
     this.#init = init;
     this.#startedAt = init.now();
-    const tracer = init.options?.tracer ?? trace.getTracer(TRACER_NAME);
+    const tracer = init.options?.tracer ?? globalTracer();
+    // No tracer provider registered (most hosts): the span would be a non-recording one, so none
+    // is made. A provider registered later is seen from the next turn on.
+    if (tracer === undefined) {
+      this.#span = undefined;
+      this.#context = undefined;
+      return;
+    }
     const parent = context.active();
     const span = tracer.startSpan(
       'switchboard.turn',
