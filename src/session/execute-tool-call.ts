@@ -29,6 +29,7 @@ import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
 import { isCancellable } from '../definition/side-effects.js';
+import { jsonTextOf } from '../handlers/json-text.js';
 
 /** What dispatching needs from the session. */
 export interface ExecuteContext {
@@ -304,7 +305,8 @@ function finish(
 
 function safeStringify(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? 'null';
+    // An endpoint's JSON as received, when it is exactly what stringify would make (json-text.ts).
+    return jsonTextOf(value) ?? 'null';
   } catch {
     return JSON.stringify({
       error: { code: 'bad_response', message: 'the tool result is not JSON-serialisable' },

@@ -7,6 +7,7 @@
 import { ToolError } from '../../errors.js';
 import { nestingDepthExceeds } from '../../session/argument-limits.js';
 import type { ExchangeResponse } from './exchange.js';
+import { rememberJsonText } from '../json-text.js';
 
 /** Longest body excerpt put into an `http_status` error. */
 export const EXCERPT_CHARS = 200;
@@ -92,7 +93,10 @@ export function interpretResponse(response: ExchangeResponse, scrub?: Scrubber):
     };
   }
   try {
-    return { ok: true, output: JSON.parse(text) as unknown };
+    const output = JSON.parse(text) as unknown;
+    // With secrets to remove the output is scrubbed into a copy; the text is never reused then.
+    if (scrub === undefined) rememberJsonText(output, text);
+    return { ok: true, output };
   } catch {
     return {
       ok: false,

@@ -1,0 +1,31 @@
+/**
+ * The JSON text a parsed value came from, kept when that text is exactly what `JSON.stringify`
+ * would make of the value, so the tool message can reuse it instead of serialising the value
+ * again (a large response was parsed, then stringified whole, on every call). Keyed weakly by the
+ * parsed object: a value copied or re-shaped on its way (secret scrubbing, save rules never
+ * mutate) has no entry and is serialised as before.
+ */
+const texts = new WeakMap<object, string>();
+
+/**
+ * Conservative: the text is kept only if nothing in it could serialise differently — no
+ * whitespace, no escapes, no exponent, no fraction ending in 0, no run of 16+ digits (beyond a
+ * double's precision). Matches inside strings only make it fall back to `JSON.stringify`.
+ */
+const MAY_DIFFER = /[\s\\]|[0-9][eE]|\.[0-9]*0(?![0-9])|[0-9]{16}/;
+
+/** Remembers `text` as the JSON of `value` when it is already canonical. */
+export function rememberJsonText(value: unknown, text: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (MAY_DIFFER.test(text)) return;
+  texts.set(value, text);
+}
+
+/** The tool message content of an output: its remembered JSON text, or `JSON.stringify`. */
+export function jsonTextOf(value: unknown): string | undefined {
+  if (typeof value === 'object' && value !== null) {
+    const text = texts.get(value);
+    if (text !== undefined) return text;
+  }
+  return JSON.stringify(value);
+}
