@@ -16,7 +16,14 @@ import { runRound } from './run-round.js';
 import type { TurnHost } from './turn-host.js';
 import { applyToolResult } from './apply-effects.js';
 import type { ToolCallResult } from './execute-tool-call.js';
-import type { PropagatedResult, SessionEvent, ToolTrace, TurnEvent, TurnResult } from './types.js';
+import type {
+  PropagatedResult,
+  SessionEvent,
+  SessionState,
+  ToolTrace,
+  TurnEvent,
+  TurnResult,
+} from './types.js';
 import { backgroundResultMessage } from './voice/background-calls.js';
 import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
 
@@ -157,17 +164,32 @@ async function runTurnUntil(
   // cost grow with the conversation.
   const snapshot = host.snapshots.capture(state);
   if (host.options.store !== undefined) await host.persist(snapshot());
-  return {
+  const result = {
     content,
     response_time_secs: Math.max(0, host.now() - startedAt) / 1000,
     traces,
     propagated,
     events,
     usage,
-    get state() {
-      return snapshot();
-    },
-    interrupted,
-    timings,
-  };
+  } as Partial<Mutable<TurnResult>>;
+  // `state` is an own, enumerable getter (so JSON and spreads still show it) defined with one
+  // shared getter function: a getter in the object literal made every result a dictionary-mode
+  // object (a new accessor pair each time), slow to create and to read.
+  Object.defineProperty(result, 'state', STATE_PROPERTY);
+  snapshotsOf.set(result, snapshot);
+  result.interrupted = interrupted;
+  result.timings = timings;
+  return result as TurnResult;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The state builder of each result (weakly: gone with the result). */
+const snapshotsOf = new WeakMap<object, () => SessionState>();
+const STATE_PROPERTY: PropertyDescriptor = {
+  get(this: object): SessionState | undefined {
+    return snapshotsOf.get(this)?.();
+  },
+  enumerable: true,
+  configurable: true,
+};

@@ -121,6 +121,25 @@ describe('TurnResult.state, built when read', () => {
     expect(session.toJSON().vars['n']).toBe(1);
   });
 
+  it('is an own enumerable property: keys, JSON and spreads show it, in its place', async () => {
+    const session = createSession({ tools, model: new ScriptedModel([{ text: 'hi' }]) });
+    const r = await session.run('hello');
+    expect(Object.keys(r)).toEqual([
+      'content',
+      'response_time_secs',
+      'traces',
+      'propagated',
+      'events',
+      'usage',
+      'state',
+      'interrupted',
+      'timings',
+    ]);
+    const json = JSON.parse(JSON.stringify(r)) as { state: SessionState };
+    expect(json.state).toEqual(session.toJSON());
+    expect({ ...r }.state).toEqual(session.toJSON());
+  });
+
   it('vars written in the next turn do not show in an unread earlier state', async () => {
     let n = 0;
     const session = createSession({

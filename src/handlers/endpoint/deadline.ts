@@ -58,50 +58,70 @@ export function onSignalAbort(signal: AbortSignal, listener: () => void): () => 
 
 /** Starts a deadline of `ms` milliseconds linked to `outer`; `now` is the injected clock's time. */
 export function startDeadline(ms: number, outer: AbortSignal, now: number): Deadline {
-  let aborted = false;
-  let byCaller = false;
-  let listeners: Array<() => void> = [];
-  const fire = (): void => {
-    if (aborted) return;
-    aborted = true;
-    clearTimeout(timer);
-    offOuter();
-    const current = listeners;
-    listeners = [];
+  return new CallDeadline(ms, outer, now);
+}
+
+/**
+ * A class, not an object literal: a literal with a getter (`aborted`) is created in dictionary
+ * mode, so every call's deadline was a slow object, and so was every read of it.
+ */
+class CallDeadline implements Deadline {
+  readonly at: number;
+  #aborted = false;
+  #byCaller = false;
+  #listeners: Array<() => void> = [];
+  readonly #timer: ReturnType<typeof setTimeout>;
+  #offOuter: () => void = NOOP;
+
+  constructor(ms: number, outer: AbortSignal, now: number) {
+    this.at = now + ms;
+    this.#timer = setTimeout(() => this.#fire(), ms);
+    if (outer.aborted) this.cancel();
+    else this.#offOuter = onSignalAbort(outer, () => this.cancel());
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  cancelled(): boolean {
+    return this.#byCaller;
+  }
+
+  /** The caller's signal aborted, or the handler is closing. */
+  cancel(): void {
+    if (this.#aborted) return;
+    this.#byCaller = true;
+    this.#fire();
+  }
+
+  onAbort(listener: () => void): () => void {
+    if (this.#aborted) {
+      listener();
+      return NOOP;
+    }
+    this.#listeners.push(listener);
+    return () => {
+      const i = this.#listeners.indexOf(listener);
+      if (i >= 0) this.#listeners.splice(i, 1);
+    };
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#offOuter();
+    this.#listeners = [];
+  }
+
+  #fire(): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    clearTimeout(this.#timer);
+    this.#offOuter();
+    const current = this.#listeners;
+    this.#listeners = [];
     for (const l of current) l();
-  };
-  const onOuter = (): void => {
-    byCaller = true;
-    fire();
-  };
-  const timer = setTimeout(fire, ms);
-  let offOuter = NOOP;
-  if (outer.aborted) onOuter();
-  else offOuter = onSignalAbort(outer, onOuter);
-  return {
-    at: now + ms,
-    get aborted() {
-      return aborted;
-    },
-    cancelled: () => byCaller,
-    cancel: onOuter,
-    onAbort(listener) {
-      if (aborted) {
-        listener();
-        return NOOP;
-      }
-      listeners.push(listener);
-      return () => {
-        const i = listeners.indexOf(listener);
-        if (i >= 0) listeners.splice(i, 1);
-      };
-    },
-    dispose() {
-      clearTimeout(timer);
-      offOuter();
-      listeners = [];
-    },
-  };
+  }
 }
 
 /** Waits `ms` unless `abortable` aborts first (resolves either way; the caller checks it). */
