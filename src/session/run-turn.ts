@@ -10,6 +10,7 @@
  * `turn-end` (not after a model error); `session-end` last if a tool ended the session.
  */
 import type { ModelUsage } from '../models/types.js';
+import type { TurnTimings } from '../observability/types.js';
 import { isRetryableModelError } from '../failures.js';
 import { TurnTracing, type TurnTracingInit } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
@@ -164,31 +165,68 @@ async function runTurnUntil(
   // cost grow with the conversation.
   const snapshot = host.snapshots.capture(state);
   if (host.options.store !== undefined) await host.persist(snapshot());
-  const result = {
+  return new TurnOutcome(
     content,
-    response_time_secs: Math.max(0, host.now() - startedAt) / 1000,
+    Math.max(0, host.now() - startedAt) / 1000,
     traces,
     propagated,
     events,
     usage,
-  } as Partial<Mutable<TurnResult>>;
-  // `state` is an own, enumerable getter (so JSON and spreads still show it) defined with one
-  // shared getter function: a getter in the object literal made every result a dictionary-mode
-  // object (a new accessor pair each time), slow to create and to read.
-  Object.defineProperty(result, 'state', STATE_PROPERTY);
-  snapshotsOf.set(result, snapshot);
-  result.interrupted = interrupted;
-  result.timings = timings;
-  return result as TurnResult;
+    snapshot,
+    interrupted,
+    timings,
+  );
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/**
+ * A turn's result. `state` is an own, enumerable getter (JSON, keys and spreads show it, in its
+ * place) defined with one shared getter function: a getter in an object literal made every result
+ * a dictionary-mode object (a new accessor pair each time), slow to create and to read.
+ */
+class TurnOutcome {
+  declare readonly content: string;
+  declare readonly response_time_secs: number;
+  declare readonly traces: readonly ToolTrace[];
+  declare readonly propagated: readonly PropagatedResult[];
+  declare readonly events: readonly SessionEvent[];
+  declare readonly usage: ModelUsage;
+  declare readonly state: SessionState;
+  declare readonly interrupted: boolean;
+  declare readonly timings: TurnTimings;
+  readonly #snapshot: () => SessionState;
 
-/** The state builder of each result (weakly: gone with the result). */
-const snapshotsOf = new WeakMap<object, () => SessionState>();
+  constructor(
+    content: string,
+    responseTimeSecs: number,
+    traces: readonly ToolTrace[],
+    propagated: readonly PropagatedResult[],
+    events: readonly SessionEvent[],
+    usage: ModelUsage,
+    snapshot: () => SessionState,
+    interrupted: boolean,
+    timings: TurnTimings,
+  ) {
+    this.#snapshot = snapshot;
+    const self = this as unknown as Record<string, unknown>;
+    self['content'] = content;
+    self['response_time_secs'] = responseTimeSecs;
+    self['traces'] = traces;
+    self['propagated'] = propagated;
+    self['events'] = events;
+    self['usage'] = usage;
+    Object.defineProperty(this, 'state', STATE_PROPERTY);
+    self['interrupted'] = interrupted;
+    self['timings'] = timings;
+  }
+
+  static readState(this: void, result: TurnOutcome): SessionState {
+    return result.#snapshot();
+  }
+}
+
 const STATE_PROPERTY: PropertyDescriptor = {
-  get(this: object): SessionState | undefined {
-    return snapshotsOf.get(this)?.();
+  get(this: TurnOutcome): SessionState {
+    return TurnOutcome.readState(this);
   },
   enumerable: true,
   configurable: true,
