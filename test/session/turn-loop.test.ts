@@ -85,6 +85,26 @@ describe('turn loop', () => {
     expect(r.content).toBe('Done.');
   });
 
+  it('every iterator of a turn stream sees every event: two live at once, and one after the end', async () => {
+    const { s } = session([
+      { text: ['a', 'b'], tool_calls: [{ name: 'note', args: { text: 'x' } }], delayMs: 5 },
+      { text: 'Done.' },
+    ]);
+    const stream = s.send('hi');
+    const collect = async (): Promise<string[]> => {
+      const types: string[] = [];
+      for await (const e of stream) types.push(e.type);
+      return types;
+    };
+    const [first, second] = await Promise.all([collect(), collect()]);
+    const late = await collect();
+    expect(first).toEqual((await stream.result).events.map((e) => e.type));
+    expect(second).toEqual(first);
+    expect(late).toEqual(first);
+    expect(first[0]).toBe('turn-start');
+    expect(first.at(-1)).toBe('turn-end');
+  });
+
   it('answers an unknown tool with unknown_tool listing the available names', async () => {
     const { model, s } = session([
       { tool_calls: [{ name: 'constructor', args: {} }] },
