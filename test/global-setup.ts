@@ -18,11 +18,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   try {
-    execFileSync(
-      process.execPath,
-      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'],
-      { stdio: 'pipe' },
-    );
+    // The package's own build script (tsc, then the binary made executable), as `npm ci` runs it.
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'pipe' });
   } catch (error) {
     // tsc still emits on type errors; `npm test` type-checks separately and fails on them.
     if (!existsSync('dist/cli/main.js')) throw error;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -15,6 +16,11 @@ describe('switchboard (built binary)', () => {
       (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version,
     );
     expect(readFileSync('dist/cli/main.js', 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+    // Run by its shebang, as `npx switchboard` and an installed bin run it (the build makes it
+    // executable: tsc alone does not).
+    const direct = spawnSync('./dist/cli/main.js', ['--version'], { encoding: 'utf8' });
+    expect(direct.error).toBeUndefined();
+    expect(direct.stdout.trim()).toBe(v.stdout.trim());
     for (const c of ['test', 'validate', 'transform', 'simulate', 'repl']) {
       const h = cli([c, '--help']);
       expect(h.status).toBe(0);
