@@ -182,13 +182,7 @@ class ImmediateStream
     if (this.#pos === -1) {
       this.#pos = 0;
       if (this.#signal.aborted) throw abortError();
-      if (step.error !== undefined)
-        throw new ModelError({
-          code: 'http_status',
-          status: 500,
-          model: this.#name,
-          message: step.error,
-        });
+      if (step.error !== undefined) throw stepError(step.error, this.#name);
     }
     const text = step.text;
     const chunks = text === undefined ? 0 : typeof text === 'string' ? 1 : text.length;
@@ -202,19 +196,11 @@ class ImmediateStream
     while (this.#pos < chunks + calls.length) {
       const i = this.#pos++ - chunks;
       const c = calls[i];
-      if (c === undefined) continue;
-      return {
-        type: 'tool-call',
-        call: {
-          id: c.id ?? `call_${this.#index + 1}_${i}`,
-          name: c.name,
-          arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}),
-        },
-      };
+      if (c !== undefined) return toolCallPart(c, this.#index, i);
     }
     if (this.#pos === chunks + calls.length) {
       this.#pos++;
-      return { type: 'finish', usage: step.usage ?? { inputTokens: 0, outputTokens: 0 } };
+      return finishPart(step);
     }
     return undefined;
   }
@@ -233,8 +219,7 @@ async function* play(
   const delay = step.delayMs ?? 0;
   if (delay > 0) await sleep(delay, signal);
   if (signal.aborted) throw abortError();
-  if (step.error !== undefined)
-    throw new ModelError({ code: 'http_status', status: 500, model: name, message: step.error });
+  if (step.error !== undefined) throw stepError(step.error, name);
   const chunks =
     step.text === undefined ? [] : typeof step.text === 'string' ? [step.text] : step.text;
   for (let i = 0; i < chunks.length; i++) {
@@ -246,15 +231,28 @@ async function* play(
   const calls = step.tool_calls ?? [];
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i];
-    if (c === undefined) continue;
-    const call: ModelToolCall = {
-      id: c.id ?? `call_${index + 1}_${i}`,
-      name: c.name,
-      arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}),
-    };
-    yield { type: 'tool-call', call };
+    if (c !== undefined) yield toolCallPart(c, index, i);
   }
-  yield { type: 'finish', usage: step.usage ?? { inputTokens: 0, outputTokens: 0 } };
+  yield finishPart(step);
+}
+
+/** The failure a step with `error` answers with. */
+function stepError(message: string, model: string): ModelError {
+  return new ModelError({ code: 'http_status', status: 500, model, message });
+}
+
+/** Call `i` of step `index` (0-based) as a stream part; ids default to `call_<step>_<i>`. */
+function toolCallPart(c: ScriptedToolCall, index: number, i: number): ModelStreamPart {
+  const call: ModelToolCall = {
+    id: c.id ?? `call_${index + 1}_${i}`,
+    name: c.name,
+    arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}),
+  };
+  return { type: 'tool-call', call };
+}
+
+function finishPart(step: ScriptedStep): ModelStreamPart {
+  return { type: 'finish', usage: step.usage ?? { inputTokens: 0, outputTokens: 0 } };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -493,8 +493,9 @@ function withIdempotencyKey(
   if (sideEffectClass(context.tool) !== 'unsafe') return headers;
   // Our own static headers never carry a key; a service's may.
   if (!ours) for (const h in headers) if (h.toLowerCase() === 'idempotency-key') return headers;
-  const key = idempotencyKey(context.session.id, context.callId);
-  return ours
-    ? Object.freeze({ ...headers, 'idempotency-key': key })
-    : { ...headers, 'idempotency-key': key };
+  // Frozen: without a service the request record shares this object.
+  return Object.freeze({
+    ...headers,
+    'idempotency-key': idempotencyKey(context.session.id, context.callId),
+  });
 }
