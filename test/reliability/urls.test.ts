@@ -214,16 +214,97 @@ describe('the origin/prefix invariant on every built request', () => {
           const args = { ...extra, id, kind };
           const built = buildRequest(template, 'query', args);
           if (isBuildFailure(built)) return;
+          const parsed = new URL(built.url.href);
           expect(built.url.origin).toBe(template.origin);
-          expect(built.url.pathname.startsWith(template.pathPrefix)).toBe(true);
-          expect(built.url.hash).toBe('');
+          expect(parsed.origin).toBe(template.origin);
+          expect(parsed.pathname.startsWith(template.pathPrefix)).toBe(true);
+          expect(parsed.hash).toBe('');
           // Each placeholder is exactly one segment.
-          const segments = built.url.pathname.split('/').length;
+          const segments = parsed.pathname.split('/').length;
           const written = template.pieces.join('x').split('/').length;
           expect(segments).toBe(written);
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('request URLs built without a parse', () => {
+  const parts = (url: URL) => ({
+    href: url.href,
+    origin: url.origin,
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: url.port,
+    path: url.pathname + url.search,
+  });
+
+  it('a URL written as the parser writes it gets the fast path; others do not', () => {
+    expect(parseUrlTemplate('https://api.test/v1/pets/{id}').canonical).toBeDefined();
+    expect(parseUrlTemplate('https://api.test:8443/v1/{a}/x?v=2').canonical).toBeDefined();
+    // The origin is always written as URL#origin gives it, so only the path and query count.
+    expect(parseUrlTemplate('https://API.test:443/v1/{id}').canonical).toBeDefined();
+    // Each of these is rewritten by the parser: a dot segment, a space, no path at all.
+    for (const url of [
+      'https://api.test/v1/./{id}',
+      'https://api.test/v 1/{id}',
+      'https://api.test?x=1',
+    ]) {
+      const template = (() => {
+        try {
+          return parseUrlTemplate(url);
+        } catch {
+          return undefined;
+        }
+      })();
+      if (template !== undefined) expect(template.canonical, url).toBeUndefined();
+    }
+  });
+
+  it('a segment that comes out as a dot segment is parsed, and refused when it leaves the prefix', () => {
+    // `%2` in the configured path and "e" from the model make `%2e`, a dot segment to the parser.
+    const template = parseUrlTemplate('https://api.test/v1/%2{a}/x');
+    expect(template.canonical).toBeDefined();
+    for (const a of ['e', 'E']) {
+      const built = buildRequest(template, 'path', { a });
+      expect(isBuildFailure(built) && built.problem).toMatch(/outside the configured URL/);
+    }
+    const plain = buildRequest(template, 'path', { a: 'f' });
+    expect(!isBuildFailure(plain) && plain.url.href).toBe('https://api.test/v1/%2f/x');
+  });
+
+  it('is exactly what the parser gives, for any values (property)', () => {
+    const templates = [
+      'https://api.test/v1/pets/{id}',
+      'https://api.test:8443/v1/{kind}/items/{id}?v=2',
+      'http://10.0.0.1/{id}',
+      'https://api.test/{id}{kind}',
+      'https://api.test/v1/.{id}/{kind}.',
+      'http://[::1]:8080/a/%2{id}/b',
+      'https://api.test/v1/%2{id}/{kind}',
+    ].map(parseUrlTemplate);
+    for (const t of templates) expect(t.canonical, t.pieces.join('{}')).toBeDefined();
+    const value = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      fc.constantFrom('..', '.', 'e', 'E', '.e', '%2e', '%2E', '/', '?a#b', '\\x', 'a b'),
+      fc.integer(),
+      fc.boolean(),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...templates),
+        fc.constantFrom('path' as const, 'query' as const, 'body' as const),
+        fc.dictionary(fc.string({ unit: 'binary', maxLength: 6 }), value, { maxKeys: 3 }),
+        value,
+        value,
+        (template, location, extra, id, kind) => {
+          const built = buildRequest(template, location, { ...extra, id, kind });
+          if (isBuildFailure(built)) return;
+          expect(built.url).toEqual(parts(new URL(built.url.href)));
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

@@ -4,6 +4,7 @@ import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import type { ToolSet } from '../../src/definition/types.js';
+import { requestUrl } from '../../src/handlers/endpoint/build-request.js';
 import { exchange } from '../../src/handlers/endpoint/exchange.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
 import { createSession } from '../../src/session/create-session.js';
@@ -94,7 +95,7 @@ describe('the model never sees an undici-internal code', () => {
       const r = await exchange(
         agent,
         {
-          url: new URL('http://api.test/x'),
+          url: requestUrl(new URL('http://api.test/x')),
           method: 'GET',
           headers: {},
           signal: { aborted: false, onAbort: () => () => undefined },

@@ -7,9 +7,29 @@
 import type { ArgumentLocation } from '../../definition/types.js';
 import type { UrlTemplate } from './url.js';
 
+/**
+ * The parts of a request URL the handler uses, all as `URL` would report them. Built without a
+ * parse when the template allows it (the common case), from a `URL` otherwise.
+ */
+export interface RequestUrl {
+  readonly href: string;
+  readonly origin: string;
+  readonly protocol: string;
+  readonly hostname: string;
+  readonly port: string;
+  /** Path and query (`pathname + search`): what goes on the request line. */
+  readonly path: string;
+}
+
+/** The {@link RequestUrl} of a parsed URL. */
+export function requestUrl(url: URL): RequestUrl {
+  const { href, origin, protocol, hostname, port, pathname, search } = url;
+  return { href, origin, protocol, hostname, port, path: pathname + search };
+}
+
 /** A request ready to send (headers other than content-type are added later). */
 export interface BuiltRequest {
-  readonly url: URL;
+  readonly url: RequestUrl;
   readonly body?: string;
   readonly contentType?: string;
 }
@@ -92,8 +112,10 @@ function pathSegment(name: string, value: unknown): string | BuildFailure {
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
-// Parsed URLs of templates whose calls never change the URL; read-only once built.
-const fixedUrls = new WeakMap<UrlTemplate, URL>();
+// URLs of templates whose calls never change the URL; read-only once built.
+const fixedUrls = new WeakMap<UrlTemplate, RequestUrl>();
+// A dot segment as the URL parser sees one (`.`, `..`, either dot percent-encoded, any case).
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 /** A plain data object (no inherited `toJSON` a copy would lose). */
 function isPlainObject(value: object): boolean {
@@ -121,7 +143,8 @@ export function buildRequest(
     if (isFailure(segment)) return segment;
     path += segment + (template.pieces[i + 1] ?? '');
   }
-  const used = template.names.length === 0 ? NO_NAMES : new Set(template.names);
+  const used =
+    template.names.length === 0 ? NO_NAMES : (template.canonical?.names ?? new Set(template.names));
   let query = template.query;
   let body: string | undefined;
   let contentType: string | undefined;
@@ -155,18 +178,31 @@ export function buildRequest(
       query = query === '' ? encoded : `${query}&${encoded}`;
     }
   }
-  // No argument in the URL (a body, or nothing to send): the same URL every call, parsed once.
+  // No argument in the URL (a body, or nothing to send): the same URL every call, built once.
   const fixed = template.names.length === 0 && query === template.query;
   let url = fixed ? fixedUrls.get(template) : undefined;
   if (url === undefined) {
-    try {
-      url = new URL(template.origin + path + (query === '' ? '' : `?${query}`));
-    } catch {
-      return { problem: 'the arguments do not make a valid URL' };
-    }
-    // The invariant of SPEC §3: no value may move the request to another origin or path.
-    if (url.origin !== template.origin || !url.pathname.startsWith(template.pathPrefix)) {
-      return { problem: 'the arguments would move the request outside the configured URL' };
+    const text = template.origin + path + (query === '' ? '' : `?${query}`);
+    const parts = template.canonical;
+    // A canonical template's pieces, segments from encodeURIComponent and a query from
+    // URLSearchParams are all kept as written by the parser; only segments that come out as
+    // dot segments (placeholders side by side, or next to a dot) would be rewritten.
+    if (parts !== undefined && (template.names.length === 0 || !DOT_SEGMENT.test(path))) {
+      const { protocol, hostname, port } = parts;
+      const { origin } = template;
+      url = { href: text, origin, protocol, hostname, port, path: text.slice(origin.length) };
+    } else {
+      let parsed: URL;
+      try {
+        parsed = new URL(text);
+      } catch {
+        return { problem: 'the arguments do not make a valid URL' };
+      }
+      // The invariant of SPEC §3: no value may move the request to another origin or path.
+      if (parsed.origin !== template.origin || !parsed.pathname.startsWith(template.pathPrefix)) {
+        return { problem: 'the arguments would move the request outside the configured URL' };
+      }
+      url = requestUrl(parsed);
     }
     if (fixed) fixedUrls.set(template, url);
   }

@@ -62,20 +62,124 @@ export function startDeadline(ms: number, outer: AbortSignal, now: number): Dead
 }
 
 /**
+ * The timers of every running deadline of one duration. Deadlines of the same duration expire in
+ * the order they start, so they wait in a FIFO queue under one Node timer armed for the oldest
+ * live one: starting a deadline is a push and ending it a flag, where a timer per call cost an
+ * insertion into, and a removal from, Node's timer lists (a measurable share of a loopback call).
+ * Ended deadlines leave the queue lazily; the queue is compacted when they outnumber live ones.
+ */
+class DurationQueue {
+  readonly #ms: number;
+  #queue: CallDeadline[] = [];
+  #head = 0;
+  #live = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  // The timer functions the timer was armed with: a test that installs fake timers brings new ones.
+  #armedWith: typeof setTimeout | undefined;
+  #clearWith: typeof clearTimeout = clearTimeout;
+
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  add(deadline: CallDeadline): void {
+    this.#queue.push(deadline);
+    this.#live++;
+    if (this.#timer === undefined || this.#armedWith !== setTimeout) this.#arm(this.#ms);
+    else if (this.#live === 1) {
+      this.#timer.ref();
+    }
+  }
+
+  /** `deadline` (queued) ended: it no longer holds the process open or its place in the queue. */
+  remove(): void {
+    this.#live--;
+    // An idle timer stays armed, unreferenced (a call every few ms must not re-arm one each time);
+    // when it fires with nothing live it is dropped.
+    if (this.#live === 0) this.#timer?.unref();
+    const queue = this.#queue;
+    while (this.#head < queue.length && !(queue[this.#head] as CallDeadline).queued) this.#head++;
+    if (this.#head === queue.length) {
+      queue.length = 0;
+      this.#head = 0;
+    } else if (queue.length - this.#head > 2 * this.#live + 64) {
+      // A long call at the head holds ended ones behind it: keep only the live ones.
+      this.#queue = queue.filter((d, i) => i >= this.#head && d.queued);
+      this.#head = 0;
+    }
+  }
+
+  #arm(delay: number): void {
+    if (this.#timer !== undefined) this.#clearWith(this.#timer);
+    this.#armedWith = setTimeout;
+    this.#clearWith = clearTimeout;
+    const timer = setTimeout(() => {
+      if (this.#timer === timer) this.#expire();
+    }, delay);
+    this.#timer = timer;
+    if (this.#live === 0) timer.unref();
+  }
+
+  /** Expires every due deadline, then re-arms for the next live one (or drops the queue). */
+  #expire(): void {
+    this.#timer = undefined;
+    const now = performance.now();
+    while (this.#head < this.#queue.length) {
+      const deadline = this.#queue[this.#head] as CallDeadline;
+      if (!deadline.queued) {
+        this.#head++;
+        continue;
+      }
+      // Node's timer may fire a little before the monotonic clock says the time has come.
+      if (deadline.due > now) break;
+      this.#head++;
+      deadline.expire();
+    }
+    if (this.#live > 0) {
+      // (Re)armed for the oldest live deadline, even if a listener above started a new one.
+      const next = this.#queue[this.#head] as CallDeadline;
+      this.#arm(Math.max(1, Math.ceil(next.due - now)));
+      return;
+    }
+    this.#queue = [];
+    this.#head = 0;
+    if (queues.get(this.#ms) === this) queues.delete(this.#ms);
+  }
+}
+
+/** The queue of each duration in use (dropped when its timer fires with nothing live). */
+const queues = new Map<number, DurationQueue>();
+
+function queueFor(ms: number): DurationQueue {
+  let queue = queues.get(ms);
+  if (queue === undefined) {
+    queue = new DurationQueue(ms);
+    queues.set(ms, queue);
+  }
+  return queue;
+}
+
+/**
  * A class, not an object literal: a literal with a getter (`aborted`) is created in dictionary
  * mode, so every call's deadline was a slow object, and so was every read of it.
  */
 class CallDeadline implements Deadline {
   readonly at: number;
+  /** Monotonic time (`performance.now()`) when the deadline passes. */
+  readonly due: number;
+  /** True while it waits in its duration's queue. */
+  queued = true;
   #aborted = false;
   #byCaller = false;
   #listeners: Array<() => void> = [];
-  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #queue: DurationQueue;
   #offOuter: () => void = NOOP;
 
   constructor(ms: number, outer: AbortSignal, now: number) {
     this.at = now + ms;
-    this.#timer = setTimeout(() => this.#fire(), ms);
+    this.due = performance.now() + ms;
+    this.#queue = queueFor(ms);
+    this.#queue.add(this);
     if (outer.aborted) this.cancel();
     else this.#offOuter = onSignalAbort(outer, () => this.cancel());
   }
@@ -95,6 +199,12 @@ class CallDeadline implements Deadline {
     this.#fire();
   }
 
+  /** Its time has come (called by its queue, which has already let go of it). */
+  expire(): void {
+    this.#dequeue();
+    this.#fire();
+  }
+
   onAbort(listener: () => void): () => void {
     if (this.#aborted) {
       listener();
@@ -108,15 +218,21 @@ class CallDeadline implements Deadline {
   }
 
   dispose(): void {
-    clearTimeout(this.#timer);
+    this.#dequeue();
     this.#offOuter();
     this.#listeners = [];
+  }
+
+  #dequeue(): void {
+    if (!this.queued) return;
+    this.queued = false;
+    this.#queue.remove();
   }
 
   #fire(): void {
     if (this.#aborted) return;
     this.#aborted = true;
-    clearTimeout(this.#timer);
+    this.#dequeue();
     this.#offOuter();
     const current = this.#listeners;
     this.#listeners = [];

@@ -8,12 +8,13 @@
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import type { RequestUrl } from './build-request.js';
 import type { Abortable } from './deadline.js';
 import { PolicyDeniedError } from './network-policy.js';
 
 /** One request to send. */
 export interface ExchangeRequest {
-  readonly url: URL;
+  readonly url: RequestUrl;
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
@@ -274,7 +275,7 @@ export function exchange(
       dispatcher.dispatch(
         {
           origin: req.url.origin,
-          path: req.url.pathname + req.url.search,
+          path: req.url.path,
           method: req.method,
           headers: req.headers,
           body: req.body ?? null,

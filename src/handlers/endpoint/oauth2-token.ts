@@ -5,6 +5,7 @@
  * fetch at a time per service; a 401 from the API invalidates the cached token.
  */
 import type { Dispatcher } from 'undici';
+import { requestUrl } from './build-request.js';
 import { startDeadline, untilAborted, type Abortable } from './deadline.js';
 import { ToolError } from '../../errors.js';
 import { exchange } from './exchange.js';
@@ -101,7 +102,7 @@ export class OAuth2TokenCache {
     const result = await exchange(
       this.options.dispatcher(),
       {
-        url,
+        url: requestUrl(url),
         method: 'POST',
         headers: {
           authorization: `Basic ${clientBasicCredentials(client)}`,

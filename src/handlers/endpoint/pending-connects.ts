@@ -114,7 +114,7 @@ export class PendingConnects {
    * A call to `url`'s origin starts; returns its end. The end of the last call in flight to that
    * origin aborts the origin's pending connects.
    */
-  enter(url: URL): () => void {
+  enter(url: Pick<URL, 'protocol' | 'hostname' | 'port'>): () => void {
     const origin = key(url.protocol, url.hostname, url.port);
     this.#calls.set(origin, (this.#calls.get(origin) ?? 0) + 1);
     let left = false;

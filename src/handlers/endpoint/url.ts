@@ -19,6 +19,20 @@ export interface UrlTemplate {
   readonly pathPrefix: string;
   /** Query string of the configured URL without `?` (may be empty). */
   readonly query: string;
+  /**
+   * Present when the configured URL is already written the way the URL parser writes it, so a
+   * request URL made of its pieces, encoded segments and an encoded query needs no parse (see
+   * `buildRequest`). A hand-made template without it has every request URL parsed.
+   */
+  readonly canonical?: CanonicalParts;
+}
+
+/** The parts of a canonical template's origin, and its placeholder names as a set. */
+export interface CanonicalParts {
+  readonly protocol: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly names: ReadonlySet<string>;
 }
 
 /** Splits a configured URL into a template; throws (with the problems) on a URL the loader refuses. */
@@ -42,5 +56,18 @@ export function parseUrlTemplate(url: string): UrlTemplate {
   pieces.push(pathText.slice(last));
   const first = pieces[0] ?? '';
   const base = new URL(url.slice(0, start) + (first === '' ? '/' : first));
-  return { origin: base.origin, pieces, names, pathPrefix: base.pathname, query };
+  const template = { origin: base.origin, pieces, names, pathPrefix: base.pathname, query };
+  // With a plain segment in every placeholder, would the parser leave the URL exactly as written?
+  const probe = `${base.origin}${pieces.join('x')}${query === '' ? '' : `?${query}`}`;
+  if (parsedHref(probe) !== probe) return template;
+  const { protocol, hostname, port } = base;
+  return { ...template, canonical: { protocol, hostname, port, names: new Set(names) } };
+}
+
+function parsedHref(text: string): string | undefined {
+  try {
+    return new URL(text).href;
+  } catch {
+    return undefined;
+  }
 }

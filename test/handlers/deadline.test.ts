@@ -1,0 +1,121 @@
+/**
+ * Call deadlines share one Node timer per duration (src/handlers/endpoint/deadline.ts): each
+ * still fires on time, in order, never after it was disposed; a deadline nobody waits on no longer
+ * holds the process open; fake timers drive them like any timer.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startDeadline, type Deadline } from '../../src/handlers/endpoint/deadline.js';
+import { buildOnce } from '../cli/build.js';
+
+const run = promisify(execFile);
+const NEVER = new AbortController().signal;
+
+function firedAt(deadline: Deadline, started: number): Promise<number> {
+  return new Promise((resolve) => deadline.onAbort(() => resolve(performance.now() - started)));
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('deadlines of one duration', () => {
+  it('each fires at its own time, in the order they started; a disposed one never fires', async () => {
+    const t0 = performance.now();
+    const first = startDeadline(60, NEVER, Date.now());
+    const firstAt = firedAt(first, t0);
+    await new Promise((r) => setTimeout(r, 20));
+    const second = startDeadline(60, NEVER, Date.now());
+    let secondFired = false;
+    second.onAbort(() => {
+      secondFired = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const t2 = performance.now();
+    const third = startDeadline(60, NEVER, Date.now());
+    const thirdAt = firedAt(third, t2);
+    second.dispose();
+    expect(await firstAt).toBeGreaterThanOrEqual(59);
+    expect(third.aborted).toBe(false);
+    expect(await thirdAt).toBeGreaterThanOrEqual(59);
+    expect(secondFired).toBe(false);
+    expect(second.aborted).toBe(false);
+    expect(third.cancelled()).toBe(false);
+    first.dispose();
+    third.dispose();
+  });
+
+  it('a long call at the head still fires on time behind thousands that ended', async () => {
+    const t0 = performance.now();
+    const stuck = startDeadline(80, NEVER, Date.now());
+    const stuckAt = firedAt(stuck, t0);
+    for (let i = 0; i < 5000; i++) startDeadline(80, NEVER, Date.now()).dispose();
+    const late = startDeadline(80, NEVER, Date.now());
+    const lateAt = firedAt(late, performance.now());
+    expect(await stuckAt).toBeGreaterThanOrEqual(79);
+    expect(late.aborted).toBe(false);
+    expect(await lateAt).toBeGreaterThanOrEqual(79);
+    stuck.dispose();
+    late.dispose();
+  });
+
+  it("the caller's signal ends it at once, as cancelled; other deadlines keep their time", async () => {
+    const caller = new AbortController();
+    const mine = startDeadline(1000, caller.signal, Date.now());
+    const other = startDeadline(1000, NEVER, Date.now());
+    caller.abort();
+    expect(mine.aborted).toBe(true);
+    expect(mine.cancelled()).toBe(true);
+    expect(other.aborted).toBe(false);
+    mine.dispose();
+    other.dispose();
+  });
+
+  it('follows fake timers installed after real ones were used', () => {
+    startDeadline(1000, NEVER, Date.now()).dispose(); // leaves a real timer armed, idle
+    vi.useFakeTimers();
+    const deadline = startDeadline(1000, NEVER, Date.now());
+    vi.advanceTimersByTime(999);
+    expect(deadline.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(deadline.aborted).toBe(true);
+    expect(deadline.cancelled()).toBe(false);
+    deadline.dispose();
+  });
+});
+
+describe('deadlines and the process', () => {
+  const script = (body: string): string =>
+    `import { startDeadline } from './dist/handlers/endpoint/deadline.js';
+     const never = new AbortController().signal;
+     ${body}`;
+
+  it('an ended deadline does not keep the process alive', async () => {
+    buildOnce();
+    // Held open, the process would live 60 s; it is killed (and the test fails) after 4 s.
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        script(`startDeadline(60_000, never, Date.now()).dispose(); console.log('done');`),
+      ],
+      { timeout: 4000 },
+    );
+    expect(stdout.trim()).toBe('done');
+  });
+
+  it('a live deadline keeps the process alive until it fires', async () => {
+    buildOnce();
+    const { stdout } = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script(
+        `const d = startDeadline(300, never, Date.now());
+         d.onAbort(() => { console.log('fired'); d.dispose(); });`,
+      ),
+    ]);
+    expect(stdout.trim()).toBe('fired');
+  });
+});
