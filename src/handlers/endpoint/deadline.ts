@@ -85,8 +85,13 @@ class DurationQueue {
   add(deadline: CallDeadline): void {
     this.#queue.push(deadline);
     this.#live++;
-    if (this.#timer === undefined || this.#armedWith !== setTimeout) this.#arm(this.#ms);
-    else if (this.#live === 1) {
+    if (this.#timer === undefined || this.#armedWith !== setTimeout) {
+      // For the oldest live deadline: the new one unless a timer of other functions held older ones.
+      const head = this.#queue[this.#head] as CallDeadline;
+      this.#arm(
+        head === deadline ? this.#ms : Math.max(1, Math.ceil(head.due - deadline.due + this.#ms)),
+      );
+    } else if (this.#live === 1) {
       this.#timer.ref();
     }
   }
