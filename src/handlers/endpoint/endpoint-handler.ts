@@ -135,6 +135,25 @@ function staticPrepared(contentType: string | undefined): {
   return prepared;
 }
 
+// Parsed URL templates of the definitions in use, shared by every handler (so by every session):
+// a template depends only on the configured URL, and parsing it per session was a visible part
+// of a session's first call.
+const templates = new WeakMap<EndpointConfig, UrlTemplate | string>();
+
+/** The template of a definition's URL, or why it cannot be used. */
+function templateOf(endpoint: EndpointConfig): UrlTemplate | string {
+  let t = templates.get(endpoint);
+  if (t === undefined) {
+    try {
+      t = parseUrlTemplate(endpoint.url);
+    } catch (err) {
+      t = err instanceof Error ? err.message : 'bad endpoint URL';
+    }
+    templates.set(endpoint, t);
+  }
+  return t;
+}
+
 /** Creates the handler of `endpoint` tools. */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
   const now = options.now ?? Date.now;
@@ -183,19 +202,6 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   const secrets = options.secrets ?? new SecretSet();
   const auth = new ServiceAuth({ services: options.services ?? {}, dispatcher, now, secrets });
   const origins = new ServiceOrigins(options.services ?? {});
-  const templates = new WeakMap<EndpointConfig, UrlTemplate | string>();
-  const templateOf = (endpoint: EndpointConfig): UrlTemplate | string => {
-    let t = templates.get(endpoint);
-    if (t === undefined) {
-      try {
-        t = parseUrlTemplate(endpoint.url);
-      } catch (err) {
-        t = err instanceof Error ? err.message : 'bad endpoint URL';
-      }
-      templates.set(endpoint, t);
-    }
-    return t;
-  };
 
   /** Maps a transport failure to the model's error, knowing whether the caller cancelled. */
   const failureError = (
