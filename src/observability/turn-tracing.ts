@@ -39,7 +39,8 @@ export interface ToolCallTrace {
   dispatched(): void;
   /** One HTTP attempt is about to be sent; returns headers to add and its end. */
   attempt(record: HttpExchangeRecord): AttemptTrace;
-  end(outcome: { errorCode?: string; output?: unknown }): void;
+  /** The call finished: its error code, if it failed, and its output. */
+  end(errorCode: string | undefined, output: unknown): void;
 }
 
 /** Tracks one HTTP attempt. */
@@ -124,7 +125,7 @@ export class TurnTracing {
 
   /** Starts tracking one model call. */
   modelCall(): ModelCallTrace {
-    const started = this.#init.now();
+    const started = this.now();
     // Attributes are built only for a recording turn span (most hosts run without a provider).
     const span = !this.#recording()
       ? undefined
@@ -133,87 +134,62 @@ export class TurnTracing {
           'gen_ai.request.model': modelId(this.#init.model),
           ...providerOf(this.#init.model),
         });
-    let firstToken: number | undefined;
-    let firstToolCall: number | undefined;
-    return {
-      part: (toolCall) => {
-        const at = this.#init.now();
-        if (firstToken === undefined) {
-          firstToken = at - started;
-          span?.addEvent('gen_ai.first_token');
-        }
-        if (toolCall && firstToolCall === undefined) {
-          firstToolCall = at - started;
-          this.#firstToolCallMs ??= at - this.#startedAt;
-        }
-      },
-      end: (usage, error) => {
-        const durationMs = this.#init.now() - started;
-        this.#modelCalls.push({
-          durationMs,
-          ...(firstToken === undefined ? {} : { timeToFirstTokenMs: firstToken }),
-          ...(firstToolCall === undefined ? {} : { timeToFirstToolCallMs: firstToolCall }),
-        });
-        if (span === undefined) return;
-        if (firstToken !== undefined)
-          span.setAttribute('switchboard.model.time_to_first_token_ms', firstToken);
-        if (usage !== undefined) {
-          span.setAttribute('gen_ai.usage.input_tokens', usage.inputTokens);
-          span.setAttribute('gen_ai.usage.output_tokens', usage.outputTokens);
-        }
-        if (error !== undefined) fail(span, error.code, error.message);
-        span.end();
-      },
-    };
+    return new ModelCall(this, started, span);
   }
 
-  /** Starts tracking one tool call. */
-  toolCall(init: {
-    readonly callId: string;
-    readonly tool: string;
-    readonly toolType?: string;
-    readonly ruleCount: number;
-    readonly args?: unknown;
-  }): ToolCallTrace {
-    const started = this.#init.now();
+  /** Starts tracking one tool call (`args` reach the span only with `recordValues`). */
+  toolCall(
+    callId: string,
+    tool: string,
+    toolType: string | undefined,
+    ruleCount: number,
+    args: unknown,
+  ): ToolCallTrace {
+    const started = this.now();
     const span = !this.#recording()
       ? undefined
-      : this.#child(`execute_tool ${init.tool}`, SpanKind.INTERNAL, {
+      : this.#child(`execute_tool ${tool}`, SpanKind.INTERNAL, {
           'gen_ai.operation.name': 'execute_tool',
-          'gen_ai.tool.name': init.tool,
-          'gen_ai.tool.call.id': init.callId,
+          'gen_ai.tool.name': tool,
+          'gen_ai.tool.call.id': callId,
           'gen_ai.tool.type': 'function',
-          ...(init.toolType === undefined ? {} : { 'switchboard.tool.type': init.toolType }),
-          'switchboard.transform.rule_count': init.ruleCount,
-          ...(this.#init.options?.recordValues === true && init.args !== undefined
-            ? { 'gen_ai.tool.call.arguments': safeJson(init.args) }
+          ...(toolType === undefined ? {} : { 'switchboard.tool.type': toolType }),
+          'switchboard.transform.rule_count': ruleCount,
+          ...(this.#init.options?.recordValues === true && args !== undefined
+            ? { 'gen_ai.tool.call.arguments': safeJson(args) }
             : {}),
         });
-    const spanContext =
-      span === undefined ? undefined : trace.setSpan(this.#context ?? context.active(), span);
-    let dispatchedAt: number | undefined;
-    return {
-      dispatched: () => {
-        dispatchedAt ??= this.#init.now();
-      },
-      attempt: (record) => this.#attempt(record, spanContext),
-      end: (outcome) => {
-        const at = this.#init.now();
-        this.#tools.push({
-          callId: init.callId,
-          tool: init.tool,
-          durationMs: at - started,
-          queuedMs: (dispatchedAt ?? at) - started,
-          ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-        });
-        if (span === undefined) return;
-        span.setAttribute('switchboard.tool.queued_ms', (dispatchedAt ?? at) - started);
-        if (outcome.errorCode !== undefined) fail(span, outcome.errorCode);
-        else if (this.#init.options?.recordValues === true)
-          span.setAttribute('gen_ai.tool.call.result', safeJson(outcome.output));
-        span.end();
-      },
-    };
+    return new ToolCall(this, callId, tool, started, span);
+  }
+
+  /** The turn's clock (epoch ms). */
+  now(): number {
+    return this.#init.now();
+  }
+
+  /** For {@link ModelCall}: a model call ended. */
+  modelCallEnded(timings: ModelCallTimings): void {
+    this.#modelCalls.push(timings);
+  }
+
+  /** For {@link ModelCall}: a complete tool call streamed at `at`. */
+  toolCallStreamed(at: number): void {
+    this.#firstToolCallMs ??= at - this.#startedAt;
+  }
+
+  /** For {@link ToolCall}: a tool call ended. */
+  toolCallEnded(timings: ToolCallTimings): void {
+    this.#tools.push(timings);
+  }
+
+  /** For {@link ToolCall}: whether values (arguments, results) go on spans. */
+  recordsValues(): boolean {
+    return this.#init.options?.recordValues === true;
+  }
+
+  /** For {@link ToolCall}: the context a tool call's child spans (HTTP attempts) start under. */
+  contextOf(span: Span): Context {
+    return trace.setSpan(this.#context ?? context.active(), span);
   }
 
   /** A bridge or pre-tool phrase was spoken. */
@@ -250,7 +226,8 @@ export class TurnTracing {
     return timings;
   }
 
-  #attempt(record: HttpExchangeRecord, parent: Context | undefined): AttemptTrace {
+  /** For {@link ToolCall}: tracks one HTTP attempt under `parent`. */
+  attempt(record: HttpExchangeRecord, parent: Context | undefined): AttemptTrace {
     if (parent === undefined || this.#tracer === undefined) return NO_ATTEMPT;
     const url = safeUrl(record.url);
     const span = this.#tracer.startSpan(
@@ -365,3 +342,113 @@ export const NO_TIMINGS: TurnTimings = Object.freeze({
   tools: [],
   phrasesSpoken: 0,
 });
+
+/**
+ * One model call. A class, not an object of closures: made for every round, so a single object
+ * with its state in fields instead of two closures, their context and the object holding them.
+ */
+class ModelCall implements ModelCallTrace {
+  readonly #turn: TurnTracing;
+  readonly #started: number;
+  readonly #span: Span | undefined;
+  #firstToken: number | undefined;
+  #firstToolCall: number | undefined;
+
+  constructor(turn: TurnTracing, started: number, span: Span | undefined) {
+    this.#turn = turn;
+    this.#started = started;
+    this.#span = span;
+  }
+
+  part(toolCall: boolean): void {
+    const at = this.#turn.now();
+    if (this.#firstToken === undefined) {
+      this.#firstToken = at - this.#started;
+      this.#span?.addEvent('gen_ai.first_token');
+    }
+    if (toolCall && this.#firstToolCall === undefined) {
+      this.#firstToolCall = at - this.#started;
+      this.#turn.toolCallStreamed(at);
+    }
+  }
+
+  end(usage: ModelUsage | undefined, error?: { code: string; message: string }): void {
+    const durationMs = this.#turn.now() - this.#started;
+    const firstToken = this.#firstToken;
+    const firstToolCall = this.#firstToolCall;
+    // Written out (same keys, same order as before), not spread.
+    this.#turn.modelCallEnded(
+      firstToken === undefined
+        ? firstToolCall === undefined
+          ? { durationMs }
+          : { durationMs, timeToFirstToolCallMs: firstToolCall }
+        : firstToolCall === undefined
+          ? { durationMs, timeToFirstTokenMs: firstToken }
+          : { durationMs, timeToFirstTokenMs: firstToken, timeToFirstToolCallMs: firstToolCall },
+    );
+    const span = this.#span;
+    if (span === undefined) return;
+    if (firstToken !== undefined)
+      span.setAttribute('switchboard.model.time_to_first_token_ms', firstToken);
+    if (usage !== undefined) {
+      span.setAttribute('gen_ai.usage.input_tokens', usage.inputTokens);
+      span.setAttribute('gen_ai.usage.output_tokens', usage.outputTokens);
+    }
+    if (error !== undefined) fail(span, error.code, error.message);
+    span.end();
+  }
+}
+
+/** One tool call; a class for the same reason as {@link ModelCall}. */
+class ToolCall implements ToolCallTrace {
+  readonly #turn: TurnTracing;
+  readonly #callId: string;
+  readonly #tool: string;
+  readonly #started: number;
+  readonly #span: Span | undefined;
+  readonly #spanContext: Context | undefined;
+  #dispatchedAt: number | undefined;
+
+  constructor(
+    turn: TurnTracing,
+    callId: string,
+    tool: string,
+    started: number,
+    span: Span | undefined,
+  ) {
+    this.#turn = turn;
+    this.#callId = callId;
+    this.#tool = tool;
+    this.#started = started;
+    this.#span = span;
+    this.#spanContext = span === undefined ? undefined : turn.contextOf(span);
+  }
+
+  dispatched(): void {
+    this.#dispatchedAt ??= this.#turn.now();
+  }
+
+  // An own function: handlers receive it on its own, as `traceAttempt`.
+  readonly attempt = (record: HttpExchangeRecord): AttemptTrace =>
+    this.#turn.attempt(record, this.#spanContext);
+
+  end(errorCode: string | undefined, output: unknown): void {
+    const at = this.#turn.now();
+    const callId = this.#callId;
+    const tool = this.#tool;
+    const durationMs = at - this.#started;
+    const queuedMs = (this.#dispatchedAt ?? at) - this.#started;
+    this.#turn.toolCallEnded(
+      errorCode === undefined
+        ? { callId, tool, durationMs, queuedMs }
+        : { callId, tool, durationMs, queuedMs, errorCode },
+    );
+    const span = this.#span;
+    if (span === undefined) return;
+    span.setAttribute('switchboard.tool.queued_ms', queuedMs);
+    if (errorCode !== undefined) fail(span, errorCode);
+    else if (this.#turn.recordsValues())
+      span.setAttribute('gen_ai.tool.call.result', safeJson(output));
+    span.end();
+  }
+}

@@ -44,14 +44,25 @@ export function applyToolResult(
     if (spoken !== undefined)
       emit({ type: 'say', text: spoken, source: 'error', tool: trace.tool });
   } else {
-    emit({
-      type: 'tool-result',
-      callId: trace.callId,
-      tool: trace.tool,
-      output: trace.output,
-      durationSecs,
-      ...(trace.propagate === true ? { propagate: true as const } : {}),
-    });
+    // Written out, not spread: made for every call.
+    emit(
+      trace.propagate === true
+        ? {
+            type: 'tool-result',
+            callId: trace.callId,
+            tool: trace.tool,
+            output: trace.output,
+            durationSecs,
+            propagate: true,
+          }
+        : {
+            type: 'tool-result',
+            callId: trace.callId,
+            tool: trace.tool,
+            output: trace.output,
+            durationSecs,
+          },
+    );
   }
   const state = host.state;
   for (const effect of result.effects) {

@@ -135,16 +135,22 @@ export async function executeToolCall(
   }
   const handlerSignal = cancellable ? ctx.signal : NEVER_ABORTED;
   const handler = ctx.handlerFor(tool.type);
+  // Written out, not spread: made for every call.
   const attempt = (signal: AbortSignal): Promise<HandlerOutcome> =>
-    handler.execute(args, {
-      tool,
-      callId: call.id,
-      session: ctx.session,
-      signal,
-      onRequest,
-      onResponse,
-      ...(trace === undefined ? {} : { traceAttempt: trace.attempt }),
-    });
+    handler.execute(
+      args,
+      trace === undefined
+        ? { tool, callId: call.id, session: ctx.session, signal, onRequest, onResponse }
+        : {
+            tool,
+            callId: call.id,
+            session: ctx.session,
+            signal,
+            onRequest,
+            onResponse,
+            traceAttempt: trace.attempt,
+          },
+    );
   const policy = effectivePolicy(tool.callPolicy, ctx.deadlineCapMs);
   let run: Promise<HandlerOutcome>;
   trace?.dispatched();

@@ -82,11 +82,18 @@ export function prepareToolCall(
     ctx.toolDefaults !== undefined && Object.hasOwn(ctx.toolDefaults, tool.name)
       ? ctx.toolDefaults[tool.name]
       : undefined;
-  const merged = applyStaticParameters(parsed.args, tool.staticParameters, {
-    ...(overrides === undefined ? {} : { overrides }),
-    vars: ctx.vars,
-    session: ctx.system,
-  });
+  // Without static parameters there is nothing to merge: the rules below copy the arguments
+  // anyway (they never write to their input), so no copy is made here.
+  const merged =
+    tool.staticParameters.length === 0
+      ? parsed.args
+      : applyStaticParameters(
+          parsed.args,
+          tool.staticParameters,
+          overrides === undefined
+            ? { vars: ctx.vars, session: ctx.system }
+            : { overrides, vars: ctx.vars, session: ctx.system },
+        );
   const outcome = tool.defaults.apply(merged, {
     vars: ctx.vars,
     session: ctx.system,

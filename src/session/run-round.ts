@@ -170,27 +170,30 @@ export async function runRound(
       tracing,
     });
     const prepared = prepareToolCall(call.name, call.arguments, modelPrepareCtx);
-    emit({
-      type: 'tool-call',
-      callId: call.id,
-      tool: call.name,
-      rawArguments: call.arguments,
-      ...(prepared.args === undefined ? {} : { args: prepared.args }),
-    });
-    const trace = tracing?.toolCall({
-      callId: call.id,
-      tool: call.name,
-      ...(prepared.ok ? { toolType: prepared.tool.type } : {}),
-      ruleCount: prepared.ok ? prepared.tool.defaults.rules.length : 0,
-      ...(prepared.args === undefined ? {} : { args: prepared.args }),
-    });
+    // Events and trace records below are written out, not spread: made for every call.
+    const args = prepared.args;
+    emit(
+      args === undefined
+        ? { type: 'tool-call', callId: call.id, tool: call.name, rawArguments: call.arguments }
+        : {
+            type: 'tool-call',
+            callId: call.id,
+            tool: call.name,
+            rawArguments: call.arguments,
+            args,
+          },
+    );
+    const trace = tracing?.toolCall(
+      call.id,
+      call.name,
+      prepared.ok ? prepared.tool.type : undefined,
+      prepared.ok ? prepared.tool.defaults.rules.length : 0,
+      args,
+    );
     pending.push(
       dispatchCall({ host, call, prepared, startedAt, execCtx, trace, speech, started }).then(
         (result) => {
-          trace?.end({
-            ...(result.trace.errorCode === undefined ? {} : { errorCode: result.trace.errorCode }),
-            output: result.trace.output,
-          });
+          trace?.end(result.trace.errorCode, result.trace.output);
           finished[index] = result;
           flush();
         },
@@ -206,12 +209,11 @@ export async function runRound(
   const model = host.activeModel();
   try {
     const modelId = host.options.modelId;
-    const stream = model.stream({
-      messages,
-      tools: chatTools,
-      signal,
-      ...(modelId === undefined ? {} : { modelId }),
-    });
+    const stream = model.stream(
+      modelId === undefined
+        ? { messages, tools: chatTools, signal }
+        : { messages, tools: chatTools, signal, modelId },
+    );
     for await (const part of stream) {
       if (signal.aborted) break;
       if (part.type !== 'finish') modelTrace?.part(part.type === 'tool-call');
@@ -245,19 +247,20 @@ export async function runRound(
   speech?.stop();
 
   if (text !== '' || calls.length > 0) {
-    host.state.history.push({
-      role: 'assistant',
-      content: text === '' ? null : text,
-      ...(calls.length === 0
-        ? {}
+    const content = text === '' ? null : text;
+    host.state.history.push(
+      calls.length === 0
+        ? { role: 'assistant', content }
         : {
+            role: 'assistant',
+            content,
             tool_calls: calls.map((c) => ({
               id: c.id,
               type: 'function' as const,
               function: { name: c.name, arguments: c.arguments },
             })),
-          }),
-    });
+          },
+    );
   }
   const results: ToolCallResult[] = [];
   for (const r of finished) {
@@ -265,14 +268,10 @@ export async function runRound(
     results.push(r);
     host.state.history.push({ role: 'tool', tool_call_id: r.call.id, content: r.content });
   }
-  return {
-    text,
-    results,
-    usage,
-    interrupted: signal.aborted,
-    ...(error === undefined ? {} : { error }),
-    activation,
-  };
+  const interrupted = signal.aborted;
+  return error === undefined
+    ? { text, results, usage, interrupted, activation }
+    : { text, results, usage, interrupted, error, activation };
 }
 
 function prepareContext(
