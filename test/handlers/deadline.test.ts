@@ -85,6 +85,23 @@ describe('deadlines of one duration', () => {
   });
 });
 
+describe('deadlines under fake timers that leave the clock alone', () => {
+  it('fire when the timer fires, though performance.now() has not moved', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const first = startDeadline(1000, NEVER, Date.now());
+    const second = startDeadline(1000, NEVER, Date.now());
+    vi.advanceTimersByTime(999);
+    expect(first.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(first.aborted).toBe(true);
+    // Started within the same real millisecond or later: it fires on its own timer.
+    vi.advanceTimersByTime(1000);
+    expect(second.aborted).toBe(true);
+    first.dispose();
+    second.dispose();
+  });
+});
+
 describe('deadlines and the process', () => {
   const script = (body: string): string =>
     `import { startDeadline } from './dist/handlers/endpoint/deadline.js';

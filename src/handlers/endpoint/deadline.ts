@@ -77,6 +77,8 @@ class DurationQueue {
   // The timer functions the timer was armed with: a test that installs fake timers brings new ones.
   #armedWith: typeof setTimeout | undefined;
   #clearWith: typeof clearTimeout = clearTimeout;
+  // The `due` the timer was armed for: when it fires, that time has come, whatever the clock says.
+  #armedFor = 0;
 
   constructor(ms: number) {
     this.#ms = ms;
@@ -89,6 +91,7 @@ class DurationQueue {
       // For the oldest live deadline: the new one unless a timer of other functions held older ones.
       const head = this.#queue[this.#head] as CallDeadline;
       this.#arm(
+        head.due,
         head === deadline ? this.#ms : Math.max(1, Math.ceil(head.due - deadline.due + this.#ms)),
       );
     } else if (this.#live === 1) {
@@ -114,8 +117,9 @@ class DurationQueue {
     }
   }
 
-  #arm(delay: number): void {
+  #arm(due: number, delay: number): void {
     if (this.#timer !== undefined) this.#clearWith(this.#timer);
+    this.#armedFor = due;
     this.#armedWith = setTimeout;
     this.#clearWith = clearTimeout;
     const timer = setTimeout(() => {
@@ -128,14 +132,15 @@ class DurationQueue {
   /** Expires every due deadline, then re-arms for the next live one (or drops the queue). */
   #expire(): void {
     this.#timer = undefined;
-    const now = performance.now();
+    // The timer's word counts: Node may fire it a little before the monotonic clock reaches
+    // `due` (as a timer per call did), and fake timers may not move `performance.now()` at all.
+    const now = Math.max(performance.now(), this.#armedFor);
     while (this.#head < this.#queue.length) {
       const deadline = this.#queue[this.#head] as CallDeadline;
       if (!deadline.queued) {
         this.#head++;
         continue;
       }
-      // Node's timer may fire a little before the monotonic clock says the time has come.
       if (deadline.due > now) break;
       this.#head++;
       deadline.expire();
@@ -143,7 +148,7 @@ class DurationQueue {
     if (this.#live > 0) {
       // (Re)armed for the oldest live deadline, even if a listener above started a new one.
       const next = this.#queue[this.#head] as CallDeadline;
-      this.#arm(Math.max(1, Math.ceil(next.due - now)));
+      this.#arm(next.due, Math.max(1, Math.ceil(next.due - now)));
       return;
     }
     this.#queue = [];
