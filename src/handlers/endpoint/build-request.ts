@@ -185,8 +185,9 @@ export function buildRequest(
     const text = template.origin + path + (query === '' ? '' : `?${query}`);
     const parts = template.canonical;
     // A canonical template's pieces, segments from encodeURIComponent and a query from
-    // URLSearchParams are all kept as written by the parser; only segments that come out as
-    // dot segments (placeholders side by side, or next to a dot) would be rewritten.
+    // URLSearchParams are all kept as written by the parser, so origin and prefix hold by
+    // construction. Only a segment that comes out as a dot segment would be rewritten (`.` and
+    // `..` alone are refused above, but `%2` in the configured path and an `e` make `%2e`).
     if (parts !== undefined && (template.names.length === 0 || !DOT_SEGMENT.test(path))) {
       const { protocol, hostname, port } = parts;
       const { origin } = template;
