@@ -85,6 +85,17 @@ describe('deadlines of one duration', () => {
   });
 });
 
+describe('the idle timer', () => {
+  it('stays armed after the last deadline ends, then fires once and is dropped', () => {
+    vi.useFakeTimers();
+    startDeadline(2500, NEVER, Date.now()).dispose();
+    startDeadline(2500, NEVER, Date.now()).dispose();
+    expect(vi.getTimerCount()).toBe(1);
+    vi.runOnlyPendingTimers();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
 describe('deadlines under fake timers that leave the clock alone', () => {
   it('fire when the timer fires, though performance.now() has not moved', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
