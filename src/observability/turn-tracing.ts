@@ -373,19 +373,15 @@ class ModelCall implements ModelCallTrace {
   }
 
   end(usage: ModelUsage | undefined, error?: { code: string; message: string }): void {
-    const durationMs = this.#turn.now() - this.#started;
     const firstToken = this.#firstToken;
     const firstToolCall = this.#firstToolCall;
-    // Written out (same keys, same order as before), not spread.
-    this.#turn.modelCallEnded(
-      firstToken === undefined
-        ? firstToolCall === undefined
-          ? { durationMs }
-          : { durationMs, timeToFirstToolCallMs: firstToolCall }
-        : firstToolCall === undefined
-          ? { durationMs, timeToFirstTokenMs: firstToken }
-          : { durationMs, timeToFirstTokenMs: firstToken, timeToFirstToolCallMs: firstToolCall },
-    );
+    // One object, its optional keys added in their usual order (no spreads).
+    const timings: { -readonly [K in keyof ModelCallTimings]: ModelCallTimings[K] } = {
+      durationMs: this.#turn.now() - this.#started,
+    };
+    if (firstToken !== undefined) timings.timeToFirstTokenMs = firstToken;
+    if (firstToolCall !== undefined) timings.timeToFirstToolCallMs = firstToolCall;
+    this.#turn.modelCallEnded(timings);
     const span = this.#span;
     if (span === undefined) return;
     if (firstToken !== undefined)
