@@ -29,7 +29,7 @@
 // (TURN_HTTP_FD_SESSIONS, 5000; 0 skips), --long-sessions (TURN_HTTP_LONG_SESSIONS, 20; 0 skips),
 // --long-turns (1000), --only engine|bare (skips the comparison, fd check and long run).
 import { fork } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -191,6 +191,34 @@ async function bareLoop(turns, latencies, pace) {
 
 // --- measuring ---------------------------------------------------------------------------------
 const fdCount = () => readdirSync('/proc/self/fd').length;
+// CPU ticks (user, system) from /proc/self/task (Linux only; 10 ms ticks): the main thread, and
+// the others together (V8's helpers: parallel scavenge, concurrent marking, compiler; libuv's).
+function threadTicks() {
+  const out = { main: [0, 0], other: [0, 0] };
+  let tasks;
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return undefined;
+  }
+  for (const tid of tasks) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const kind = tid === String(process.pid) ? 'main' : 'other';
+    out[kind][0] += Number(fields[11]);
+    out[kind][1] += Number(fields[12]);
+  }
+  return out;
+}
+const ticksSince = (a, b) =>
+  a === undefined || b === undefined
+    ? undefined
+    : Object.fromEntries(Object.keys(a).map((k) => [k, [b[k][0] - a[k][0], b[k][1] - a[k][1]]]));
 // Not with --only (a profiling run): a forced full GC would count in the profile's GC share.
 const gc = () => {
   if (only !== undefined) return;
@@ -227,6 +255,7 @@ async function phase(side, n, turns, rate) {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const cpu0 = process.cpuUsage();
+  const ticks0 = threadTicks();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
@@ -237,6 +266,7 @@ async function phase(side, n, turns, rate) {
   );
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const ticks = ticksSince(ticks0, threadTicks());
   loop.disable();
   const total = n * turns;
   // Per live session: the sessions are still referenced here (each holding `turns` turns).
@@ -251,6 +281,18 @@ async function phase(side, n, turns, rate) {
     turns: total,
     perSec: total / (wallMs / 1000),
     cpuUsPerTurn: (cpu.user + cpu.system) / total,
+    userUsPerTurn: cpu.user / total,
+    systemUsPerTurn: cpu.system / total,
+    // Clock ticks are 10 ms on Linux: µs per turn by thread kind, user + system.
+    threads:
+      ticks === undefined
+        ? undefined
+        : Object.fromEntries(
+            Object.entries(ticks).map(([k, [u, sy]]) => [
+              k,
+              [(u * 1e4) / total, (sy * 1e4) / total],
+            ]),
+          ),
     p50: median(latencies),
     p99: pct(latencies, 99),
     loopP99: loop.percentile(99) / 1e6,
@@ -266,7 +308,12 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
 function show(r) {
   console.log(
-    `  ${r.side.padEnd(6)} N=${r.n}: ${r.perSec.toFixed(0)} turns/s, CPU ${r.cpuUsPerTurn.toFixed(0)} µs/turn, ` +
+    `  ${r.side.padEnd(6)} N=${r.n}: ${r.perSec.toFixed(0)} turns/s, CPU ${r.cpuUsPerTurn.toFixed(0)} µs/turn ` +
+      `(user ${r.userUsPerTurn.toFixed(0)}, system ${r.systemUsPerTurn.toFixed(0)}` +
+      (r.threads === undefined
+        ? ''
+        : `; main thread ${r.threads.main.map((x) => x.toFixed(0)).join('+')}, other threads ${r.threads.other.map((x) => x.toFixed(0)).join('+')}`) +
+      `), ` +
       `p50 ${f1(r.p50)} ms, p99 ${f1(r.p99)} ms, loop p99 ${f2(r.loopP99)} ms` +
       (r.side === 'engine'
         ? `, heap ${f1(r.heapPerSession / 1024)} KiB/session, fds ${f2(r.fdsPerSession)}/session (pool sockets ${r.sockets})`
