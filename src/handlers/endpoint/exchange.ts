@@ -141,6 +141,8 @@ function decoders(encoding: string | string[] | undefined): Transform[] | string
   return out;
 }
 
+const NOOP = (): void => undefined;
+
 class Aborted extends Error {
   override readonly name = 'AbortError';
 }
@@ -151,126 +153,9 @@ export function exchange(
   req: ExchangeRequest,
   limits: ExchangeLimits,
 ): Promise<ExchangeResult> {
+  if (req.signal.aborted) return Promise.resolve({ ok: false, failure: { kind: 'aborted' } });
   return new Promise<ExchangeResult>((resolve) => {
-    let controller: Dispatcher.DispatchController | undefined;
-    let settled = false;
-    let responded = false;
-    let status = 0;
-    let headers: Readonly<Record<string, string | string[] | undefined>> = {};
-    let cap = limits.maxBodyBytes;
-    let truncate = false;
-    let chain: Transform[] = [];
-    const chunks: Buffer[] = [];
-    let total = 0;
-
-    const finish = (result: ExchangeResult): void => {
-      if (settled) return;
-      settled = true;
-      offAbort();
-      for (const d of chain) {
-        d.on('error', () => undefined);
-        d.destroy();
-      }
-      resolve(result);
-    };
-    const stop = (result: ExchangeResult): void => {
-      // Abort the exchange: undici discards the connection instead of draining it.
-      finish(result);
-      controller?.abort(new Aborted('stopped'));
-    };
-    const fail = (err: unknown): void =>
-      finish({ ok: false, failure: classify(err, req.signal, responded) });
-    const complete = (): void => {
-      const body =
-        chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total);
-      finish({ ok: true, response: { status, headers, body } });
-    };
-    const accept = (chunk: Buffer): void => {
-      if (settled) return;
-      if (total + chunk.length <= cap) {
-        total += chunk.length;
-        chunks.push(chunk);
-        return;
-      }
-      if (!truncate) {
-        stop({ ok: false, failure: { kind: 'body_too_large' } });
-        return;
-      }
-      chunks.push(chunk.subarray(0, cap - total));
-      total = cap;
-      const body = Buffer.concat(chunks, total);
-      stop({ ok: true, response: { status, headers, body } });
-    };
-    if (req.signal.aborted) {
-      resolve({ ok: false, failure: { kind: 'aborted' } });
-      return;
-    }
-    const offAbort = req.signal.onAbort(() => stop({ ok: false, failure: { kind: 'aborted' } }));
-
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (settled) c.abort(new Aborted('stopped'));
-      },
-      onResponseStart(c, statusCode, received) {
-        controller = c;
-        if (settled || statusCode < 200) return; // 1xx informational: the real response follows
-        responded = true;
-        status = statusCode;
-        headers = received;
-        if (headerBytes(received) > limits.maxHeaderBytes) {
-          stop({ ok: false, failure: { kind: 'headers_too_large' } });
-          return;
-        }
-        if (statusCode >= 300 && statusCode < 400) {
-          stop({ ok: true, response: { status, headers, body: Buffer.alloc(0) } });
-          return;
-        }
-        const success = statusCode < 300;
-        cap = success ? limits.maxBodyBytes : limits.maxErrorBodyBytes;
-        truncate = !success;
-        const found = decoders(received['content-encoding']);
-        if (typeof found === 'string') {
-          stop({ ok: false, failure: { kind: 'bad_encoding', message: found } });
-          return;
-        }
-        chain = found;
-        for (let i = 0; i < chain.length; i++) {
-          const d = chain[i] as Transform;
-          d.on('error', (err: unknown) => {
-            if (!settled) stop({ ok: false, failure: classify(err, req.signal, true) });
-          });
-          const next = chain[i + 1];
-          if (next !== undefined) d.pipe(next);
-        }
-        const last = chain[chain.length - 1];
-        if (last !== undefined) {
-          last.on('data', accept);
-          last.on('end', () => {
-            if (!settled) complete();
-          });
-        }
-      },
-      onResponseData(c, chunk) {
-        if (settled) return;
-        const first = chain[0];
-        if (first === undefined) accept(chunk);
-        else if (!first.write(chunk)) {
-          // Back-pressure from the decoder: pause the socket until it drains.
-          c.pause();
-          first.once('drain', () => c.resume());
-        }
-      },
-      onResponseEnd() {
-        if (settled) return;
-        const first = chain[0];
-        if (first === undefined) complete();
-        else first.end();
-      },
-      onResponseError(_c, err) {
-        fail(err);
-      },
-    };
+    const handler = new Exchange(req.signal, limits, resolve);
     try {
       dispatcher.dispatch(
         {
@@ -286,7 +171,165 @@ export function exchange(
         handler,
       );
     } catch (err) {
-      fail(err);
+      handler.fail(err);
     }
   });
+}
+
+/**
+ * The state of one exchange and undici's handler for it. A class, not closures: an exchange is
+ * made for every endpoint call, and its methods are shared instead of made per call.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly #signal: Abortable;
+  readonly #limits: ExchangeLimits;
+  readonly #resolve: (result: ExchangeResult) => void;
+  #offAbort: () => void = NOOP;
+  #controller: Dispatcher.DispatchController | undefined;
+  #settled = false;
+  #responded = false;
+  #status = 0;
+  #headers: Readonly<Record<string, string | string[] | undefined>> = {};
+  #cap: number;
+  #truncate = false;
+  #chain: Transform[] | undefined;
+  readonly #chunks: Buffer[] = [];
+  #total = 0;
+
+  constructor(
+    signal: Abortable,
+    limits: ExchangeLimits,
+    resolve: (result: ExchangeResult) => void,
+  ) {
+    this.#signal = signal;
+    this.#limits = limits;
+    this.#resolve = resolve;
+    this.#cap = limits.maxBodyBytes;
+    this.#offAbort = signal.onAbort(() => this.#stop({ ok: false, failure: { kind: 'aborted' } }));
+  }
+
+  #finish(result: ExchangeResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#offAbort();
+    if (this.#chain !== undefined) {
+      for (const d of this.#chain) {
+        d.on('error', () => undefined);
+        d.destroy();
+      }
+    }
+    this.#resolve(result);
+  }
+
+  /** Abort the exchange: undici discards the connection instead of draining it. */
+  #stop(result: ExchangeResult): void {
+    this.#finish(result);
+    this.#controller?.abort(new Aborted('stopped'));
+  }
+
+  fail(err: unknown): void {
+    this.#finish({ ok: false, failure: classify(err, this.#signal, this.#responded) });
+  }
+
+  #complete(): void {
+    const chunks = this.#chunks;
+    const body =
+      chunks.length === 1 && chunks[0] !== undefined
+        ? chunks[0]
+        : Buffer.concat(chunks, this.#total);
+    this.#finish({ ok: true, response: { status: this.#status, headers: this.#headers, body } });
+  }
+
+  #accept(chunk: Buffer): void {
+    if (this.#settled) return;
+    const cap = this.#cap;
+    if (this.#total + chunk.length <= cap) {
+      this.#total += chunk.length;
+      this.#chunks.push(chunk);
+      return;
+    }
+    if (!this.#truncate) {
+      this.#stop({ ok: false, failure: { kind: 'body_too_large' } });
+      return;
+    }
+    this.#chunks.push(chunk.subarray(0, cap - this.#total));
+    this.#total = cap;
+    const body = Buffer.concat(this.#chunks, cap);
+    this.#stop({ ok: true, response: { status: this.#status, headers: this.#headers, body } });
+  }
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.#controller = c;
+    if (this.#settled) c.abort(new Aborted('stopped'));
+  }
+
+  onResponseStart(
+    c: Dispatcher.DispatchController,
+    statusCode: number,
+    received: Readonly<Record<string, string | string[] | undefined>>,
+  ): void {
+    this.#controller = c;
+    if (this.#settled || statusCode < 200) return; // 1xx informational: the real response follows
+    this.#responded = true;
+    this.#status = statusCode;
+    this.#headers = received;
+    if (headerBytes(received) > this.#limits.maxHeaderBytes) {
+      this.#stop({ ok: false, failure: { kind: 'headers_too_large' } });
+      return;
+    }
+    if (statusCode >= 300 && statusCode < 400) {
+      this.#stop({
+        ok: true,
+        response: { status: statusCode, headers: received, body: Buffer.alloc(0) },
+      });
+      return;
+    }
+    const success = statusCode < 300;
+    this.#cap = success ? this.#limits.maxBodyBytes : this.#limits.maxErrorBodyBytes;
+    this.#truncate = !success;
+    const encoding = received['content-encoding'];
+    if (encoding === undefined || encoding === '') return; // the usual case: no decoder
+    const found = decoders(encoding);
+    if (typeof found === 'string') {
+      this.#stop({ ok: false, failure: { kind: 'bad_encoding', message: found } });
+      return;
+    }
+    if (found.length === 0) return;
+    this.#chain = found;
+    for (let i = 0; i < found.length; i++) {
+      const d = found[i] as Transform;
+      d.on('error', (err: unknown) => {
+        if (!this.#settled) this.#stop({ ok: false, failure: classify(err, this.#signal, true) });
+      });
+      const next = found[i + 1];
+      if (next !== undefined) d.pipe(next);
+    }
+    const last = found[found.length - 1] as Transform;
+    last.on('data', (chunk: Buffer) => this.#accept(chunk));
+    last.on('end', () => {
+      if (!this.#settled) this.#complete();
+    });
+  }
+
+  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    const first = this.#chain?.[0];
+    if (first === undefined) this.#accept(chunk);
+    else if (!first.write(chunk)) {
+      // Back-pressure from the decoder: pause the socket until it drains.
+      c.pause();
+      first.once('drain', () => c.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    const first = this.#chain?.[0];
+    if (first === undefined) this.#complete();
+    else first.end();
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.fail(err);
+  }
 }
