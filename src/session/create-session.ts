@@ -59,6 +59,15 @@ import type {
 /** What the turn queue settles with, whatever the turn did. */
 function settledQuietly(): void {}
 
+/**
+ * A new session id, as one flat string. `randomUUID()` returns its 36 characters as a tree of
+ * about 20 joined pieces, which V8 keeps as it is: every string later made from the id (an
+ * `Idempotency-Key` digest per unsafe call, trace ids) walked the whole tree again.
+ */
+function flatUuid(): string {
+  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+}
+
 export class SessionEndedError extends Error {
   override readonly name = 'SessionEndedError';
 }
@@ -69,7 +78,7 @@ export class SessionEndedError extends Error {
  */
 export function createSession(given: SessionOptions): Session {
   const options = checkedOptions(given);
-  const id = options.id ?? randomUUID();
+  const id = options.id ?? flatUuid();
   const vars: Record<string, unknown> = {};
   if (options.vars !== undefined) assignVars(vars, options.vars);
   const state: LiveState = {
@@ -128,7 +137,17 @@ export async function resumeSession(
  */
 function checkedOptions(options: SessionOptions): SessionOptions {
   const { language, languages } = checkSessionOptions(options);
-  return { ...options, language, ...(languages !== undefined ? { languages } : {}) };
+  // `language` comes before the host's keys and is then written over them, never added after a
+  // spread: in code V8 has optimized, `{ ...options, language }` gives each copy a hidden class of
+  // its own, so every read of a session's options became a slow, megamorphic one
+  // (docs/benchmarks.md, "Issue 17, fifth round"). `languages` is only set when the host gave it.
+  const checked: { -readonly [K in keyof SessionOptions]: SessionOptions[K] } = {
+    language,
+    ...options,
+  };
+  checked.language = language;
+  if (languages !== undefined) checked.languages = languages;
+  return checked;
 }
 
 function hasOwnAgent(options: SessionOptions, name: string): boolean {

@@ -46,10 +46,18 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   const sessionOptions = applyAgentConfig({ ...options, tools }, options.config);
   const history = parseChatHistory(options.chatHistory ?? options.chat_history);
   const memory = memoryText(options.memory);
-  const base: SessionOptions =
-    memory === undefined
-      ? sessionOptions
-      : { ...sessionOptions, systemContext: joinContext(sessionOptions.systemContext, memory) };
+  // The memory's context is written over a copy, not added after a spread (see checkedOptions in
+  // create-session.ts: a key added after a spread gives each copy its own hidden class).
+  let base: SessionOptions = sessionOptions;
+  if (memory !== undefined) {
+    const systemContext = joinContext(sessionOptions.systemContext, memory);
+    const withMemory: { -readonly [K in keyof SessionOptions]: SessionOptions[K] } = {
+      systemContext,
+      ...sessionOptions,
+    };
+    withMemory.systemContext = systemContext;
+    base = withMemory;
+  }
   const fresh = createSession(base);
   const session =
     history.length === 0 ? fresh : restoreSession({ ...fresh.toJSON(), history }, base);
