@@ -13,9 +13,12 @@
 //
 // Reported per N: turns/s and the ratio to bare, CPU per turn (process.cpuUsage over the phase ÷
 // turns; includes GC and undici), turn latency p50/p99, event-loop delay p99
-// (monitorEventLoopDelay sampling every 1 ms for the whole phase), heap and file descriptors per
-// live session (after the phase, with gc(); fds are /proc/self/fd entries minus the baseline minus
-// the shared pool's connected sockets). Then an fd check with 5,000 sessions, and turn 1,000 of
+// (monitorEventLoopDelay sampling every 1 ms for the whole phase), file descriptors per live
+// session (/proc/self/fd entries minus the baseline minus the shared pool's connected sockets) and
+// heap per live session (measured in one more engine phase of its own, with gc() before and after:
+// a forced full GC right before a timed phase put its aftermath, concurrent sweeping and a shrunken
+// young generation, into that phase's CPU, the more so the larger the heap). Timed phases start
+// after a short pause, so what the previous phase left running ends outside them. Then an fd check with 5,000 sessions, and turn 1,000 of
 // long sessions versus turn 10 of fresh sessions measured alongside (engine time per turn = turn
 // time − the endpoint call's time; the same sessions' turn 10 from the start is printed too).
 //
@@ -243,10 +246,17 @@ function sharedSockets() {
   return socketsOf(pool.dispatcher);
 }
 
-/** Runs one side with n concurrent loops of `turns` each; returns its figures. */
-async function phase(side, n, turns, rate) {
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs one side with n concurrent loops of `turns` each; returns its figures. With `heap`, the
+ * heap per live session is measured (gc() before and after); otherwise it is not, and the phase
+ * starts after a pause instead.
+ */
+async function phase(side, n, turns, rate, heap = false) {
   if (!scripts.has(turns)) scripts.set(turns, scriptFor(turns));
-  gc();
+  if (heap) gc();
+  else await pause(500);
   const heap0 = process.memoryUsage().heapUsed;
   const fd0 = fdCount();
   const sockets0 = side === 'engine' ? sharedSockets() : socketsOf(bareAgent);
@@ -272,8 +282,8 @@ async function phase(side, n, turns, rate) {
   // Per live session: the sessions are still referenced here (each holding `turns` turns).
   const fds = fdCount();
   const sockets = side === 'engine' ? sharedSockets() : socketsOf(bareAgent);
-  gc();
-  const heap = process.memoryUsage().heapUsed;
+  if (heap) gc();
+  const heap1 = process.memoryUsage().heapUsed;
   const out = {
     side,
     n,
@@ -296,7 +306,7 @@ async function phase(side, n, turns, rate) {
     p50: median(latencies),
     p99: pct(latencies, 99),
     loopP99: loop.percentile(99) / 1e6,
-    heapPerSession: side === 'engine' && only === undefined ? (heap - heap0) / n : NaN,
+    heapPerSession: side === 'engine' && heap ? (heap1 - heap0) / n : NaN,
     fdsPerSession: side === 'engine' ? (fds - fd0 - (sockets - sockets0)) / n : NaN,
     sockets,
   };
@@ -316,7 +326,7 @@ function show(r) {
       `), ` +
       `p50 ${f1(r.p50)} ms, p99 ${f1(r.p99)} ms, loop p99 ${f2(r.loopP99)} ms` +
       (r.side === 'engine'
-        ? `, heap ${f1(r.heapPerSession / 1024)} KiB/session, fds ${f2(r.fdsPerSession)}/session (pool sockets ${r.sockets})`
+        ? `${Number.isFinite(r.heapPerSession) ? `, heap ${f1(r.heapPerSession / 1024)} KiB/session` : ''}, fds ${f2(r.fdsPerSession)}/session (pool sockets ${r.sockets})`
         : `, sockets ${r.sockets}`),
   );
 }
@@ -349,6 +359,8 @@ async function compare(n, rate) {
     ratios.perSec.push(got.engine.perSec / got.bare.perSec);
     ratios.cpu.push(got.engine.cpuUsPerTurn / got.bare.cpuUsPerTurn);
   }
+  // Heap per live session: one more engine phase, untimed, with gc() before and after.
+  const heapPerSession = (await phase('engine', n, turns, rate, true)).heapPerSession;
   // A fresh bare Agent for the next comparison, as the engine's shared pool keeps its sockets.
   await bareAgent.close();
   bareAgent = new Agent();
@@ -364,7 +376,7 @@ async function compare(n, rate) {
       p50: m('engine', 'p50'),
       p99: m('engine', 'p99'),
       loopP99: m('engine', 'loopP99'),
-      heap: m('engine', 'heapPerSession'),
+      heap: heapPerSession,
       fds: m('engine', 'fdsPerSession'),
     },
     bare: {
