@@ -290,19 +290,26 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
       if (prepared instanceof ToolError) return { type: 'error', error: prepared };
       const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
-      const record: HttpExchangeRecord = {
-        method: METHOD[method],
-        url: built.url.href,
-        // Without a service no header is secret (ours, and the idempotency key), and the headers
-        // object is frozen: the record shares it.
-        headers: service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders),
-        ...(built.body === undefined ? {} : { body: built.body }),
-        attempt,
-      };
+      // Without a service no header is secret (ours, and the idempotency key), and the headers
+      // object is frozen: the record shares it.
+      const recorded =
+        service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders);
+      // Written out, not spread: made for every attempt (keys in the documented order).
+      const record: HttpExchangeRecord =
+        built.body === undefined
+          ? { method: METHOD[method], url: built.url.href, headers: recorded, attempt }
+          : {
+              method: METHOD[method],
+              url: built.url.href,
+              headers: recorded,
+              body: built.body,
+              attempt,
+            };
       context.onRequest?.(record);
       const traced = context.traceAttempt?.(record);
       // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
-      const leave = options.dispatcher === undefined ? pool().connects.enter(built.url) : undefined;
+      const connects = options.dispatcher === undefined ? pool().connects : undefined;
+      const entered = connects?.enter(built.url);
       const result = await exchange(
         dispatcher(),
         {
@@ -313,11 +320,11 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
               ? headers
               : { ...headers, ...traced.headers },
           signal: deadline,
-          ...(built.body === undefined ? {} : { body: built.body }),
+          body: built.body,
         },
         limits,
       );
-      leave?.();
+      if (entered !== undefined) connects?.leave(entered);
       traced?.end(
         result.ok ? result.response.status : undefined,
         result.ok ? undefined : result.failure.kind,

@@ -17,7 +17,7 @@ export interface ExchangeRequest {
   readonly url: RequestUrl;
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
+  readonly body?: string | undefined;
   /** Ends the exchange when aborted (the call's deadline or cancellation). */
   readonly signal: Abortable;
 }

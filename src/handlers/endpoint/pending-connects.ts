@@ -29,6 +29,8 @@ export class ConnectAbortedError extends Error {
   readonly code = 'UND_ERR_ABORTED';
 }
 
+const MAX_KEYS = 256;
+
 function key(protocol: string, hostname: string, port: string): string {
   const host = (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname).toLowerCase();
   const p = port !== '' ? port : protocol === 'https:' ? '443' : '80';
@@ -39,6 +41,8 @@ function key(protocol: string, hostname: string, port: string): string {
 export class PendingConnects {
   readonly #connects = new Map<string, Set<PendingConnect>>();
   readonly #calls = new Map<string, number>();
+  /** A URL's `origin` → its key here (default port written out, host lower-cased). */
+  readonly #keys = new Map<string, string>();
 
   /** Connects now pending (for tests and diagnostics). */
   get size(): number {
@@ -111,24 +115,32 @@ export class PendingConnects {
   }
 
   /**
-   * A call to `url`'s origin starts; returns its end. The end of the last call in flight to that
-   * origin aborts the origin's pending connects.
+   * A call to `url`'s origin starts; returns the key to pass to {@link leave} when it ends. The
+   * end of the last call in flight to that origin aborts the origin's pending connects.
    */
-  enter(url: Pick<URL, 'protocol' | 'hostname' | 'port'>): () => void {
-    const origin = key(url.protocol, url.hostname, url.port);
+  enter(url: Pick<URL, 'origin' | 'protocol' | 'hostname' | 'port'>): string {
+    // The key of an origin is kept (a request URL's origin is the same string on every call of a
+    // definition, so this is one lookup); bounded, as templated hosts can be many.
+    let origin = this.#keys.get(url.origin);
+    if (origin === undefined) {
+      if (this.#keys.size >= MAX_KEYS) this.#keys.clear();
+      origin = key(url.protocol, url.hostname, url.port);
+      this.#keys.set(url.origin, origin);
+    }
     this.#calls.set(origin, (this.#calls.get(origin) ?? 0) + 1);
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      const n = (this.#calls.get(origin) ?? 1) - 1;
-      if (n > 0) {
-        this.#calls.set(origin, n);
-        return;
-      }
-      this.#calls.delete(origin);
-      for (const entry of [...(this.#connects.get(origin) ?? [])]) entry.abort();
-    };
+    return origin;
+  }
+
+  /** A call entered with {@link enter} ended (call it once per `enter`). */
+  leave(origin: string): void {
+    const n = (this.#calls.get(origin) ?? 1) - 1;
+    if (n > 0) {
+      this.#calls.set(origin, n);
+      return;
+    }
+    this.#calls.delete(origin);
+    const pending = this.#connects.get(origin);
+    if (pending !== undefined) for (const entry of [...pending]) entry.abort();
   }
 
   /** Aborts every pending connect (the Agent is being destroyed). */
