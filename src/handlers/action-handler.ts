@@ -75,7 +75,7 @@ function reportedFailure(
     said === undefined ? `action ${tool} reported failure` : shortMessage(said),
     { result: output },
   );
-  return effects.length === 0 ? body : { ...body, effects };
+  return effects.length === 0 ? body : Object.assign({}, body, { effects });
 }
 
 type Settled =

@@ -16,6 +16,7 @@ import {
   createContextHandler,
   createEndpointHandler,
   createLogHandler,
+  type EndpointHandlerOptions,
   renderMustache,
   toChatTools,
 } from './deps.js';
@@ -342,7 +343,11 @@ class LiveSession implements Session, TurnHost {
   }
 
   backgroundFinished(result: ToolCallResult, closed: boolean): void {
-    const finished = { ...result, trace: { ...result.trace, background: 'finished' as const } };
+    // Object.assign, not a key after a spread (a hidden class per result once optimized).
+    const finished = {
+      ...result,
+      trace: Object.assign({}, result.trace, { background: 'finished' as const }),
+    };
     if (closed || this.ended) {
       // No turn after close: keep the result in history so the call is never repeated.
       this.state.history.push({ role: 'system', content: backgroundResultMessage(finished) });
@@ -386,21 +391,26 @@ class LiveSession implements Session, TurnHost {
           now: this.now,
           ...(o.actionTimeoutSecs === undefined ? {} : { timeoutSecs: o.actionTimeoutSecs }),
         });
-      case 'endpoint':
+      case 'endpoint': {
+        // Keys set one by one, not conditional spreads: a literal starting with spreads gives each
+        // session's handler options a hidden class of its own once optimized, and the handler
+        // reads them on every call (docs/benchmarks.md, "Issue 17, fifth round").
+        const endpoint: {
+          -readonly [K in keyof EndpointHandlerOptions]: EndpointHandlerOptions[K];
+        } = { now: this.now };
+        if (o.dispatcher !== undefined) endpoint.dispatcher = o.dispatcher;
+        if (o.pools !== undefined) endpoint.pools = o.pools;
+        if (o.services !== undefined) endpoint.services = o.services;
+        if (o.secrets !== undefined) endpoint.secrets = o.secrets;
+        if (o.networkPolicy !== undefined) endpoint.networkPolicy = o.networkPolicy;
+        if (o.maxResponseBytes !== undefined) endpoint.maxResponseBytes = o.maxResponseBytes;
         this.#endpoint = limitEndpointCalls(
-          createEndpointHandler({
-            ...(o.dispatcher === undefined ? {} : { dispatcher: o.dispatcher }),
-            ...(o.pools === undefined ? {} : { pools: o.pools }),
-            ...(o.services === undefined ? {} : { services: o.services }),
-            ...(o.secrets === undefined ? {} : { secrets: o.secrets }),
-            ...(o.networkPolicy === undefined ? {} : { networkPolicy: o.networkPolicy }),
-            ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
-            now: this.now,
-          }),
+          createEndpointHandler(endpoint),
           this.limits.maxConcurrentEndpointCalls,
           this.now,
         );
         return this.#endpoint;
+      }
       case 'context':
         return createContextHandler({ now: this.now });
       case 'log':

@@ -9,4 +9,7 @@ export { applySaveRules } from '../handlers/save.js';
 export { createActionHandler } from '../handlers/action-handler.js';
 export { createContextHandler } from '../handlers/context-handler.js';
 export { createLogHandler } from '../handlers/log-handler.js';
-export { createEndpointHandler } from '../handlers/endpoint/endpoint-handler.js';
+export {
+  createEndpointHandler,
+  type EndpointHandlerOptions,
+} from '../handlers/endpoint/endpoint-handler.js';

@@ -26,10 +26,11 @@ export function turnLimits(options: SessionOptions, agent: string | undefined): 
   const timeoutMs = config?.timeout ?? options.turnTimeoutMs;
   // Most sessions set neither: one shared object instead of one per turn.
   if (maxCalls === undefined && timeoutMs === undefined) return NO_LIMITS;
-  return {
-    ...(maxCalls === undefined ? {} : { maxCalls }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  };
+  // Set one by one: a literal of conditional spreads gets a hidden class per object once optimized.
+  const limits: { -readonly [K in keyof TurnLimits]: TurnLimits[K] } = {};
+  if (maxCalls !== undefined) limits.maxCalls = maxCalls;
+  if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
+  return limits;
 }
 
 /** A turn's signal that also aborts when its deadline passes. */

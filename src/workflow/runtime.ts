@@ -286,7 +286,7 @@ async function runTask(
       run = new Execution(io, s, () => task.stepById.get(s!.step ?? '')?.inputs ?? []);
       const outcome = await submitStep(task, s, args, run);
       if (outcome.type === 'error') error = outcome.error;
-      else output = { ...outcome.output, ...stepResult(task, s, run) };
+      else output = Object.assign({}, outcome.output, stepResult(task, s, run));
       break;
     }
     case 'expression': {
@@ -333,7 +333,7 @@ async function runTask(
     const out = error.toJSON();
     return {
       call,
-      trace: { ...base, output: out, isError: true, errorCode: error.code },
+      trace: Object.assign({}, base, { output: out, isError: true, errorCode: error.code }),
       effects,
       content: JSON.stringify(out),
       nested: run.nested,
@@ -341,7 +341,7 @@ async function runTask(
   }
   return {
     call,
-    trace: { ...base, output, isError: false },
+    trace: Object.assign({}, base, { output, isError: false }),
     effects,
     content: typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null'),
     nested: run.nested,

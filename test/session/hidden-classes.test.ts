@@ -1,9 +1,10 @@
 /**
  * What a session keeps and reads on every turn is shaped the same way in every session. If each
  * session's options object had a hidden class of its own, every read of it would be a slow,
- * megamorphic one: V8 gives each copy made by `{ ...options, key }` its own class once that code
- * is optimized (docs/benchmarks.md, "Issue 17, fifth round"). Checked in a child process with V8's
- * natives syntax, after enough sessions for the optimizing compiler to have run.
+ * megamorphic one: V8 gives each object made by `{ ...source, newKey }` its own class once that
+ * code is optimized, for some sources (docs/benchmarks.md, "Issue 17, fifth round"). Checked in a
+ * child process with V8's natives syntax, after enough sessions for the optimizing compiler to
+ * have run.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -80,7 +80,7 @@ export class PendingConnects {
         },
       };
       own.add(entry);
-      const tagged: TaggedOptions = { ...opts, [ENTRY]: entry };
+      const tagged: TaggedOptions = Object.assign({}, opts, { [ENTRY]: entry });
       const socket = inner(tagged, (err, sock) => {
         if (entry.ended) {
           sock?.destroy();

@@ -62,7 +62,11 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
       // Keep the name for TLS (SNI and certificate checks); dial the checked address.
       const servername = opts.servername ?? (address === host ? undefined : host);
       inner(
-        { ...opts, hostname: address, ...(servername === undefined ? {} : { servername }) },
+        Object.assign(
+          {},
+          opts,
+          servername === undefined ? { hostname: address } : { hostname: address, servername },
+        ),
         callback,
       );
     };

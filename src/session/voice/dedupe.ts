@@ -42,14 +42,14 @@ export class RoundCalls {
 export function dedupedResult(first: ToolCallResult, call: ModelToolCall): ToolCallResult {
   return {
     call,
-    trace: {
-      ...first.trace,
+    // Object.assign, not keys after a spread (a hidden class per trace once optimized).
+    trace: Object.assign({}, first.trace, {
       callId: call.id,
       rawArguments: call.arguments,
       duration_secs: 0,
       requests: [],
       dedupedFrom: first.call.id,
-    },
+    }),
     effects: [],
     content: first.content,
   };

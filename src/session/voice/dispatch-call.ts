@@ -93,5 +93,8 @@ export function dispatchCall(o: DispatchOptions): Promise<ToolCallResult> {
 }
 
 function withWait(result: ToolCallResult, wait: SpeechWait | undefined): ToolCallResult {
-  return wait === undefined ? result : { ...result, trace: { ...result.trace, speechWait: wait } };
+  // Object.assign, not a key after a spread (a hidden class per trace once optimized).
+  return wait === undefined
+    ? result
+    : { ...result, trace: Object.assign({}, result.trace, { speechWait: wait }) };
 }

@@ -54,7 +54,7 @@ export class SpeechLedger {
         this.#openText = undefined;
         return event.speechId !== undefined
           ? (event as SessionEvent)
-          : { ...event, speechId: this.open() };
+          : Object.assign({}, event, { speechId: this.open() });
       case 'spoken':
         // An acknowledgement arriving mid-utterance does not split it.
         return event;
