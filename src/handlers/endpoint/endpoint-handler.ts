@@ -507,8 +507,8 @@ function withIdempotencyKey(
   // Our own static headers never carry a key; a service's may.
   if (!ours) for (const h in headers) if (h.toLowerCase() === 'idempotency-key') return headers;
   // Frozen: without a service the request record shares this object. Object.assign, not a key
-  // after a spread (docs/benchmarks.md, "Issue 17, fifth round"): that gave every call's headers
-  // a hidden class of their own, and undici reads every header of every request.
+  // after a spread (docs/architecture.md): depending on the source, that can give every call's
+  // headers a hidden class of their own once optimized, and undici reads every request header.
   return Object.freeze(
     Object.assign({}, headers, {
       'idempotency-key': idempotencyKey(context.session.id, context.callId),
