@@ -117,6 +117,11 @@ const fixedUrls = new WeakMap<UrlTemplate, RequestUrl>();
 // A dot segment as the URL parser sees one (`.`, `..`, either dot percent-encoded, any case).
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
+/** False when `path` cannot hold a dot segment (no `.`, no `%2e` in either case): no regex run. */
+function mayHaveDotSegment(path: string): boolean {
+  return path.includes('.') || path.includes('%2e') || path.includes('%2E');
+}
+
 /** A plain data object (no inherited `toJSON` a copy would lose). */
 function isPlainObject(value: object): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
@@ -188,7 +193,10 @@ export function buildRequest(
     // URLSearchParams are all kept as written by the parser, so origin and prefix hold by
     // construction. Only a segment that comes out as a dot segment would be rewritten (`.` and
     // `..` alone are refused above, but `%2` in the configured path and an `e` make `%2e`).
-    if (parts !== undefined && (template.names.length === 0 || !DOT_SEGMENT.test(path))) {
+    if (
+      parts !== undefined &&
+      (template.names.length === 0 || !mayHaveDotSegment(path) || !DOT_SEGMENT.test(path))
+    ) {
       const { protocol, hostname, port } = parts;
       const { origin } = template;
       url = { href: text, origin, protocol, hostname, port, path: text.slice(origin.length) };
