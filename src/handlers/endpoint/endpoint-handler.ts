@@ -199,9 +199,15 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   const dispatcher = (): Dispatcher => options.dispatcher ?? pool().dispatcher;
   // Calls in flight, so close() can end them: a shared pool outlives the handler.
   const inflight = new Set<Deadline>();
-  const secrets = options.secrets ?? new SecretSet();
-  const auth = new ServiceAuth({ services: options.services ?? {}, dispatcher, now, secrets });
-  const origins = new ServiceOrigins(options.services ?? {});
+  // Service credentials, their origins and the secrets to scrub exist only with services (or a
+  // host's secret set): a handler without them, most sessions' handler, makes none of them.
+  const services = options.services;
+  const secrets = options.secrets ?? (services === undefined ? undefined : new SecretSet());
+  const auth =
+    services === undefined || secrets === undefined
+      ? undefined
+      : new ServiceAuth({ services, dispatcher, now, secrets });
+  const origins = services === undefined ? undefined : new ServiceOrigins(services);
 
   /** Maps a transport failure to the model's error, knowing whether the caller cancelled. */
   const failureError = (
@@ -256,6 +262,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING };
     let secretHeaders: ReadonlySet<string> = NO_SECRETS;
     if (service !== undefined) {
+      if (auth === undefined)
+        return new ToolError('not_available', `service "${service}" is not configured`);
       const extra = await auth.headers(service, deadline);
       if (extra instanceof ToolError) return extra;
       Object.assign(headers, extra.headers);
@@ -351,7 +359,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         response.status === 401 &&
         service !== undefined &&
         !refreshed &&
-        auth.invalidate(service)
+        auth?.invalidate(service) === true
       ) {
         // A request rejected for its token was not acted on: one retry with a fresh token is safe for any method.
         refreshed = true;
@@ -371,7 +379,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       }
       const interpreted = interpretResponse(
         response,
-        secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
+        secrets === undefined || secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
       );
       return interpreted.ok
         ? { type: 'success', output: interpreted.output }
@@ -381,7 +389,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
 
   /** Removes every known secret from what the model and the traces will see. */
   const scrub = (body: OutcomeBody): OutcomeBody => {
-    if (secrets.size === 0) return body;
+    if (secrets === undefined || secrets.size === 0) return body;
     if (body.type === 'success') return { ...body, output: secrets.scrubValue(body.output) };
     const { error } = body;
     const details =
@@ -430,14 +438,14 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       if (isBuildFailure(built))
         return finish(errorBody('invalid_arguments', built.problem), records, startedAt);
       const service = context.tool.service;
-      if (service !== undefined && !auth.has(service))
+      if (service !== undefined && (auth === undefined || !auth.has(service)))
         return finish(
           errorBody('not_available', `service "${service}" is not configured`),
           records,
           startedAt,
         );
       // Secrets follow their service's origin: checked before any token fetch or connection.
-      if (service !== undefined && !origins.allows(service, built.url.origin))
+      if (service !== undefined && origins?.allows(service, built.url.origin) === false)
         return finish(
           errorBody(
             'origin_not_allowed',
