@@ -17,37 +17,84 @@ export function limitEndpointCalls(
   max: number,
   now: () => number,
 ): ClosableHandler {
-  let running = 0;
-  const waiting = new Set<() => void>();
-  let closed = false;
+  return new EndpointCallLimiter(inner, max, now);
+}
 
-  const release = (): void => {
-    running--;
-    const next = waiting.values().next();
-    if (!next.done) next.value();
+/**
+ * One per session that calls an endpoint: a class, not a set of closures, so an idle session's
+ * limiter is one small object (its wait queue is made only when a call has to wait).
+ */
+class EndpointCallLimiter implements ClosableHandler {
+  readonly kind: ClosableHandler['kind'];
+  readonly #inner: ClosableHandler;
+  readonly #max: number;
+  readonly #now: () => number;
+  #running = 0;
+  #waiting: Set<() => void> | undefined;
+  #closed = false;
+
+  // Shared by every call of this limiter (no closures, no async frame per call): the slot is
+  // freed however the call ends.
+  readonly #releaseWith = (outcome: HandlerOutcome): HandlerOutcome => {
+    this.#release();
+    return outcome;
+  };
+  readonly #releaseAndThrow = (err: unknown): never => {
+    this.#release();
+    throw err;
   };
 
-  const cancelled = (): HandlerOutcome => {
-    const t = now();
+  constructor(inner: ClosableHandler, max: number, now: () => number) {
+    this.kind = inner.kind;
+    this.#inner = inner;
+    this.#max = max;
+    this.#now = now;
+  }
+
+  execute(
+    args: Readonly<Record<string, unknown>>,
+    context: HandlerContext,
+  ): Promise<HandlerOutcome> {
+    const slot = this.#acquire(context);
+    if (slot === true) return this.#run(args, context);
+    if (slot === false) return Promise.resolve(this.#cancelled());
+    return slot.then((ok) => (ok ? this.#run(args, context) : this.#cancelled()));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const wake of [...(this.#waiting ?? [])]) wake();
+    await this.#inner.close();
+  }
+
+  #release(): void {
+    this.#running--;
+    const next = this.#waiting?.values().next();
+    if (next !== undefined && !next.done) next.value();
+  }
+
+  #cancelled(): HandlerOutcome {
+    const t = this.#now();
     return finishOutcome(errorBody('cancelled', 'the call was cancelled before it started'), t, t);
-  };
+  }
 
   /**
    * True when a slot is taken, false when the call must not start; a promise of either when the
    * call has to wait (a free slot is taken synchronously, without a tick).
    */
-  const acquire = (context: HandlerContext): boolean | Promise<boolean> => {
-    if (closed || context.signal.aborted) return false;
-    if (running < max) {
-      running++;
+  #acquire(context: HandlerContext): boolean | Promise<boolean> {
+    if (this.#closed || context.signal.aborted) return false;
+    if (this.#running < this.#max) {
+      this.#running++;
       return true;
     }
+    const waiting = (this.#waiting ??= new Set());
     return new Promise((resolve) => {
       const wake = (): void => {
         waiting.delete(wake);
         off();
-        if (closed) return resolve(false);
-        running++;
+        if (this.#closed) return resolve(false);
+        this.#running++;
         resolve(true);
       };
       const off = onSignalAbort(context.signal, () => {
@@ -56,45 +103,17 @@ export function limitEndpointCalls(
       });
       waiting.add(wake);
     });
-  };
+  }
 
-  // Shared by every call (no closures, no async frame per call): the slot is freed however the
-  // call ends.
-  const releaseWith = (outcome: HandlerOutcome): HandlerOutcome => {
-    release();
-    return outcome;
-  };
-  const releaseAndThrow = (err: unknown): never => {
-    release();
-    throw err;
-  };
-  const run = (
-    args: Readonly<Record<string, unknown>>,
-    context: HandlerContext,
-  ): Promise<HandlerOutcome> => {
+  #run(args: Readonly<Record<string, unknown>>, context: HandlerContext): Promise<HandlerOutcome> {
     let running: Promise<HandlerOutcome>;
     try {
-      running = inner.execute(args, context);
+      running = this.#inner.execute(args, context);
     } catch (err) {
-      release();
+      this.#release();
       // Rejected with the value thrown, as the async wrapper this replaces did.
       return Promise.reject(err as Error);
     }
-    return running.then(releaseWith, releaseAndThrow);
-  };
-
-  return {
-    kind: inner.kind,
-    execute(args, context) {
-      const slot = acquire(context);
-      if (slot === true) return run(args, context);
-      if (slot === false) return Promise.resolve(cancelled());
-      return slot.then((ok) => (ok ? run(args, context) : cancelled()));
-    },
-    async close() {
-      closed = true;
-      for (const wake of [...waiting]) wake();
-      await inner.close();
-    },
-  };
+    return running.then(this.#releaseWith, this.#releaseAndThrow);
+  }
 }
