@@ -23,7 +23,8 @@ export interface Deadline extends Abortable {
   dispose(): void;
 }
 
-const NOOP = (): void => undefined;
+/** Does nothing: the unsubscribe of a listener never added. */
+export const NOOP = (): void => undefined;
 
 // One EventTarget listener per caller signal, fanned out to every call using it: a turn's signal
 // is shared by all its parallel calls, and per-call add/remove on an EventTarget is slow (and

@@ -35,7 +35,7 @@ import { redactHeaders } from './redact.js';
 import { SecretSet } from './secret-set.js';
 import { idempotencyKey, mayRetry, sideEffectClass } from '../../definition/side-effects.js';
 import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
-import { ServiceAuth } from './service-auth.js';
+import { ServiceAuth, serviceNotConfigured } from './service-auth.js';
 import { ServiceOrigins } from './service-origins.js';
 import { parseUrlTemplate, type UrlTemplate } from './url.js';
 
@@ -262,8 +262,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING };
     let secretHeaders: ReadonlySet<string> = NO_SECRETS;
     if (service !== undefined) {
-      if (auth === undefined)
-        return new ToolError('not_available', `service "${service}" is not configured`);
+      if (auth === undefined) return serviceNotConfigured(service);
       const extra = await auth.headers(service, deadline);
       if (extra instanceof ToolError) return extra;
       Object.assign(headers, extra.headers);
@@ -439,11 +438,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         return finish(errorBody('invalid_arguments', built.problem), records, startedAt);
       const service = context.tool.service;
       if (service !== undefined && (auth === undefined || !auth.has(service)))
-        return finish(
-          errorBody('not_available', `service "${service}" is not configured`),
-          records,
-          startedAt,
-        );
+        return finish({ type: 'error', error: serviceNotConfigured(service) }, records, startedAt);
       // Secrets follow their service's origin: checked before any token fetch or connection.
       if (service !== undefined && origins?.allows(service, built.url.origin) === false)
         return finish(

@@ -9,7 +9,7 @@ import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { RequestUrl } from './build-request.js';
-import type { Abortable } from './deadline.js';
+import { NOOP, type Abortable } from './deadline.js';
 import { PolicyDeniedError } from './network-policy.js';
 
 /** One request to send. */
@@ -140,8 +140,6 @@ function decoders(encoding: string | string[] | undefined): Transform[] | string
   }
   return out;
 }
-
-const NOOP = (): void => undefined;
 
 class Aborted extends Error {
   override readonly name = 'AbortError';

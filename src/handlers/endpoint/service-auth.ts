@@ -27,6 +27,11 @@ export interface ServiceAuthOptions {
   readonly secrets: SecretSet;
 }
 
+/** The error of a call naming a service the handler was not given. */
+export function serviceNotConfigured(name: string): ToolError {
+  return new ToolError('not_available', `service "${name}" is not configured`);
+}
+
 /** The services of one handler, by name (a Map: names come from definitions). */
 export class ServiceAuth {
   readonly #services: ReadonlyMap<string, ServiceConfig>;
@@ -59,8 +64,7 @@ export class ServiceAuth {
   /** Headers to add for a service, fetching an oauth2 token when needed. */
   async headers(name: string, signal: Abortable): Promise<ServiceHeaders | ToolError> {
     const config = this.#services.get(name);
-    if (config === undefined)
-      return new ToolError('not_available', `service "${name}" is not configured`);
+    if (config === undefined) return serviceNotConfigured(name);
     const headers: Record<string, string> = {};
     const secretHeaders = new Set<string>();
     for (const [key, value] of Object.entries(config.headers ?? {}))
