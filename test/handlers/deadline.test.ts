@@ -6,7 +6,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startDeadline, type Deadline } from '../../src/handlers/endpoint/deadline.js';
+import {
+  DeadlineGroup,
+  onSignalAbort,
+  startDeadline,
+  type Deadline,
+} from '../../src/handlers/endpoint/deadline.js';
 import { buildOnce } from '../cli/build.js';
 
 const run = promisify(execFile);
@@ -82,6 +87,76 @@ describe('deadlines of one duration', () => {
     expect(deadline.aborted).toBe(true);
     expect(deadline.cancelled()).toBe(false);
     deadline.dispose();
+  });
+});
+
+describe('many deadlines at once', () => {
+  it('more than the queue first holds each fire in order, the disposed ones never', () => {
+    vi.useFakeTimers();
+    // Started 1 ms apart, 40 of them (the queue starts with room for 16 and grows), every third
+    // disposed at once: the others fire one by one, each at its own time.
+    const fired: number[] = [];
+    const all: Deadline[] = [];
+    for (let i = 0; i < 40; i++) {
+      const d = startDeadline(3000, NEVER, Date.now());
+      const n = i;
+      d.onAbort(() => fired.push(n));
+      all.push(d);
+      vi.advanceTimersByTime(1);
+    }
+    for (let i = 0; i < 40; i += 3) all[i]?.dispose();
+    vi.advanceTimersByTime(3000 - 40 + 2);
+    expect(fired).toEqual([1, 2]);
+    vi.advanceTimersByTime(40);
+    expect(fired).toEqual([...Array(40).keys()].filter((i) => i % 3 !== 0));
+    for (const d of all) d.dispose();
+  });
+});
+
+describe('a caller signal shared by many waiters', () => {
+  it('tells each once; one removed by an earlier one is not told; unsubscribed ones never', () => {
+    const caller = new AbortController();
+    const told: string[] = [];
+    const deadline = startDeadline(60_000, caller.signal, Date.now());
+    deadline.onAbort(() => told.push('deadline'));
+    let offB = (): void => undefined;
+    const offA = onSignalAbort(caller.signal, () => {
+      told.push('a');
+      offB();
+    });
+    offB = onSignalAbort(caller.signal, () => told.push('b'));
+    const offC = onSignalAbort(caller.signal, () => told.push('c'));
+    offC();
+    caller.abort();
+    // In the order they joined: a is told before b, and b is gone by its turn.
+    expect(told).toEqual(['deadline', 'a']);
+    expect(deadline.cancelled()).toBe(true);
+    offA();
+    deadline.dispose();
+  });
+
+  it("a disposed deadline leaves the signal's list: the abort no longer reaches it", () => {
+    const caller = new AbortController();
+    const d = startDeadline(60_000, caller.signal, Date.now());
+    d.dispose();
+    caller.abort();
+    expect(d.aborted).toBe(false);
+  });
+});
+
+describe('a group of deadlines', () => {
+  it('cancelAll cancels the ones in flight, not the ones disposed', () => {
+    const group = new DeadlineGroup();
+    const done = startDeadline(60_000, NEVER, Date.now(), group);
+    const a = startDeadline(60_000, NEVER, Date.now(), group);
+    const b = startDeadline(60_000, NEVER, Date.now(), group);
+    done.dispose();
+    group.cancelAll();
+    expect([a.cancelled(), b.cancelled(), done.aborted]).toEqual([true, true, false]);
+    a.dispose();
+    b.dispose();
+    group.cancelAll();
+    expect(done.aborted).toBe(false);
   });
 });
 

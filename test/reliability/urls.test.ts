@@ -309,6 +309,74 @@ describe('request URLs built without a parse', () => {
   });
 });
 
+describe('query and form encoding', () => {
+  // The encoder writes plain names and values itself and hands the rest to URLSearchParams; the
+  // result must be URLSearchParams' own, byte for byte, for any values.
+  const template = parseUrlTemplate('https://api.test/v1/search');
+  const item = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 8 }),
+    fc.constantFrom('metric', 'a-b_c.d*e', 'a b', 'ä', '~', "!'()", '+', '%20', '', '=&'),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+  );
+  const args = fc.dictionary(
+    fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom('units', 'a.b', 'x y')),
+    fc.oneof(item, fc.array(item, { maxLength: 3 })),
+    { maxKeys: 4 },
+  );
+  const expected = (values: Record<string, unknown>): string => {
+    const pairs: Array<[string, string]> = [];
+    for (const [key, value] of Object.entries(values))
+      for (const v of Array.isArray(value) ? (value as unknown[]) : [value])
+        if (v !== undefined && v !== null)
+          pairs.push([key, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+    return new URLSearchParams(pairs).toString();
+  };
+
+  it('a query string is exactly what URLSearchParams writes, for any values (property)', () => {
+    fc.assert(
+      fc.property(args, (values) => {
+        const built = buildRequest(template, 'query', values);
+        if (isBuildFailure(built)) {
+          // Only control characters in a name or value are refused.
+          expect(built.problem).toMatch(/control characters/);
+          return;
+        }
+        const query = expected(values);
+        expect(built.url.path).toBe(query === '' ? '/v1/search' : `/v1/search?${query}`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a form body is exactly what URLSearchParams writes, control characters included', () => {
+    fc.assert(
+      fc.property(args, (values) => {
+        const built = buildRequest(template, 'form', values);
+        expect(isBuildFailure(built)).toBe(false);
+        if (!isBuildFailure(built)) expect(built.body).toBe(expected(values));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('writes plain values itself and escapes the rest as URLSearchParams does', () => {
+    const built = buildRequest(template, 'query', {
+      units: 'metric',
+      days: 3,
+      tags: ['a b', 'c'],
+      note: "it's ~ok",
+      skip: null,
+    });
+    expect(isBuildFailure(built) ? built.problem : built.url.path).toBe(
+      '/v1/search?units=metric&days=3&tags=a+b&tags=c&note=it%27s+%7Eok',
+    );
+  });
+});
+
 describe('configured URLs the loader refuses', () => {
   async function urlProblem(url: string): Promise<string> {
     try {

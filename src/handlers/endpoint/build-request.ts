@@ -69,26 +69,50 @@ function scalarText(value: unknown): string {
   return String(value);
 }
 
-/** Turns arguments into `key=value` pairs: arrays repeat the key, null/undefined are left out. */
-function toPairs(
+// What the form-urlencoded serializer (WHATWG URL, as `URLSearchParams` writes it) leaves as it
+// is: a name or value made only of these is its own encoding (and holds no control character).
+const FORM_SAFE = /^[\w.*-]*$/;
+
+/**
+ * The arguments as `application/x-www-form-urlencoded` (`key=value&…`, exactly as
+ * `URLSearchParams` writes them): arrays repeat the key, null/undefined are left out. Written
+ * directly when every name and value is its own encoding (the usual `units=metric&days=3`),
+ * through `URLSearchParams` otherwise.
+ */
+function formEncode(
   args: Readonly<Record<string, unknown>>,
   skip: ReadonlySet<string>,
   refuseControls: boolean,
-): Array<[string, string]> | BuildFailure {
+): string | BuildFailure {
+  let out = '';
+  let plain = true;
+  for (const key of Object.keys(args)) {
+    if (skip.has(key)) continue;
+    const value = args[key];
+    const many = Array.isArray(value);
+    const count = many ? (value as unknown[]).length : 1;
+    for (let i = 0; i < count; i++) {
+      const item: unknown = many ? (value as unknown[])[i] : value;
+      if (item === undefined || item === null) continue;
+      const text = scalarText(item);
+      if (plain && FORM_SAFE.test(key) && FORM_SAFE.test(text)) {
+        out += out === '' ? `${key}=${text}` : `&${key}=${text}`;
+        continue;
+      }
+      plain = false;
+      if (refuseControls && (hasControlChars(text) || hasControlChars(key)))
+        return { problem: `argument "${key}" contains control characters` };
+    }
+  }
+  if (plain) return out;
   const pairs: Array<[string, string]> = [];
   for (const key of Object.keys(args)) {
     if (skip.has(key)) continue;
     const value = args[key];
-    const items = Array.isArray(value) ? value : [value];
-    for (const item of items) {
-      if (item === undefined || item === null) continue;
-      const text = scalarText(item);
-      if (refuseControls && (hasControlChars(text) || hasControlChars(key)))
-        return { problem: `argument "${key}" contains control characters` };
-      pairs.push([key, text]);
-    }
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value])
+      if (item !== undefined && item !== null) pairs.push([key, scalarText(item)]);
   }
-  return pairs;
+  return new URLSearchParams(pairs).toString();
 }
 
 /** Encodes one path placeholder value, or says why it cannot be used. */
@@ -173,9 +197,8 @@ export function buildRequest(
     contentType = 'application/json';
   } else {
     // Form bodies encode control characters safely; only URLs refuse them.
-    const pairs = toPairs(args, used, location !== 'form');
-    if (isFailure(pairs)) return pairs;
-    const encoded = new URLSearchParams(pairs).toString();
+    const encoded = formEncode(args, used, location !== 'form');
+    if (isFailure(encoded)) return encoded;
     if (location === 'form') {
       body = encoded;
       contentType = 'application/x-www-form-urlencoded';

@@ -26,40 +26,161 @@ export interface Deadline extends Abortable {
 /** Does nothing: the unsubscribe of a listener never added. */
 export const NOOP = (): void => undefined;
 
-// One EventTarget listener per caller signal, fanned out to every call using it: a turn's signal
-// is shared by all its parallel calls, and per-call add/remove on an EventTarget is slow (and
-// trips Node's max-listeners warning past 10 calls).
-const fanOut = new WeakMap<AbortSignal, Set<() => void>>();
+/**
+ * A member of a {@link SignalWatch}: an intrusive list node, so joining and leaving a signal's
+ * list allocates nothing (a `Set` per signal reallocated its table every few calls as members
+ * came and went, and a closure per member was garbage of every call).
+ */
+interface WatchNode {
+  watchPrev: WatchNode | undefined;
+  watchNext: WatchNode | undefined;
+  watch: SignalWatch | undefined;
+  /** The watched signal aborted (the node has already left the list). */
+  signalAborted(): void;
+}
+
+/**
+ * Everything waiting on one caller signal, behind one EventTarget listener: a turn's signal is
+ * shared by all its parallel calls, and per-call add/remove on an EventTarget is slow (and trips
+ * Node's max-listeners warning past 10 calls).
+ */
+class SignalWatch {
+  #head: WatchNode | undefined;
+  #tail: WatchNode | undefined;
+
+  constructor(signal: AbortSignal) {
+    signal.addEventListener(
+      'abort',
+      () => {
+        watches.delete(signal);
+        // One by one, each leaving before it is told: a member removed by an earlier one's
+        // reaction is not told at all (as when iterating a Set that loses an element).
+        for (let node = this.#head; node !== undefined; node = this.#head) {
+          this.remove(node);
+          node.signalAborted();
+        }
+      },
+      { once: true },
+    );
+  }
+
+  /** Appends `node`: members are told in the order they joined. */
+  add(node: WatchNode): void {
+    node.watch = this;
+    node.watchNext = undefined;
+    node.watchPrev = this.#tail;
+    if (this.#tail === undefined) this.#head = node;
+    else this.#tail.watchNext = node;
+    this.#tail = node;
+  }
+
+  remove(node: WatchNode): void {
+    if (node.watch !== this) return;
+    const { watchPrev: prev, watchNext: next } = node;
+    if (prev === undefined) this.#head = next;
+    else prev.watchNext = next;
+    if (next === undefined) this.#tail = prev;
+    else next.watchPrev = prev;
+    node.watch = undefined;
+    node.watchPrev = undefined;
+    node.watchNext = undefined;
+  }
+}
+
+const watches = new WeakMap<AbortSignal, SignalWatch>();
+
+/** Adds `node` to the watch list of `signal` (which must not have aborted yet). */
+function watchSignal(signal: AbortSignal, node: WatchNode): void {
+  let watch = watches.get(signal);
+  if (watch === undefined) {
+    watch = new SignalWatch(signal);
+    watches.set(signal, watch);
+  }
+  watch.add(node);
+}
+
+/** A listener of {@link onSignalAbort} as a list node. */
+class SignalListener implements WatchNode {
+  watchPrev: WatchNode | undefined = undefined;
+  watchNext: WatchNode | undefined = undefined;
+  watch: SignalWatch | undefined = undefined;
+  readonly #listener: () => void;
+
+  constructor(listener: () => void) {
+    this.#listener = listener;
+  }
+
+  signalAborted(): void {
+    this.#listener();
+  }
+
+  /** The unsubscribe: a method, so it is made once per listener, not per call site. */
+  readonly off = (): void => {
+    this.watch?.remove(this);
+  };
+}
 
 /**
  * Calls `listener` when `signal` aborts; returns an unsubscribe. Any number of listeners share
  * one EventTarget listener per signal, so no max-listeners warning at any count.
  */
 export function onSignalAbort(signal: AbortSignal, listener: () => void): () => void {
-  let set = fanOut.get(signal);
-  if (set === undefined) {
-    const listeners = new Set<() => void>();
-    set = listeners;
-    fanOut.set(signal, listeners);
-    signal.addEventListener(
-      'abort',
-      () => {
-        fanOut.delete(signal);
-        for (const l of listeners) l();
-      },
-      { once: true },
-    );
-  }
-  const own = set;
-  own.add(listener);
-  return () => {
-    own.delete(listener);
-  };
+  const node = new SignalListener(listener);
+  watchSignal(signal, node);
+  return node.off;
 }
 
-/** Starts a deadline of `ms` milliseconds linked to `outer`; `now` is the injected clock's time. */
-export function startDeadline(ms: number, outer: AbortSignal, now: number): Deadline {
-  return new CallDeadline(ms, outer, now);
+/** A member of a {@link DeadlineGroup}: its links in the group's list. */
+export interface GroupMember {
+  groupPrev: GroupMember | undefined;
+  groupNext: GroupMember | undefined;
+  cancel(): void;
+}
+
+/**
+ * The calls in flight of one owner (an endpoint handler), so closing it can end them all. An
+ * intrusive list, as {@link SignalWatch} is: a call joins and leaves it without allocating.
+ */
+export class DeadlineGroup {
+  #head: GroupMember | undefined;
+
+  add(deadline: GroupMember): void {
+    deadline.groupNext = this.#head;
+    if (this.#head !== undefined) this.#head.groupPrev = deadline;
+    this.#head = deadline;
+  }
+
+  remove(deadline: GroupMember): void {
+    const { groupPrev: prev, groupNext: next } = deadline;
+    if (prev === undefined) {
+      if (this.#head !== deadline) return;
+      this.#head = next;
+    } else prev.groupNext = next;
+    if (next !== undefined) next.groupPrev = prev;
+    deadline.groupPrev = undefined;
+    deadline.groupNext = undefined;
+  }
+
+  /** Ends every call in flight as cancelled (the owner is closing). */
+  cancelAll(): void {
+    for (let d = this.#head; d !== undefined; d = this.#head) {
+      this.remove(d);
+      d.cancel();
+    }
+  }
+}
+
+/**
+ * Starts a deadline of `ms` milliseconds linked to `outer`; `now` is the injected clock's time.
+ * With `group`, the deadline is in it until disposed.
+ */
+export function startDeadline(
+  ms: number,
+  outer: AbortSignal,
+  now: number,
+  group?: DeadlineGroup,
+): Deadline {
+  return new CallDeadline(ms, outer, now, group);
 }
 
 /**
@@ -71,8 +192,11 @@ export function startDeadline(ms: number, outer: AbortSignal, now: number): Dead
  */
 class DurationQueue {
   readonly #ms: number;
-  #queue: CallDeadline[] = [];
+  // A ring buffer (capacity a power of two): a queue that empties between calls, as at
+  // concurrency 1, keeps its storage instead of freeing and growing it again on every call.
+  #ring: Array<CallDeadline | undefined> = new Array<CallDeadline | undefined>(16);
   #head = 0;
+  #size = 0;
   #live = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   // The timer functions the timer was armed with: a test that installs fake timers brings new ones.
@@ -86,11 +210,13 @@ class DurationQueue {
   }
 
   add(deadline: CallDeadline): void {
-    this.#queue.push(deadline);
+    if (this.#size === this.#ring.length) this.#resize(this.#ring.length * 2, false);
+    this.#ring[(this.#head + this.#size) & (this.#ring.length - 1)] = deadline;
+    this.#size++;
     this.#live++;
     if (this.#timer === undefined || this.#armedWith !== setTimeout) {
       // For the oldest live deadline: the new one unless a timer of other functions held older ones.
-      const head = this.#queue[this.#head] as CallDeadline;
+      const head = this.#first() as CallDeadline;
       this.#arm(
         head.due,
         head === deadline ? this.#ms : Math.max(1, Math.ceil(head.due - deadline.due + this.#ms)),
@@ -106,16 +232,34 @@ class DurationQueue {
     // An idle timer stays armed, unreferenced (a call every few ms must not re-arm one each time);
     // when it fires with nothing live it is dropped.
     if (this.#live === 0) this.#timer?.unref();
-    const queue = this.#queue;
-    while (this.#head < queue.length && !(queue[this.#head] as CallDeadline).queued) this.#head++;
-    if (this.#head === queue.length) {
-      queue.length = 0;
-      this.#head = 0;
-    } else if (queue.length - this.#head > 2 * this.#live + 64) {
-      // A long call at the head holds ended ones behind it: keep only the live ones.
-      this.#queue = queue.filter((d, i) => i >= this.#head && d.queued);
-      this.#head = 0;
+    while (this.#size > 0 && !(this.#first() as CallDeadline).queued) this.#shift();
+    // A long call at the head holds ended ones behind it: keep only the live ones.
+    if (this.#size > 2 * this.#live + 64) this.#resize(this.#ring.length, true);
+  }
+
+  /** The oldest deadline in the ring (ended or not), if any. */
+  #first(): CallDeadline | undefined {
+    return this.#size === 0 ? undefined : this.#ring[this.#head];
+  }
+
+  #shift(): void {
+    this.#ring[this.#head] = undefined;
+    this.#head = (this.#head + 1) & (this.#ring.length - 1);
+    this.#size--;
+  }
+
+  /** Copies the ring, in order, into one of `capacity` slots; `liveOnly` leaves ended ones out. */
+  #resize(capacity: number, liveOnly: boolean): void {
+    const old = this.#ring;
+    const ring = new Array<CallDeadline | undefined>(capacity);
+    let n = 0;
+    for (let i = 0; i < this.#size; i++) {
+      const d = old[(this.#head + i) & (old.length - 1)] as CallDeadline;
+      if (!liveOnly || d.queued) ring[n++] = d;
     }
+    this.#ring = ring;
+    this.#head = 0;
+    this.#size = n;
   }
 
   #arm(due: number, delay: number): void {
@@ -136,24 +280,22 @@ class DurationQueue {
     // The timer's word counts: Node may fire it a little before the monotonic clock reaches
     // `due` (as a timer per call did), and fake timers may not move `performance.now()` at all.
     const now = Math.max(performance.now(), this.#armedFor);
-    while (this.#head < this.#queue.length) {
-      const deadline = this.#queue[this.#head] as CallDeadline;
-      if (!deadline.queued) {
-        this.#head++;
-        continue;
-      }
-      if (deadline.due > now) break;
-      this.#head++;
-      deadline.expire();
+    for (let deadline = this.#first(); deadline !== undefined; deadline = this.#first()) {
+      if (deadline.queued && deadline.due > now) break;
+      this.#shift();
+      if (deadline.queued) deadline.expire();
     }
-    if (this.#live > 0) {
+    // Ended ones a listener above left at the head go too.
+    while (this.#size > 0 && !(this.#first() as CallDeadline).queued) this.#shift();
+    const next = this.#first();
+    if (this.#live > 0 && next !== undefined) {
       // (Re)armed for the oldest live deadline, even if a listener above started a new one.
-      const next = this.#queue[this.#head] as CallDeadline;
       this.#arm(next.due, Math.max(1, Math.ceil(next.due - now)));
       return;
     }
-    this.#queue = [];
+    this.#ring = new Array<CallDeadline | undefined>(16);
     this.#head = 0;
+    this.#size = 0;
     if (queues.get(this.#ms) === this) queues.delete(this.#ms);
   }
 }
@@ -174,7 +316,7 @@ function queueFor(ms: number): DurationQueue {
  * A class, not an object literal: a literal with a getter (`aborted`) is created in dictionary
  * mode, so every call's deadline was a slow object, and so was every read of it.
  */
-class CallDeadline implements Deadline {
+class CallDeadline implements Deadline, WatchNode, GroupMember {
   readonly at: number;
   /** Monotonic time (`performance.now()`) when the deadline passes. */
   readonly due: number;
@@ -182,17 +324,30 @@ class CallDeadline implements Deadline {
   queued = true;
   #aborted = false;
   #byCaller = false;
-  #listeners: Array<() => void> = [];
+  // Made on the first listener: most deadlines have one (the exchange), some none.
+  #listeners: Array<() => void> | undefined = undefined;
   readonly #queue: DurationQueue;
-  #offOuter: () => void = NOOP;
+  // Its place in the caller signal's watch list and in its group (intrusive: no allocation).
+  watchPrev: WatchNode | undefined = undefined;
+  watchNext: WatchNode | undefined = undefined;
+  watch: SignalWatch | undefined = undefined;
+  groupPrev: GroupMember | undefined = undefined;
+  groupNext: GroupMember | undefined = undefined;
+  readonly #group: DeadlineGroup | undefined;
 
-  constructor(ms: number, outer: AbortSignal, now: number) {
+  constructor(ms: number, outer: AbortSignal, now: number, group: DeadlineGroup | undefined) {
     this.at = now + ms;
     this.due = performance.now() + ms;
     this.#queue = queueFor(ms);
     this.#queue.add(this);
+    this.#group = group;
+    group?.add(this);
     if (outer.aborted) this.cancel();
-    else this.#offOuter = onSignalAbort(outer, () => this.cancel());
+    else watchSignal(outer, this);
+  }
+
+  signalAborted(): void {
+    this.cancel();
   }
 
   get aborted(): boolean {
@@ -221,17 +376,19 @@ class CallDeadline implements Deadline {
       listener();
       return NOOP;
     }
-    this.#listeners.push(listener);
+    (this.#listeners ??= []).push(listener);
     return () => {
-      const i = this.#listeners.indexOf(listener);
-      if (i >= 0) this.#listeners.splice(i, 1);
+      const listeners = this.#listeners;
+      const i = listeners === undefined ? -1 : listeners.indexOf(listener);
+      if (i >= 0) listeners?.splice(i, 1);
     };
   }
 
   dispose(): void {
     this.#dequeue();
-    this.#offOuter();
-    this.#listeners = [];
+    this.watch?.remove(this);
+    this.#group?.remove(this);
+    this.#listeners = undefined;
   }
 
   #dequeue(): void {
@@ -244,10 +401,10 @@ class CallDeadline implements Deadline {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#dequeue();
-    this.#offOuter();
+    this.watch?.remove(this);
     const current = this.#listeners;
-    this.#listeners = [];
-    for (const l of current) l();
+    this.#listeners = undefined;
+    if (current !== undefined) for (const l of current) l();
   }
 }
 

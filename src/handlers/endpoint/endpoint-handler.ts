@@ -20,6 +20,7 @@ import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from
 import { buildRequest, headerProblem, isBuildFailure, type BuiltRequest } from './build-request.js';
 import {
   abortableSleep,
+  DeadlineGroup,
   startDeadline,
   untilAborted,
   type Abortable,
@@ -198,7 +199,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   };
   const dispatcher = (): Dispatcher => options.dispatcher ?? pool().dispatcher;
   // Calls in flight, so close() can end them: a shared pool outlives the handler.
-  const inflight = new Set<Deadline>();
+  const inflight = new DeadlineGroup();
   // Service credentials, their origins and the secrets to scrub exist only with services (or a
   // host's secret set): a handler without them, most sessions' handler, makes none of them.
   const services = options.services;
@@ -449,8 +450,12 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           records,
           startedAt,
         );
-      const deadline = startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt);
-      inflight.add(deadline);
+      const deadline = startDeadline(
+        endpoint.timeoutSecs * 1000,
+        context.signal,
+        startedAt,
+        inflight,
+      );
       try {
         if (policyActive) {
           const verdict = await untilAborted(
@@ -470,7 +475,6 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         }
         return finish(await send(built, endpoint, context, records, deadline), records, startedAt);
       } finally {
-        inflight.delete(deadline);
         deadline.dispose();
       }
     } catch (err) {
@@ -486,7 +490,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     kind: 'endpoint',
     execute,
     close: async () => {
-      for (const deadline of [...inflight]) deadline.cancel();
+      inflight.cancelAll();
       shared = undefined;
       const agent = ownAgent;
       ownAgent = undefined;

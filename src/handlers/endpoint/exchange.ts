@@ -141,6 +141,9 @@ function decoders(encoding: string | string[] | undefined): Transform[] | string
   return out;
 }
 
+/** The headers of an exchange before any response: shared, never written. */
+const NO_HEADERS: Readonly<Record<string, string | string[] | undefined>> = Object.freeze({});
+
 class Aborted extends Error {
   override readonly name = 'AbortError';
 }
@@ -187,7 +190,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   #settled = false;
   #responded = false;
   #status = 0;
-  #headers: Readonly<Record<string, string | string[] | undefined>> = {};
+  #headers: Readonly<Record<string, string | string[] | undefined>> = NO_HEADERS;
   #cap: number;
   #truncate = false;
   #chain: Transform[] | undefined;
