@@ -20,6 +20,9 @@ export type OutcomeBody =
       readonly requests?: readonly HttpExchangeRecord[];
     };
 
+/** The effects of an outcome without any: one frozen array, not a new one per call. */
+const NO_EFFECTS: readonly SessionEffect[] = Object.freeze([]);
+
 /**
  * Stamps an outcome body with `startedAt`, `endedAt` and `durationMs` (never negative).
  * `requests` defaults to the body's (else none). Written out, not spread: made for every call.
@@ -31,7 +34,7 @@ export function finishOutcome(
   requests: readonly HttpExchangeRecord[] = body.requests ?? [],
 ): HandlerOutcome {
   const durationMs = Math.max(0, endedAt - startedAt);
-  const effects = body.effects ?? [];
+  const effects = body.effects ?? NO_EFFECTS;
   return body.type === 'success'
     ? {
         type: 'success',

@@ -12,6 +12,11 @@ export interface Abortable {
   onAbort(listener: () => void): () => void;
 }
 
+/** Told once when a deadline aborts: an object's method, so watching makes no closure. */
+export interface AbortWatcher {
+  abortedNow(): void;
+}
+
 /** A running deadline; call `dispose()` when the call is over. */
 export interface Deadline extends Abortable {
   /** Epoch ms (per the injected clock) when the deadline passes. */
@@ -316,7 +321,7 @@ function queueFor(ms: number): DurationQueue {
  * A class, not an object literal: a literal with a getter (`aborted`) is created in dictionary
  * mode, so every call's deadline was a slow object, and so was every read of it.
  */
-class CallDeadline implements Deadline, WatchNode, GroupMember {
+export class CallDeadline implements Deadline, WatchNode, GroupMember {
   readonly at: number;
   /** Monotonic time (`performance.now()`) when the deadline passes. */
   readonly due: number;
@@ -324,7 +329,10 @@ class CallDeadline implements Deadline, WatchNode, GroupMember {
   queued = true;
   #aborted = false;
   #byCaller = false;
-  // Made on the first listener: most deadlines have one (the exchange), some none.
+  // The exchange in flight watches in a slot of its own (one at a time: attempts are sequential);
+  // other listeners and watchers are in arrays made on first use.
+  #watcher: AbortWatcher | undefined = undefined;
+  #watchers: AbortWatcher[] | undefined = undefined;
   #listeners: Array<() => void> | undefined = undefined;
   readonly #queue: DurationQueue;
   // Its place in the caller signal's watch list and in its group (intrusive: no allocation).
@@ -384,10 +392,28 @@ class CallDeadline implements Deadline, WatchNode, GroupMember {
     };
   }
 
+  /** Tells `watcher` (once) when the deadline aborts, at once if it has; see {@link unwatchAbort}. */
+  watchAbort(watcher: AbortWatcher): void {
+    if (this.#aborted) watcher.abortedNow();
+    else if (this.#watcher === undefined) this.#watcher = watcher;
+    else (this.#watchers ??= []).push(watcher);
+  }
+
+  unwatchAbort(watcher: AbortWatcher): void {
+    if (this.#watcher === watcher) {
+      this.#watcher = undefined;
+      return;
+    }
+    const i = this.#watchers === undefined ? -1 : this.#watchers.indexOf(watcher);
+    if (i >= 0) this.#watchers?.splice(i, 1);
+  }
+
   dispose(): void {
     this.#dequeue();
     this.watch?.remove(this);
     this.#group?.remove(this);
+    this.#watcher = undefined;
+    this.#watchers = undefined;
     this.#listeners = undefined;
   }
 
@@ -402,9 +428,15 @@ class CallDeadline implements Deadline, WatchNode, GroupMember {
     this.#aborted = true;
     this.#dequeue();
     this.watch?.remove(this);
-    const current = this.#listeners;
+    const watcher = this.#watcher;
+    const watchers = this.#watchers;
+    const listeners = this.#listeners;
+    this.#watcher = undefined;
+    this.#watchers = undefined;
     this.#listeners = undefined;
-    if (current !== undefined) for (const l of current) l();
+    watcher?.abortedNow();
+    if (watchers !== undefined) for (const w of watchers) w.abortedNow();
+    if (listeners !== undefined) for (const l of listeners) l();
   }
 }
 

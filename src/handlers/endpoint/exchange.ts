@@ -9,7 +9,7 @@ import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { RequestUrl } from './build-request.js';
-import { NOOP, type Abortable } from './deadline.js';
+import { CallDeadline, NOOP, type Abortable, type AbortWatcher } from './deadline.js';
 import { PolicyDeniedError } from './network-policy.js';
 
 /** One request to send. */
@@ -141,6 +141,12 @@ function decoders(encoding: string | string[] | undefined): Transform[] | string
   return out;
 }
 
+/** The result of an aborted exchange (shared: results are only read). */
+const ABORTED: ExchangeResult = Object.freeze({
+  ok: false,
+  failure: Object.freeze({ kind: 'aborted' }),
+} as const);
+
 /** The headers of an exchange before any response: shared, never written. */
 const NO_HEADERS: Readonly<Record<string, string | string[] | undefined>> = Object.freeze({});
 
@@ -154,7 +160,7 @@ export function exchange(
   req: ExchangeRequest,
   limits: ExchangeLimits,
 ): Promise<ExchangeResult> {
-  if (req.signal.aborted) return Promise.resolve({ ok: false, failure: { kind: 'aborted' } });
+  if (req.signal.aborted) return Promise.resolve(ABORTED);
   return new Promise<ExchangeResult>((resolve) => {
     const handler = new Exchange(req.signal, limits, resolve);
     try {
@@ -181,8 +187,10 @@ export function exchange(
  * The state of one exchange and undici's handler for it. A class, not closures: an exchange is
  * made for every endpoint call, and its methods are shared instead of made per call.
  */
-class Exchange implements Dispatcher.DispatchHandler {
+class Exchange implements Dispatcher.DispatchHandler, AbortWatcher {
   readonly #signal: Abortable;
+  // A call's deadline is watched through its slot (no closure); other signals through onAbort.
+  readonly #deadline: CallDeadline | undefined;
   readonly #limits: ExchangeLimits;
   readonly #resolve: (result: ExchangeResult) => void;
   #offAbort: () => void = NOOP;
@@ -206,13 +214,25 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.#limits = limits;
     this.#resolve = resolve;
     this.#cap = limits.maxBodyBytes;
-    this.#offAbort = signal.onAbort(() => this.#stop({ ok: false, failure: { kind: 'aborted' } }));
+    if (signal instanceof CallDeadline) {
+      this.#deadline = signal;
+      signal.watchAbort(this);
+    } else {
+      this.#deadline = undefined;
+      this.#offAbort = signal.onAbort(() => this.abortedNow());
+    }
+  }
+
+  /** The call's deadline passed or the call was cancelled. */
+  abortedNow(): void {
+    this.#stop(ABORTED);
   }
 
   #finish(result: ExchangeResult): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#offAbort();
+    if (this.#deadline !== undefined) this.#deadline.unwatchAbort(this);
+    else this.#offAbort();
     if (this.#chain !== undefined) {
       for (const d of this.#chain) {
         d.on('error', () => undefined);
