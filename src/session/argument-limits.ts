@@ -108,9 +108,11 @@ export function checkFinalArgumentSize(
       bytes += 1 + value.length;
       for (const item of value) stack.push(item);
     } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
+      // Keys, not entries: no [key, value] array per property of every call's arguments.
+      const object = value as Readonly<Record<string, unknown>>;
+      for (const key of Object.keys(object)) {
         bytes += utf8Length(key, max - bytes) + 4;
-        stack.push(item);
+        stack.push(object[key]);
       }
       bytes += 2;
     } else bytes += value === undefined ? 0 : String(value).length;

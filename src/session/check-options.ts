@@ -61,7 +61,9 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
  * its URL at one of them (issue 14 item 3: secrets follow their service's origin).
  */
 function checkServiceOrigins(options: SessionOptions, issues: DefinitionIssue[]): void {
-  const services = options.services ?? {};
+  // Without services there is nothing to check (a tool naming an unknown service fails its calls).
+  const services = options.services;
+  if (services === undefined) return;
   for (const [name, config] of Object.entries(services))
     for (const { path, message } of originProblems(config))
       issues.push({
