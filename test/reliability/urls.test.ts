@@ -316,6 +316,7 @@ describe('query and form encoding', () => {
   const item = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 8 }),
     fc.constantFrom('metric', 'a-b_c.d*e', 'a b', 'ä', '~', "!'()", '+', '%20', '', '=&'),
+    fc.string({ unit: fc.constantFrom(..."aZ09-._*!~'()/?#[]@$&+,;=% "), maxLength: 6 }),
     fc.integer(),
     fc.boolean(),
     fc.constant(null),
@@ -359,6 +360,48 @@ describe('query and form encoding', () => {
         expect(isBuildFailure(built)).toBe(false);
         if (!isBuildFailure(built)) expect(built.body).toBe(expected(values));
       }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a path value is exactly what encodeURIComponent writes, for any value (property)', () => {
+    const items = parseUrlTemplate('https://api.test/v1/items/{id}');
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 10 }),
+          fc.constantFrom(
+            "a-b_c.d*e!f~g'h(i)",
+            'New York',
+            'é',
+            '%2e',
+            '...',
+            'a/b',
+            '?x#y',
+            '&=+',
+          ),
+          fc.string({ unit: fc.constantFrom(..."aZ09-._*!~'()/?#[]@$&+,;=% "), maxLength: 8 }),
+          fc.integer(),
+        ),
+        (id) => {
+          const built = buildRequest(items, 'path', { id });
+          let expected: string | undefined;
+          try {
+            expected = `/v1/items/${encodeURIComponent(String(id))}`;
+          } catch {
+            expected = undefined; // a lone surrogate: refused
+          }
+          if (isBuildFailure(built)) {
+            expect(
+              expected === undefined ||
+                /^\.{0,2}$/.test(String(id)) ||
+                /[\u0000-\u001f\u007f]/.test(String(id)),
+            ).toBe(true);
+            return;
+          }
+          expect(built.url.path).toBe(expected);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
