@@ -51,13 +51,16 @@ export class ValidatorFactory {
   }
 }
 
+/** The verdict on valid arguments: one frozen object, not one per call. */
+const VALID: { readonly ok: true } = Object.freeze({ ok: true });
+
 class AjvArgumentValidator implements ArgumentValidator {
   readonly #fn: ValidateFunction;
   constructor(fn: ValidateFunction) {
     this.#fn = fn;
   }
   validate(value: unknown): { ok: true } | { ok: false; failures: readonly ValidationFailure[] } {
-    if (this.#fn(value)) return { ok: true };
+    if (this.#fn(value)) return VALID;
     return { ok: false, failures: (this.#fn.errors ?? []).map(describeError) };
   }
 }
