@@ -147,6 +147,11 @@ function compileStep(rule: RuleProgram): Step {
   });
   const literal = rule.value;
   const literalIsObject = literal !== null && typeof literal === 'object';
+  // A literal that is not an object is written as it is: its trace entry is the same every time.
+  const appliedLiteral: TransformTraceEntry | undefined =
+    render === undefined && !literalIsObject
+      ? Object.freeze({ key, action, outcome: 'applied', value: literal })
+      : undefined;
 
   /**
    * The parent object below the root value as it stands; `undefined` if an intermediate is
@@ -239,7 +244,7 @@ function compileStep(rule: RuleProgram): Step {
       value = out;
     } else value = literalIsObject ? deepCopy(literal) : literal;
     write(state, at, root, parent, value);
-    return { key, action, outcome: 'applied', value };
+    return appliedLiteral ?? { key, action, outcome: 'applied', value };
   };
 }
 
