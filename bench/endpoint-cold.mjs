@@ -1,0 +1,131 @@
+// Diagnostic (not part of `npm run bench`): the cost of one endpoint call's own code when it runs
+// cold, as it does between two network reads, where the server, the kernel and undici have pushed
+// it out of the CPU caches. A dispatcher that answers from memory stands in for the network, and a
+// walk over a buffer (--mb MiB, default 1: about a core's L2) evicts the caches before each call;
+// the median over thousands of calls is reported, for each build given, alternating call by call
+// in one process (so machine noise falls on all alike). Hot micro-benchmarks missed what this
+// shows: code that costs 0.3 µs hot can cost 2–5 µs cold (docs/benchmarks.md, sixth round).
+//   node bench/endpoint-cold.mjs                       # this checkout's dist
+//   node bench/endpoint-cold.mjs --dists /old/dist,dist --calls 6000
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Dispatcher } from 'undici';
+
+const { values } = parseArgs({
+  options: {
+    dists: { type: 'string', default: 'dist' },
+    mb: { type: 'string', default: '1' },
+    calls: { type: 'string', default: '3000' },
+  },
+});
+const positive = (name, text, max) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    console.error(`--${name} must be an integer from 1 to ${max}, got ${text}`);
+    process.exit(2);
+  }
+  return n;
+};
+const mb = positive('mb', values.mb, 256);
+const calls = positive('calls', values.calls, 100_000);
+const dists = values.dists.split(',').filter((d) => d !== '');
+
+const BODY = Buffer.from(
+  JSON.stringify({
+    city: 'Bronx',
+    temperature: 21.5,
+    conditions: 'sunny',
+    forecast: [1, 2, 3, 4, 5].map((d) => ({ d, t: 20 + d })),
+  }),
+);
+const HEADERS = { 'content-type': 'application/json', 'content-length': String(BODY.length) };
+/** Answers every request from memory, on the next microtask. */
+class MemoryDispatcher extends Dispatcher {
+  dispatch(_opts, handler) {
+    const controller = { abort() {}, pause() {}, resume() {} };
+    queueMicrotask(() => {
+      handler.onRequestStart?.(controller, {});
+      handler.onResponseStart(controller, 200, HEADERS, 'OK');
+      handler.onResponseData(controller, Buffer.from(BODY));
+      handler.onResponseEnd(controller, {});
+    });
+    return true;
+  }
+}
+
+const definition = {
+  type: 'endpoint',
+  tool: {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Weather for a city',
+      parameters: {
+        type: 'object',
+        properties: {
+          city: { type: 'string' },
+          units: { type: 'string', enum: ['metric', 'imperial'] },
+          days: { type: 'integer' },
+        },
+        required: ['city'],
+        additionalProperties: false,
+      },
+    },
+  },
+  endpoint: {
+    url: 'http://127.0.0.1:9/v1/weather/{city}',
+    method: 'get',
+    argument_location: 'path',
+    timeout: 10,
+  },
+  defaults: { units: 'metric', days: 3 },
+};
+
+// One call the way the endpoint benchmark makes it: parse, validate, defaults, the handler.
+const engines = [];
+for (const dist of dists) {
+  const { createEndpointHandler, loadTools } = await import(
+    pathToFileURL(resolve(dist, 'index.js')).href
+  );
+  const tool = (await loadTools([definition])).tools.get('get_weather');
+  const handler = createEndpointHandler({ dispatcher: new MemoryDispatcher() });
+  const session = { id: 's1', language: 'en-US', vars: {} };
+  const turn = new AbortController();
+  engines.push(async () => {
+    const parsed = JSON.parse('{"city":"Bronx"}');
+    if (!tool.validator.validate(parsed).ok) throw new Error('invalid');
+    const applied = tool.defaults.apply(parsed, { vars: session.vars });
+    if (!applied.ok) throw new Error('defaults');
+    const out = await handler.execute(applied.args, {
+      tool,
+      callId: 'c',
+      session,
+      signal: turn.signal,
+    });
+    if (out.type !== 'success') throw new Error(`call failed: ${out.error.message}`);
+  });
+}
+
+const buffer = new Float64Array((mb * 1024 * 1024) / 8);
+let sink = 0;
+const evict = () => {
+  for (let i = 0; i < buffer.length; i += 8) sink += buffer[i];
+};
+const times = engines.map(() => []);
+const warm = Math.min(500, Math.floor(calls / 5));
+for (let i = 0; i < calls; i++) {
+  for (let k = 0; k < engines.length; k++) {
+    const j = i % 2 === 0 ? k : engines.length - 1 - k;
+    evict();
+    const t = process.hrtime.bigint();
+    await engines[j]();
+    if (i >= warm) times[j].push(Number(process.hrtime.bigint() - t) / 1000);
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (let j = 0; j < dists.length; j++)
+  console.log(
+    `${dists[j]}: ${median(times[j]).toFixed(1)} µs per call, cold (${mb} MiB evicted before each; median of ${times[j].length})`,
+  );
+if (sink === -1) console.log(sink);
