@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Dispatcher } from 'undici';
+import { engineCaller, WEATHER_BODY, weatherDefinition } from './weather-tool.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,14 +32,7 @@ const mb = positive('mb', values.mb, 256);
 const calls = positive('calls', values.calls, 100_000);
 const dists = values.dists.split(',').filter((d) => d !== '');
 
-const BODY = Buffer.from(
-  JSON.stringify({
-    city: 'Bronx',
-    temperature: 21.5,
-    conditions: 'sunny',
-    forecast: [1, 2, 3, 4, 5].map((d) => ({ d, t: 20 + d })),
-  }),
-);
+const BODY = Buffer.from(WEATHER_BODY);
 const HEADERS = { 'content-type': 'application/json', 'content-length': String(BODY.length) };
 /** Answers every request from memory, on the next microtask. */
 class MemoryDispatcher extends Dispatcher {
@@ -54,33 +48,7 @@ class MemoryDispatcher extends Dispatcher {
   }
 }
 
-const definition = {
-  type: 'endpoint',
-  tool: {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      description: 'Weather for a city',
-      parameters: {
-        type: 'object',
-        properties: {
-          city: { type: 'string' },
-          units: { type: 'string', enum: ['metric', 'imperial'] },
-          days: { type: 'integer' },
-        },
-        required: ['city'],
-        additionalProperties: false,
-      },
-    },
-  },
-  endpoint: {
-    url: 'http://127.0.0.1:9/v1/weather/{city}',
-    method: 'get',
-    argument_location: 'path',
-    timeout: 10,
-  },
-  defaults: { units: 'metric', days: 3 },
-};
+const definition = weatherDefinition('http://127.0.0.1:9');
 
 // One call the way the endpoint benchmark makes it: parse, validate, defaults, the handler.
 const engines = [];
@@ -90,21 +58,7 @@ for (const dist of dists) {
   );
   const tool = (await loadTools([definition])).tools.get('get_weather');
   const handler = createEndpointHandler({ dispatcher: new MemoryDispatcher() });
-  const session = { id: 's1', language: 'en-US', vars: {} };
-  const turn = new AbortController();
-  engines.push(async () => {
-    const parsed = JSON.parse('{"city":"Bronx"}');
-    if (!tool.validator.validate(parsed).ok) throw new Error('invalid');
-    const applied = tool.defaults.apply(parsed, { vars: session.vars });
-    if (!applied.ok) throw new Error('defaults');
-    const out = await handler.execute(applied.args, {
-      tool,
-      callId: 'c',
-      session,
-      signal: turn.signal,
-    });
-    if (out.type !== 'success') throw new Error(`call failed: ${out.error.message}`);
-  });
+  engines.push(engineCaller(tool, handler));
 }
 
 const buffer = new Float64Array((mb * 1024 * 1024) / 8);

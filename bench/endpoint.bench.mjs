@@ -9,13 +9,9 @@
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 import { createEndpointHandler, loadTools } from '../dist/index.js';
+import { engineCaller, WEATHER_BODY, weatherDefinition } from './weather-tool.mjs';
 
-const BODY = JSON.stringify({
-  city: 'Bronx',
-  temperature: 21.5,
-  conditions: 'sunny',
-  forecast: [1, 2, 3, 4, 5].map((d) => ({ d, t: 20 + d })),
-});
+const BODY = WEATHER_BODY;
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () =>
@@ -30,63 +26,15 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-const tools = await loadTools([
-  {
-    type: 'endpoint',
-    tool: {
-      type: 'function',
-      function: {
-        name: 'get_weather',
-        description: 'Weather for a city',
-        parameters: {
-          type: 'object',
-          properties: {
-            city: { type: 'string' },
-            units: { type: 'string', enum: ['metric', 'imperial'] },
-            days: { type: 'integer' },
-          },
-          required: ['city'],
-          additionalProperties: false,
-        },
-      },
-    },
-    endpoint: {
-      url: `${origin}/v1/weather/{city}`,
-      method: 'get',
-      argument_location: 'path',
-      timeout: 10,
-    },
-    defaults: { units: 'metric', days: 3 },
-  },
-]);
+const tools = await loadTools([weatherDefinition(origin)]);
 const tool = tools.tools.get('get_weather');
-const RAW = '{"city":"Bronx"}';
 
 // Separate agents so neither side warms the other's pool.
 const engineAgent = new Agent({ maxHeaderSize: 16 * 1024 });
 const bareAgent = new Agent();
 const dispatchAgent = new Agent();
 const handler = createEndpointHandler({ dispatcher: engineAgent });
-const session = { id: 's1', language: 'en-US', vars: {} };
-// The session passes its turn's interruption signal to cancellable (get) calls: one per turn.
-const turn = new AbortController();
-
-async function engineCall() {
-  const parsed = JSON.parse(RAW);
-  const valid = tool.validator.validate(parsed);
-  if (!valid.ok) throw new Error('invalid');
-  const applied = tool.defaults.apply(parsed, { vars: session.vars });
-  if (!applied.ok) throw new Error('defaults');
-  const out = await handler.execute(applied.args, {
-    tool,
-    callId: 'c',
-    session,
-    signal: turn.signal,
-  });
-  if (out.type !== 'success')
-    throw new Error(`engine call failed: ${out.error.code} ${out.error.message}`);
-  return out.output;
-}
+const engineCall = engineCaller(tool, handler);
 
 async function bareCall() {
   const res = await request(`${origin}/v1/weather/Bronx?units=metric&days=3`, {
