@@ -251,8 +251,11 @@ function toolCallPart(c: ScriptedToolCall, index: number, i: number): ModelStrea
   return { type: 'tool-call', call };
 }
 
+/** The usage of a step that gives none. */
+const NO_USAGE: ModelUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
+
 function finishPart(step: ScriptedStep): ModelStreamPart {
-  return { type: 'finish', usage: step.usage ?? { inputTokens: 0, outputTokens: 0 } };
+  return { type: 'finish', usage: step.usage ?? NO_USAGE };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -43,6 +43,18 @@ export interface RoundOutcome {
 }
 
 const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
+/** The usage of a round whose model reported none. */
+const NO_USAGE: ModelUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
+
+/**
+ * `list` with `item` at its end: a one-element array for the first item (pushing onto an empty
+ * array makes room for 16 at once, and a round's lists mostly hold one call).
+ */
+function append<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
+}
 
 /** Runs one model call and its tool calls. Never throws; a model failure is in `error`. */
 export async function runRound(
@@ -85,9 +97,10 @@ export async function runRound(
   let modelPrepareCtx: PrepareContext | undefined;
   const messages = host.modelMessages(host.systemMessages(system));
 
-  const calls: ModelToolCall[] = [];
-  const finished: (ToolCallResult | undefined)[] = [];
-  const pending: Promise<void>[] = [];
+  // Grown with `append`: most answers make one call or none.
+  let calls: ModelToolCall[] = [];
+  let finished: (ToolCallResult | undefined)[] = [];
+  let pending: Promise<void>[] = [];
   let speech: RoundSpeech | undefined;
   // Made on the first call (a final answer has none).
   let started: RoundCalls | undefined;
@@ -111,8 +124,8 @@ export async function runRound(
     seenIds?.add(id);
     const call = id === raw.id ? raw : { ...raw, id };
     const index = calls.length;
-    calls.push(call);
-    finished.push(undefined);
+    calls = append(calls, call);
+    finished = append(finished, undefined);
     const startedAt = host.now();
     if (index >= host.limits.maxCallsPerAnswer) {
       // Over the cap: answered (this id once), never run, so one answer cannot fan out unbounded.
@@ -122,7 +135,8 @@ export async function runRound(
         `this answer made more than ${host.limits.maxCallsPerAnswer} tool calls; this one was not run. Make fewer calls per answer.`,
         { maxCallsPerAnswer: host.limits.maxCallsPerAnswer },
       );
-      pending.push(
+      pending = append(
+        pending,
         executeToolCall(
           call,
           { ok: false, transform: [], error: refused },
@@ -153,7 +167,8 @@ export async function runRound(
             startedAt,
             execCtx,
           );
-      pending.push(
+      pending = append(
+        pending,
         running.then((result) => {
           finished[index] = result;
           flush();
@@ -190,7 +205,8 @@ export async function runRound(
       prepared.ok ? prepared.tool.defaults.rules.length : 0,
       args,
     );
-    pending.push(
+    pending = append(
+      pending,
       dispatchCall({ host, call, prepared, startedAt, execCtx, trace, speech, started }).then(
         (result) => {
           trace?.end(result.trace.errorCode, result.trace.output);
@@ -202,7 +218,7 @@ export async function runRound(
   };
 
   let text = '';
-  let usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
+  let usage: ModelUsage = NO_USAGE;
   let error: ModelError | undefined;
   const modelTrace = tracing?.modelCall();
   // The active agent's model (agents[x].model), else the session's.
@@ -262,12 +278,21 @@ export async function runRound(
           },
     );
   }
-  const results: ToolCallResult[] = [];
+  // When every call has its result (unless a round is cut short), `finished` is the results.
+  let complete = true;
   for (const r of finished) {
-    if (r === undefined) continue;
-    results.push(r);
+    if (r === undefined) {
+      complete = false;
+      continue;
+    }
     host.state.history.push({ role: 'tool', tool_call_id: r.call.id, content: r.content });
   }
+  const results: readonly ToolCallResult[] =
+    finished.length === 0
+      ? NO_RESULTS
+      : complete
+        ? (finished as ToolCallResult[])
+        : finished.filter((r): r is ToolCallResult => r !== undefined);
   const interrupted = signal.aborted;
   return error === undefined
     ? { text, results, usage, interrupted, activation }

@@ -26,15 +26,18 @@ export class SpeechLedger {
 
   /** A new turn: earlier utterances no longer hold back this turn's calls. */
   beginTurn(): void {
-    this.#turnIds = [];
+    if (this.#turnIds.length > 0) this.#turnIds = [];
     this.#openText = undefined;
   }
 
   /** Opens an utterance and returns its id (`sp_1`, `sp_2`, … per session). */
   open(): string {
     const id = `sp_${++this.#count}`;
-    this.#turnIds.push(id);
-    if (!this.#auto) this.#pending.add(id);
+    // With `auto` nothing is ever pending, so the turn's ids are not kept (none would be waited on).
+    if (!this.#auto) {
+      this.#turnIds.push(id);
+      this.#pending.add(id);
+    }
     return id;
   }
 
