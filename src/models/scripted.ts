@@ -5,7 +5,14 @@
  * left with unused steps.
  */
 import { ModelError, abortError } from './errors.js';
-import type { Model, ModelRequest, ModelStreamPart, ModelToolCall, ModelUsage } from './types.js';
+import {
+  NO_USAGE,
+  type Model,
+  type ModelRequest,
+  type ModelStreamPart,
+  type ModelToolCall,
+  type ModelUsage,
+} from './types.js';
 
 /** One scripted tool call. `args` as an object is JSON-encoded; a string is sent verbatim. */
 export interface ScriptedToolCall {
@@ -250,9 +257,6 @@ function toolCallPart(c: ScriptedToolCall, index: number, i: number): ModelStrea
   };
   return { type: 'tool-call', call };
 }
-
-/** The usage of a step that gives none. */
-const NO_USAGE: ModelUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 
 function finishPart(step: ScriptedStep): ModelStreamPart {
   return { type: 'finish', usage: step.usage ?? NO_USAGE };

@@ -42,6 +42,9 @@ export interface ModelUsage {
   readonly outputTokens: number;
 }
 
+/** The usage of an answer that reported none: one frozen object, shared. */
+export const NO_USAGE: ModelUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
+
 /** One part of a model's streamed answer. */
 export type ModelStreamPart =
   | { readonly type: 'text-delta'; readonly text: string }

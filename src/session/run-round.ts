@@ -4,7 +4,7 @@
  * stream); results are applied and appended to history in call order; every tool call id gets
  * exactly one tool message, also after a model error or an interruption.
  */
-import type { ModelToolCall, ModelUsage } from '../models/types.js';
+import { NO_USAGE, type ModelToolCall, type ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
 import { ToolError } from '../errors.js';
 import { asModelError, type ModelError } from '../models/errors.js';
@@ -43,8 +43,6 @@ export interface RoundOutcome {
 }
 
 const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
-/** The usage of a round whose model reported none. */
-const NO_USAGE: ModelUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 
 /**
  * `list` with `item` at its end: a one-element array for the first item (pushing onto an empty

@@ -98,9 +98,10 @@ function scalarText(value: unknown): string {
 
 /**
  * The arguments as `application/x-www-form-urlencoded` (`key=value&…`, exactly as
- * `URLSearchParams` writes them): arrays repeat the key, null/undefined are left out. Written
- * directly when every name and value is its own encoding (the usual `units=metric&days=3`),
- * through `URLSearchParams` otherwise.
+ * `URLSearchParams` writes them): arrays repeat the key, null/undefined are left out. A pair whose
+ * name and value are their own encoding (the usual `units=metric`) is written as it is; only the
+ * others go through `URLSearchParams` (its output is the `&`-join of its pairs', so pair by pair
+ * gives the same text).
  */
 function formEncode(
   args: Readonly<Record<string, unknown>>,
@@ -108,7 +109,6 @@ function formEncode(
   refuseControls: boolean,
 ): string | BuildFailure {
   let out = '';
-  let plain = true;
   for (const key of Object.keys(args)) {
     if (skip.has(key)) continue;
     const value = args[key];
@@ -118,24 +118,15 @@ function formEncode(
       const item: unknown = many ? (value as unknown[])[i] : value;
       if (item === undefined || item === null) continue;
       const text = scalarText(item);
-      if (plain && keptAsIs(key, FORM_KEEPS) && keptAsIs(text, FORM_KEEPS)) {
-        out += out === '' ? `${key}=${text}` : `&${key}=${text}`;
-        continue;
-      }
-      plain = false;
-      if (refuseControls && (hasControlChars(text) || hasControlChars(key)))
+      let pair: string;
+      if (keptAsIs(key, FORM_KEEPS) && keptAsIs(text, FORM_KEEPS)) pair = `${key}=${text}`;
+      else if (refuseControls && (hasControlChars(text) || hasControlChars(key)))
         return { problem: `argument "${key}" contains control characters` };
+      else pair = new URLSearchParams([[key, text]]).toString();
+      out += out === '' ? pair : `&${pair}`;
     }
   }
-  if (plain) return out;
-  const pairs: Array<[string, string]> = [];
-  for (const key of Object.keys(args)) {
-    if (skip.has(key)) continue;
-    const value = args[key];
-    for (const item of Array.isArray(value) ? (value as unknown[]) : [value])
-      if (item !== undefined && item !== null) pairs.push([key, scalarText(item)]);
-  }
-  return new URLSearchParams(pairs).toString();
+  return out;
 }
 
 /** Encodes one path placeholder value, or says why it cannot be used. */
