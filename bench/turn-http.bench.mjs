@@ -40,6 +40,7 @@ import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { connectionPools, createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
+import { orderDefinition, orderScript, orderTurn, pacer } from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -88,70 +89,22 @@ const origin = `http://127.0.0.1:${port}`;
 const BODY = JSON.stringify({ ref: 'r' });
 
 // --- engine side -----------------------------------------------------------------------------
-const tools = await loadTools([
-  {
-    type: 'endpoint',
-    tool: {
-      type: 'function',
-      function: {
-        name: 'place_order',
-        description: 'Place an order',
-        parameters: {
-          type: 'object',
-          properties: { ref: { type: 'string' } },
-          required: ['ref'],
-          additionalProperties: false,
-        },
-      },
-    },
-    endpoint: { url: `${origin}/orders`, method: 'post', argument_location: 'body', timeout: 30 },
-  },
-]);
+const tools = await loadTools([orderDefinition(origin)]);
 // One script shared by every session (a session only keeps its position in it).
-const scriptFor = (turns) => {
-  const steps = [];
-  for (let t = 0; t < turns; t++) {
-    steps.push({ tool_calls: [{ name: 'place_order', args: { ref: 'r' } }] });
-    steps.push({ text: 'Your order is placed.' });
-  }
-  return steps;
-};
 const scripts = new Map();
 // A sub-millisecond clock, so a trace's duration can be subtracted from a turn's time.
 const now = () => performance.timeOrigin + performance.now();
 const newSession = (turns) => {
   let steps = scripts.get(turns);
-  if (steps === undefined) scripts.set(turns, (steps = scriptFor(turns)));
+  if (steps === undefined) scripts.set(turns, (steps = orderScript(turns)));
   return createSession({ tools, model: new ScriptedModel(steps), _internal: { now } });
 };
-
-/**
- * Pacing: with an offered rate, loop i of n starts its turns every n/rate seconds from an offset
- * i/rate (arrivals spread evenly), and a turn's latency counts from its scheduled start (a late
- * turn is not excused); rate 0 is a closed loop without pause (saturation).
- */
-function pacer(i, n, rate) {
-  if (rate === 0) return { next: () => Promise.resolve(performance.now()) };
-  const every = (n / rate) * 1000;
-  const first = performance.now() + (i / rate) * 1000;
-  let k = 0;
-  return {
-    next() {
-      const at = first + every * k++;
-      const wait = at - performance.now();
-      return wait <= 0 ? Promise.resolve(at) : new Promise((r) => setTimeout(() => r(at), wait));
-    },
-  };
-}
 
 async function engineLoop(session, turns, latencies, pace) {
   for (let t = 0; t < turns; t++) {
     const started = pace === undefined ? performance.now() : await pace.next();
-    const r = await session.run('place my order');
+    await orderTurn(session);
     latencies.push(performance.now() - started);
-    const trace = r.traces[0];
-    if (r.content !== 'Your order is placed.' || trace === undefined || trace.isError === true)
-      throw new Error(`engine turn failed: ${JSON.stringify(trace?.output ?? r.content)}`);
   }
 }
 
@@ -254,7 +207,7 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * starts after a pause instead.
  */
 async function phase(side, n, turns, rate, heap = false) {
-  if (!scripts.has(turns)) scripts.set(turns, scriptFor(turns));
+  if (!scripts.has(turns)) scripts.set(turns, orderScript(turns));
   if (heap) gc();
   else await pause(500);
   const heap0 = process.memoryUsage().heapUsed;

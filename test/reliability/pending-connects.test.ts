@@ -11,6 +11,10 @@ import {
   createEndpointHandler,
   type EndpointHandler,
 } from '../../src/handlers/endpoint/endpoint-handler.js';
+import {
+  ConnectAbortedError,
+  PendingConnects,
+} from '../../src/handlers/endpoint/pending-connects.js';
 import type { NetworkPolicy } from '../../src/session/types.js';
 import { makeContext, makeTool } from '../handlers/helpers.js';
 
@@ -97,5 +101,50 @@ describe('pending connects end with the calls that wanted them', () => {
     await slow;
     await new Promise((r) => setImmediate(r));
     expect(sockets.filter((s) => !s.destroyed)).toEqual([]);
+  });
+});
+
+describe('PendingConnects bookkeeping', () => {
+  const url = (origin: string): Pick<URL, 'origin' | 'protocol' | 'hostname' | 'port'> => {
+    const u = new URL(origin);
+    return { origin: u.origin, protocol: u.protocol, hostname: u.hostname, port: u.port };
+  };
+  /** A pending connect to `host`:80 through `connects`; `failed` once undici is told it failed. */
+  function pendingConnect(connects: PendingConnects, host: string): { failed: () => boolean } {
+    let failed = false;
+    const connect = connects.track((() => undefined) as unknown as buildConnector.connector);
+    connect(
+      { protocol: 'http:', hostname: host, port: '80' } as buildConnector.Options,
+      (...args) => {
+        failed = args[0] instanceof ConnectAbortedError;
+      },
+    );
+    return { failed: () => failed };
+  }
+
+  it('aborts an origin’s pending connects when its last call in flight leaves', () => {
+    const connects = new PendingConnects();
+    const a = pendingConnect(connects, 'a.test');
+    const first = connects.enter(url('http://A.test'));
+    const second = connects.enter(url('http://A.test'));
+    connects.leave(first);
+    expect(a.failed()).toBe(false);
+    connects.leave(second);
+    expect(a.failed()).toBe(true);
+    expect(connects.size).toBe(0);
+  });
+
+  it('forgets only idle origins when it knows too many', () => {
+    const connects = new PendingConnects();
+    const busy = connects.enter(url('http://busy.test'));
+    for (let i = 0; i < 600; i++) connects.leave(connects.enter(url(`http://h${i}.test`)));
+    const c = pendingConnect(connects, 'busy.test');
+    // The busy origin's record survived the forgetting: a second call joins its count.
+    const again = connects.enter(url('http://busy.test'));
+    expect(again).toBe(busy);
+    connects.leave(busy);
+    expect(c.failed()).toBe(false);
+    connects.leave(again);
+    expect(c.failed()).toBe(true);
   });
 });

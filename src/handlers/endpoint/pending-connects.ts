@@ -29,7 +29,7 @@ export class ConnectAbortedError extends Error {
   readonly code = 'UND_ERR_ABORTED';
 }
 
-const MAX_KEYS = 256;
+const MAX_ORIGINS = 256;
 
 function key(protocol: string, hostname: string, port: string): string {
   const host = (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname).toLowerCase();
@@ -37,12 +37,22 @@ function key(protocol: string, hostname: string, port: string): string {
   return `${protocol}//${host}:${p}`;
 }
 
+/** The calls in flight to one origin (kept while the origin is known: no map entry per call). */
+export interface OriginCalls {
+  /** The origin's key among the pending connects (default port written out, host lower-cased). */
+  readonly key: string;
+  count: number;
+}
+
 /** Pending connects and calls in flight, per origin, of one Agent. */
 export class PendingConnects {
   readonly #connects = new Map<string, Set<PendingConnect>>();
-  readonly #calls = new Map<string, number>();
-  /** A URL's `origin` → its key here (default port written out, host lower-cased). */
-  readonly #keys = new Map<string, string>();
+  /**
+   * A URL's `origin` → its calls in flight. An entry stays when its count drops to 0: adding and
+   * deleting a map entry on every call (one call at a time, the usual case) made the map
+   * reallocate its table every few calls.
+   */
+  readonly #origins = new Map<string, OriginCalls>();
 
   /** Connects now pending (for tests and diagnostics). */
   get size(): number {
@@ -115,32 +125,34 @@ export class PendingConnects {
   }
 
   /**
-   * A call to `url`'s origin starts; returns the key to pass to {@link leave} when it ends. The
-   * end of the last call in flight to that origin aborts the origin's pending connects.
+   * A call to `url`'s origin starts; returns what to pass to {@link leave} when it ends. The end
+   * of the last call in flight to that origin aborts the origin's pending connects.
    */
-  enter(url: Pick<URL, 'origin' | 'protocol' | 'hostname' | 'port'>): string {
-    // The key of an origin is kept (a request URL's origin is the same string on every call of a
-    // definition, so this is one lookup); bounded, as templated hosts can be many.
-    let origin = this.#keys.get(url.origin);
-    if (origin === undefined) {
-      if (this.#keys.size >= MAX_KEYS) this.#keys.clear();
-      origin = key(url.protocol, url.hostname, url.port);
-      this.#keys.set(url.origin, origin);
+  enter(url: Pick<URL, 'origin' | 'protocol' | 'hostname' | 'port'>): OriginCalls {
+    // A request URL's origin is the same string on every call of a definition, so this is one
+    // lookup; bounded, as templated hosts can be many (only idle origins are forgotten).
+    let calls = this.#origins.get(url.origin);
+    if (calls === undefined) {
+      if (this.#origins.size >= MAX_ORIGINS) this.#forgetIdle();
+      calls = { key: key(url.protocol, url.hostname, url.port), count: 0 };
+      this.#origins.set(url.origin, calls);
     }
-    this.#calls.set(origin, (this.#calls.get(origin) ?? 0) + 1);
-    return origin;
+    calls.count++;
+    return calls;
   }
 
   /** A call entered with {@link enter} ended (call it once per `enter`). */
-  leave(origin: string): void {
-    const n = (this.#calls.get(origin) ?? 1) - 1;
-    if (n > 0) {
-      this.#calls.set(origin, n);
-      return;
-    }
-    this.#calls.delete(origin);
-    const pending = this.#connects.get(origin);
+  leave(calls: OriginCalls): void {
+    if (--calls.count > 0) return;
+    calls.count = 0;
+    const pending = this.#connects.get(calls.key);
     if (pending !== undefined) for (const entry of [...pending]) entry.abort();
+  }
+
+  /** Drops the origins with no call in flight (their records are made again when next used). */
+  #forgetIdle(): void {
+    for (const [origin, calls] of this.#origins)
+      if (calls.count === 0) this.#origins.delete(origin);
   }
 
   /** Aborts every pending connect (the Agent is being destroyed). */

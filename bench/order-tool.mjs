@@ -1,0 +1,63 @@
+// The session-level benchmarks' tool and script (shared by turn-http.bench.mjs and turn-ab.mjs):
+// one `post` endpoint tool, and a script whose every turn calls it once and then answers.
+
+/** The `place_order` definition against `origin`. */
+export function orderDefinition(origin) {
+  return {
+    type: 'endpoint',
+    tool: {
+      type: 'function',
+      function: {
+        name: 'place_order',
+        description: 'Place an order',
+        parameters: {
+          type: 'object',
+          properties: { ref: { type: 'string' } },
+          required: ['ref'],
+          additionalProperties: false,
+        },
+      },
+    },
+    endpoint: { url: `${origin}/orders`, method: 'post', argument_location: 'body', timeout: 30 },
+  };
+}
+
+/** The model's answer every engine turn must end with. */
+export const ORDER_ANSWER = 'Your order is placed.';
+
+/** A script of `turns` turns: a `place_order` call, then the answer. */
+export function orderScript(turns) {
+  const steps = [];
+  for (let t = 0; t < turns; t++) {
+    steps.push({ tool_calls: [{ name: 'place_order', args: { ref: 'r' } }] });
+    steps.push({ text: ORDER_ANSWER });
+  }
+  return steps;
+}
+
+/**
+ * Pacing: with an offered rate, loop i of n starts its turns every n/rate seconds from an offset
+ * i/rate (arrivals spread evenly), and a turn's latency counts from its scheduled start (a late
+ * turn is not excused); rate 0 is a closed loop without pause (saturation).
+ */
+export function pacer(i, n, rate) {
+  if (rate === 0) return { next: () => Promise.resolve(performance.now()) };
+  const every = (n / rate) * 1000;
+  const first = performance.now() + (i / rate) * 1000;
+  let k = 0;
+  return {
+    next() {
+      const at = first + every * k++;
+      const wait = at - performance.now();
+      return wait <= 0 ? Promise.resolve(at) : new Promise((r) => setTimeout(() => r(at), wait));
+    },
+  };
+}
+
+/** Runs one engine turn and checks it: the tool call succeeded and the answer came. */
+export async function orderTurn(session) {
+  const r = await session.run('place my order');
+  const trace = r.traces[0];
+  if (r.content !== ORDER_ANSWER || trace === undefined || trace.isError === true)
+    throw new Error(`engine turn failed: ${JSON.stringify(trace?.output ?? r.content)}`);
+}
