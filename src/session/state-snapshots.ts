@@ -93,8 +93,9 @@ export class StateSnapshots {
 
 /**
  * The messages of the next model call: the system messages, then the whole history, kept in one
- * array that grows by appending. The array passed to a model is valid for that call only (the
- * session updates it for the next one); a model that keeps requests must copy them.
+ * array that grows by appending (without system messages, the history array itself). The array
+ * passed to a model is valid for that call only (the session updates it for the next one); a
+ * model that keeps requests must copy them.
  */
 export class ModelMessages {
   #messages: ChatMessage[] = [];
@@ -109,6 +110,13 @@ export class ModelMessages {
     history: readonly ChatMessage[],
     revision: number,
   ): readonly ChatMessage[] {
+    if (head.length === 0) {
+      // No system messages (no prompt): the history itself, read-only, and no second array of it.
+      // The next call with system messages rebuilds.
+      this.#messages = [];
+      this.#history = undefined;
+      return history;
+    }
     const messages = this.#messages;
     if (history !== this.#history || revision !== this.#revision || this.#synced > history.length) {
       // First call, or history rewritten in place: rebuild once.

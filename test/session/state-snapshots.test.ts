@@ -77,6 +77,23 @@ describe('no whole-history copies', () => {
     expect(model.calls[2]?.messages.slice(2)).toEqual(session.toJSON().history.slice(0, 5));
   });
 
+  it('without system messages the model reads the history array itself', async () => {
+    const model = new ArrayKeepingModel(new ScriptedModel([{ text: 'one' }, { text: 'two' }]));
+    const session = createSession({ tools, model });
+    await session.run('first');
+    await session.run('second');
+    expect(new Set(model.arrays).size).toBe(1);
+    expect(model.lengths).toEqual([1, 3]);
+    const view = new ModelMessages();
+    const history: ChatMessage[] = [{ role: 'user', content: 'a' }];
+    expect(view.view([], history, 0)).toBe(history);
+    // A later call with system messages gets them in front, in an array of its own.
+    const withPrompt = view.view([{ role: 'system', content: 'p' }], history, 0);
+    expect(withPrompt).not.toBe(history);
+    expect(withPrompt).toEqual([{ role: 'system', content: 'p' }, ...history]);
+    expect(history).toEqual([{ role: 'user', content: 'a' }]);
+  });
+
   it('ModelMessages: a changed number of system messages and a rewritten entry are handled', () => {
     const view = new ModelMessages();
     const history: ChatMessage[] = [{ role: 'user', content: 'a' }];
