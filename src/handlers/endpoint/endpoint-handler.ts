@@ -157,65 +157,96 @@ function templateOf(endpoint: EndpointConfig): UrlTemplate | string {
 
 /** Creates the handler of `endpoint` tools. */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? abortableSleep;
-  const policy = options.networkPolicy ?? {};
-  const policyActive = policy.denyPrivateNetworks === true || policy.allowedHosts !== undefined;
-  const resolve = options.lookup ?? systemResolver;
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
-  const limits = {
-    maxBodyBytes: maxResponseBytes,
-    maxErrorBodyBytes: ERROR_BODY_BYTES,
-    maxHeaderBytes,
-  };
+  return new EndpointCalls(options);
+}
+
+/**
+ * The endpoint handler of one session (or host). A class, not a set of closures: each session
+ * that calls an endpoint has one, and fourteen closures with their shared context were about
+ * 1 KB of every live session; an instance is its fields, its methods shared.
+ */
+class EndpointCalls implements EndpointHandler {
+  readonly kind = 'endpoint';
+  readonly #options: EndpointHandlerOptions;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number, abortable: Abortable) => Promise<void>;
+  readonly #policy: NetworkPolicy;
+  readonly #policyActive: boolean;
+  readonly #resolve: HostResolver;
+  readonly #maxResponseBytes: number;
+  readonly #maxHeaderBytes: number;
+  readonly #limits: { maxBodyBytes: number; maxErrorBodyBytes: number; maxHeaderBytes: number };
   // A resolver or connector of its own cannot be shared: such a handler dials through its own Agent.
-  const ownsAgent =
-    options.dispatcher === undefined &&
-    (options.lookup !== undefined || options.connector !== undefined);
-  let ownPins: PinnedAddresses | undefined;
-  let ownAgent: Agent | undefined;
-  let ownConnects: PendingConnects | undefined;
-  let shared: SharedPool | undefined;
-  const pool = (): SharedPool => {
-    if (!ownsAgent) {
-      shared ??= (options.pools ?? connectionPools).poolFor({ policy, maxHeaderBytes });
-      return shared;
-    }
-    const pins = (ownPins ??= new PinnedAddresses(now));
-    const connects = (ownConnects ??= new PendingConnects());
-    ownAgent ??= new Agent({
-      connect: connects.track(
-        createPinnedConnector({
-          policy,
-          resolve,
-          pins,
-          inner: connects.dialer(options.connector ?? buildConnector({})),
-        }),
-      ),
-      maxHeaderSize: maxHeaderBytes,
-    });
-    return { dispatcher: ownAgent, pins, connects };
-  };
-  const dispatcher = (): Dispatcher => options.dispatcher ?? pool().dispatcher;
+  readonly #ownsAgent: boolean;
+  #ownPins: PinnedAddresses | undefined;
+  #ownAgent: Agent | undefined;
+  #ownConnects: PendingConnects | undefined;
+  #shared: SharedPool | undefined;
   // Calls in flight, so close() can end them: a shared pool outlives the handler.
-  const inflight = new DeadlineGroup();
+  readonly #inflight = new DeadlineGroup();
   // Service credentials, their origins and the secrets to scrub exist only with services (or a
   // host's secret set): a handler without them, most sessions' handler, makes none of them.
-  const services = options.services;
-  const secrets = options.secrets ?? (services === undefined ? undefined : new SecretSet());
-  const auth =
-    services === undefined || secrets === undefined
-      ? undefined
-      : new ServiceAuth({ services, dispatcher, now, secrets });
-  const origins = services === undefined ? undefined : new ServiceOrigins(services);
+  readonly #secrets: SecretSet | undefined;
+  readonly #auth: ServiceAuth | undefined;
+  readonly #origins: ServiceOrigins | undefined;
+
+  constructor(options: EndpointHandlerOptions) {
+    this.#options = options;
+    const now = (this.#now = options.now ?? Date.now);
+    this.#sleep = options.sleep ?? abortableSleep;
+    const policy = (this.#policy = options.networkPolicy ?? {});
+    this.#policyActive = policy.denyPrivateNetworks === true || policy.allowedHosts !== undefined;
+    this.#resolve = options.lookup ?? systemResolver;
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
+    this.#limits = {
+      maxBodyBytes: this.#maxResponseBytes,
+      maxErrorBodyBytes: ERROR_BODY_BYTES,
+      maxHeaderBytes: this.#maxHeaderBytes,
+    };
+    this.#ownsAgent =
+      options.dispatcher === undefined &&
+      (options.lookup !== undefined || options.connector !== undefined);
+    const services = options.services;
+    const secrets = (this.#secrets =
+      options.secrets ?? (services === undefined ? undefined : new SecretSet()));
+    this.#auth =
+      services === undefined || secrets === undefined
+        ? undefined
+        : new ServiceAuth({ services, dispatcher: () => this.#dispatcher(), now, secrets });
+    this.#origins = services === undefined ? undefined : new ServiceOrigins(services);
+  }
+
+  #pool(): SharedPool {
+    if (!this.#ownsAgent) {
+      this.#shared ??= (this.#options.pools ?? connectionPools).poolFor({
+        policy: this.#policy,
+        maxHeaderBytes: this.#maxHeaderBytes,
+      });
+      return this.#shared;
+    }
+    const pins = (this.#ownPins ??= new PinnedAddresses(this.#now));
+    const connects = (this.#ownConnects ??= new PendingConnects());
+    this.#ownAgent ??= new Agent({
+      connect: connects.track(
+        createPinnedConnector({
+          policy: this.#policy,
+          resolve: this.#resolve,
+          pins,
+          inner: connects.dialer(this.#options.connector ?? buildConnector({})),
+        }),
+      ),
+      maxHeaderSize: this.#maxHeaderBytes,
+    });
+    return { dispatcher: this.#ownAgent, pins, connects };
+  }
+
+  #dispatcher(): Dispatcher {
+    return this.#options.dispatcher ?? this.#pool().dispatcher;
+  }
 
   /** Maps a transport failure to the model's error, knowing whether the caller cancelled. */
-  const failureError = (
-    failure: ExchangeFailure,
-    deadline: Deadline,
-    timeoutSecs: number,
-  ): ToolError => {
+  #failureError(failure: ExchangeFailure, deadline: Deadline, timeoutSecs: number): ToolError {
     switch (failure.kind) {
       case 'aborted':
         return stoppedError(deadline, timeoutSecs);
@@ -226,12 +257,12 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       case 'body_too_large':
         return new ToolError(
           'response_too_large',
-          `the response body exceeds ${maxResponseBytes} bytes`,
+          `the response body exceeds ${this.#maxResponseBytes} bytes`,
         );
       case 'headers_too_large':
         return new ToolError(
           'response_too_large',
-          `the response headers exceed ${maxHeaderBytes} bytes`,
+          `the response headers exceed ${this.#maxHeaderBytes} bytes`,
         );
       case 'bad_encoding':
         return new ToolError('bad_response', failure.message);
@@ -240,17 +271,17 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         return _exhaustive;
       }
     }
-  };
+  }
 
   /** Waits before a retry if the wait fits before the deadline; false when it does not fit. */
-  async function pause(wait: number, deadline: Deadline): Promise<boolean> {
-    if (now() + wait >= deadline.at) return false;
-    await sleep(wait, deadline);
+  async #pause(wait: number, deadline: Deadline): Promise<boolean> {
+    if (this.#now() + wait >= deadline.at) return false;
+    await this.#sleep(wait, deadline);
     return true;
   }
 
   /** Request headers of one attempt: defaults, the service's (auth fetched if needed), content type. */
-  async function attemptHeaders(
+  async #attemptHeaders(
     built: BuiltRequest,
     service: string | undefined,
     deadline: Deadline,
@@ -263,8 +294,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
     const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING };
     let secretHeaders: ReadonlySet<string> = NO_SECRETS;
     if (service !== undefined) {
-      if (auth === undefined) return serviceNotConfigured(service);
-      const extra = await auth.headers(service, deadline);
+      if (this.#auth === undefined) return serviceNotConfigured(service);
+      const extra = await this.#auth.headers(service, deadline);
       if (extra instanceof ToolError) return extra;
       Object.assign(headers, extra.headers);
       secretHeaders = extra.secretHeaders;
@@ -278,7 +309,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   }
 
   /** Sends the request, retrying as SPEC §3 allows, until a final answer or the deadline. */
-  async function send(
+  async #send(
     built: BuiltRequest,
     endpoint: EndpointConfig,
     context: HandlerContext,
@@ -294,7 +325,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       const prepared =
         service === undefined
           ? staticPrepared(built.contentType)
-          : await attemptHeaders(built, service, deadline);
+          : await this.#attemptHeaders(built, service, deadline);
       if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
       if (prepared instanceof ToolError) return { type: 'error', error: prepared };
       const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
@@ -316,10 +347,10 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       context.onRequest?.(record);
       const traced = context.traceAttempt?.(record);
       // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
-      const connects = options.dispatcher === undefined ? pool().connects : undefined;
+      const connects = this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
       const entered = connects?.enter(built.url);
       const result = await exchange(
-        dispatcher(),
+        this.#dispatcher(),
         {
           url: built.url,
           method: METHOD[method],
@@ -330,7 +361,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
           signal: deadline,
           body: built.body,
         },
-        limits,
+        this.#limits,
       );
       if (entered !== undefined) connects?.leave(entered);
       traced?.end(
@@ -343,14 +374,14 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         if (
           result.failure.kind === 'network' &&
           canRetry &&
-          (await pause(retryDelay(retries + 1, undefined), deadline))
+          (await this.#pause(retryDelay(retries + 1, undefined), deadline))
         ) {
           retries++;
           if (deadline.aborted)
             return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
           continue;
         }
-        return { type: 'error', error: failureError(result.failure, deadline, timeoutSecs) };
+        return { type: 'error', error: this.#failureError(result.failure, deadline, timeoutSecs) };
       }
       const { response } = result;
       records.push(answeredRecord(record, response.status));
@@ -359,7 +390,7 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         response.status === 401 &&
         service !== undefined &&
         !refreshed &&
-        auth?.invalidate(service) === true
+        this.#auth?.invalidate(service) === true
       ) {
         // A request rejected for its token was not acted on: one retry with a fresh token is safe for any method.
         refreshed = true;
@@ -368,15 +399,16 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       if (isRetryableStatus(response.status) && canRetry) {
         const wait = retryDelay(
           retries + 1,
-          parseRetryAfter(response.headers['retry-after'], now()),
+          parseRetryAfter(response.headers['retry-after'], this.#now()),
         );
-        if (await pause(wait, deadline)) {
+        if (await this.#pause(wait, deadline)) {
           retries++;
           if (deadline.aborted)
             return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
           continue;
         }
       }
+      const secrets = this.#secrets;
       const interpreted = interpretResponse(
         response,
         secrets === undefined || secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
@@ -388,7 +420,8 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
   }
 
   /** Removes every known secret from what the model and the traces will see. */
-  const scrub = (body: OutcomeBody): OutcomeBody => {
+  #scrub(body: OutcomeBody): OutcomeBody {
+    const secrets = this.#secrets;
     if (secrets === undefined || secrets.size === 0) return body;
     if (body.type === 'success') return { ...body, output: secrets.scrubValue(body.output) };
     const { error } = body;
@@ -400,49 +433,55 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       ...body,
       error: new ToolError(error.code, secrets.scrubText(error.message), details),
     };
-  };
+  }
 
   /** The outcome of a finished call: scrubbed, with its request records and timing. */
-  const finish = (
+  #finish(
     body: OutcomeBody,
     records: readonly HttpExchangeRecord[],
     startedAt: number,
-  ): HandlerOutcome => finishOutcome(scrub(body), startedAt, now(), records);
+  ): HandlerOutcome {
+    return finishOutcome(this.#scrub(body), startedAt, this.#now(), records);
+  }
 
   // One async function (no neverThrow wrapper around an inner one): a promise and a frame less per
   // call. Any unexpected throw still becomes a `handler_error` outcome, as neverThrow makes it.
-  async function execute(
+  async execute(
     args: Readonly<Record<string, unknown>>,
     context: HandlerContext,
   ): Promise<HandlerOutcome> {
-    const startedAt = now();
+    const startedAt = this.#now();
     try {
       const records: HttpExchangeRecord[] = [];
       const endpoint = context.tool.endpoint;
       if (endpoint === undefined)
-        return finish(
+        return this.#finish(
           errorBody('not_available', `tool ${context.tool.name} has no endpoint`),
           records,
           startedAt,
         );
       if (context.signal.aborted)
-        return finish(errorBody('cancelled', 'the call was cancelled'), records, startedAt);
+        return this.#finish(errorBody('cancelled', 'the call was cancelled'), records, startedAt);
       const template = templateOf(endpoint);
       if (typeof template === 'string')
-        return finish(
+        return this.#finish(
           errorBody('not_available', `tool ${context.tool.name} has an unusable URL`),
           records,
           startedAt,
         );
       const built = buildRequest(template, endpoint.argumentLocation, args);
       if (isBuildFailure(built))
-        return finish(errorBody('invalid_arguments', built.problem), records, startedAt);
+        return this.#finish(errorBody('invalid_arguments', built.problem), records, startedAt);
       const service = context.tool.service;
-      if (service !== undefined && (auth === undefined || !auth.has(service)))
-        return finish({ type: 'error', error: serviceNotConfigured(service) }, records, startedAt);
+      if (service !== undefined && (this.#auth === undefined || !this.#auth.has(service)))
+        return this.#finish(
+          { type: 'error', error: serviceNotConfigured(service) },
+          records,
+          startedAt,
+        );
       // Secrets follow their service's origin: checked before any token fetch or connection.
-      if (service !== undefined && origins?.allows(service, built.url.origin) === false)
-        return finish(
+      if (service !== undefined && this.#origins?.allows(service, built.url.origin) === false)
+        return this.#finish(
           errorBody(
             'origin_not_allowed',
             `service "${service}" may not be used with ${built.url.origin}`,
@@ -454,26 +493,30 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
         endpoint.timeoutSecs * 1000,
         context.signal,
         startedAt,
-        inflight,
+        this.#inflight,
       );
       try {
-        if (policyActive) {
+        if (this.#policyActive) {
           const verdict = await untilAborted(
-            checkHost(built.url.hostname, policy, resolve),
+            checkHost(built.url.hostname, this.#policy, this.#resolve),
             deadline,
           );
           if (verdict === undefined)
-            return finish(
+            return this.#finish(
               { type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) },
               records,
               startedAt,
             );
           if (!verdict.ok)
-            return finish(errorBody('policy_denied', verdict.reason), records, startedAt);
-          if (options.dispatcher === undefined)
-            pool().pins.set(bareHost(built.url.hostname), verdict.addresses);
+            return this.#finish(errorBody('policy_denied', verdict.reason), records, startedAt);
+          if (this.#options.dispatcher === undefined)
+            this.#pool().pins.set(bareHost(built.url.hostname), verdict.addresses);
         }
-        return finish(await send(built, endpoint, context, records, deadline), records, startedAt);
+        return this.#finish(
+          await this.#send(built, endpoint, context, records, deadline),
+          records,
+          startedAt,
+        );
       } finally {
         deadline.dispose();
       }
@@ -481,24 +524,20 @@ export function createEndpointHandler(options: EndpointHandlerOptions = {}): End
       return finishOutcome(
         errorBody('handler_error', `internal error: ${shortMessage(err)}`),
         startedAt,
-        now(),
+        this.#now(),
       );
     }
   }
 
-  return {
-    kind: 'endpoint',
-    execute,
-    close: async () => {
-      inflight.cancelAll();
-      shared = undefined;
-      const agent = ownAgent;
-      ownAgent = undefined;
-      ownConnects?.abortAll();
-      // destroy, not close: a call still waiting on a silent server must not hold the shutdown.
-      if (agent !== undefined) await agent.destroy();
-    },
-  };
+  async close(): Promise<void> {
+    this.#inflight.cancelAll();
+    this.#shared = undefined;
+    const agent = this.#ownAgent;
+    this.#ownAgent = undefined;
+    this.#ownConnects?.abortAll();
+    // destroy, not close: a call still waiting on a silent server must not hold the shutdown.
+    if (agent !== undefined) await agent.destroy();
+  }
 }
 
 /**

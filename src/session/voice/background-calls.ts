@@ -48,15 +48,13 @@ export function backgroundResultMessage(result: ToolCallResult): string {
 
 /** The background calls of one session. */
 export class BackgroundCalls {
-  readonly #running = new Map<
-    Promise<void>,
-    { controller: AbortController; tool: ToolDefinition }
-  >();
+  // Made on the first background call: most sessions never make one.
+  #running: Map<Promise<void>, { controller: AbortController; tool: ToolDefinition }> | undefined;
   #closed = false;
 
   /** Number of calls in flight. */
   get size(): number {
-    return this.#running.size;
+    return this.#running?.size ?? 0;
   }
 
   /**
@@ -70,29 +68,34 @@ export class BackgroundCalls {
   ): void {
     const controller = new AbortController();
     if (this.#closed && isCancellable(tool)) controller.abort();
+    const running = (this.#running ??= new Map());
     const done = work(controller.signal).then(
       (result) => {
-        this.#running.delete(done);
+        running.delete(done);
         onResult(result, this.#closed);
       },
       () => {
         // executeToolCall never rejects; nothing to hand over if it somehow did.
-        this.#running.delete(done);
+        running.delete(done);
       },
     );
-    this.#running.set(done, { controller, tool });
+    running.set(done, { controller, tool });
   }
 
   /** Closing: cancels calls of class `none`, waits for every call to settle. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const { controller, tool } of this.#running.values())
+    const running = this.#running;
+    if (running === undefined) return;
+    for (const { controller, tool } of running.values())
       if (isCancellable(tool)) controller.abort();
-    while (this.#running.size > 0) await Promise.all([...this.#running.keys()]);
+    while (running.size > 0) await Promise.all([...running.keys()]);
   }
 
   /** Resolves when no call is in flight. */
   async settled(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all([...this.#running.keys()]);
+    const running = this.#running;
+    if (running === undefined) return;
+    while (running.size > 0) await Promise.all([...running.keys()]);
   }
 }

@@ -13,8 +13,10 @@ export type SpeechWaitOutcome = 'spoken' | 'timeout' | 'interrupted';
 /** The ledger of one session. */
 export class SpeechLedger {
   readonly #auto: boolean;
-  readonly #pending = new Set<string>();
-  readonly #waiters = new Set<() => void>();
+  // Made on first use: with `auto` (most sessions) nothing is ever pending or waited for, and an
+  // idle session should not carry two empty hash tables.
+  #pending: Set<string> | undefined;
+  #waiters: Set<() => void> | undefined;
   #count = 0;
   #turnIds: string[] = [];
   #openText: string | undefined;
@@ -36,7 +38,7 @@ export class SpeechLedger {
     // With `auto` nothing is ever pending, so the turn's ids are not kept (none would be waited on).
     if (!this.#auto) {
       this.#turnIds.push(id);
-      this.#pending.add(id);
+      (this.#pending ??= new Set()).add(id);
     }
     return id;
   }
@@ -69,27 +71,27 @@ export class SpeechLedger {
 
   /** Playback finished; false for an unknown or already acknowledged id. */
   spoken(id: string): boolean {
-    if (!this.#pending.delete(id)) return false;
+    if (this.#pending?.delete(id) !== true) return false;
     this.#wake();
     return true;
   }
 
   /** Acknowledges everything pending; returns how many were. */
   spokenAll(): number {
-    const n = this.#pending.size;
-    this.#pending.clear();
+    const n = this.#pending?.size ?? 0;
+    this.#pending?.clear();
     if (n > 0) this.#wake();
     return n;
   }
 
   /** True while the utterance is emitted and not yet acknowledged. */
   isPending(id: string): boolean {
-    return this.#pending.has(id);
+    return this.#pending?.has(id) === true;
   }
 
   /** The ids opened so far in this turn that are not acknowledged yet. */
   pendingInTurn(): string[] {
-    return this.#turnIds.filter((id) => this.#pending.has(id));
+    return this.#turnIds.filter((id) => this.isPending(id));
   }
 
   /**
@@ -101,14 +103,14 @@ export class SpeechLedger {
     maxWaitMs: number,
     signal: AbortSignal,
   ): Promise<SpeechWaitOutcome> {
-    const done = (): boolean => ids.every((id) => !this.#pending.has(id));
+    const done = (): boolean => ids.every((id) => !this.isPending(id));
     if (done()) return Promise.resolve('spoken');
     if (signal.aborted) return Promise.resolve('interrupted');
     return new Promise((resolve) => {
       const finish = (outcome: SpeechWaitOutcome): void => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
-        this.#waiters.delete(check);
+        this.#waiters?.delete(check);
         resolve(outcome);
       };
       const check = (): void => {
@@ -117,11 +119,11 @@ export class SpeechLedger {
       const onAbort = (): void => finish('interrupted');
       const timer = setTimeout(() => finish('timeout'), maxWaitMs);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.add(check);
+      (this.#waiters ??= new Set()).add(check);
     });
   }
 
   #wake(): void {
-    for (const check of [...this.#waiters]) check();
+    if (this.#waiters !== undefined) for (const check of [...this.#waiters]) check();
   }
 }
