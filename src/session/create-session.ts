@@ -172,6 +172,17 @@ function initialAgent(options: SessionOptions): string | undefined {
   return agent;
 }
 
+/**
+ * A session's handlers, made on first use: one slot per tool type (one small object of one shape
+ * for every session, where a map made a hash table per session).
+ */
+class SessionHandlers implements Partial<Record<ToolType, Handler>> {
+  action: Handler | undefined = undefined;
+  endpoint: Handler | undefined = undefined;
+  context: Handler | undefined = undefined;
+  log: Handler | undefined = undefined;
+}
+
 // Shared across sessions: the tool map of each agent config, and the chat tools of each tool map
 // when no description needs rendering. This keeps an idle session small.
 const agentTools = new WeakMap<AgentConfig, ReadonlyMap<string, ToolDefinition>>();
@@ -200,7 +211,7 @@ class LiveSession implements Session, TurnHost {
   readonly snapshots = new StateSnapshots();
   readonly #messages = new ModelMessages();
   #channel: { emit(event: TurnEvent): void } | undefined;
-  #handlers: Map<ToolType, Handler> | undefined;
+  #handlers: SessionHandlers | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -373,13 +384,8 @@ class LiveSession implements Session, TurnHost {
   }
 
   handlerFor(type: ToolType): Handler {
-    this.#handlers ??= new Map();
-    let handler = this.#handlers.get(type);
-    if (handler === undefined) {
-      handler = this.#createHandler(type);
-      this.#handlers.set(type, handler);
-    }
-    return handler;
+    const handlers = (this.#handlers ??= new SessionHandlers());
+    return (handlers[type] ??= this.#createHandler(type));
   }
 
   #createHandler(type: ToolType): Handler {

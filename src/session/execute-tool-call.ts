@@ -33,14 +33,17 @@ import { jsonTextOf } from '../handlers/json-text.js';
 
 /** What dispatching needs from the session. */
 export interface ExecuteContext {
-  readonly handlerFor: (type: ToolType) => Handler;
+  /** The session's handlers and agents (its host: called as its methods, no closures). */
+  readonly host: {
+    handlerFor(type: ToolType): Handler;
+    /** Whether an agent of this name exists (handoff effects naming others become tool errors). */
+    hasAgent(name: string): boolean;
+  };
   readonly session: HandlerSession;
   /** The turn's interruption signal. */
   readonly signal: AbortSignal;
   readonly emit: (event: TurnEvent) => void;
   readonly now: () => number;
-  /** Whether an agent of this name exists (handoff effects naming others become tool errors). */
-  readonly hasAgent: (name: string) => boolean;
   /** Records side-effecting calls before dispatch and their results (sessions-redis.md). */
   readonly journal?: TurnJournal;
   /** Cap on every call's deadline in ms (runAgent's `domain_timeout_secs`). Absent: none. */
@@ -134,7 +137,7 @@ export async function executeToolCall(
     }
   }
   const handlerSignal = cancellable ? ctx.signal : NEVER_ABORTED;
-  const handler = ctx.handlerFor(tool.type);
+  const handler = ctx.host.handlerFor(tool.type);
   // Written out, not spread: made for every call.
   const attempt = (signal: AbortSignal): Promise<HandlerOutcome> =>
     handler.execute(
@@ -225,7 +228,7 @@ function withDefinitionHandoff(outcome: OutcomeLike, tool: ToolDefinition): Outc
 
 function checkHandoffs(outcome: OutcomeLike, ctx: ExecuteContext): OutcomeLike {
   for (const effect of outcome.effects) {
-    if (effect.type === 'handoff' && !ctx.hasAgent(effect.agent)) {
+    if (effect.type === 'handoff' && !ctx.host.hasAgent(effect.agent)) {
       return errorOutcome(
         new ToolError(
           'not_available',

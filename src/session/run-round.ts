@@ -313,22 +313,11 @@ function prepareContext(
   };
 }
 
-/** A session's lookups for execute contexts, made once per session rather than once per round. */
-const hostLookups = new WeakMap<TurnHost, Pick<ExecuteContext, 'handlerFor' | 'hasAgent'>>();
-
 function executeContext(
   host: TurnHost,
   signal: AbortSignal,
   emit: (event: TurnEvent) => void,
 ): ExecuteContext {
-  let lookups = hostLookups.get(host);
-  if (lookups === undefined) {
-    lookups = {
-      handlerFor: (type) => host.handlerFor(type),
-      hasAgent: (name) => host.hasAgent(name),
-    };
-    hostLookups.set(host, lookups);
-  }
   const state = host.state;
   const languages = host.options.languages;
   // Written out, not spread: made for every round that calls a tool.
@@ -340,12 +329,11 @@ function executeContext(
   if (languages !== undefined) session.languages = languages;
   if (state.agent !== undefined) session.agent = state.agent;
   const ctx: { -readonly [K in keyof ExecuteContext]: ExecuteContext[K] } = {
-    handlerFor: lookups.handlerFor,
+    host,
     session,
     signal,
     emit,
     now: host.now,
-    hasAgent: lookups.hasAgent,
   };
   if (host.journal !== undefined) ctx.journal = host.journal;
   const cap = host.options.toolTimeoutCapSecs;

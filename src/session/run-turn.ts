@@ -16,6 +16,7 @@ import { TurnTracing, type TurnTracingInit } from '../observability/turn-tracing
 import { runRound } from './run-round.js';
 import type { TurnHost } from './turn-host.js';
 import { applyToolResult } from './apply-effects.js';
+import type { StateCapture } from './state-snapshots.js';
 import type { ToolCallResult } from './execute-tool-call.js';
 import type {
   PropagatedResult,
@@ -164,7 +165,7 @@ async function runTurnUntil(
   // The state is built only when read (or stored): copying history every turn made a turn's
   // cost grow with the conversation.
   const snapshot = host.snapshots.capture(state);
-  if (host.options.store !== undefined) await host.persist(snapshot());
+  if (host.options.store !== undefined) await host.persist(snapshot.read());
   return new TurnOutcome(
     content,
     Math.max(0, host.now() - startedAt) / 1000,
@@ -193,7 +194,7 @@ class TurnOutcome {
   declare readonly state: SessionState;
   declare readonly interrupted: boolean;
   declare readonly timings: TurnTimings;
-  readonly #snapshot: () => SessionState;
+  readonly #snapshot: StateCapture;
 
   constructor(
     content: string,
@@ -202,7 +203,7 @@ class TurnOutcome {
     propagated: readonly PropagatedResult[],
     events: readonly SessionEvent[],
     usage: ModelUsage,
-    snapshot: () => SessionState,
+    snapshot: StateCapture,
     interrupted: boolean,
     timings: TurnTimings,
   ) {
@@ -220,7 +221,7 @@ class TurnOutcome {
   }
 
   static readState(this: void, result: TurnOutcome): SessionState {
-    return result.#snapshot();
+    return result.#snapshot.read();
   }
 }
 

@@ -18,8 +18,8 @@ import type { SessionState } from './types.js';
 
 /** The lazy snapshots of one live session. */
 export class StateSnapshots {
-  /** Materialises the last capture not yet read (before anything it shares is rewritten). */
-  #pending: (() => SessionState) | undefined;
+  /** The last capture not yet read: built before anything it shares is rewritten. */
+  #pending: StateCapture | undefined;
   /** The current vars object is shared with a capture: copy it before the next write. */
   #varsShared = false;
   /** Bumped when a history entry is replaced in place (not appended). */
@@ -30,37 +30,17 @@ export class StateSnapshots {
    */
   storedPrefix = 0;
 
-  /**
-   * The state as it is now, built on first call of the returned function (then cached). O(1)
-   * now; O(history + vars) once, when read. Vars are deep-copied (JSON) when read: the engine
-   * only ever replaces top-level variables, never mutates their values in place.
-   */
-  capture(state: LiveState): () => SessionState {
-    const { history, id, language, agent, turns, ended } = state;
-    const length = history.length;
-    const vars = state.vars;
+  /** The state as it is now, in O(1); {@link StateCapture.read} builds it (once). */
+  capture(state: LiveState): StateCapture {
     this.#varsShared = true;
-    const workflows = state.workflows.size === 0 ? undefined : snapshotWorkflows(state.workflows);
-    let built: SessionState | undefined;
-    const read = (): SessionState => {
-      if (built === undefined) {
-        built = {
-          version: 1,
-          id,
-          language,
-          vars: jsonCopy(vars),
-          ...(agent === undefined ? {} : { agent }),
-          history: history.slice(0, length),
-          turns,
-          ended,
-          ...(workflows === undefined ? {} : { workflows }),
-        };
-        if (this.#pending === read) this.#pending = undefined;
-      }
-      return built;
-    };
-    this.#pending = read;
-    return read;
+    const capture = new StateCapture(this, state);
+    this.#pending = capture;
+    return capture;
+  }
+
+  /** For {@link StateCapture}: it was built and no longer shares anything live. */
+  built(capture: StateCapture): void {
+    if (this.#pending === capture) this.#pending = undefined;
   }
 
   /**
@@ -84,10 +64,67 @@ export class StateSnapshots {
 
   /** Replaces history entry `index` (the only sanctioned in-place rewrite of history). */
   replaceHistoryMessage(state: LiveState, index: number, message: ChatMessage): void {
-    this.#pending?.();
+    this.#pending?.read();
     state.history[index] = message;
     this.revision++;
     this.storedPrefix = Math.min(this.storedPrefix, index);
+  }
+}
+
+/**
+ * The state at the end of one turn, in O(1): history is append-only, so its length is enough, and
+ * the vars object is shared until the session's next write copies it. A class, not a closure: one
+ * is made every turn, and a closure with its context was twice the size.
+ */
+export class StateCapture {
+  readonly #snapshots: StateSnapshots;
+  readonly #history: readonly ChatMessage[];
+  readonly #length: number;
+  readonly #id: string;
+  readonly #language: string;
+  readonly #agent: string | undefined;
+  readonly #turns: number;
+  readonly #ended: boolean;
+  readonly #vars: Readonly<Record<string, unknown>>;
+  readonly #workflows: SessionState['workflows'];
+  #built: SessionState | undefined;
+
+  constructor(snapshots: StateSnapshots, state: LiveState) {
+    this.#snapshots = snapshots;
+    this.#history = state.history;
+    this.#length = state.history.length;
+    this.#id = state.id;
+    this.#language = state.language;
+    this.#agent = state.agent;
+    this.#turns = state.turns;
+    this.#ended = state.ended;
+    this.#vars = state.vars;
+    this.#workflows = state.workflows.size === 0 ? undefined : snapshotWorkflows(state.workflows);
+  }
+
+  /**
+   * The plain-JSON state, built on the first call (then the same object). O(history + vars) once.
+   * Vars are deep-copied (JSON): the engine only ever replaces top-level variables, never mutates
+   * their values in place.
+   */
+  read(): SessionState {
+    if (this.#built === undefined) {
+      const agent = this.#agent;
+      const workflows = this.#workflows;
+      this.#built = {
+        version: 1,
+        id: this.#id,
+        language: this.#language,
+        vars: jsonCopy(this.#vars),
+        ...(agent === undefined ? {} : { agent }),
+        history: this.#history.slice(0, this.#length),
+        turns: this.#turns,
+        ended: this.#ended,
+        ...(workflows === undefined ? {} : { workflows }),
+      };
+      this.#snapshots.built(this);
+    }
+    return this.#built;
   }
 }
 

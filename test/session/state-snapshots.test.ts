@@ -199,9 +199,9 @@ describe('TurnResult.state, built when read', () => {
       ended: false,
       workflows: new Map(),
     };
-    const read = snapshots.capture(state);
+    const capture = snapshots.capture(state);
     snapshots.replaceHistoryMessage(state, 0, { role: 'user', content: 'late transcript' });
-    expect(read().history).toEqual([{ role: 'user', content: '' }]);
+    expect(capture.read().history).toEqual([{ role: 'user', content: '' }]);
     expect(state.history[0]).toEqual({ role: 'user', content: 'late transcript' });
     expect(snapshots.revision).toBe(1);
   });
