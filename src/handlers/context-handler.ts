@@ -18,13 +18,24 @@ export interface ContextHandlerOptions {
   readonly maxSayChars?: number;
 }
 
+const canonicalTags = new Map<string, string>();
+
 /** The canonical form of a BCP-47 tag, or undefined when it is not well-formed. */
 export function canonicalLanguage(tag: string): string | undefined {
+  // Remembered (bounded): every session checks its language, and equal tags then share one
+  // string instead of each session holding a copy.
+  let canonical = canonicalTags.get(tag);
+  if (canonical !== undefined) return canonical;
   try {
-    return Intl.getCanonicalLocales(tag)[0];
+    canonical = Intl.getCanonicalLocales(tag)[0];
   } catch {
     return undefined;
   }
+  if (canonical !== undefined) {
+    if (canonicalTags.size >= 256) canonicalTags.clear();
+    canonicalTags.set(tag, canonical);
+  }
+  return canonical;
 }
 
 /** Spoken text made safe: line breaks and tabs become spaces, other controls go, length capped. */

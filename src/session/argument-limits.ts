@@ -40,6 +40,8 @@ export function resolveArgumentLimits(limits?: {
   readonly maxCallsPerAnswer?: number;
   readonly maxConcurrentEndpointCalls?: number;
 }): ArgumentLimits {
+  // Most sessions set none: one shared object, not one per session.
+  if (limits === undefined) return DEFAULT_LIMITS;
   return {
     maxArgumentBytes: limits?.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES,
     maxArgumentDepth: limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
@@ -57,6 +59,14 @@ export function resolveArgumentLimits(limits?: {
     ),
   };
 }
+
+const DEFAULT_LIMITS: ArgumentLimits = Object.freeze({
+  maxArgumentBytes: DEFAULT_MAX_ARGUMENT_BYTES,
+  maxArgumentDepth: DEFAULT_MAX_ARGUMENT_DEPTH,
+  maxFinalArgumentBytes: DEFAULT_MAX_FINAL_ARGUMENT_BYTES,
+  maxCallsPerAnswer: DEFAULT_MAX_CALLS_PER_ANSWER,
+  maxConcurrentEndpointCalls: DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS,
+});
 
 function positiveInteger(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1)

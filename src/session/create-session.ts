@@ -24,6 +24,7 @@ import { runTurn } from './run-turn.js';
 import { parseSnapshot } from './snapshot.js';
 import { limitEndpointCalls } from './endpoint-limiter.js';
 import { hasTasks, workflowContext, workflowTools } from '../workflow/runtime.js';
+import { NO_WORKFLOWS } from '../workflow/state.js';
 import {
   assignVars,
   liveStateFrom,
@@ -59,6 +60,8 @@ import type {
 /** Thrown by `send`/`run` on a session that has ended (a tool ended it, or `close()`). */
 /** What the turn queue settles with, whatever the turn did. */
 function settledQuietly(): void {}
+/** The turn queue of a session that has run no turn: one settled promise for every session. */
+const IDLE: Promise<unknown> = Promise.resolve();
 
 /**
  * A new session id, as one flat string. `randomUUID()` returns its 36 characters as a tree of
@@ -90,7 +93,7 @@ export function createSession(given: SessionOptions): Session {
     history: [],
     turns: 0,
     ended: false,
-    workflows: new Map(),
+    workflows: NO_WORKFLOWS,
   };
   // Revision 0: a store shared by processes refuses this session if one of its id is stored.
   return new LiveSession(options, state, 0);
@@ -214,7 +217,7 @@ class LiveSession implements Session, TurnHost {
   #handlers: SessionHandlers | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  #queue: Promise<unknown> = IDLE;
   #closed = false;
   /** Gives speaking events their speech id; one function per session, not per turn. */
   readonly #stamp = (event: TurnEvent): SessionEvent => this.speech.stamp(event);

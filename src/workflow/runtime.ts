@@ -13,7 +13,7 @@ import type { ToolCallResult } from '../session/execute-tool-call.js';
 import type { LiveState } from '../session/session-state.js';
 import type { TurnEvent } from '../session/types.js';
 import { Execution, type ExecutionIO } from './execution.js';
-import { setOwnValue, type WorkflowState } from './state.js';
+import { setOwnValue, writableWorkflows, type WorkflowState } from './state.js';
 import { enterStep, stepView, submitStep } from './submit-step.js';
 import type { ExpressionTask, StepsTask, WorkflowTask } from './types.js';
 
@@ -212,7 +212,7 @@ async function activate(
   io: ExecutionIO,
 ): Promise<{ run: Execution; output: unknown }> {
   const s: WorkflowState = { status: 'active', inputs: {}, local: {} };
-  state.workflows.set(task.key, s);
+  writableWorkflows(state).set(task.key, s);
   const first = task.type === 'steps' ? task.steps[0] : undefined;
   const run = new Execution(io, s, () => first?.inputs ?? []);
   for (const v of task.variables)
@@ -291,7 +291,7 @@ async function runTask(
     }
     case 'expression': {
       s ??= { status: 'active', inputs: {}, local: {} };
-      state.workflows.set(task.key, s);
+      writableWorkflows(state).set(task.key, s);
       const outcome = runExpression(task, s, args, io);
       run = outcome.run;
       if (outcome.error !== undefined) error = outcome.error;

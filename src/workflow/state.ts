@@ -17,6 +17,26 @@ export interface WorkflowState {
   local: Record<string, unknown>;
 }
 
+/**
+ * The task states of a session without any yet (most sessions: no workflow ever starts): one
+ * shared empty map instead of a hash table per session. It refuses writes, so a writer that does
+ * not go through {@link writableWorkflows} fails loudly instead of writing into every session.
+ */
+class NoWorkflows extends Map<string, WorkflowState> {
+  override set(): never {
+    throw new Error('internal: a session wrote task state without writableWorkflows');
+  }
+}
+export const NO_WORKFLOWS: Map<string, WorkflowState> = new NoWorkflows();
+
+/** The session's task states, ready to write (its own map, made on the first write). */
+export function writableWorkflows(state: {
+  workflows: Map<string, WorkflowState>;
+}): Map<string, WorkflowState> {
+  if (state.workflows === NO_WORKFLOWS) state.workflows = new Map();
+  return state.workflows;
+}
+
 /** Sets an own property (never through a prototype setter). */
 export function setOwnValue(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, {
@@ -39,8 +59,8 @@ export function snapshotWorkflows(
 
 /** Reads stored states back; throws a TypeError naming the first malformed entry. */
 export function restoreWorkflows(value: unknown): Map<string, WorkflowState> {
+  if (value === undefined) return NO_WORKFLOWS;
   const out = new Map<string, WorkflowState>();
-  if (value === undefined) return out;
   if (!isPlainObject(value)) throw new TypeError('session state workflows must be an object');
   for (const key of Object.keys(value)) {
     const s = value[key];

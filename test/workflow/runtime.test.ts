@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession, restoreSession } from '../../src/session/create-session.js';
 import { ScriptedModel } from '../../src/testing.js';
+import { NO_WORKFLOWS, writableWorkflows } from '../../src/workflow/state.js';
 
 const DIR = 'fixtures/syllable/workflows';
 const load = (name: string) => loadTools(join(DIR, `${name}.tools.json`));
@@ -506,5 +507,20 @@ describe('expression and event tasks', () => {
     expect(r.state.vars).toMatchObject({ greeted: true, last_total: 42 });
     const again = await session.run('more');
     expect(again.events.some((e) => e.type === 'say')).toBe(false);
+  });
+});
+
+describe('task state before any task starts', () => {
+  it('is one shared empty map that refuses writes; the first write gives the session its own', () => {
+    const a = { workflows: NO_WORKFLOWS };
+    const b = { workflows: NO_WORKFLOWS };
+    expect(() => NO_WORKFLOWS.set('k', { status: 'active', inputs: {}, local: {} })).toThrow(
+      /writableWorkflows/,
+    );
+    writableWorkflows(a).set('k', { status: 'active', inputs: {}, local: {} });
+    expect(a.workflows).not.toBe(NO_WORKFLOWS);
+    expect(a.workflows.size).toBe(1);
+    expect(b.workflows).toBe(NO_WORKFLOWS);
+    expect(NO_WORKFLOWS.size).toBe(0);
   });
 });
