@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { distList, positive } from './args.mjs';
 import { Dispatcher } from 'undici';
 import { engineCaller, WEATHER_BODY, weatherDefinition } from './weather-tool.mjs';
 
@@ -20,17 +21,9 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '3000' },
   },
 });
-const positive = (name, text, max) => {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max) {
-    console.error(`--${name} must be an integer from 1 to ${max}, got ${text}`);
-    process.exit(2);
-  }
-  return n;
-};
 const mb = positive('mb', values.mb, 256);
 const calls = positive('calls', values.calls, 100_000);
-const dists = values.dists.split(',').filter((d) => d !== '');
+const dists = distList(values.dists);
 
 const BODY = Buffer.from(WEATHER_BODY);
 const HEADERS = { 'content-type': 'application/json', 'content-length': String(BODY.length) };

@@ -1,14 +1,14 @@
-// The session-level benchmarks' tool and script (shared by turn-http.bench.mjs and turn-ab.mjs):
+// The session-level benchmarks' tool and script (turn-http.bench.mjs, turn-ab.mjs, load/worker.mjs):
 // one `post` endpoint tool, and a script whose every turn calls it once and then answers.
 
-/** The `place_order` definition against `origin`. */
-export function orderDefinition(origin) {
+/** The `place_order` definition against `origin` (the load harness names a slow one too). */
+export function orderDefinition(origin, name = 'place_order', path = '/orders') {
   return {
     type: 'endpoint',
     tool: {
       type: 'function',
       function: {
-        name: 'place_order',
+        name,
         description: 'Place an order',
         parameters: {
           type: 'object',
@@ -18,7 +18,7 @@ export function orderDefinition(origin) {
         },
       },
     },
-    endpoint: { url: `${origin}/orders`, method: 'post', argument_location: 'body', timeout: 30 },
+    endpoint: { url: `${origin}${path}`, method: 'post', argument_location: 'body', timeout: 30 },
   };
 }
 

@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { distList, positive } from './args.mjs';
 import { orderDefinition, orderScript, orderTurn, pacer } from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,19 +27,11 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '1000' },
   },
 });
-const positive = (name, text, max) => {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max) {
-    console.error(`--${name} must be an integer from 1 to ${max}, got ${text}`);
-    process.exit(2);
-  }
-  return n;
-};
 const n = positive('sessions', values.sessions, 10_000);
 const turns = positive('turns', values.turns, 1000);
 const rounds = positive('rounds', values.rounds, 20);
 const rate = positive('rate', values.rate, 100_000);
-const dists = values.dists.split(',').filter((d) => d !== '');
+const dists = distList(values.dists);
 
 const upstream = fork(join(here, 'load', 'upstream.mjs'), ['--latency', '20'], { execArgv: [] });
 const { port } = await new Promise((ok) =>

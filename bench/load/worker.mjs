@@ -11,6 +11,7 @@ import {
   resumeSession,
   StaleSessionError,
 } from '../../dist/index.js';
+import { orderDefinition } from '../order-tool.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -25,26 +26,9 @@ const { values } = parseArgs({
 });
 const modelLatency = Number(values['model-latency']);
 const base = `http://127.0.0.1:${values.port}`;
-const order = (name, path) => ({
-  type: 'endpoint',
-  tool: {
-    type: 'function',
-    function: {
-      name,
-      description: 'Place an order',
-      parameters: {
-        type: 'object',
-        properties: { ref: { type: 'string' } },
-        required: ['ref'],
-        additionalProperties: false,
-      },
-    },
-  },
-  endpoint: { url: `${base}${path}`, method: 'post', argument_location: 'body', timeout: 30 },
-});
 const tools = await loadTools([
-  order('place_order', '/orders'),
-  order('place_order_slow', '/slow'),
+  orderDefinition(base, 'place_order', '/orders'),
+  orderDefinition(base, 'place_order_slow', '/slow'),
 ]);
 const store =
   values.store === 'redis'
