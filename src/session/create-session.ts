@@ -57,7 +57,6 @@ import type {
   TurnStream,
 } from './types.js';
 
-/** Thrown by `send`/`run` on a session that has ended (a tool ended it, or `close()`). */
 /** What the turn queue settles with, whatever the turn did. */
 function settledQuietly(): void {}
 /** The turn queue of a session that has run no turn: one settled promise for every session. */
@@ -72,6 +71,7 @@ function flatUuid(): string {
   return Buffer.from(randomUUID(), 'latin1').toString('latin1');
 }
 
+/** Thrown by `send`/`run` on a session that has ended (a tool ended it, or `close()`). */
 export class SessionEndedError extends Error {
   override readonly name = 'SessionEndedError';
 }
