@@ -32,8 +32,10 @@ export class StateSnapshots {
 
   /** The state as it is now, in O(1); {@link StateCapture.read} builds it (once). */
   capture(state: LiveState): StateCapture {
-    this.#varsShared = true;
-    const capture = new StateCapture(this, state);
+    // Empty vars (most sessions) are captured as a shared empty object: nothing to copy later.
+    const vars = hasOwnKeys(state.vars) ? state.vars : NO_VARS;
+    if (vars !== NO_VARS) this.#varsShared = true;
+    const capture = new StateCapture(this, state, vars);
     this.#pending = capture;
     return capture;
   }
@@ -71,6 +73,13 @@ export class StateSnapshots {
   }
 }
 
+const NO_VARS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function hasOwnKeys(object: Readonly<Record<string, unknown>>): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
+}
+
 /**
  * The state at the end of one turn, in O(1): history is append-only, so its length is enough, and
  * the vars object is shared until the session's next write copies it. A class, not a closure: one
@@ -89,7 +98,11 @@ export class StateCapture {
   readonly #workflows: SessionState['workflows'];
   #built: SessionState | undefined;
 
-  constructor(snapshots: StateSnapshots, state: LiveState) {
+  constructor(
+    snapshots: StateSnapshots,
+    state: LiveState,
+    vars: Readonly<Record<string, unknown>>,
+  ) {
     this.#snapshots = snapshots;
     this.#history = state.history;
     this.#length = state.history.length;
@@ -98,7 +111,7 @@ export class StateCapture {
     this.#agent = state.agent;
     this.#turns = state.turns;
     this.#ended = state.ended;
-    this.#vars = state.vars;
+    this.#vars = vars;
     this.#workflows = state.workflows.size === 0 ? undefined : snapshotWorkflows(state.workflows);
   }
 
@@ -149,9 +162,11 @@ export class ModelMessages {
   ): readonly ChatMessage[] {
     if (head.length === 0) {
       // No system messages (no prompt): the history itself, read-only, and no second array of it.
-      // The next call with system messages rebuilds.
-      this.#messages = [];
-      this.#history = undefined;
+      // The next call with system messages rebuilds (the array kept so far is dropped, once).
+      if (this.#history !== undefined) {
+        this.#messages = [];
+        this.#history = undefined;
+      }
       return history;
     }
     const messages = this.#messages;

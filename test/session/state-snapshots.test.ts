@@ -108,6 +108,25 @@ describe('no whole-history copies', () => {
 });
 
 describe('TurnResult.state, built when read', () => {
+  it('keeps empty vars empty when a later turn sets one', async () => {
+    const model = new ScriptedModel([
+      { text: 'one' },
+      { tool_calls: [{ name: 'to_billing' }] },
+      { text: 'two' },
+    ]);
+    const session = createSession({
+      tools,
+      model,
+      actions: { to_billing: () => actionResult({ vars: { n: 1 } }) },
+    });
+    const first = await session.run('first');
+    const second = await session.run('second');
+    expect(first.state.vars).toEqual({});
+    expect(second.state.vars).toEqual({ n: 1 });
+    expect(first.state.vars).not.toBe(second.state.vars);
+    expect(session.toJSON().vars).toEqual({ n: 1 });
+  });
+
   it('is the state at the end of its turn, even when read after later turns', async () => {
     const model = new ScriptedModel([
       { tool_calls: [{ name: 'to_billing' }] },
