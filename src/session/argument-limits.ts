@@ -43,30 +43,25 @@ export function resolveArgumentLimits(limits?: {
   // Most sessions set none: one shared object, not one per session.
   if (limits === undefined) return DEFAULT_LIMITS;
   return {
-    maxArgumentBytes: limits?.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES,
-    maxArgumentDepth: limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
+    maxArgumentBytes: limits.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES,
+    maxArgumentDepth: limits.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
     maxFinalArgumentBytes: positiveInteger(
-      limits?.maxFinalArgumentBytes ?? DEFAULT_MAX_FINAL_ARGUMENT_BYTES,
+      limits.maxFinalArgumentBytes ?? DEFAULT_MAX_FINAL_ARGUMENT_BYTES,
       'limits.maxFinalArgumentBytes',
     ),
     maxCallsPerAnswer: positiveInteger(
-      limits?.maxCallsPerAnswer ?? DEFAULT_MAX_CALLS_PER_ANSWER,
+      limits.maxCallsPerAnswer ?? DEFAULT_MAX_CALLS_PER_ANSWER,
       'limits.maxCallsPerAnswer',
     ),
     maxConcurrentEndpointCalls: positiveInteger(
-      limits?.maxConcurrentEndpointCalls ?? DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS,
+      limits.maxConcurrentEndpointCalls ?? DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS,
       'limits.maxConcurrentEndpointCalls',
     ),
   };
 }
 
-const DEFAULT_LIMITS: ArgumentLimits = Object.freeze({
-  maxArgumentBytes: DEFAULT_MAX_ARGUMENT_BYTES,
-  maxArgumentDepth: DEFAULT_MAX_ARGUMENT_DEPTH,
-  maxFinalArgumentBytes: DEFAULT_MAX_FINAL_ARGUMENT_BYTES,
-  maxCallsPerAnswer: DEFAULT_MAX_CALLS_PER_ANSWER,
-  maxConcurrentEndpointCalls: DEFAULT_MAX_CONCURRENT_ENDPOINT_CALLS,
-});
+/** The limits of a session that sets none: the defaults, resolved once. */
+const DEFAULT_LIMITS: ArgumentLimits = Object.freeze(resolveArgumentLimits({}));
 
 function positiveInteger(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1)

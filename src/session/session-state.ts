@@ -41,19 +41,46 @@ export function jsonCopy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
-/** A plain-JSON snapshot. Messages are immutable once created, so the history array is copied shallowly. */
-export function snapshotState(state: LiveState): SessionState {
+/** What a plain-JSON state is made of: a live state's fields, or a capture of them. */
+export interface StateFields {
+  readonly id: string;
+  readonly language: string;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly agent: string | undefined;
+  readonly history: readonly ChatMessage[];
+  readonly turns: number;
+  readonly ended: boolean;
+}
+
+/**
+ * The plain-JSON state of `fields` with the first `length` history messages. Messages are
+ * immutable once created, so the history is copied shallowly; vars are deep-copied (JSON).
+ */
+export function plainState(
+  fields: StateFields,
+  length: number,
+  workflows: Record<string, WorkflowState> | undefined,
+): SessionState {
   return {
     version: 1,
-    id: state.id,
-    language: state.language,
-    vars: jsonCopy(state.vars),
-    ...(state.agent === undefined ? {} : { agent: state.agent }),
-    history: state.history.slice(),
-    turns: state.turns,
-    ended: state.ended,
-    ...(state.workflows.size === 0 ? {} : { workflows: snapshotWorkflows(state.workflows) }),
+    id: fields.id,
+    language: fields.language,
+    vars: jsonCopy(fields.vars),
+    ...(fields.agent === undefined ? {} : { agent: fields.agent }),
+    history: fields.history.slice(0, length),
+    turns: fields.turns,
+    ended: fields.ended,
+    ...(workflows === undefined ? {} : { workflows }),
   };
+}
+
+/** A plain-JSON snapshot of the live state now. */
+export function snapshotState(state: LiveState): SessionState {
+  return plainState(
+    state,
+    state.history.length,
+    state.workflows.size === 0 ? undefined : snapshotWorkflows(state.workflows),
+  );
 }
 
 /** Checks the shape of a stored state before restoring it; throws a TypeError naming the problem. */

@@ -13,7 +13,7 @@
  */
 import type { ChatMessage } from '../models/types.js';
 import { snapshotWorkflows } from '../workflow/state.js';
-import { jsonCopy, type LiveState } from './session-state.js';
+import { plainState, type LiveState, type StateFields } from './session-state.js';
 import type { SessionState } from './types.js';
 
 /** The lazy snapshots of one live session. */
@@ -85,16 +85,16 @@ function hasOwnKeys(object: Readonly<Record<string, unknown>>): boolean {
  * the vars object is shared until the session's next write copies it. A class, not a closure: one
  * is made every turn, and a closure with its context was twice the size.
  */
-export class StateCapture {
+export class StateCapture implements StateFields {
   readonly #snapshots: StateSnapshots;
-  readonly #history: readonly ChatMessage[];
+  readonly history: readonly ChatMessage[];
   readonly #length: number;
-  readonly #id: string;
-  readonly #language: string;
-  readonly #agent: string | undefined;
-  readonly #turns: number;
-  readonly #ended: boolean;
-  readonly #vars: Readonly<Record<string, unknown>>;
+  readonly id: string;
+  readonly language: string;
+  readonly agent: string | undefined;
+  readonly turns: number;
+  readonly ended: boolean;
+  readonly vars: Readonly<Record<string, unknown>>;
   readonly #workflows: SessionState['workflows'];
   #built: SessionState | undefined;
 
@@ -104,37 +104,21 @@ export class StateCapture {
     vars: Readonly<Record<string, unknown>>,
   ) {
     this.#snapshots = snapshots;
-    this.#history = state.history;
+    this.history = state.history;
     this.#length = state.history.length;
-    this.#id = state.id;
-    this.#language = state.language;
-    this.#agent = state.agent;
-    this.#turns = state.turns;
-    this.#ended = state.ended;
-    this.#vars = vars;
+    this.id = state.id;
+    this.language = state.language;
+    this.agent = state.agent;
+    this.turns = state.turns;
+    this.ended = state.ended;
+    this.vars = vars;
     this.#workflows = state.workflows.size === 0 ? undefined : snapshotWorkflows(state.workflows);
   }
 
-  /**
-   * The plain-JSON state, built on the first call (then the same object). O(history + vars) once.
-   * Vars are deep-copied (JSON): the engine only ever replaces top-level variables, never mutates
-   * their values in place.
-   */
+  /** The plain-JSON state, built on the first call (then the same object). O(history + vars) once. */
   read(): SessionState {
     if (this.#built === undefined) {
-      const agent = this.#agent;
-      const workflows = this.#workflows;
-      this.#built = {
-        version: 1,
-        id: this.#id,
-        language: this.#language,
-        vars: jsonCopy(this.#vars),
-        ...(agent === undefined ? {} : { agent }),
-        history: this.#history.slice(0, this.#length),
-        turns: this.#turns,
-        ended: this.#ended,
-        ...(workflows === undefined ? {} : { workflows }),
-      };
+      this.#built = plainState(this, this.#length, this.#workflows);
       this.#snapshots.built(this);
     }
     return this.#built;
