@@ -110,7 +110,13 @@ async function engineLoop(session, turns, latencies, pace) {
 
 // --- bare side: undici dispatch, the same POST, JSON parsed ------------------------------------
 let bareAgent = new Agent();
-const bareHeaders = { 'content-type': 'application/json', accept: 'application/json' };
+// The fixed headers the engine sends on this call (endpoint-handler.ts); not the idempotency key
+// it derives per call (deriving it is the engine's work).
+const bareHeaders = {
+  accept: 'application/json, */*;q=0.8',
+  'accept-encoding': 'gzip, deflate, br',
+  'content-type': 'application/json',
+};
 function bareCall() {
   return new Promise((resolve, reject) => {
     const chunks = [];

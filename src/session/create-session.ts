@@ -33,7 +33,7 @@ import {
   type LiveState,
 } from './session-state.js';
 import { ModelMessages, StateSnapshots } from './state-snapshots.js';
-import { createTurnChannel } from './turn-stream.js';
+import { createTurnChannel, type TurnChannel } from './turn-stream.js';
 import {
   coordinationOf,
   crashedTurnMessages,
@@ -57,8 +57,6 @@ import type {
   TurnStream,
 } from './types.js';
 
-/** What the turn queue settles with, whatever the turn did. */
-function settledQuietly(): void {}
 /** The turn queue of a session that has run no turn: one settled promise for every session. */
 const IDLE: Promise<unknown> = Promise.resolve();
 
@@ -250,9 +248,25 @@ class LiveSession implements Session, TurnHost {
   /** Queues a turn behind the running one (caller turns and background-result turns alike). */
   #enqueue(userText: string, background: ToolCallResult | undefined): TurnStream {
     const channel = createTurnChannel(this.options.onEvent, this.#stamp, this.options.hostError);
-    const controller = new AbortController();
-    const previous = this.#queue;
-    const turn = previous.then(async () => {
+    // The queue is the turn itself: it settles with nothing and never rejects (its outcome goes to
+    // the channel), so a queue holding it keeps no TurnResult alive until the next turn, and no
+    // promise chain per turn is needed to observe it.
+    this.#queue = this.#queued(this.#queue, channel, new AbortController(), userText, background);
+    return channel.stream;
+  }
+
+  /** Runs one turn after `previous` settles; delivers its result or error to `channel`. */
+  async #queued(
+    previous: Promise<unknown>,
+    channel: TurnChannel,
+    controller: AbortController,
+    userText: string,
+    background: ToolCallResult | undefined,
+  ): Promise<void> {
+    // Always a tick first, even when idle: a turn never starts inside send().
+    await previous;
+    let result: TurnResult;
+    try {
       if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
       const coordination = coordinationOf(this.options.store);
       const lease = coordination === undefined ? undefined : await coordination.acquire(this.id);
@@ -260,7 +274,7 @@ class LiveSession implements Session, TurnHost {
       this.#channel = channel;
       try {
         if (lease !== undefined) await this.#adopt(lease, userText);
-        return await runTurn(
+        result = await runTurn(
           this,
           userText,
           controller.signal,
@@ -278,16 +292,11 @@ class LiveSession implements Session, TurnHost {
         // whole round trip on every turn. Another process that asks meanwhile retries shortly.
         void lease?.release().catch(() => undefined);
       }
-    });
-    // Settles with nothing either way: a queue holding the turn's result would keep each
-    // session's last TurnResult (events, traces, timings) alive until its next turn.
-    this.#queue = turn.then(settledQuietly, settledQuietly);
-    // The channel's methods do not use `this`: passed as they are, no closures per turn.
-    turn.then(
-      (r) => channel.resolve(r),
-      (e: unknown) => channel.reject(e),
-    );
-    return channel.stream;
+    } catch (err) {
+      channel.reject(err);
+      return;
+    }
+    channel.resolve(result);
   }
 
   /**

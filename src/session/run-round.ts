@@ -303,14 +303,16 @@ function prepareContext(
   system: PrepareContext['system'],
 ): PrepareContext {
   const toolDefaults = effectiveToolDefaults(host.options, host.state.agent);
-  return {
+  // Written out, not spread: made for every round that calls a tool.
+  const ctx: { -readonly [K in keyof PrepareContext]: PrepareContext[K] } = {
     tools,
     limits: host.limits,
     vars: host.state.vars,
     system,
-    ...(toolDefaults === undefined ? {} : { toolDefaults }),
     onMissingTemplateValue: host.options.onMissingTemplateValue ?? 'skip',
   };
+  if (toolDefaults !== undefined) ctx.toolDefaults = toolDefaults;
+  return ctx;
 }
 
 function executeContext(

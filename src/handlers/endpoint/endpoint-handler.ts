@@ -308,114 +308,173 @@ class EndpointCalls implements EndpointHandler {
     return { headers, secretHeaders };
   }
 
-  /** Sends the request, retrying as SPEC §3 allows, until a final answer or the deadline. */
-  async #send(
+  /**
+   * The call from its deadline to its outcome: the network policy's check, then the request,
+   * retried as SPEC §3 allows, until a final answer or the deadline. The attempts are inline, not
+   * an inner async function awaited: a promise, a frame and a tick less per call.
+   */
+  async #call(
     built: BuiltRequest,
     endpoint: EndpointConfig,
     context: HandlerContext,
-    records: HttpExchangeRecord[],
-    deadline: Deadline,
-  ): Promise<OutcomeBody> {
-    const { method, timeoutSecs } = endpoint;
-    const service = context.tool.service;
-    let retries = 0;
-    let refreshed = false;
-    for (let attempt = 1; ; attempt++) {
-      // Without a service nothing is fetched: no await (a promise and a tick less per call).
-      const prepared =
-        service === undefined
-          ? staticPrepared(built.contentType)
-          : await this.#attemptHeaders(built, service, deadline);
-      if (deadline.aborted) return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
-      if (prepared instanceof ToolError) return { type: 'error', error: prepared };
-      const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
-      // Without a service no header is secret (ours, and the idempotency key), and the headers
-      // object is frozen: the record shares it.
-      const recorded =
-        service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders);
-      // Written out, not spread: made for every attempt (keys in the documented order).
-      const record: HttpExchangeRecord =
-        built.body === undefined
-          ? { method: METHOD[method], url: built.url.href, headers: recorded, attempt }
-          : {
+    startedAt: number,
+  ): Promise<HandlerOutcome> {
+    const records: HttpExchangeRecord[] = [];
+    try {
+      const deadline = startDeadline(
+        endpoint.timeoutSecs * 1000,
+        context.signal,
+        startedAt,
+        this.#inflight,
+      );
+      try {
+        if (this.#policyActive) {
+          const verdict = await untilAborted(
+            checkHost(built.url.hostname, this.#policy, this.#resolve),
+            deadline,
+          );
+          if (verdict === undefined)
+            return this.#finish(
+              { type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) },
+              records,
+              startedAt,
+            );
+          if (!verdict.ok)
+            return this.#finish(errorBody('policy_denied', verdict.reason), records, startedAt);
+          if (this.#options.dispatcher === undefined)
+            this.#pool().pins.set(bareHost(built.url.hostname), verdict.addresses);
+        }
+        const { method, timeoutSecs } = endpoint;
+        const service = context.tool.service;
+        let retries = 0;
+        let refreshed = false;
+        for (let attempt = 1; ; attempt++) {
+          // Without a service nothing is fetched: no await (a promise and a tick less per call).
+          const prepared =
+            service === undefined
+              ? staticPrepared(built.contentType)
+              : await this.#attemptHeaders(built, service, deadline);
+          if (deadline.aborted)
+            return this.#finish(
+              { type: 'error', error: stoppedError(deadline, timeoutSecs) },
+              records,
+              startedAt,
+            );
+          if (prepared instanceof ToolError)
+            return this.#finish({ type: 'error', error: prepared }, records, startedAt);
+          const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
+          // Without a service no header is secret (ours, and the idempotency key), and the headers
+          // object is frozen: the record shares it.
+          const recorded =
+            service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders);
+          // Written out, not spread: made for every attempt (keys in the documented order).
+          const record: HttpExchangeRecord =
+            built.body === undefined
+              ? { method: METHOD[method], url: built.url.href, headers: recorded, attempt }
+              : {
+                  method: METHOD[method],
+                  url: built.url.href,
+                  headers: recorded,
+                  body: built.body,
+                  attempt,
+                };
+          context.onRequest?.(record);
+          const traced = context.traceAttempt?.(record);
+          // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
+          const connects =
+            this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
+          const entered = connects?.enter(built.url);
+          const result = await exchange(
+            this.#dispatcher(),
+            {
+              url: built.url,
               method: METHOD[method],
-              url: built.url.href,
-              headers: recorded,
+              headers:
+                traced === undefined || Object.keys(traced.headers).length === 0
+                  ? headers
+                  : Object.assign({}, headers, traced.headers),
+              signal: deadline,
               body: built.body,
-              attempt,
-            };
-      context.onRequest?.(record);
-      const traced = context.traceAttempt?.(record);
-      // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
-      const connects = this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
-      const entered = connects?.enter(built.url);
-      const result = await exchange(
-        this.#dispatcher(),
-        {
-          url: built.url,
-          method: METHOD[method],
-          headers:
-            traced === undefined || Object.keys(traced.headers).length === 0
-              ? headers
-              : Object.assign({}, headers, traced.headers),
-          signal: deadline,
-          body: built.body,
-        },
-        this.#limits,
-      );
-      if (entered !== undefined) connects?.leave(entered);
-      traced?.end(
-        result.ok ? result.response.status : undefined,
-        result.ok ? undefined : result.failure.kind,
-      );
-      const canRetry = mayRetry(context.tool) && retries < MAX_RETRIES;
-      if (!result.ok) {
-        records.push(record);
-        if (
-          result.failure.kind === 'network' &&
-          canRetry &&
-          (await this.#pause(retryDelay(retries + 1, undefined), deadline))
-        ) {
-          retries++;
-          if (deadline.aborted)
-            return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
-          continue;
+            },
+            this.#limits,
+          );
+          if (entered !== undefined) connects?.leave(entered);
+          traced?.end(
+            result.ok ? result.response.status : undefined,
+            result.ok ? undefined : result.failure.kind,
+          );
+          const canRetry = mayRetry(context.tool) && retries < MAX_RETRIES;
+          if (!result.ok) {
+            records.push(record);
+            if (
+              result.failure.kind === 'network' &&
+              canRetry &&
+              (await this.#pause(retryDelay(retries + 1, undefined), deadline))
+            ) {
+              retries++;
+              if (deadline.aborted)
+                return this.#finish(
+                  { type: 'error', error: stoppedError(deadline, timeoutSecs) },
+                  records,
+                  startedAt,
+                );
+              continue;
+            }
+            return this.#finish(
+              { type: 'error', error: this.#failureError(result.failure, deadline, timeoutSecs) },
+              records,
+              startedAt,
+            );
+          }
+          const { response } = result;
+          records.push(answeredRecord(record, response.status));
+          context.onResponse?.(record, response.status);
+          if (
+            response.status === 401 &&
+            service !== undefined &&
+            !refreshed &&
+            this.#auth?.invalidate(service) === true
+          ) {
+            // A request rejected for its token was not acted on: one retry with a fresh token is safe for any method.
+            refreshed = true;
+            continue;
+          }
+          if (isRetryableStatus(response.status) && canRetry) {
+            const wait = retryDelay(
+              retries + 1,
+              parseRetryAfter(response.headers['retry-after'], this.#now()),
+            );
+            if (await this.#pause(wait, deadline)) {
+              retries++;
+              if (deadline.aborted)
+                return this.#finish(
+                  { type: 'error', error: stoppedError(deadline, timeoutSecs) },
+                  records,
+                  startedAt,
+                );
+              continue;
+            }
+          }
+          const secrets = this.#secrets;
+          const interpreted = interpretResponse(
+            response,
+            secrets === undefined || secrets.size === 0
+              ? undefined
+              : (text) => secrets.scrubText(text),
+          );
+          return this.#finish(
+            interpreted.ok
+              ? { type: 'success', output: interpreted.output }
+              : { type: 'error', error: interpreted.error },
+            records,
+            startedAt,
+          );
         }
-        return { type: 'error', error: this.#failureError(result.failure, deadline, timeoutSecs) };
+      } finally {
+        deadline.dispose();
       }
-      const { response } = result;
-      records.push(answeredRecord(record, response.status));
-      context.onResponse?.(record, response.status);
-      if (
-        response.status === 401 &&
-        service !== undefined &&
-        !refreshed &&
-        this.#auth?.invalidate(service) === true
-      ) {
-        // A request rejected for its token was not acted on: one retry with a fresh token is safe for any method.
-        refreshed = true;
-        continue;
-      }
-      if (isRetryableStatus(response.status) && canRetry) {
-        const wait = retryDelay(
-          retries + 1,
-          parseRetryAfter(response.headers['retry-after'], this.#now()),
-        );
-        if (await this.#pause(wait, deadline)) {
-          retries++;
-          if (deadline.aborted)
-            return { type: 'error', error: stoppedError(deadline, timeoutSecs) };
-          continue;
-        }
-      }
-      const secrets = this.#secrets;
-      const interpreted = interpretResponse(
-        response,
-        secrets === undefined || secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
-      );
-      return interpreted.ok
-        ? { type: 'success', output: interpreted.output }
-        : { type: 'error', error: interpreted.error };
+    } catch (err) {
+      return this.#crashed(err, startedAt);
     }
   }
 
@@ -444,88 +503,61 @@ class EndpointCalls implements EndpointHandler {
     return finishOutcome(this.#scrub(body), startedAt, this.#now(), records);
   }
 
-  // One async function (no neverThrow wrapper around an inner one): a promise and a frame less per
-  // call. Any unexpected throw still becomes a `handler_error` outcome, as neverThrow makes it.
-  async execute(
+  /** The outcome of an unexpected throw: a `handler_error`, as neverThrow makes it. */
+  #crashed(err: unknown, startedAt: number): HandlerOutcome {
+    return finishOutcome(
+      errorBody('handler_error', `internal error: ${shortMessage(err)}`),
+      startedAt,
+      this.#now(),
+    );
+  }
+
+  /** An outcome known before any I/O, as the promise `execute` returns. */
+  #early(body: OutcomeBody, startedAt: number): Promise<HandlerOutcome> {
+    return Promise.resolve(this.#finish(body, [], startedAt));
+  }
+
+  // Not async: what can be checked before any I/O is checked here, and one async function (#call)
+  // makes the call, with no neverThrow wrapper around it. Any unexpected throw still becomes a
+  // `handler_error` outcome, as neverThrow makes it.
+  execute(
     args: Readonly<Record<string, unknown>>,
     context: HandlerContext,
   ): Promise<HandlerOutcome> {
     const startedAt = this.#now();
     try {
-      const records: HttpExchangeRecord[] = [];
       const endpoint = context.tool.endpoint;
       if (endpoint === undefined)
-        return this.#finish(
+        return this.#early(
           errorBody('not_available', `tool ${context.tool.name} has no endpoint`),
-          records,
           startedAt,
         );
       if (context.signal.aborted)
-        return this.#finish(errorBody('cancelled', 'the call was cancelled'), records, startedAt);
+        return this.#early(errorBody('cancelled', 'the call was cancelled'), startedAt);
       const template = templateOf(endpoint);
       if (typeof template === 'string')
-        return this.#finish(
+        return this.#early(
           errorBody('not_available', `tool ${context.tool.name} has an unusable URL`),
-          records,
           startedAt,
         );
       const built = buildRequest(template, endpoint.argumentLocation, args);
       if (isBuildFailure(built))
-        return this.#finish(errorBody('invalid_arguments', built.problem), records, startedAt);
+        return this.#early(errorBody('invalid_arguments', built.problem), startedAt);
       const service = context.tool.service;
       if (service !== undefined && (this.#auth === undefined || !this.#auth.has(service)))
-        return this.#finish(
-          { type: 'error', error: serviceNotConfigured(service) },
-          records,
-          startedAt,
-        );
+        return this.#early({ type: 'error', error: serviceNotConfigured(service) }, startedAt);
       // Secrets follow their service's origin: checked before any token fetch or connection.
       if (service !== undefined && this.#origins?.allows(service, built.url.origin) === false)
-        return this.#finish(
+        return this.#early(
           errorBody(
             'origin_not_allowed',
             `service "${service}" may not be used with ${built.url.origin}`,
           ),
-          records,
           startedAt,
         );
-      const deadline = startDeadline(
-        endpoint.timeoutSecs * 1000,
-        context.signal,
-        startedAt,
-        this.#inflight,
-      );
-      try {
-        if (this.#policyActive) {
-          const verdict = await untilAborted(
-            checkHost(built.url.hostname, this.#policy, this.#resolve),
-            deadline,
-          );
-          if (verdict === undefined)
-            return this.#finish(
-              { type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) },
-              records,
-              startedAt,
-            );
-          if (!verdict.ok)
-            return this.#finish(errorBody('policy_denied', verdict.reason), records, startedAt);
-          if (this.#options.dispatcher === undefined)
-            this.#pool().pins.set(bareHost(built.url.hostname), verdict.addresses);
-        }
-        return this.#finish(
-          await this.#send(built, endpoint, context, records, deadline),
-          records,
-          startedAt,
-        );
-      } finally {
-        deadline.dispose();
-      }
+      return this.#call(built, endpoint, context, startedAt);
     } catch (err) {
-      return finishOutcome(
-        errorBody('handler_error', `internal error: ${shortMessage(err)}`),
-        startedAt,
-        this.#now(),
-      );
+      return Promise.resolve(this.#crashed(err, startedAt));
     }
   }
 
