@@ -23,6 +23,7 @@ import {
 import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
+import { append } from '../small-arrays.js';
 
 const TRACER_NAME = 'switchboard';
 
@@ -81,8 +82,8 @@ export class TurnTracing {
   readonly #startedAt: number;
   readonly #span: Span | undefined;
   readonly #context: Context | undefined;
-  readonly #modelCalls: ModelCallTimings[] = [];
-  readonly #tools: ToolCallTimings[] = [];
+  #modelCalls: ModelCallTimings[] = [];
+  #tools: ToolCallTimings[] = [];
   #firstToolCallMs: number | undefined;
   #phrases = 0;
 
@@ -169,7 +170,7 @@ export class TurnTracing {
 
   /** For {@link ModelCall}: a model call ended. */
   modelCallEnded(timings: ModelCallTimings): void {
-    this.#modelCalls.push(timings);
+    this.#modelCalls = append(this.#modelCalls, timings);
   }
 
   /** For {@link ModelCall}: a complete tool call streamed at `at`. */
@@ -179,7 +180,7 @@ export class TurnTracing {
 
   /** For {@link ToolCall}: a tool call ended. */
   toolCallEnded(timings: ToolCallTimings): void {
-    this.#tools.push(timings);
+    this.#tools = append(this.#tools, timings);
   }
 
   /** For {@link ToolCall}: whether values (arguments, results) go on spans. */

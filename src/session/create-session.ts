@@ -34,6 +34,7 @@ import {
 } from './session-state.js';
 import { ModelMessages, StateSnapshots } from './state-snapshots.js';
 import { createTurnChannel, type TurnChannel } from './turn-stream.js';
+import { append } from '../small-arrays.js';
 import {
   coordinationOf,
   crashedTurnMessages,
@@ -501,15 +502,16 @@ class LiveSession implements Session, TurnHost {
 
   systemMessages(system: SessionSystemValues): readonly ChatMessage[] {
     const prompt = this.#agentConfig()?.prompt ?? this.options.prompt;
-    const out: ChatMessage[] = [];
+    // Built with `append`: one or two messages, made every round.
+    let out: ChatMessage[] = [];
     if (prompt !== undefined && prompt !== '') {
       const content = prompt.includes('{{')
         ? renderMustache(prompt, { vars: this.state.vars, session: system })
         : prompt;
-      out.push({ role: 'system', content });
+      out = append(out, { role: 'system', content });
     }
     const extra = this.options.systemContext;
-    if (extra !== undefined && extra !== '') out.push({ role: 'system', content: extra });
+    if (extra !== undefined && extra !== '') out = append(out, { role: 'system', content: extra });
     const tools = this.activeTools();
     const workflows = hasTasks(tools)
       ? workflowContext(this.state, tools, {
@@ -518,7 +520,7 @@ class LiveSession implements Session, TurnHost {
           callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
         })
       : undefined;
-    if (workflows !== undefined) out.push({ role: 'system', content: workflows });
+    if (workflows !== undefined) out = append(out, { role: 'system', content: workflows });
     return out;
   }
 

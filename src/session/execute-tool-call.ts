@@ -30,6 +30,7 @@ import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
 import { isCancellable } from '../definition/side-effects.js';
 import { jsonTextOf } from '../handlers/json-text.js';
+import { append } from '../small-arrays.js';
 
 /** What dispatching needs from the session. */
 export interface ExecuteContext {
@@ -109,9 +110,9 @@ export async function executeToolCall(
       ctx,
     );
   }
-  const requests: HttpExchangeRecord[] = [];
+  let requests: HttpExchangeRecord[] = [];
   const onRequest = (record: HttpExchangeRecord): void => {
-    requests.push(record);
+    requests = append(requests, record);
     ctx.emit({ type: 'http-request', callId: call.id, request: record });
   };
   // The trace keeps each attempt once: the request as sent, with its status once answered.

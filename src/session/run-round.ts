@@ -18,6 +18,7 @@ import { dispatchCall } from './voice/dispatch-call.js';
 import { RoundSpeech } from './voice/round-speech.js';
 import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
+import { append } from '../small-arrays.js';
 import {
   activateTasks,
   callTask,
@@ -43,16 +44,6 @@ export interface RoundOutcome {
 }
 
 const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
-
-/**
- * `list` with `item` at its end: a one-element array for the first item (pushing onto an empty
- * array makes room for 16 at once, and a round's lists mostly hold one call).
- */
-function append<T>(list: T[], item: T): T[] {
-  if (list.length === 0) return [item];
-  list.push(item);
-  return list;
-}
 
 /** Runs one model call and its tool calls. Never throws; a model failure is in `error`. */
 export async function runRound(

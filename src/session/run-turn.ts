@@ -27,6 +27,7 @@ import type {
   TurnResult,
 } from './types.js';
 import { backgroundResultMessage } from './voice/background-calls.js';
+import { append } from '../small-arrays.js';
 import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
 
 /** Default cap on rounds of tool calls per turn. */
@@ -90,11 +91,11 @@ async function runTurnUntil(
   if (state.agent !== undefined) init.agent = state.agent;
   if (host.options.tracing !== undefined) init.options = host.options.tracing;
   const tracing = new TurnTracing(init);
-  const traces: ToolTrace[] = [];
+  let traces: ToolTrace[] = [];
   if (background === undefined) state.history.push({ role: 'user', content: userText });
   else {
     applyToolResult(host, background, emit);
-    traces.push(background.trace);
+    traces = append(traces, background.trace);
     state.history.push({ role: 'system', content: backgroundResultMessage(background) });
   }
 
@@ -116,10 +117,10 @@ async function runTurnUntil(
     const round = await runRound(host, signal, emit, tracing);
     inputTokens += round.usage.inputTokens;
     outputTokens += round.usage.outputTokens;
-    for (const r of round.activation) traces.push(r.trace);
+    for (const r of round.activation) traces = append(traces, r.trace);
     for (const r of round.results) {
-      for (const inner of r.nested ?? []) traces.push(inner.trace);
-      traces.push(r.trace);
+      for (const inner of r.nested ?? []) traces = append(traces, inner.trace);
+      traces = append(traces, r.trace);
     }
     content = round.text;
     if (round.error !== undefined) {

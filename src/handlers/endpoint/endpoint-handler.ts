@@ -39,6 +39,7 @@ import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './r
 import { ServiceAuth, serviceNotConfigured } from './service-auth.js';
 import { ServiceOrigins } from './service-origins.js';
 import { parseUrlTemplate, type UrlTemplate } from './url.js';
+import { append } from '../../small-arrays.js';
 
 /** Default cap on a response body, after decompression: 1 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -319,7 +320,7 @@ class EndpointCalls implements EndpointHandler {
     context: HandlerContext,
     startedAt: number,
   ): Promise<HandlerOutcome> {
-    const records: HttpExchangeRecord[] = [];
+    let records: HttpExchangeRecord[] = [];
     try {
       const deadline = startDeadline(
         endpoint.timeoutSecs * 1000,
@@ -405,7 +406,7 @@ class EndpointCalls implements EndpointHandler {
           );
           const canRetry = mayRetry(context.tool) && retries < MAX_RETRIES;
           if (!result.ok) {
-            records.push(record);
+            records = append(records, record);
             if (
               result.failure.kind === 'network' &&
               canRetry &&
@@ -427,7 +428,7 @@ class EndpointCalls implements EndpointHandler {
             );
           }
           const { response } = result;
-          records.push(answeredRecord(record, response.status));
+          records = append(records, answeredRecord(record, response.status));
           context.onResponse?.(record, response.status);
           if (
             response.status === 401 &&
