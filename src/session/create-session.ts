@@ -217,6 +217,8 @@ class LiveSession implements Session, TurnHost {
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
   #queue: Promise<unknown> = IDLE;
+  /** Turns queued or running; at 0 the queue goes back to the shared idle promise. */
+  #queuedTurns = 0;
   #closed = false;
   /** Gives speaking events their speech id; one function per session, not per turn. */
   readonly #stamp = (event: TurnEvent): SessionEvent => this.speech.stamp(event);
@@ -252,6 +254,7 @@ class LiveSession implements Session, TurnHost {
     // The queue is the turn itself: it settles with nothing and never rejects (its outcome goes to
     // the channel), so a queue holding it keeps no TurnResult alive until the next turn, and no
     // promise chain per turn is needed to observe it.
+    this.#queuedTurns++;
     this.#queue = this.#queued(this.#queue, channel, new AbortController(), userText, background);
     return channel.stream;
   }
@@ -294,10 +297,21 @@ class LiveSession implements Session, TurnHost {
         void lease?.release().catch(() => undefined);
       }
     } catch (err) {
+      this.#dequeued();
       channel.reject(err);
       return;
     }
+    this.#dequeued();
     channel.resolve(result);
+  }
+
+  /**
+   * A turn is over. With none queued behind it the queue goes back to the shared idle promise, so
+   * an idle session holds no promise of its own (one per turn, kept until the next, outlived the
+   * young generation and was copied into the old one).
+   */
+  #dequeued(): void {
+    if (--this.#queuedTurns === 0) this.#queue = IDLE;
   }
 
   /**

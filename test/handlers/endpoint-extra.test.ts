@@ -88,6 +88,39 @@ describe('endpoint edge cases', () => {
       ),
     );
 
+  it('an unexpected throw is a handler_error outcome, before any I/O or during the call', async () => {
+    server.route('/x', json(200, {}));
+    // Before any I/O: a path value whose read throws (execute itself is not async).
+    const hostile = Object.defineProperty({}, 'id', {
+      enumerable: true,
+      get() {
+        throw new Error('getter blew up');
+      },
+    });
+    const tool = makeTool({
+      endpoint: { url: `${server.origin}/x/{id}`, argumentLocation: 'path' },
+    });
+    let early: Promise<HandlerOutcome> | undefined;
+    expect(() => {
+      early = handler.execute(hostile, makeContext(tool));
+    }).not.toThrow();
+    const before = await early;
+    expect(code(before!)).toBe('handler_error');
+    expect(before!.type === 'error' && before!.error.message).toContain('getter blew up');
+    // During the call: a request listener that throws, after the deadline started.
+    const during = await handler.execute(
+      {},
+      makeContext(makeTool({ endpoint: { url: `${server.origin}/x` } }), {
+        onRequest: () => {
+          throw new Error('listener blew up');
+        },
+      }),
+    );
+    expect(code(during)).toBe('handler_error');
+    expect(during.type === 'error' && during.error.message).toContain('listener blew up');
+    expect(server.connections).toBe(0);
+  });
+
   it('a header value with control characters → invalid_arguments, nothing sent', async () => {
     const out = await call('/x', { service: 'bad' });
     expect(code(out)).toBe('invalid_arguments');
