@@ -54,9 +54,11 @@ export function pacer(i, n, rate) {
   };
 }
 
-/** Runs one engine turn and checks it: the tool call succeeded and the answer came. */
-export async function orderTurn(session) {
-  const r = await session.run('place my order');
+/** What the user says every turn. */
+export const ORDER_TEXT = 'place my order';
+
+/** Checks one engine turn's result: the tool call succeeded and the answer came. */
+export function checkOrderTurn(r) {
   const trace = r.traces[0];
   if (r.content !== ORDER_ANSWER || trace === undefined || trace.isError === true)
     throw new Error(`engine turn failed: ${JSON.stringify(trace?.output ?? r.content)}`);

@@ -15,7 +15,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { distList, positive } from './args.mjs';
-import { orderDefinition, orderScript, orderTurn, pacer } from './order-tool.mjs';
+import { checkOrderTurn, ORDER_TEXT, orderDefinition, orderScript, pacer } from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -73,7 +73,7 @@ async function phase(build, sessions, perSession) {
       const pace = pacer(i, sessions, rate);
       for (let t = 0; t < perSession; t++) {
         await pace.next();
-        await orderTurn(session);
+        checkOrderTurn(await session.run(ORDER_TEXT));
       }
     }),
   );

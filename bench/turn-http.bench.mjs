@@ -40,7 +40,7 @@ import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { connectionPools, createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
-import { orderDefinition, orderScript, orderTurn, pacer } from './order-tool.mjs';
+import { checkOrderTurn, ORDER_TEXT, orderDefinition, orderScript, pacer } from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -103,7 +103,7 @@ const newSession = (turns) => {
 async function engineLoop(session, turns, latencies, pace) {
   for (let t = 0; t < turns; t++) {
     const started = pace === undefined ? performance.now() : await pace.next();
-    await orderTurn(session);
+    checkOrderTurn(await session.run(ORDER_TEXT));
     latencies.push(performance.now() - started);
   }
 }
