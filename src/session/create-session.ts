@@ -58,7 +58,7 @@ import type {
   TurnStream,
 } from './types.js';
 
-/** The turn queue of a session that has run no turn: one settled promise for every session. */
+/** The turn queue of a session with no turn queued or running: one settled promise for all. */
 const IDLE: Promise<unknown> = Promise.resolve();
 
 /**
