@@ -335,11 +335,7 @@ class EndpointCalls implements EndpointHandler {
             deadline,
           );
           if (verdict === undefined)
-            return this.#finish(
-              { type: 'error', error: stoppedError(deadline, endpoint.timeoutSecs) },
-              records,
-              startedAt,
-            );
+            return this.#stopped(deadline, endpoint.timeoutSecs, records, startedAt);
           if (!verdict.ok)
             return this.#finish(errorBody('policy_denied', verdict.reason), records, startedAt);
           if (this.#options.dispatcher === undefined)
@@ -355,12 +351,7 @@ class EndpointCalls implements EndpointHandler {
             service === undefined
               ? staticPrepared(built.contentType)
               : await this.#attemptHeaders(built, service, deadline);
-          if (deadline.aborted)
-            return this.#finish(
-              { type: 'error', error: stoppedError(deadline, timeoutSecs) },
-              records,
-              startedAt,
-            );
+          if (deadline.aborted) return this.#stopped(deadline, timeoutSecs, records, startedAt);
           if (prepared instanceof ToolError)
             return this.#finish({ type: 'error', error: prepared }, records, startedAt);
           const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
@@ -413,12 +404,7 @@ class EndpointCalls implements EndpointHandler {
               (await this.#pause(retryDelay(retries + 1, undefined), deadline))
             ) {
               retries++;
-              if (deadline.aborted)
-                return this.#finish(
-                  { type: 'error', error: stoppedError(deadline, timeoutSecs) },
-                  records,
-                  startedAt,
-                );
+              if (deadline.aborted) return this.#stopped(deadline, timeoutSecs, records, startedAt);
               continue;
             }
             return this.#finish(
@@ -447,12 +433,7 @@ class EndpointCalls implements EndpointHandler {
             );
             if (await this.#pause(wait, deadline)) {
               retries++;
-              if (deadline.aborted)
-                return this.#finish(
-                  { type: 'error', error: stoppedError(deadline, timeoutSecs) },
-                  records,
-                  startedAt,
-                );
+              if (deadline.aborted) return this.#stopped(deadline, timeoutSecs, records, startedAt);
               continue;
             }
           }
@@ -477,6 +458,20 @@ class EndpointCalls implements EndpointHandler {
     } catch (err) {
       return this.#crashed(err, startedAt);
     }
+  }
+
+  /** The outcome of a call its deadline or its caller ended. */
+  #stopped(
+    deadline: Deadline,
+    timeoutSecs: number,
+    records: readonly HttpExchangeRecord[],
+    startedAt: number,
+  ): HandlerOutcome {
+    return this.#finish(
+      { type: 'error', error: stoppedError(deadline, timeoutSecs) },
+      records,
+      startedAt,
+    );
   }
 
   /** Removes every known secret from what the model and the traces will see. */
