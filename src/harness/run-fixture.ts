@@ -4,6 +4,7 @@
  * global rules (no unused step, no extra model call, no undeclared or unused exchange).
  */
 import { NO_TIMINGS } from '../observability/turn-tracing.js';
+import { NO_USAGE } from '../models/types.js';
 import { DefinitionError } from '../errors.js';
 import type { Session, SessionEvent, SessionOptions, TurnResult } from '../session/types.js';
 import { checkTurn } from './check-turn.js';
@@ -370,7 +371,7 @@ function partialResult(events: readonly SessionEvent[], session: Session): TurnR
     propagated: [],
     timings: NO_TIMINGS,
     events,
-    usage: { inputTokens: 0, outputTokens: 0 },
+    usage: NO_USAGE,
     state: session.toJSON(),
     interrupted: events.some((e) => e.type === 'interrupted'),
   };

@@ -20,7 +20,7 @@ import {
 } from '../../harness/recording-dispatcher.js';
 import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
-import type { Model } from '../../models/types.js';
+import { NO_USAGE, type Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
 import type {
   ServiceConfig,
@@ -357,7 +357,7 @@ export class ReplController {
         propagated: [],
         timings: NO_TIMINGS,
         events: [],
-        usage: { inputTokens: 0, outputTokens: 0 },
+        usage: NO_USAGE,
         state,
         interrupted: false,
       },
