@@ -7,6 +7,7 @@ import type { ToolErrorCode } from '../errors.js';
 import { resolveArgumentLimits } from '../session/argument-limits.js';
 import { applyStaticParameters } from '../transform/static-parameters.js';
 import { prepareToolCall } from '../session/prepare-tool-call.js';
+import { LazySystemValues } from '../session/session-state.js';
 import type { SessionSystemValues, TransformTraceEntry } from '../transform/types.js';
 
 /** Options of {@link transformCall}. */
@@ -72,9 +73,10 @@ export function oneOffSystemValues(options: {
 /** Runs the argument pipeline of one call. Pure apart from the clock; never throws. */
 export function transformCall(options: TransformCallOptions): TransformCallResult {
   const vars = options.vars ?? {};
-  const system = oneOffSystemValues({
-    language: options.language ?? 'en-US',
-    now: (options.now ?? Date.now)(),
+  const now = (options.now ?? Date.now)();
+  // Computed only if a template or condition names `vars.session.*`, as in a session's round.
+  const system = new LazySystemValues({
+    systemValues: () => oneOffSystemValues({ language: options.language ?? 'en-US', now }),
   });
   const raw = typeof options.args === 'string' ? options.args : JSON.stringify(options.args);
   const prepared = prepareToolCall(options.tool, raw, {
@@ -105,7 +107,7 @@ export function transformCall(options: TransformCallOptions): TransformCallResul
     {
       ...(options.staticOverrides !== undefined ? { overrides: options.staticOverrides } : {}),
       vars,
-      session: system,
+      session: system.get(),
     },
   );
   return { ok: true, args: prepared.args, withStatic, trace: prepared.transform };

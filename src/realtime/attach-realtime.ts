@@ -10,6 +10,7 @@
  * the history when the server sends it.
  */
 import { createSession, restoreSession, turnHostOf } from '../session/create-session.js';
+import { LazySystemValues } from '../session/session-state.js';
 import type { TurnHost } from '../session/turn-host.js';
 import type {
   Session,
@@ -191,7 +192,7 @@ class Attachment implements RealtimeAttachment {
 
   #syncConfig(extra?: Record<string, unknown>): void {
     const host = this.#host;
-    const system = host.systemValues();
+    const system = new LazySystemValues(host);
     const instructions = host
       .systemMessages(system)
       .map((m) => m.content)

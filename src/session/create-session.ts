@@ -30,6 +30,7 @@ import {
   liveStateFrom,
   snapshotState,
   systemValues,
+  type LazySystemValues,
   type LiveState,
 } from './session-state.js';
 import { ModelMessages, StateSnapshots } from './state-snapshots.js';
@@ -490,7 +491,7 @@ class LiveSession implements Session, TurnHost {
 
   chatTools(
     tools: ReadonlyMap<string, ToolDefinition>,
-    system: SessionSystemValues,
+    system: LazySystemValues,
   ): readonly ChatTool[] {
     const base = this.#baseChatTools(tools, system);
     // Workflows (docs/workflows.md): definitions holding tasks give way to their generated
@@ -502,25 +503,29 @@ class LiveSession implements Session, TurnHost {
 
   #baseChatTools(
     tools: ReadonlyMap<string, ToolDefinition>,
-    system: SessionSystemValues,
+    system: LazySystemValues,
   ): readonly ChatTool[] {
     const cached = chatToolCache.get(tools);
     if (cached !== undefined) return cached;
-    const rendered = toChatTools(tools.values(), { vars: this.state.vars, session: system });
     const templated = [...tools.values()].some(
       (t) => t.tool.function.description?.includes('{{') === true,
     );
-    if (!templated) chatToolCache.set(tools, rendered);
-    return rendered;
+    // Without a template in any description, neither vars nor system values are read.
+    if (!templated) {
+      const rendered = toChatTools(tools.values());
+      chatToolCache.set(tools, rendered);
+      return rendered;
+    }
+    return toChatTools(tools.values(), { vars: this.state.vars, session: system.get() });
   }
 
-  systemMessages(system: SessionSystemValues): readonly ChatMessage[] {
+  systemMessages(system: LazySystemValues): readonly ChatMessage[] {
     const prompt = this.#agentConfig()?.prompt ?? this.options.prompt;
     // Built with `append`: one or two messages, made every round.
     let out: ChatMessage[] = [];
     if (prompt !== undefined && prompt !== '') {
       const content = prompt.includes('{{')
-        ? renderMustache(prompt, { vars: this.state.vars, session: system })
+        ? renderMustache(prompt, { vars: this.state.vars, session: system.get() })
         : prompt;
       out = append(out, { role: 'system', content });
     }
@@ -530,7 +535,7 @@ class LiveSession implements Session, TurnHost {
     const workflows = hasTasks(tools)
       ? workflowContext(this.state, tools, {
           vars: this.state.vars,
-          system,
+          system: system.get(),
           callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
         })
       : undefined;

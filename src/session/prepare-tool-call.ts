@@ -6,10 +6,16 @@
  */
 import type { ToolDefinition } from '../definition/types.js';
 import { ToolError } from '../errors.js';
-import type { SessionSystemValues, TransformTraceEntry } from '../transform/types.js';
+import type { ApplyStaticParametersOptions } from '../transform/static-parameters.js';
+import type {
+  SessionSystemValues,
+  TransformContext,
+  TransformTraceEntry,
+} from '../transform/types.js';
 import { checkFinalArgumentSize, type ArgumentLimits } from './argument-limits.js';
 import { applyStaticParameters } from './deps.js';
 import { parseToolArguments } from './parse-tool-call.js';
+import type { LazySystemValues } from './session-state.js';
 
 /** What preparing a call needs besides the call itself. */
 export interface PrepareContext {
@@ -17,7 +23,8 @@ export interface PrepareContext {
   readonly tools: ReadonlyMap<string, ToolDefinition>;
   readonly limits: ArgumentLimits;
   readonly vars: Readonly<Record<string, unknown>>;
-  readonly system: SessionSystemValues;
+  /** `vars.session.*`, computed on first read. */
+  readonly system: LazySystemValues;
   /** Per tool, per static parameter overrides (SessionOptions.toolDefaults). */
   readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly onMissingTemplateValue: 'skip' | 'error';
@@ -90,15 +97,9 @@ export function prepareToolCall(
       : applyStaticParameters(
           parsed.args,
           tool.staticParameters,
-          overrides === undefined
-            ? { vars: ctx.vars, session: ctx.system }
-            : { overrides, vars: ctx.vars, session: ctx.system },
+          new CallTemplateContext(ctx, overrides),
         );
-  const outcome = tool.defaults.apply(merged, {
-    vars: ctx.vars,
-    session: ctx.system,
-    onMissingTemplateValue: ctx.onMissingTemplateValue,
-  });
+  const outcome = tool.defaults.apply(merged, new CallTemplateContext(ctx, undefined));
   if (!outcome.ok) {
     return {
       ok: false,
@@ -113,6 +114,28 @@ export function prepareToolCall(
     return { ok: false, tool, args: parsed.args, transform: outcome.trace, error: tooLarge };
   }
   return { ok: true, tool, args: outcome.args, transform: outcome.trace };
+}
+
+/**
+ * What a call's templates and conditions may read. `session` is a getter, so the round's system
+ * values are computed only when a template or condition names `vars.session.*`.
+ */
+class CallTemplateContext implements TransformContext, ApplyStaticParametersOptions {
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly overrides: Readonly<Record<string, unknown>> | undefined;
+  readonly onMissingTemplateValue: 'skip' | 'error';
+  readonly #system: LazySystemValues;
+
+  constructor(ctx: PrepareContext, overrides: Readonly<Record<string, unknown>> | undefined) {
+    this.vars = ctx.vars;
+    this.overrides = overrides;
+    this.onMissingTemplateValue = ctx.onMissingTemplateValue;
+    this.#system = ctx.system;
+  }
+
+  get session(): SessionSystemValues {
+    return this.#system.get();
+  }
 }
 
 function truncate(text: string, max: number): string {

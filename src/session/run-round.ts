@@ -19,6 +19,7 @@ import { RoundSpeech } from './voice/round-speech.js';
 import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import { append } from '../small-arrays.js';
+import { LazySystemValues } from './session-state.js';
 import {
   activateTasks,
   callTask,
@@ -52,7 +53,8 @@ export async function runRound(
   emit: (event: TurnEvent) => void,
   tracing?: TurnTracing,
 ): Promise<RoundOutcome> {
-  const system = host.systemValues();
+  // `vars.session.*`: computed only if a template of this round names them.
+  const system = new LazySystemValues(host);
   const agentTools = host.activeTools();
   // Made when first needed: a final answer (every other round) makes no call and needs neither.
   let prepareCtx: PrepareContext | undefined;
@@ -357,7 +359,7 @@ export function workflowExecutionIO(
   let callable: ReadonlyMap<string, ToolDefinition> | undefined;
   return {
     vars: host.state.vars,
-    system: prepareCtx.system,
+    system: prepareCtx.system.get(),
     callTool: (name, args) => {
       const call: ModelToolCall = { id: host.generateId(), name, arguments: JSON.stringify(args) };
       const startedAt = host.now();

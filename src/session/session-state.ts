@@ -108,6 +108,25 @@ export function liveStateFrom(state: SessionState): LiveState {
 }
 
 /**
+ * A round's `vars.session.*` values, computed when first read and then kept for the round: most
+ * rounds render no template naming them (a prompt without `{{`, cached tool descriptions, tools
+ * without templates), and computing them every round was half a kilobyte and a date format per
+ * turn. `datetime` is the time of that first read.
+ */
+export class LazySystemValues {
+  readonly #source: { systemValues(): SessionSystemValues };
+  #values: SessionSystemValues | undefined;
+
+  constructor(source: { systemValues(): SessionSystemValues }) {
+    this.#source = source;
+  }
+
+  get(): SessionSystemValues {
+    return (this.#values ??= this.#source.systemValues());
+  }
+}
+
+/**
  * The `vars.session.*` values at `now`. The date and weekday are formatted once per timezone and
  * UTC second (every offset is a whole number of seconds, so within one second the local date
  * cannot change): two Intl formats per round were a top cost of a turn, and most rounds render no

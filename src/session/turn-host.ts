@@ -7,7 +7,7 @@ import type { Handler } from '../handlers/types.js';
 import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import type { ArgumentLimits } from './argument-limits.js';
-import type { LiveState } from './session-state.js';
+import type { LazySystemValues, LiveState } from './session-state.js';
 import type { TurnJournal } from './coordination.js';
 import type { SessionOptions, SessionState } from './types.js';
 import type { ToolCallResult } from './execute-tool-call.js';
@@ -33,10 +33,10 @@ export interface TurnHost {
   /** The tools in the model's format (static parameters hidden, descriptions rendered). */
   chatTools(
     tools: ReadonlyMap<string, ToolDefinition>,
-    system: SessionSystemValues,
+    system: LazySystemValues,
   ): readonly ChatTool[];
   /** System messages for the next model call (prompt rendered over session variables). */
-  systemMessages(system: SessionSystemValues): readonly ChatMessage[];
+  systemMessages(system: LazySystemValues): readonly ChatMessage[];
   /**
    * The messages of the next model call: `head` (system messages) then the history, without
    * copying the history (valid until the next call).
