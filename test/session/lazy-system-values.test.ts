@@ -59,7 +59,9 @@ describe('system values computed on first read', () => {
   });
 
   it('are computed once per round that reads them, with the values a template expects', async () => {
-    const tools = await loadTools([note('note', { when: '{vars.session.date} {vars.session.id}' })]);
+    const tools = await loadTools([
+      note('note', { when: '{vars.session.date} {vars.session.id}' }),
+    ]);
     const clock = counted();
     const notes: Record<string, unknown>[] = [];
     const model = new ScriptedModel(script, { record: true });
