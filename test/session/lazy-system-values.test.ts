@@ -4,25 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import { ScriptedModel } from '../../src/testing.js';
-
-function note(name: string, defaults?: Record<string, unknown>): unknown {
-  return {
-    type: 'action',
-    tool: {
-      type: 'function',
-      function: {
-        name,
-        description: 'Take a note',
-        parameters: {
-          type: 'object',
-          properties: { text: { type: 'string' }, when: { type: 'string' } },
-          required: ['text'],
-        },
-      },
-    },
-    ...(defaults === undefined ? {} : { defaults }),
-  };
-}
+import { def } from '../definition/helpers.js';
 
 /** Options whose `systemValues.timezone` counts how often the session computes its values. */
 function counted(): { reads: () => number; systemValues: { readonly timezone: string } } {
@@ -38,11 +20,11 @@ function counted(): { reads: () => number; systemValues: { readonly timezone: st
   };
 }
 
-const script = [{ tool_calls: [{ name: 'note', args: { text: 'hi' } }] }, { text: 'Noted.' }];
+const script = [{ tool_calls: [{ name: 'note', args: { city: 'hi' } }] }, { text: 'Noted.' }];
 
 describe('system values computed on first read', () => {
   it('are not computed when no prompt, description or template names them', async () => {
-    const tools = await loadTools([note('note')]);
+    const tools = await loadTools([def({}, 'note')]);
     const clock = counted();
     const notes: unknown[] = [];
     const session = createSession({
@@ -54,13 +36,13 @@ describe('system values computed on first read', () => {
     });
     const result = await session.run('note hi');
     expect(result.content).toBe('Noted.');
-    expect(notes).toEqual([{ text: 'hi' }]);
+    expect(notes).toEqual([{ city: 'hi' }]);
     expect(clock.reads()).toBe(0);
   });
 
   it('are computed once per round that reads them, with the values a template expects', async () => {
     const tools = await loadTools([
-      note('note', { when: '{vars.session.date} {vars.session.id}' }),
+      def({ defaults: { id: '{vars.session.date} {vars.session.id}' } }, 'note'),
     ]);
     const clock = counted();
     const notes: Record<string, unknown>[] = [];
@@ -77,7 +59,7 @@ describe('system values computed on first read', () => {
       _internal: { now: () => now },
     });
     await session.run('note hi');
-    expect(notes).toEqual([{ text: 'hi', when: '2026-11-24 s-1' }]);
+    expect(notes).toEqual([{ city: 'hi', id: '2026-11-24 s-1' }]);
     expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'Today is Tuesday.' });
     expect(model.calls[1]?.messages[0]).toEqual({ role: 'system', content: 'Today is Tuesday.' });
     // Two rounds (the call, then the answer), each computing them once.
