@@ -91,15 +91,13 @@ export function prepareToolCall(
       : undefined;
   // Without static parameters there is nothing to merge: the rules below copy the arguments
   // anyway (they never write to their input), so no copy is made here.
+  // One context for both steps (the defaults ignore `overrides`).
+  const templates = new CallTemplateContext(ctx, overrides);
   const merged =
     tool.staticParameters.length === 0
       ? parsed.args
-      : applyStaticParameters(
-          parsed.args,
-          tool.staticParameters,
-          new CallTemplateContext(ctx, overrides),
-        );
-  const outcome = tool.defaults.apply(merged, new CallTemplateContext(ctx, undefined));
+      : applyStaticParameters(parsed.args, tool.staticParameters, templates);
+  const outcome = tool.defaults.apply(merged, templates);
   if (!outcome.ok) {
     return {
       ok: false,
