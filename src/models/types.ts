@@ -60,7 +60,10 @@ export interface ModelRequest {
    */
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ChatTool[];
-  /** Aborted on interruption; the adapter must stop streaming promptly. */
+  /**
+   * Aborted on interruption; the adapter must stop streaming promptly. Valid for this call only:
+   * when no listener is left on it, the session may use it again for its next turn.
+   */
   readonly signal: AbortSignal;
   /** Model id to use for this call instead of the adapter's own (`SessionOptions.modelId`). */
   readonly modelId?: string;
