@@ -100,7 +100,7 @@ export async function executeToolCall(
       ctx,
     );
   const { tool, args } = prepared;
-  if (ctx.signal.aborted && isCancellable(tool)) {
+  if (isCancellable(tool) && ctx.signal.aborted) {
     return finish(
       call,
       args,
