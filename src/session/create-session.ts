@@ -285,7 +285,7 @@ class LiveSession implements Session, TurnHost {
         result = await runTurn(
           this,
           userText,
-          controller.signal,
+          controller,
           channel.emit,
           channel.events,
           background,

@@ -42,13 +42,13 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 8;
 export function runTurn(
   host: TurnHost,
   userText: string,
-  callerSignal: AbortSignal,
+  controller: AbortController,
   emit: (event: TurnEvent) => void,
   events: readonly SessionEvent[],
   background?: ToolCallResult,
 ): Promise<TurnResult> {
   const limits = turnLimits(host.options, host.state.agent);
-  const deadline = turnDeadline(callerSignal, limits.timeoutMs);
+  const deadline = turnDeadline(controller, limits.timeoutMs);
   const running = runTurnUntil(host, userText, deadline, limits, emit, events, background);
   // Without a timeout there is nothing to dispose: no async layer around the turn.
   return limits.timeoutMs === undefined ? running : running.finally(deadline.dispose);

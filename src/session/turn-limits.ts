@@ -44,25 +44,26 @@ export interface TurnDeadline {
 const NEVER = (): boolean => false;
 const NOOP = (): void => undefined;
 
-/** Follows `signal`, and aborts on its own after `timeoutMs` (if given). */
-export function turnDeadline(signal: AbortSignal, timeoutMs: number | undefined): TurnDeadline {
+/**
+ * The turn's own signal, which also aborts when `timeoutMs` (if given) passes: the deadline aborts
+ * the turn's controller itself (the session's, private to it), so a turn with a timeout makes no
+ * second controller (each new AbortSignal costs a hidden class in Node 20; turn-signals.ts).
+ */
+export function turnDeadline(
+  controller: AbortController,
+  timeoutMs: number | undefined,
+): TurnDeadline {
+  const signal = controller.signal;
   if (timeoutMs === undefined) return { signal, timedOut: NEVER, dispose: NOOP };
-  const controller = new AbortController();
   let expired = false;
-  const follow = (): void => controller.abort(signal.reason);
-  if (signal.aborted) follow();
-  else signal.addEventListener('abort', follow, { once: true });
   const timer = setTimeout(() => {
-    if (controller.signal.aborted) return;
+    if (signal.aborted) return;
     expired = true;
     controller.abort(new Error(`the turn did not finish within ${timeoutMs} ms`));
   }, timeoutMs);
   return {
-    signal: controller.signal,
+    signal,
     timedOut: () => expired,
-    dispose: () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', follow);
-    },
+    dispose: () => clearTimeout(timer),
   };
 }

@@ -112,4 +112,51 @@ describe('turn signals', () => {
     expect(two).not.toBe(one);
     expect(three).toBe(two);
   });
+
+  it('with a turn timeout, reuse the signal of turns that finish in time (no second controller)', async () => {
+    const model = new SignalModel();
+    const session = createSession({ tools: await loadTools([]), model, turnTimeoutMs: 5_000 });
+    await session.run('one');
+    await session.run('two');
+    const [a, b] = model.signals;
+    expect(b).toBe(a);
+    expect(a?.aborted).toBe(false);
+  });
+
+  it('after a turn that timed out, give the next turn a signal of its own', async () => {
+    const model = new SignalModel();
+    const reasons: string[] = [];
+    // The first call outlives the turn's deadline; every later call answers at once.
+    const slowOnce: Model = {
+      name: 'slow-once',
+      stream: (request) =>
+        model.signals.length === 0
+          ? (async function* (): AsyncIterable<ModelStreamPart> {
+              model.signals.push(request.signal);
+              await new Promise((resolve) => setTimeout(resolve, 200));
+              yield { type: 'text-delta', text: 'late' };
+              yield { type: 'finish' };
+            })()
+          : model.stream(request),
+    };
+    const session = createSession({
+      tools: await loadTools([]),
+      model: slowOnce,
+      turnTimeoutMs: 50,
+      onEvent: (e) => {
+        if (e.type === 'interrupted') reasons.push(e.reason ?? 'caller');
+      },
+    });
+    const first = await session.run('one');
+    expect(first.interrupted).toBe(true);
+    const second = await session.run('two');
+    expect(second.interrupted).toBe(false);
+    expect(second.content).toBe('ok');
+    expect(reasons).toEqual(['timeout']);
+    const [a, b] = model.signals;
+    expect(a?.aborted).toBe(true);
+    expect((a?.reason as Error).message).toBe('the turn did not finish within 50 ms');
+    expect(b).not.toBe(a);
+    expect(b?.aborted).toBe(false);
+  });
 });
