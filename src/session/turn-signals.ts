@@ -11,8 +11,9 @@
  * - the turn was not interrupted (the signal has not aborted);
  * - no handler was given the signal ({@link lendSignal}): a handler may keep it past its call,
  *   and a later turn's interruption must not reach what it started;
- * - nothing listens to it any more: a model adapter that left a listener (the OpenAI SDK's fetch
- *   does) keeps it from reuse, so nothing is told of a later turn's interruption.
+ * - nothing listens to it any more: a model adapter that left a listener keeps it from reuse, so
+ *   nothing is told of a later turn's interruption (the OpenAI adapter leaves none: it removes its
+ *   listener when its stream ends, and its SDK is given a controller of the adapter's own).
  *
  * A model sees the signal only while its stream runs (`ModelRequest.signal`).
  */
