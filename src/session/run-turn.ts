@@ -49,7 +49,16 @@ export function runTurn(
 ): Promise<TurnResult> {
   const limits = turnLimits(host.options, host.state.agent);
   const deadline = turnDeadline(controller, limits.timeoutMs);
-  const running = runTurnUntil(host, userText, deadline, limits, emit, events, background);
+  const running = runTurnUntil(
+    host,
+    userText,
+    controller.signal,
+    deadline,
+    limits,
+    emit,
+    events,
+    background,
+  );
   // Without a timeout there is nothing to dispose: no async layer around the turn.
   return limits.timeoutMs === undefined ? running : running.finally(deadline.dispose);
 }
@@ -57,13 +66,13 @@ export function runTurn(
 async function runTurnUntil(
   host: TurnHost,
   userText: string,
+  signal: AbortSignal,
   deadline: TurnDeadline,
   limits: TurnLimits,
   emit: (event: TurnEvent) => void,
   events: readonly SessionEvent[],
   background: ToolCallResult | undefined,
 ): Promise<TurnResult> {
-  const signal = deadline.signal;
   const startedAt = host.now();
   const state = host.state;
   host.snapshots.beforeTurn(state);

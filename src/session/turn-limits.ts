@@ -33,9 +33,8 @@ export function turnLimits(options: SessionOptions, agent: string | undefined): 
   return limits;
 }
 
-/** A turn's signal that also aborts when its deadline passes. */
+/** A turn's deadline: aborts the turn's controller when it passes. */
 export interface TurnDeadline {
-  readonly signal: AbortSignal;
   /** True once the deadline (not the caller) aborted the turn. */
   timedOut(): boolean;
   dispose(): void;
@@ -44,17 +43,20 @@ export interface TurnDeadline {
 const NEVER = (): boolean => false;
 const NOOP = (): void => undefined;
 
+/** Without a timeout: one shared deadline that never passes (nothing made per turn). */
+const NO_DEADLINE: TurnDeadline = { timedOut: NEVER, dispose: NOOP };
+
 /**
- * The turn's own signal, which also aborts when `timeoutMs` (if given) passes: the deadline aborts
- * the turn's controller itself (the session's, private to it), so a turn with a timeout makes no
- * second controller (each new AbortSignal costs a hidden class in Node 20; turn-signals.ts).
+ * Aborts the turn's own controller (the session's, private to it) when `timeoutMs` (if given)
+ * passes, so a turn with a timeout makes no second controller (each new AbortSignal costs a hidden
+ * class in Node 20; turn-signals.ts).
  */
 export function turnDeadline(
   controller: AbortController,
   timeoutMs: number | undefined,
 ): TurnDeadline {
+  if (timeoutMs === undefined) return NO_DEADLINE;
   const signal = controller.signal;
-  if (timeoutMs === undefined) return { signal, timedOut: NEVER, dispose: NOOP };
   let expired = false;
   const timer = setTimeout(() => {
     if (signal.aborted) return;
@@ -62,7 +64,6 @@ export function turnDeadline(
     controller.abort(new Error(`the turn did not finish within ${timeoutMs} ms`));
   }, timeoutMs);
   return {
-    signal,
     timedOut: () => expired,
     dispose: () => clearTimeout(timer),
   };
