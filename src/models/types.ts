@@ -62,7 +62,7 @@ export interface ModelRequest {
   readonly tools: readonly ChatTool[];
   /**
    * Aborted on interruption; the adapter must stop streaming promptly. Valid for this call only:
-   * when no listener is left on it, the session may use it again for its next turn.
+   * when no listener is left on it, it may serve a later turn, of this session or another.
    */
   readonly signal: AbortSignal;
   /** Model id to use for this call instead of the adapter's own (`SessionOptions.modelId`). */

@@ -47,7 +47,7 @@ import type { ToolCallResult } from './execute-tool-call.js';
 import { BackgroundCalls, backgroundResultMessage } from './voice/background-calls.js';
 import { BargeInLock } from './voice/barge-in-lock.js';
 import { SpeechLedger } from './voice/speech-ledger.js';
-import { TurnSignals } from './turn-signals.js';
+import { releaseTurnController, takeTurnController } from './turn-signals.js';
 import type { TurnHost } from './turn-host.js';
 import type {
   AgentConfig,
@@ -218,8 +218,6 @@ class LiveSession implements Session, TurnHost {
   #handlers: SessionHandlers | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: AbortController | undefined;
-  /** Turn controllers, reused across turns while nothing can tell (turn-signals.ts). */
-  readonly #signals = new TurnSignals();
   #queue: Promise<unknown> = IDLE;
   /** Turns queued or running; at 0 the queue goes back to the shared idle promise. */
   #queuedTurns = 0;
@@ -259,7 +257,7 @@ class LiveSession implements Session, TurnHost {
     // the channel), so a queue holding it keeps no TurnResult alive until the next turn, and no
     // promise chain per turn is needed to observe it.
     this.#queuedTurns++;
-    this.#queue = this.#queued(this.#queue, channel, this.#signals.take(), userText, background);
+    this.#queue = this.#queued(this.#queue, channel, takeTurnController(), userText, background);
     return channel.stream;
   }
 
@@ -306,7 +304,7 @@ class LiveSession implements Session, TurnHost {
       return;
     }
     this.#dequeued();
-    this.#signals.release(controller);
+    releaseTurnController(controller);
     channel.resolve(result);
   }
 

@@ -1,21 +1,26 @@
 /**
- * A session's turn signals: one `AbortController` per turn, reused for the session's next turn
- * when nothing can tell the difference.
+ * Turn signals: one `AbortController` per turn, taken from a pool shared by every session of the
+ * process and given back when nothing can tell the difference.
  *
  * Why: in Node 20 every new `AbortSignal` gets a hidden class of its own (Node makes an
  * `EventTarget`, changes its prototype, then adds fields, and V8 caches no transition for that).
- * One costs about 2 µs hot and several times that in a paced session, and it was the largest
- * single item of a turn's own cost (docs/benchmarks.md, tenth round).
+ * One costs about 2 µs hot and several times that in a paced session (docs/benchmarks.md, tenth
+ * round). And every read of a signal's property where many signals pass is megamorphic: with a
+ * spare controller per session, 1,000 sessions' turns brought 1,000 maps to the turn loop's
+ * `signal.aborted`, more than V8's stub cache holds, so each read missed into the runtime
+ * (eleventh round). A shared pool keeps the signals in use about as many as the turns running at
+ * once, and a new session's first turn needs no controller of its own.
  *
- * When a controller is reused (all must hold when its turn ends):
+ * When a controller goes back to the pool (all must hold when its turn ends):
  * - the turn was not interrupted (the signal has not aborted);
  * - no handler was given the signal ({@link lendSignal}): a handler may keep it past its call,
  *   and a later turn's interruption must not reach what it started;
- * - nothing listens to it any more: a model adapter that left a listener keeps it from reuse, so
- *   nothing is told of a later turn's interruption (the OpenAI adapter leaves none: it removes its
- *   listener when its stream ends, and its SDK is given a controller of the adapter's own).
+ * - nothing listens to it any more: a model adapter that left a listener keeps it out of the pool,
+ *   so nothing is told of a later turn's interruption (the OpenAI adapter leaves none: it removes
+ *   its listener when its stream ends, and its SDK is given a controller of the adapter's own).
  *
- * A model sees the signal only while its stream runs (`ModelRequest.signal`).
+ * A model sees the signal only while its stream runs (`ModelRequest.signal`); a later turn, of
+ * this session or another, may get the same signal.
  */
 import { getEventListeners } from 'node:events';
 
@@ -27,22 +32,24 @@ export function lendSignal(signal: AbortSignal): void {
   lent.add(signal);
 }
 
-/** The spare controller of one session (at most one: turns of a session run one at a time). */
-export class TurnSignals {
-  #spare: AbortController | undefined;
+/**
+ * Most controllers the pool keeps. Past it a released controller is dropped: the pool only needs
+ * as many as turns run at once, and a larger one would bring back the maps it exists to avoid.
+ */
+export const MAX_SPARE_CONTROLLERS = 256;
 
-  /** A controller for a new turn: the last turn's when it was kept, else a new one. */
-  take(): AbortController {
-    const spare = this.#spare;
-    if (spare === undefined) return new AbortController();
-    this.#spare = undefined;
-    return spare;
-  }
+/** Released controllers, last in first out: the one used most recently is taken next. */
+const spares: AbortController[] = [];
 
-  /** A turn has ended normally: keeps its controller for the next turn if nothing can tell. */
-  release(controller: AbortController): void {
-    const signal = controller.signal;
-    if (signal.aborted || lent.has(signal) || getEventListeners(signal, 'abort').length > 0) return;
-    this.#spare = controller;
-  }
+/** A controller for a new turn: one a finished turn gave back, else a new one. */
+export function takeTurnController(): AbortController {
+  return spares.pop() ?? new AbortController();
+}
+
+/** A turn has ended normally: its controller goes back to the pool if nothing can tell. */
+export function releaseTurnController(controller: AbortController): void {
+  if (spares.length >= MAX_SPARE_CONTROLLERS) return;
+  const signal = controller.signal;
+  if (signal.aborted || lent.has(signal) || getEventListeners(signal, 'abort').length > 0) return;
+  spares.push(controller);
 }

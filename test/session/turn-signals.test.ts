@@ -1,9 +1,14 @@
-// A session reuses its last turn's AbortController for the next turn only when nothing can tell
-// (session/turn-signals.ts): the turn was not interrupted, no handler was given its signal, and
-// nothing still listens to it. Otherwise the next turn gets a signal of its own.
+// A turn's AbortController goes back to a pool shared by every session of the process, for a
+// later turn, only when nothing can tell (session/turn-signals.ts): the turn was not interrupted,
+// no handler was given its signal, and nothing still listens to it. Otherwise it is dropped.
 import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
+import {
+  MAX_SPARE_CONTROLLERS,
+  releaseTurnController,
+  takeTurnController,
+} from '../../src/session/turn-signals.js';
 import type { Model, ModelRequest, ModelStreamPart } from '../../src/models/types.js';
 import { def } from '../definition/helpers.js';
 
@@ -158,5 +163,64 @@ describe('turn signals', () => {
     expect((a?.reason as Error).message).toBe('the turn did not finish within 50 ms');
     expect(b).not.toBe(a);
     expect(b?.aborted).toBe(false);
+  });
+
+  it('serve another session’s next turn with a signal one session gave back, never one in use', async () => {
+    const model = new SignalModel();
+    const a = await plainSession(model);
+    const b = await plainSession(model);
+    await a.run('one');
+    await b.run('two');
+    const [first, second] = model.signals;
+    expect(second).toBe(first);
+    // Two turns at once: each its own signal.
+    let inside = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gated: Model = {
+      name: 'gated',
+      async *stream(request) {
+        model.signals.push(request.signal);
+        if (++inside === 2) release();
+        await gate;
+        yield { type: 'text-delta', text: 'ok' };
+        yield { type: 'finish' };
+      },
+    };
+    const c = await plainSession(gated);
+    const d = await plainSession(gated);
+    await Promise.all([c.run('three'), d.run('four')]);
+    const [third, fourth] = model.signals.slice(2);
+    expect(third).not.toBe(fourth);
+  });
+
+  it('keep an interruption to the session it was meant for', async () => {
+    const model = new SignalModel();
+    const a = await plainSession(model);
+    const b = await plainSession(model);
+    await a.run('one');
+    model.during = () => b.interrupt();
+    const interrupted = await b.run('two');
+    expect(interrupted.interrupted).toBe(true);
+    model.during = () => undefined;
+    const next = await a.run('three');
+    expect(next.interrupted).toBe(false);
+    expect(next.content).toBe('ok');
+    const [one, two, three] = model.signals;
+    // b's turn ran on the signal a gave back; once aborted it left the pool for good.
+    expect(two).toBe(one);
+    expect(two?.aborted).toBe(true);
+    expect(three).not.toBe(two);
+    expect(three?.aborted).toBe(false);
+  });
+
+  it('keep at most MAX_SPARE_CONTROLLERS given back', () => {
+    const count = MAX_SPARE_CONTROLLERS + 44;
+    const first = Array.from({ length: count }, () => takeTurnController());
+    for (const c of first) releaseTurnController(c);
+    const seen = new Set(first);
+    const again = Array.from({ length: count }, () => takeTurnController());
+    expect(again.filter((c) => seen.has(c))).toHaveLength(MAX_SPARE_CONTROLLERS);
+    expect(new Set(again).size).toBe(count);
   });
 });
