@@ -25,7 +25,6 @@ import { effectivePolicy, runWithPolicy } from './call-policy.js';
 import { applySaveRules } from './deps.js';
 import { answeredRecord } from '../handlers/outcome.js';
 import { onSignalAbort } from '../handlers/endpoint/deadline.js';
-import { lendSignal } from './turn-signals.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
@@ -138,8 +137,6 @@ export async function executeToolCall(
       return finish(call, args, prepared.transform, [], errorOutcome(error), startedAt, ctx);
     }
   }
-  // A handler may keep the turn's signal past its call: that turn's controller is not reused.
-  if (cancellable) lendSignal(ctx.signal);
   const handlerSignal = cancellable ? ctx.signal : NEVER_ABORTED;
   const handler = ctx.host.handlerFor(tool.type);
   // Written out, not spread: made for every call.

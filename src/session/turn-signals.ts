@@ -13,24 +13,21 @@
  *
  * When a controller goes back to the pool (all must hold when its turn ends):
  * - the turn was not interrupted (the signal has not aborted);
- * - no handler was given the signal ({@link lendSignal}): a handler may keep it past its call,
- *   and a later turn's interruption must not reach what it started;
- * - nothing listens to it any more: a model adapter that left a listener keeps it out of the pool,
- *   so nothing is told of a later turn's interruption (the OpenAI adapter leaves none: it removes
- *   its listener when its stream ends, and its SDK is given a controller of the adapter's own).
+ * - nothing listens to it any more, but the engine's own idle watch (the one listener behind
+ *   which cancellable calls wait, `handlers/endpoint/deadline.ts`): a model adapter that left a
+ *   listener keeps it out of the pool, so nothing is told of a later turn's interruption (the
+ *   OpenAI adapter leaves none: it removes its listener when its stream ends, and its SDK is
+ *   given a controller of the adapter's own).
+ *
+ * Handlers never hand the turn's signal to host code: an action's function gets a controller of
+ * its own per call, and the endpoint handler waits through the watch. So a turn whose lookups
+ * (`side_effects: none`, cancellable) ran gives its controller back like any other.
  *
  * A model sees the signal only while its stream runs (`ModelRequest.signal`); a later turn, of
  * this session or another, may get the same signal.
  */
 import { getEventListeners } from 'node:events';
-
-/** Signals given to code outside the engine that may keep them (handlers); never reused. */
-const lent = new WeakSet<AbortSignal>();
-
-/** Marks `signal` as given to a handler: its controller is not reused for a later turn. */
-export function lendSignal(signal: AbortSignal): void {
-  lent.add(signal);
-}
+import { onlyIdleWatch } from '../handlers/endpoint/deadline.js';
 
 /**
  * Most controllers the pool keeps. Past it a released controller is dropped: the pool only needs
@@ -50,6 +47,8 @@ export function takeTurnController(): AbortController {
 export function releaseTurnController(controller: AbortController): void {
   if (spares.length >= MAX_SPARE_CONTROLLERS) return;
   const signal = controller.signal;
-  if (signal.aborted || lent.has(signal) || getEventListeners(signal, 'abort').length > 0) return;
+  if (signal.aborted) return;
+  const listeners = getEventListeners(signal, 'abort');
+  if (listeners.length > 0 && !onlyIdleWatch(signal, listeners)) return;
   spares.push(controller);
 }

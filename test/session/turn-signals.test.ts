@@ -1,7 +1,7 @@
 // A turn's AbortController goes back to a pool shared by every session of the process, for a
-// later turn, only when nothing can tell (session/turn-signals.ts): the turn was not interrupted,
-// no handler was given its signal, and nothing still listens to it. Otherwise it is dropped.
-import { describe, expect, it } from 'vitest';
+// later turn, only when nothing can tell (session/turn-signals.ts): the turn was not interrupted
+// and nothing but the engine's own idle watch still listens to it. Otherwise it is dropped.
+import { describe, expect, it, vi } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../src/session/turn-signals.js';
 import type { Model, ModelRequest, ModelStreamPart } from '../../src/models/types.js';
 import { def } from '../definition/helpers.js';
+import { startTestServer } from '../handlers/test-server.js';
 
 /** Answers every call with one text part; records each call's signal. */
 class SignalModel implements Model {
@@ -79,8 +80,8 @@ describe('turn signals', () => {
     expect(b?.aborted).toBe(true);
   });
 
-  it('never reuse a signal a handler was given', async () => {
-    // side_effects none: the call is cancellable, so its handler gets the turn's signal.
+  it('reuse the signal of a turn whose cancellable call ran: the action got a signal of its own', async () => {
+    // side_effects none: the call is cancellable, so interrupting the turn would abort it.
     const tools = await loadTools([def({ options: { side_effects: 'none' } }, 'note')]);
     const model = new SignalModel();
     const handed: AbortSignal[] = [];
@@ -108,14 +109,80 @@ describe('turn signals', () => {
     });
     await session.run('one');
     await session.run('two');
-    await session.run('three');
-    // Turn one: two model calls on one signal, and the handler ran under it; turn two: a new one,
-    // which turn three reuses (no handler saw it).
-    const [one, oneAgain, two, three] = model.signals;
-    expect(handed).toHaveLength(1);
+    model.during = () => session.interrupt();
+    const three = await session.run('three');
+    // Turn one: two model calls on one signal; turns two and three reuse it.
+    const [one, oneAgain, two, third] = model.signals;
     expect(oneAgain).toBe(one);
-    expect(two).not.toBe(one);
-    expect(three).toBe(two);
+    expect(two).toBe(one);
+    expect(third).toBe(one);
+    expect(three.interrupted).toBe(true);
+    // The action's signal was its call's own: turn three's interruption did not reach it.
+    expect(handed).toHaveLength(1);
+    expect(handed[0]).not.toBe(one);
+    expect(handed[0]?.aborted).toBe(false);
+  });
+
+  it('reuse the signal of a turn whose GET lookup ran, and cancel a later turn’s lookup with it', async () => {
+    const server = await startTestServer();
+    try {
+      let release: (() => void) | undefined;
+      server.route('/status', (req, res) => {
+        // The first lookup answers at once; a later one waits until the test lets it go.
+        const answer = () =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        if (server.requests.length === 1) answer();
+        else release = answer;
+      });
+      const tools = await loadTools([
+        {
+          type: 'endpoint',
+          tool: {
+            type: 'function',
+            function: {
+              name: 'status',
+              description: 'Order status',
+              parameters: { type: 'object', properties: {} },
+            },
+          },
+          endpoint: { url: `${server.origin}/status`, method: 'get', argument_location: 'query' },
+        },
+      ]);
+      const signals: AbortSignal[] = [];
+      const lookup = (request: ModelRequest, id: string): AsyncIterable<ModelStreamPart> =>
+        (async function* () {
+          signals.push(request.signal);
+          yield { type: 'tool-call', call: { id, name: 'status', arguments: '{}' } };
+          yield { type: 'finish' };
+        })();
+      const answer = (request: ModelRequest): AsyncIterable<ModelStreamPart> =>
+        (async function* () {
+          signals.push(request.signal);
+          yield { type: 'text-delta', text: 'done' };
+          yield { type: 'finish' };
+        })();
+      let n = 0;
+      const model: Model = {
+        name: 'lookups',
+        stream: (request) => (n++ % 2 === 0 ? lookup(request, `c${n}`) : answer(request)),
+      };
+      const session = createSession({ tools, model });
+      const first = await session.run('one');
+      expect(first.traces[0]?.isError).not.toBe(true);
+      const second = session.run('two');
+      await vi.waitFor(() => expect(release).toBeDefined());
+      session.interrupt();
+      const result = await second;
+      release?.();
+      expect(result.interrupted).toBe(true);
+      expect(result.traces[0]?.errorCode).toBe('cancelled');
+      // Turn one's controller (its lookup done) served turn two, whose interruption cancelled
+      // turn two's lookup through it.
+      expect(signals[2]).toBe(signals[0]);
+      expect(signals[0]?.aborted).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it('with a turn timeout, reuse the signal of turns that finish in time (no second controller)', async () => {

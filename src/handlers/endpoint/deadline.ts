@@ -52,21 +52,25 @@ interface WatchNode {
 class SignalWatch {
   #head: WatchNode | undefined;
   #tail: WatchNode | undefined;
+  /** Its one listener on the signal (stays until the signal aborts, also while no one waits). */
+  readonly listener: () => void;
 
   constructor(signal: AbortSignal) {
-    signal.addEventListener(
-      'abort',
-      () => {
-        watches.delete(signal);
-        // One by one, each leaving before it is told: a member removed by an earlier one's
-        // reaction is not told at all (as when iterating a Set that loses an element).
-        for (let node = this.#head; node !== undefined; node = this.#head) {
-          this.remove(node);
-          node.signalAborted();
-        }
-      },
-      { once: true },
-    );
+    this.listener = () => {
+      watches.delete(signal);
+      // One by one, each leaving before it is told: a member removed by an earlier one's
+      // reaction is not told at all (as when iterating a Set that loses an element).
+      for (let node = this.#head; node !== undefined; node = this.#head) {
+        this.remove(node);
+        node.signalAborted();
+      }
+    };
+    signal.addEventListener('abort', this.listener, { once: true });
+  }
+
+  /** No one waits on the signal through this watch. */
+  get idle(): boolean {
+    return this.#head === undefined;
   }
 
   /** Appends `node`: members are told in the order they joined. */
@@ -93,6 +97,17 @@ class SignalWatch {
 }
 
 const watches = new WeakMap<AbortSignal, SignalWatch>();
+
+/**
+ * Whether `listeners` (the signal's `abort` listeners) are only this module's watch with no one
+ * waiting: nothing outside the engine listens, and a later abort would tell no one.
+ */
+export function onlyIdleWatch(signal: AbortSignal, listeners: readonly unknown[]): boolean {
+  const watch = watches.get(signal);
+  return (
+    watch !== undefined && watch.idle && listeners.length === 1 && listeners[0] === watch.listener
+  );
+}
 
 /** Adds `node` to the watch list of `signal` (which must not have aborted yet). */
 function watchSignal(signal: AbortSignal, node: WatchNode): void {
