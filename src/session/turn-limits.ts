@@ -47,9 +47,9 @@ const NOOP = (): void => undefined;
 const NO_DEADLINE: TurnDeadline = { timedOut: NEVER, dispose: NOOP };
 
 /**
- * Aborts the turn's own controller (the session's, private to it) when `timeoutMs` (if given)
- * passes, so a turn with a timeout makes no second controller (each new AbortSignal costs a hidden
- * class in Node 20; turn-signals.ts).
+ * Aborts the turn's own controller (taken from the pool for this turn, held by no other while it
+ * runs) when `timeoutMs` (if given) passes, so a turn with a timeout makes no second controller
+ * (each new AbortSignal costs a hidden class in Node 20; turn-signals.ts).
  */
 export function turnDeadline(
   controller: AbortController,
