@@ -4,6 +4,7 @@
  */
 import { ToolError, type ToolErrorCode } from '../errors.js';
 import type { HandlerOutcome, HttpExchangeRecord, SessionEffect } from './types.js';
+import { young } from '../young.js';
 
 /** Parts of an outcome besides its timing. */
 export type OutcomeBody =
@@ -94,7 +95,10 @@ export async function neverThrow(
  */
 export function answeredRecord(record: HttpExchangeRecord, status: number): HttpExchangeRecord {
   const { method, url, headers, body, attempt } = record;
-  return body === undefined
-    ? { method, url, headers, attempt, status }
-    : { method, url, headers, body, attempt, status };
+  // A young copy (young.ts): the record outlives the call, in the turn's traces.
+  return young(
+    body === undefined
+      ? { method, url, headers, attempt, status }
+      : { method, url, headers, body, attempt, status },
+  );
 }

@@ -24,6 +24,7 @@ import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
 import { append } from '../small-arrays.js';
+import { young } from '../young.js';
 
 const TRACER_NAME = 'switchboard';
 
@@ -82,8 +83,9 @@ export class TurnTracing {
   readonly #startedAt: number;
   readonly #span: Span | undefined;
   readonly #context: Context | undefined;
-  #modelCalls: ModelCallTimings[] = [];
-  #tools: ToolCallTimings[] = [];
+  // Lists and entries made young (young.ts): the report outlives the turn's calls.
+  #modelCalls: ModelCallTimings[] = Array.of();
+  #tools: ToolCallTimings[] = Array.of();
   #firstToolCallMs: number | undefined;
   #phrases = 0;
 
@@ -170,7 +172,7 @@ export class TurnTracing {
 
   /** For {@link ModelCall}: a model call ended. */
   modelCallEnded(timings: ModelCallTimings): void {
-    this.#modelCalls = append(this.#modelCalls, timings);
+    this.#modelCalls = append(this.#modelCalls, young(timings));
   }
 
   /** For {@link ModelCall}: a complete tool call streamed at `at`. */
@@ -180,7 +182,7 @@ export class TurnTracing {
 
   /** For {@link ToolCall}: a tool call ended. */
   toolCallEnded(timings: ToolCallTimings): void {
-    this.#tools = append(this.#tools, timings);
+    this.#tools = append(this.#tools, young(timings));
   }
 
   /** For {@link ToolCall}: whether values (arguments, results) go on spans. */
@@ -204,13 +206,15 @@ export class TurnTracing {
 
   /** Ends the turn span and returns the latency report. */
   end(outcome: { interrupted: boolean; error?: { code: string; message: string } }): TurnTimings {
-    const timings = turnTimings(
-      this.#init.now() - this.#startedAt,
-      this.#modelCalls[0]?.timeToFirstTokenMs,
-      this.#firstToolCallMs,
-      this.#modelCalls,
-      this.#tools,
-      this.#phrases,
+    const timings = young(
+      turnTimings(
+        this.#init.now() - this.#startedAt,
+        this.#modelCalls[0]?.timeToFirstTokenMs,
+        this.#firstToolCallMs,
+        this.#modelCalls,
+        this.#tools,
+        this.#phrases,
+      ),
     );
     const span = this.#span;
     if (span !== undefined) {

@@ -28,6 +28,7 @@ import { onSignalAbort } from '../handlers/endpoint/deadline.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
+import { young } from '../young.js';
 import { isCancellable } from '../definition/side-effects.js';
 import { jsonTextOf } from '../handlers/json-text.js';
 import { append } from '../small-arrays.js';
@@ -296,7 +297,7 @@ function finish(
         };
   if (outcome.type === 'error') {
     trace.errorCode = outcome.error.code;
-    return { call, trace, effects: outcome.effects, content: safeStringify(output) };
+    return { call, trace: young(trace), effects: outcome.effects, content: safeStringify(output) };
   }
   let effects: readonly SessionEffect[] = outcome.effects;
   if (tool !== undefined && tool.options.save.length > 0) {
@@ -306,7 +307,8 @@ function finish(
   if (tool?.options.propagateToolResult === true) trace.propagate = true;
   return {
     call,
-    trace,
+    // A young copy (young.ts): the trace outlives the call, in the turn's result.
+    trace: young(trace),
     // A copy either way: the handler's array is never the one a result hands on.
     effects: effects === outcome.effects ? [...effects] : effects,
     content: typeof output === 'string' ? output : safeStringify(output),

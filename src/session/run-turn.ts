@@ -12,6 +12,7 @@
 import type { ModelUsage } from '../models/types.js';
 import type { TurnTimings } from '../observability/types.js';
 import { isRetryableModelError } from '../failures.js';
+import { young } from '../young.js';
 import { TurnTracing, type TurnTracingInit } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
 import type { TurnHost } from './turn-host.js';
@@ -100,7 +101,7 @@ async function runTurnUntil(
   if (state.agent !== undefined) init.agent = state.agent;
   if (host.options.tracing !== undefined) init.options = host.options.tracing;
   const tracing = new TurnTracing(init);
-  let traces: ToolTrace[] = [];
+  let traces: ToolTrace[] = Array.of();
   if (background === undefined) state.history.push({ role: 'user', content: userText });
   else {
     applyToolResult(host, background, emit);
@@ -167,7 +168,7 @@ async function runTurnUntil(
       ...(host.endReason === undefined ? {} : { reason: host.endReason }),
     });
 
-  const usage: ModelUsage = { inputTokens, outputTokens };
+  const usage: ModelUsage = young({ inputTokens, outputTokens });
   // A loop, not flatMap: no array per trace.
   const propagated: PropagatedResult[] = [];
   for (const t of traces)

@@ -5,6 +5,7 @@
  * event and rejects `result`; the rejection is pre-handled so a host that only iterates never
  * sees an unhandled-rejection crash.
  */
+import { young } from '../young.js';
 import type { SessionEvent, TurnEvent, TurnResult, TurnStream } from './types.js';
 
 /** The producer side of a turn stream. */
@@ -42,7 +43,8 @@ export function createTurnChannel(
  * function) and the result promise's settle functions are made per turn.
  */
 class Channel implements TurnChannel {
-  readonly events: SessionEvent[] = [];
+  /** From `Array.of`, and each event a young copy: see young.ts. */
+  readonly events: SessionEvent[] = Array.of();
   readonly stream: TurnStream;
   readonly emit: (event: TurnEvent) => void;
   closed = false;
@@ -63,7 +65,7 @@ class Channel implements TurnChannel {
     this.stream = new ChannelStream(this, result);
     this.emit = (turnEvent) => {
       if (this.closed) return;
-      const event = stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent);
+      const event = young(stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent));
       this.events.push(event);
       if (onEvent !== undefined) callHost(onEvent, event, hostError);
       if (this.wake !== undefined) this.notify();
