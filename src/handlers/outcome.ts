@@ -4,7 +4,6 @@
  */
 import { ToolError, type ToolErrorCode } from '../errors.js';
 import type { HandlerOutcome, HttpExchangeRecord, SessionEffect } from './types.js';
-import { young } from '../young.js';
 
 /** Parts of an outcome besides its timing. */
 export type OutcomeBody =
@@ -91,14 +90,14 @@ export async function neverThrow(
 
 /**
  * A request record with the status it was answered with (a new object: the record as sent may be
- * held by a listener). Written out rather than spread, as it is made for every answered attempt.
+ * held by a listener). Made for every answered attempt: written out in one of its two shapes, then
+ * copied by a spread so it is allocated young (src/young.ts), as it outlives the call in the traces.
  */
 export function answeredRecord(record: HttpExchangeRecord, status: number): HttpExchangeRecord {
   const { method, url, headers, body, attempt } = record;
-  // A young copy (young.ts): the record outlives the call, in the turn's traces.
-  return young(
-    body === undefined
+  return {
+    ...(body === undefined
       ? { method, url, headers, attempt, status }
-      : { method, url, headers, body, attempt, status },
-  );
+      : { method, url, headers, body, attempt, status }),
+  };
 }

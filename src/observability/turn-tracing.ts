@@ -23,8 +23,7 @@ import {
 import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
-import { append } from '../small-arrays.js';
-import { young } from '../young.js';
+import { append, emptyList } from '../small-arrays.js';
 
 const TRACER_NAME = 'switchboard';
 
@@ -83,9 +82,10 @@ export class TurnTracing {
   readonly #startedAt: number;
   readonly #span: Span | undefined;
   readonly #context: Context | undefined;
-  // Lists and entries made young (young.ts): the report outlives the turn's calls.
-  #modelCalls: ModelCallTimings[] = Array.of();
-  #tools: ToolCallTimings[] = Array.of();
+  // Lists, entries and report made young (spread copies, src/young.ts): the report outlives the
+  // turn's calls.
+  #modelCalls: ModelCallTimings[] = emptyList();
+  #tools: ToolCallTimings[] = emptyList();
   #firstToolCallMs: number | undefined;
   #phrases = 0;
 
@@ -172,7 +172,7 @@ export class TurnTracing {
 
   /** For {@link ModelCall}: a model call ended. */
   modelCallEnded(timings: ModelCallTimings): void {
-    this.#modelCalls = append(this.#modelCalls, young(timings));
+    this.#modelCalls = append(this.#modelCalls, { ...timings });
   }
 
   /** For {@link ModelCall}: a complete tool call streamed at `at`. */
@@ -182,7 +182,7 @@ export class TurnTracing {
 
   /** For {@link ToolCall}: a tool call ended. */
   toolCallEnded(timings: ToolCallTimings): void {
-    this.#tools = append(this.#tools, young(timings));
+    this.#tools = append(this.#tools, { ...timings });
   }
 
   /** For {@link ToolCall}: whether values (arguments, results) go on spans. */
@@ -206,8 +206,9 @@ export class TurnTracing {
 
   /** Ends the turn span and returns the latency report. */
   end(outcome: { interrupted: boolean; error?: { code: string; message: string } }): TurnTimings {
-    const timings = young(
-      turnTimings(
+    // A spread copy, allocated young (src/young.ts): the report outlives the turn's calls.
+    const timings = {
+      ...turnTimings(
         this.#init.now() - this.#startedAt,
         this.#modelCalls[0]?.timeToFirstTokenMs,
         this.#firstToolCallMs,
@@ -215,7 +216,7 @@ export class TurnTracing {
         this.#tools,
         this.#phrases,
       ),
-    );
+    };
     const span = this.#span;
     if (span !== undefined) {
       span.setAttribute('switchboard.interrupted', outcome.interrupted);

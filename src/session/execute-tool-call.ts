@@ -28,7 +28,6 @@ import { onSignalAbort } from '../handlers/endpoint/deadline.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
-import { young } from '../young.js';
 import { isCancellable } from '../definition/side-effects.js';
 import { jsonTextOf } from '../handlers/json-text.js';
 import { append } from '../small-arrays.js';
@@ -297,7 +296,7 @@ function finish(
         };
   if (outcome.type === 'error') {
     trace.errorCode = outcome.error.code;
-    return { call, trace: young(trace), effects: outcome.effects, content: safeStringify(output) };
+    return { call, trace: { ...trace }, effects: outcome.effects, content: safeStringify(output) };
   }
   let effects: readonly SessionEffect[] = outcome.effects;
   if (tool !== undefined && tool.options.save.length > 0) {
@@ -307,8 +306,8 @@ function finish(
   if (tool?.options.propagateToolResult === true) trace.propagate = true;
   return {
     call,
-    // A young copy (young.ts): the trace outlives the call, in the turn's result.
-    trace: young(trace),
+    // Spread copies, allocated young (src/young.ts): the trace outlives the call, in the result.
+    trace: { ...trace },
     // A copy either way: the handler's array is never the one a result hands on.
     effects: effects === outcome.effects ? [...effects] : effects,
     content: typeof output === 'string' ? output : safeStringify(output),

@@ -12,7 +12,6 @@
 import type { ModelUsage } from '../models/types.js';
 import type { TurnTimings } from '../observability/types.js';
 import { isRetryableModelError } from '../failures.js';
-import { young } from '../young.js';
 import { TurnTracing, type TurnTracingInit } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
 import type { TurnHost } from './turn-host.js';
@@ -28,7 +27,7 @@ import type {
   TurnResult,
 } from './types.js';
 import { backgroundResultMessage } from './voice/background-calls.js';
-import { append } from '../small-arrays.js';
+import { append, emptyList } from '../small-arrays.js';
 import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
 
 /** Default cap on rounds of tool calls per turn. */
@@ -101,7 +100,7 @@ async function runTurnUntil(
   if (state.agent !== undefined) init.agent = state.agent;
   if (host.options.tracing !== undefined) init.options = host.options.tracing;
   const tracing = new TurnTracing(init);
-  let traces: ToolTrace[] = Array.of();
+  let traces: ToolTrace[] = emptyList();
   if (background === undefined) state.history.push({ role: 'user', content: userText });
   else {
     applyToolResult(host, background, emit);
@@ -168,7 +167,7 @@ async function runTurnUntil(
       ...(host.endReason === undefined ? {} : { reason: host.endReason }),
     });
 
-  const usage: ModelUsage = young({ inputTokens, outputTokens });
+  const usage: ModelUsage = { inputTokens, outputTokens };
   // A loop, not flatMap: no array per trace.
   const propagated: PropagatedResult[] = [];
   for (const t of traces)

@@ -5,6 +5,7 @@
  * event and rejects `result`; the rejection is pre-handled so a host that only iterates never
  * sees an unhandled-rejection crash.
  */
+import { emptyList } from '../small-arrays.js';
 import { young } from '../young.js';
 import type { SessionEvent, TurnEvent, TurnResult, TurnStream } from './types.js';
 
@@ -43,8 +44,8 @@ export function createTurnChannel(
  * function) and the result promise's settle functions are made per turn.
  */
 class Channel implements TurnChannel {
-  /** From `Array.of`, and each event a young copy: see young.ts. */
-  readonly events: SessionEvent[] = Array.of();
+  /** Made young, as is each event (src/young.ts). */
+  readonly events: SessionEvent[] = emptyList();
   readonly stream: TurnStream;
   readonly emit: (event: TurnEvent) => void;
   closed = false;
