@@ -90,14 +90,11 @@ export async function neverThrow(
 
 /**
  * A request record with the status it was answered with (a new object: the record as sent may be
- * held by a listener). Made for every answered attempt: written out in one of its two shapes, then
- * copied by a spread so it is allocated young (src/young.ts), as it outlives the call in the traces.
+ * held by a listener). Written out rather than spread, as it is made for every answered attempt.
  */
 export function answeredRecord(record: HttpExchangeRecord, status: number): HttpExchangeRecord {
   const { method, url, headers, body, attempt } = record;
-  return {
-    ...(body === undefined
-      ? { method, url, headers, attempt, status }
-      : { method, url, headers, body, attempt, status }),
-  };
+  return body === undefined
+    ? { method, url, headers, attempt, status }
+    : { method, url, headers, body, attempt, status };
 }

@@ -23,7 +23,7 @@ import {
 import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
-import { append, emptyList } from '../small-arrays.js';
+import { append } from '../small-arrays.js';
 
 const TRACER_NAME = 'switchboard';
 
@@ -82,10 +82,8 @@ export class TurnTracing {
   readonly #startedAt: number;
   readonly #span: Span | undefined;
   readonly #context: Context | undefined;
-  // Lists, entries and report made young (spread copies, src/young.ts): the report outlives the
-  // turn's calls.
-  #modelCalls: ModelCallTimings[] = emptyList();
-  #tools: ToolCallTimings[] = emptyList();
+  #modelCalls: ModelCallTimings[] = [];
+  #tools: ToolCallTimings[] = [];
   #firstToolCallMs: number | undefined;
   #phrases = 0;
 
@@ -172,7 +170,7 @@ export class TurnTracing {
 
   /** For {@link ModelCall}: a model call ended. */
   modelCallEnded(timings: ModelCallTimings): void {
-    this.#modelCalls = append(this.#modelCalls, { ...timings });
+    this.#modelCalls = append(this.#modelCalls, timings);
   }
 
   /** For {@link ModelCall}: a complete tool call streamed at `at`. */
@@ -182,7 +180,7 @@ export class TurnTracing {
 
   /** For {@link ToolCall}: a tool call ended. */
   toolCallEnded(timings: ToolCallTimings): void {
-    this.#tools = append(this.#tools, { ...timings });
+    this.#tools = append(this.#tools, timings);
   }
 
   /** For {@link ToolCall}: whether values (arguments, results) go on spans. */
@@ -206,17 +204,14 @@ export class TurnTracing {
 
   /** Ends the turn span and returns the latency report. */
   end(outcome: { interrupted: boolean; error?: { code: string; message: string } }): TurnTimings {
-    // A spread copy, allocated young (src/young.ts): the report outlives the turn's calls.
-    const timings = {
-      ...turnTimings(
-        this.#init.now() - this.#startedAt,
-        this.#modelCalls[0]?.timeToFirstTokenMs,
-        this.#firstToolCallMs,
-        this.#modelCalls,
-        this.#tools,
-        this.#phrases,
-      ),
-    };
+    const timings = turnTimings(
+      this.#init.now() - this.#startedAt,
+      this.#modelCalls[0]?.timeToFirstTokenMs,
+      this.#firstToolCallMs,
+      this.#modelCalls,
+      this.#tools,
+      this.#phrases,
+    );
     const span = this.#span;
     if (span !== undefined) {
       span.setAttribute('switchboard.interrupted', outcome.interrupted);

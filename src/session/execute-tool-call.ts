@@ -296,7 +296,7 @@ function finish(
         };
   if (outcome.type === 'error') {
     trace.errorCode = outcome.error.code;
-    return { call, trace: { ...trace }, effects: outcome.effects, content: safeStringify(output) };
+    return { call, trace, effects: outcome.effects, content: safeStringify(output) };
   }
   let effects: readonly SessionEffect[] = outcome.effects;
   if (tool !== undefined && tool.options.save.length > 0) {
@@ -306,8 +306,7 @@ function finish(
   if (tool?.options.propagateToolResult === true) trace.propagate = true;
   return {
     call,
-    // Spread copies, allocated young (src/young.ts): the trace outlives the call, in the result.
-    trace: { ...trace },
+    trace,
     // A copy either way: the handler's array is never the one a result hands on.
     effects: effects === outcome.effects ? [...effects] : effects,
     content: typeof output === 'string' ? output : safeStringify(output),

@@ -27,7 +27,7 @@ import type {
   TurnResult,
 } from './types.js';
 import { backgroundResultMessage } from './voice/background-calls.js';
-import { append, emptyList } from '../small-arrays.js';
+import { append } from '../small-arrays.js';
 import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
 
 /** Default cap on rounds of tool calls per turn. */
@@ -100,7 +100,7 @@ async function runTurnUntil(
   if (state.agent !== undefined) init.agent = state.agent;
   if (host.options.tracing !== undefined) init.options = host.options.tracing;
   const tracing = new TurnTracing(init);
-  let traces: ToolTrace[] = emptyList();
+  let traces: ToolTrace[] = [];
   if (background === undefined) state.history.push({ role: 'user', content: userText });
   else {
     applyToolResult(host, background, emit);

@@ -5,8 +5,6 @@
  * event and rejects `result`; the rejection is pre-handled so a host that only iterates never
  * sees an unhandled-rejection crash.
  */
-import { emptyList } from '../small-arrays.js';
-import { young } from '../young.js';
 import type { SessionEvent, TurnEvent, TurnResult, TurnStream } from './types.js';
 
 /** The producer side of a turn stream. */
@@ -44,8 +42,7 @@ export function createTurnChannel(
  * function) and the result promise's settle functions are made per turn.
  */
 class Channel implements TurnChannel {
-  /** Made young, as is each event (src/young.ts). */
-  readonly events: SessionEvent[] = emptyList();
+  readonly events: SessionEvent[] = [];
   readonly stream: TurnStream;
   readonly emit: (event: TurnEvent) => void;
   closed = false;
@@ -66,7 +63,7 @@ class Channel implements TurnChannel {
     this.stream = new ChannelStream(this, result);
     this.emit = (turnEvent) => {
       if (this.closed) return;
-      const event = young(stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent));
+      const event = stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent);
       this.events.push(event);
       if (onEvent !== undefined) callHost(onEvent, event, hostError);
       if (this.wake !== undefined) this.notify();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { append, emptyList } from '../../src/small-arrays.js';
+import { append } from '../../src/small-arrays.js';
 
 describe('append (short per-turn lists)', () => {
   it('keeps every item in order, whatever the length', () => {
@@ -22,15 +22,5 @@ describe('append (short per-turn lists)', () => {
     expect(one).toEqual(['a']);
     const three = append(two, 'c');
     expect(three).toBe(two);
-  });
-
-  it('gives a new empty list each time, never one shared between turns', () => {
-    const a = emptyList<number>();
-    const b = emptyList<number>();
-    expect(a).toEqual([]);
-    expect(a).not.toBe(b);
-    a.push(1);
-    expect(b).toEqual([]);
-    expect(append(emptyList<number>(), 7)).toEqual([7]);
   });
 });

@@ -3,23 +3,9 @@ import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { SessionEvent } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
-import { young } from '../../src/young.js';
 import { fn } from './fixtures.js';
 
-describe('young (records copied so V8 allocates them young)', () => {
-  it('copies own enumerable keys in order into a new plain object', () => {
-    const source = { type: 'turn-end', content: 'hi', timings: { totalMs: 1 } };
-    const copy = young(source);
-    expect(copy).not.toBe(source);
-    expect(Object.keys(copy)).toEqual(['type', 'content', 'timings']);
-    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
-    expect(copy).toStrictEqual(source);
-    // Shallow: nested records are shared, not copied again.
-    expect(copy.timings).toBe(source.timings);
-  });
-});
-
-describe("a turn's records, made young", () => {
+describe("a turn's records", () => {
   it('hands onEvent the very objects the result lists, as plain objects and arrays', async () => {
     const tools = await loadTools([{ type: 'action', tool: fn('hang_up', {}) }]);
     const seen: SessionEvent[] = [];
