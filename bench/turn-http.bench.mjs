@@ -26,6 +26,8 @@
 //   node bench/run.mjs turn-http                      # N = 100 and 1000, fd check, long sessions
 //   node --expose-gc bench/turn-http.bench.mjs --sessions 1000 --only engine \
 //     --cpu-prof-out engine.cpuprofile                 # one side, profiled during the phase only
+//   (or --heap-prof-out engine.heapprofile: every allocation sampled, collected ones included;
+//   bench/heap-profile-top.mjs sums it per function)
 // Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"), --rate (TURN_HTTP_RATE, 1000;
 // 0 = no pause), --saturate (TURN_HTTP_SATURATE, "1000"; "0" skips), --turns (turns per session
 // per phase; default about 5 s of the offered rate, or 10,000/N (at least 10) when saturating), --pairs (TURN_HTTP_PAIRS, 3), --fd-sessions
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     'long-turns': { type: 'string', default: '1000' },
     only: { type: 'string' },
     'cpu-prof-out': { type: 'string' },
+    'heap-prof-out': { type: 'string' },
     latency: { type: 'string', default: '20' },
     rate: { type: 'string', default: process.env.TURN_HTTP_RATE ?? '1000' },
     saturate: { type: 'string', default: process.env.TURN_HTTP_SATURATE ?? '1000' },
@@ -368,18 +371,36 @@ if (only !== undefined) {
   // Untimed first, as in a comparison: the profile is of the steady state.
   for (const n of sizes) await phase(only, n, turnsFor(n, rate), rate);
   const { Session } = await import('node:inspector/promises');
-  const inspector = out === undefined ? undefined : new Session();
-  if (inspector !== undefined) {
-    inspector.connect();
+  const heapOut = values['heap-prof-out'];
+  const inspector = out === undefined && heapOut === undefined ? undefined : new Session();
+  inspector?.connect();
+  if (out !== undefined) {
     await inspector.post('Profiler.enable');
     await inspector.post('Profiler.setSamplingInterval', { interval: 250 });
     await inspector.post('Profiler.start');
   }
-  for (const n of sizes) show(await phase(only, n, turnsFor(n, rate), rate));
-  if (inspector !== undefined) {
+  // Allocations, not what is alive: samples of objects a scavenge or a full GC collected are kept.
+  if (heapOut !== undefined)
+    await inspector.post('HeapProfiler.startSampling', {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  let turns = 0;
+  for (const n of sizes) {
+    const r = await phase(only, n, turnsFor(n, rate), rate);
+    turns += r.turns;
+    show(r);
+  }
+  if (out !== undefined) {
     const { profile } = await inspector.post('Profiler.stop');
     (await import('node:fs')).writeFileSync(out, JSON.stringify(profile));
     console.log(`CPU profile of the measured phase: ${out}`);
+  }
+  if (heapOut !== undefined) {
+    const { profile } = await inspector.post('HeapProfiler.stopSampling');
+    (await import('node:fs')).writeFileSync(heapOut, JSON.stringify({ turns, profile }));
+    console.log(`allocation profile of the measured phase (${turns} turns): ${heapOut}`);
   }
 } else {
   const summary = [];
