@@ -5,19 +5,15 @@
  */
 import { ToolError } from '../errors.js';
 import { isActionResult, type BrandedActionResult } from './action-result.js';
-import {
-  copyValue,
-  errorBody,
-  finishOutcome,
-  neverThrow,
-  shortMessage,
-  type OutcomeBody,
-} from './outcome.js';
+import { CallDeadline, type AbortWatcher } from './endpoint/deadline.js';
+import { copyValue, errorBody, finishOutcome, shortMessage, type OutcomeBody } from './outcome.js';
 import type {
+  ActionContext,
   ActionHandler,
   Handler,
   HandlerContext,
   HandlerOutcome,
+  HandlerSession,
   SessionEffect,
 } from './types.js';
 
@@ -83,24 +79,102 @@ type Settled =
   | { readonly kind: 'threw'; readonly error: unknown }
   | { readonly kind: 'stopped' };
 
-/** Runs the host handler until it settles or the signal aborts (the handler may ignore the signal). */
-function runUntil(fn: () => unknown, signal: AbortSignal): Promise<Settled> {
-  return new Promise((resolve) => {
-    const onAbort = (): void => resolve({ kind: 'stopped' });
-    signal.addEventListener('abort', onAbort, { once: true });
-    const settle = (s: Settled): void => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(s);
-    };
-    try {
-      Promise.resolve(fn()).then(
-        (value) => settle({ kind: 'value', value }),
-        (error: unknown) => settle({ kind: 'threw', error }),
-      );
-    } catch (error) {
-      settle({ kind: 'threw', error });
+const STOPPED: Settled = Object.freeze({ kind: 'stopped' });
+
+/**
+ * One host handler call under its deadline. The deadline is the endpoint calls'
+ * ({@link CallDeadline}: one shared timer per duration, one listener per turn signal), and the
+ * host's signal is made on first read: most action functions (hang up, transfer) never read it,
+ * and an AbortController, a timer and two EventTarget listeners per call were a fifth of an action
+ * turn's allocations (docs/benchmarks.md).
+ */
+class ActionCall implements AbortWatcher {
+  readonly #outer: AbortSignal;
+  readonly #deadline: CallDeadline;
+  #controller: AbortController | undefined = undefined;
+  /** Why the call was stopped, once it was: the caller's reason, or the deadline. */
+  #stopReason: unknown = undefined;
+  #stopped = false;
+  #resolve: ((settled: Settled) => void) | undefined = undefined;
+
+  constructor(outer: AbortSignal, timeoutMs: number, now: number) {
+    this.#outer = outer;
+    this.#deadline = new CallDeadline(timeoutMs, outer, now, undefined);
+  }
+
+  /** Aborts when the caller cancels the call or its deadline passes; never otherwise. */
+  signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#stopped) this.#controller.abort(this.#stopReason);
     }
-  });
+    return this.#controller.signal;
+  }
+
+  /** True when the caller's signal (not the deadline) stopped the call. */
+  cancelled(): boolean {
+    return this.#deadline.cancelled();
+  }
+
+  /** Runs the host function until it settles or the call is stopped (it may ignore the signal). */
+  run(fn: () => unknown): Promise<Settled> {
+    return new Promise((resolve) => {
+      this.#resolve = resolve;
+      this.#deadline.watchAbort(this);
+      if (this.#stopped) return;
+      try {
+        Promise.resolve(fn()).then(
+          (value) => this.#settle({ kind: 'value', value }),
+          (error: unknown) => this.#settle({ kind: 'threw', error }),
+        );
+      } catch (error) {
+        this.#settle({ kind: 'threw', error });
+      }
+    });
+  }
+
+  abortedNow(): void {
+    this.#stopped = true;
+    this.#stopReason = this.#deadline.cancelled()
+      ? this.#outer.reason
+      : new ToolError('timeout', 'deadline');
+    this.#controller?.abort(this.#stopReason);
+    this.#settle(STOPPED);
+  }
+
+  /** The call is over: its deadline leaves the timer queue and the signal's watch list. */
+  dispose(): void {
+    this.#deadline.dispose();
+  }
+
+  #settle(settled: Settled): void {
+    const resolve = this.#resolve;
+    this.#resolve = undefined;
+    resolve?.(settled);
+  }
+}
+
+/**
+ * What the host function gets. A class, so it is a fast object with the fields of
+ * {@link ActionContext}; `signal` is a getter (on the prototype) that makes the call's signal when
+ * first read.
+ */
+class HostContext implements ActionContext {
+  readonly tool: string;
+  readonly callId: string;
+  readonly session: HandlerSession;
+  readonly #call: ActionCall;
+
+  constructor(context: HandlerContext, call: ActionCall) {
+    this.tool = context.tool.name;
+    this.callId = context.callId;
+    this.session = context.session;
+    this.#call = call;
+  }
+
+  get signal(): AbortSignal {
+    return this.#call.signal();
+  }
 }
 
 /** Creates the handler of `action` tools. */
@@ -123,31 +197,12 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
         : errorBody('not_available', `action ${name} is not available`);
     }
     if (context.signal.aborted) return errorBody('cancelled', 'the call was cancelled');
-    const controller = new AbortController();
-    let byCaller = false;
-    const onAbort = (): void => {
-      byCaller = true;
-      controller.abort(context.signal.reason);
-    };
-    context.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(
-      () => controller.abort(new ToolError('timeout', 'deadline')),
-      timeoutMs,
-    );
+    const call = new ActionCall(context.signal, timeoutMs, now());
     try {
-      const settled = await runUntil(
-        () =>
-          fn(args, {
-            tool: name,
-            callId: context.callId,
-            session: context.session,
-            signal: controller.signal,
-          }),
-        controller.signal,
-      );
+      const settled = await call.run(() => fn(args, new HostContext(context, call)));
       switch (settled.kind) {
         case 'stopped':
-          return byCaller
+          return call.cancelled()
             ? errorBody('cancelled', 'the call was cancelled')
             : errorBody('timeout', `action ${name} did not finish within ${timeoutMs / 1000} s`);
         case 'threw':
@@ -176,16 +231,25 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
         }
       }
     } finally {
-      clearTimeout(timer);
-      context.signal.removeEventListener('abort', onAbort);
+      call.dispose();
     }
   }
 
   return {
     kind: 'action',
-    execute: (args, context): Promise<HandlerOutcome> =>
-      neverThrow(now, async (startedAt) =>
-        finishOutcome(await run(args, context), startedAt, now()),
-      ),
+    // One promise layer over `run` (its body never throws; an unexpected throw is a
+    // `handler_error` outcome, as neverThrow makes it for the other handlers).
+    execute: (args, context): Promise<HandlerOutcome> => {
+      const startedAt = now();
+      return run(args, context).then(
+        (body) => finishOutcome(body, startedAt, now()),
+        (err: unknown) =>
+          finishOutcome(
+            errorBody('handler_error', `internal error: ${shortMessage(err)}`),
+            startedAt,
+            now(),
+          ),
+      );
+    },
   };
 }

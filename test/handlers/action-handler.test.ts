@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createActionHandler } from '../../src/handlers/action-handler.js';
 import { actionResult, isActionResult } from '../../src/handlers/action-result.js';
@@ -123,5 +124,70 @@ describe('action handler', () => {
     expect(out.type === 'error' && out.error.code).toBe('not_available');
     const own = await run({ toString: () => 'mine' }, makeTool({ name: 'toString' }));
     expect(own).toMatchObject({ type: 'success', output: 'mine' });
+  });
+});
+
+describe("the host function's signal", () => {
+  const hold = (): Promise<never> => new Promise<never>(() => undefined);
+
+  it('read first after a timeout: already aborted, with the timeout as reason', async () => {
+    let ctx: ActionContext | undefined;
+    const out = await run(
+      { act: (_a, c) => ((ctx = c), hold()) },
+      makeTool({ name: 'act' }),
+      {},
+      0.05,
+    );
+    expect(out.type === 'error' && out.error.code).toBe('timeout');
+    expect(ctx?.signal.aborted).toBe(true);
+    expect(ctx?.signal.reason).toMatchObject({ code: 'timeout' });
+    expect(ctx?.signal).toBe(ctx?.signal); // one signal, however often it is read
+  });
+
+  it('read after a normal end: never aborted', async () => {
+    let ctx: ActionContext | undefined;
+    await run({ act: (_a, c) => void (ctx = c) }, makeTool({ name: 'act' }), {}, 0.05);
+    await new Promise((r) => setTimeout(r, 100)); // past the deadline it had
+    expect(ctx?.signal.aborted).toBe(false);
+  });
+
+  it("the caller's cancel aborts it with the caller's reason → cancelled", async () => {
+    const caller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const handler = createActionHandler({
+      actions: new Map([['act', (_a: unknown, c: ActionContext) => ((signal = c.signal), hold())]]),
+    });
+    const running = handler.execute(
+      {},
+      makeContext(makeTool({ name: 'act' }), { signal: caller.signal }),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(signal?.aborted).toBe(false);
+    caller.abort(new Error('barge-in'));
+    const out = await running;
+    expect(out.type === 'error' && out.error.code).toBe('cancelled');
+    expect(signal?.aborted).toBe(true);
+    expect((signal?.reason as Error).message).toBe('barge-in');
+  });
+
+  it('the context carries tool, callId and session as its own fields', async () => {
+    let ctx: ActionContext | undefined;
+    await run({ act: (_a, c) => void (ctx = c) });
+    expect(Object.keys(ctx ?? {})).toEqual(['tool', 'callId', 'session']);
+    expect(ctx?.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('twenty calls at once on one caller signal add one listener to it, and none stay', async () => {
+    const caller = new AbortController();
+    const handler = createActionHandler({
+      actions: new Map([['act', (_a: unknown, c: ActionContext) => c.signal.aborted]]),
+    });
+    const context = makeContext(makeTool({ name: 'act' }), { signal: caller.signal });
+    const calls = Array.from({ length: 20 }, () => handler.execute({}, context));
+    expect(getEventListeners(caller.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const outs = await Promise.all(calls);
+    expect(outs.every((o) => o.type === 'success' && o.output === false)).toBe(true);
+    caller.abort();
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });

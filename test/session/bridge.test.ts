@@ -58,6 +58,9 @@ describe('bridge phrases', () => {
     expect(
       r.events.filter((e) => e.type === 'say').every((e) => e.type === 'say' && e.tool === 'slow'),
     ).toBe(true);
+    // Left: only the action deadlines' idle timer (docs/handlers.md), which fires once and goes.
+    expect(vi.getTimerCount()).toBe(1);
+    vi.runOnlyPendingTimers();
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -75,6 +78,9 @@ describe('bridge phrases', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     await result;
     expect(says).toEqual([]);
+    // Left: only the action deadlines' idle timer (docs/handlers.md), which fires once and goes.
+    expect(vi.getTimerCount()).toBe(1);
+    vi.runOnlyPendingTimers();
     expect(vi.getTimerCount()).toBe(0);
   });
 

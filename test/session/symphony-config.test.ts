@@ -45,6 +45,9 @@ describe('per-tool timeout and retryCount', () => {
     });
     expect(r.traces[0]?.duration_secs).toBe(1.5);
     expect(r.events.find((e) => e.type === 'tool-error')).toMatchObject({ code: 'timeout' });
+    // Left: only the action deadlines' idle timer (docs/handlers.md), which fires once and goes.
+    expect(vi.getTimerCount()).toBe(1);
+    vi.runOnlyPendingTimers();
     expect(vi.getTimerCount()).toBe(0);
   });
 

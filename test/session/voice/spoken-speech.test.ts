@@ -101,6 +101,9 @@ describe('pre-tool speech', () => {
       { at: 2750, text: 'Bear with me.', source: 'bridge' },
       { at: 5500, text: 'Bear with me.', source: 'bridge' },
     ]);
+    // Left: only the action deadlines' idle timer (docs/handlers.md), which fires once and goes.
+    expect(vi.getTimerCount()).toBe(1);
+    vi.runOnlyPendingTimers();
     expect(vi.getTimerCount()).toBe(0);
   });
 
