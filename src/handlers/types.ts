@@ -126,6 +126,10 @@ export interface ActionContext {
   readonly tool: string;
   readonly callId: string;
   readonly session: HandlerSession;
+  /**
+   * Aborts when the call is cancelled or passes its deadline. A getter: made on first read, so a
+   * handler that never reads it costs none (a spread copy of the context leaves it out).
+   */
   readonly signal: AbortSignal;
 }
 
