@@ -18,6 +18,9 @@ export interface CheckedLanguages {
 
 type ToolDefaults = NonNullable<SessionOptions['toolDefaults']>;
 
+/** The longest deadline a Node timer holds (2^31 − 1 ms); a longer one would fire at once. */
+const MAX_TIMER_SECS = 2_147_483;
+
 /** Checks the options; returns the canonical language settings. Throws on any problem. */
 export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
   const issues: DefinitionIssue[] = [];
@@ -47,6 +50,11 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     );
   }
 
+  for (const key of ['actionTimeoutSecs', 'toolTimeoutCapSecs'] as const) {
+    const secs = options[key];
+    if (secs !== undefined && !(typeof secs === 'number' && secs > 0 && secs <= MAX_TIMER_SECS))
+      problem(key, `must be a number of seconds above 0 and at most ${MAX_TIMER_SECS}`);
+  }
   checkServiceOrigins(options, issues);
   checkToolDefaults(options, options.toolDefaults, 'toolDefaults', problem);
   for (const [name, agent] of Object.entries(options.agents ?? {})) {

@@ -110,11 +110,12 @@ export interface SessionOptions {
   readonly maxToolRounds?: number;
   /** Default `skip`. */
   readonly onMissingTemplateValue?: 'skip' | 'error';
-  /** Deadline of host action handlers in seconds. Default 20. */
+  /** Deadline of host action handlers in seconds, above 0 and at most 2,147,483. Default 20. */
   readonly actionTimeoutSecs?: number;
   /**
    * Cap on every tool call's deadline in seconds, whatever its type or own `timeout` (runAgent's
-   * `config.domain_timeout_secs`). Default: none (each tool's own deadline applies).
+   * `config.domain_timeout_secs`), above 0 and at most 2,147,483. Default: none (each tool's own
+   * deadline applies).
    */
   readonly toolTimeoutCapSecs?: number;
   /** Cap on model calls per turn (Symphony's agent `maxCalls`); an agent's own value wins. */

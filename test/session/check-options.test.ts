@@ -100,4 +100,21 @@ describe('per-agent toolDefaults', () => {
     const r = await s.run('hi');
     expect(r.traces[0]?.args).toEqual({ text: 'a', units: 'imperial', days: 7, alerts: false });
   });
+
+  it('deadlines in seconds: above 0, at most what a Node timer holds', () => {
+    for (const bad of [0, -1, Number.NaN, Infinity, 3e6, '20' as unknown as number])
+      expect(issuesOf({ actionTimeoutSecs: bad, toolTimeoutCapSecs: bad })).toEqual([
+        {
+          path: 'actionTimeoutSecs',
+          message: 'must be a number of seconds above 0 and at most 2147483',
+        },
+        {
+          path: 'toolTimeoutCapSecs',
+          message: 'must be a number of seconds above 0 and at most 2147483',
+        },
+      ]);
+    expect(() =>
+      createSession(base({ actionTimeoutSecs: 0.5, toolTimeoutCapSecs: 2147483 })),
+    ).not.toThrow();
+  });
 });
