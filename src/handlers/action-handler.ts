@@ -6,7 +6,14 @@
 import { ToolError } from '../errors.js';
 import { isActionResult, type BrandedActionResult } from './action-result.js';
 import { CallDeadline, type AbortWatcher } from './endpoint/deadline.js';
-import { copyValue, errorBody, finishOutcome, shortMessage, type OutcomeBody } from './outcome.js';
+import {
+  copyValue,
+  errorBody,
+  finishOutcome,
+  internalErrorBody,
+  shortMessage,
+  type OutcomeBody,
+} from './outcome.js';
 import type {
   ActionContext,
   ActionHandler,
@@ -94,7 +101,6 @@ class ActionCall implements AbortWatcher {
   #controller: AbortController | undefined = undefined;
   /** Why the call was stopped, once it was: the caller's reason, or the deadline. */
   #stopReason: unknown = undefined;
-  #stopped = false;
   #resolve: ((settled: Settled) => void) | undefined = undefined;
 
   constructor(outer: AbortSignal, timeoutMs: number, now: number) {
@@ -106,7 +112,7 @@ class ActionCall implements AbortWatcher {
   signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#stopped) this.#controller.abort(this.#stopReason);
+      if (this.#deadline.aborted) this.#controller.abort(this.#stopReason);
     }
     return this.#controller.signal;
   }
@@ -121,7 +127,7 @@ class ActionCall implements AbortWatcher {
     return new Promise((resolve) => {
       this.#resolve = resolve;
       this.#deadline.watchAbort(this);
-      if (this.#stopped) return;
+      if (this.#deadline.aborted) return;
       try {
         Promise.resolve(fn()).then(
           (value) => this.#settle({ kind: 'value', value }),
@@ -134,7 +140,6 @@ class ActionCall implements AbortWatcher {
   }
 
   abortedNow(): void {
-    this.#stopped = true;
     this.#stopReason = this.#deadline.cancelled()
       ? this.#outer.reason
       : new ToolError('timeout', 'deadline');
@@ -243,12 +248,7 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
       const startedAt = now();
       return run(args, context).then(
         (body) => finishOutcome(body, startedAt, now()),
-        (err: unknown) =>
-          finishOutcome(
-            errorBody('handler_error', `internal error: ${shortMessage(err)}`),
-            startedAt,
-            now(),
-          ),
+        (err: unknown) => finishOutcome(internalErrorBody(err), startedAt, now()),
       );
     },
   };

@@ -57,6 +57,11 @@ export function errorBody(
   return { type: 'error', error: new ToolError(code, message, details) };
 }
 
+/** The body of an unexpected throw inside a handler: `handler_error` "internal error: …". */
+export function internalErrorBody(err: unknown): OutcomeBody {
+  return errorBody('handler_error', `internal error: ${shortMessage(err)}`);
+}
+
 /** A short, single-line description of an unknown thrown value, never a stack. */
 export function shortMessage(err: unknown, max = 200): string {
   const text = err instanceof Error ? err.message : typeof err === 'string' ? err : 'unknown error';
@@ -80,11 +85,7 @@ export async function neverThrow(
   try {
     return await work(startedAt);
   } catch (err) {
-    return finishOutcome(
-      errorBody('handler_error', `internal error: ${shortMessage(err)}`),
-      startedAt,
-      now(),
-    );
+    return finishOutcome(internalErrorBody(err), startedAt, now());
   }
 }
 

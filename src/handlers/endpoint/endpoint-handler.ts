@@ -13,7 +13,7 @@ import {
   answeredRecord,
   errorBody,
   finishOutcome,
-  shortMessage,
+  internalErrorBody,
   type OutcomeBody,
 } from '../outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
@@ -501,11 +501,7 @@ class EndpointCalls implements EndpointHandler {
 
   /** The outcome of an unexpected throw: a `handler_error`, as neverThrow makes it. */
   #crashed(err: unknown, startedAt: number): HandlerOutcome {
-    return finishOutcome(
-      errorBody('handler_error', `internal error: ${shortMessage(err)}`),
-      startedAt,
-      this.#now(),
-    );
+    return finishOutcome(internalErrorBody(err), startedAt, this.#now());
   }
 
   /** An outcome known before any I/O, as the promise `execute` returns. */
