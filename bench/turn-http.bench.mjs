@@ -26,6 +26,7 @@
 //   node bench/run.mjs turn-http                      # N = 100 and 1000, fd check, long sessions
 //   node --expose-gc bench/turn-http.bench.mjs --sessions 1000 --only engine \
 //     --cpu-prof-out engine.cpuprofile                 # one side, profiled during the phase only
+//     [--cpu-prof-interval 250]                        #   sampling interval in µs
 //   (or --heap-prof-out engine.heapprofile: every allocation sampled, collected ones included;
 //   bench/heap-profile-top.mjs sums it per function)
 // Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"), --rate (TURN_HTTP_RATE, 1000;
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     'long-turns': { type: 'string', default: '1000' },
     only: { type: 'string' },
     'cpu-prof-out': { type: 'string' },
+    'cpu-prof-interval': { type: 'string', default: '250' },
     'heap-prof-out': { type: 'string' },
     latency: { type: 'string', default: '20' },
     rate: { type: 'string', default: process.env.TURN_HTTP_RATE ?? '1000' },
@@ -376,7 +378,9 @@ if (only !== undefined) {
   inspector?.connect();
   if (out !== undefined) {
     await inspector.post('Profiler.enable');
-    await inspector.post('Profiler.setSamplingInterval', { interval: 250 });
+    await inspector.post('Profiler.setSamplingInterval', {
+      interval: bound('cpu-prof-interval', values['cpu-prof-interval'], 10, 10_000),
+    });
     await inspector.post('Profiler.start');
   }
   // Allocations, not what is alive: samples of objects a scavenge or a full GC collected are kept.

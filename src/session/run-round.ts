@@ -19,6 +19,7 @@ import { RoundSpeech } from './voice/round-speech.js';
 import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import { append } from '../small-arrays.js';
+import { TextDeltaEvent, ToolCallEvent } from './turn-events.js';
 import { LazySystemValues } from './session-state.js';
 import {
   activateTasks,
@@ -120,7 +121,7 @@ export async function runRound(
     const startedAt = host.now();
     if (index >= host.limits.maxCallsPerAnswer) {
       // Over the cap: answered (this id once), never run, so one answer cannot fan out unbounded.
-      emit({ type: 'tool-call', callId: call.id, tool: call.name, rawArguments: call.arguments });
+      emit(new ToolCallEvent(call.id, call.name, call.arguments, undefined));
       const refused = new ToolError(
         'too_many_calls',
         `this answer made more than ${host.limits.maxCallsPerAnswer} tool calls; this one was not run. Make fewer calls per answer.`,
@@ -143,13 +144,9 @@ export async function runRound(
     const task = workflows ? taskForTool(host.state, agentTools, call.name) : undefined;
     if (task !== undefined && workflowIO !== undefined) {
       const parsed = parseToolArguments(call.arguments, host.limits);
-      emit({
-        type: 'tool-call',
-        callId: call.id,
-        tool: call.name,
-        rawArguments: call.arguments,
-        ...(parsed.ok ? { args: parsed.args } : {}),
-      });
+      emit(
+        new ToolCallEvent(call.id, call.name, call.arguments, parsed.ok ? parsed.args : undefined),
+      );
       const running = parsed.ok
         ? callTask(task, call, parsed.args, host.state, workflowIO, startedAt, host.now)
         : executeToolCall(
@@ -176,19 +173,8 @@ export async function runRound(
       tracing,
     });
     const prepared = prepareToolCall(call.name, call.arguments, modelPrepareCtx);
-    // Events and trace records below are written out, not spread: made for every call.
     const args = prepared.args;
-    emit(
-      args === undefined
-        ? { type: 'tool-call', callId: call.id, tool: call.name, rawArguments: call.arguments }
-        : {
-            type: 'tool-call',
-            callId: call.id,
-            tool: call.name,
-            rawArguments: call.arguments,
-            args,
-          },
-    );
+    emit(new ToolCallEvent(call.id, call.name, call.arguments, args));
     const trace = tracing?.toolCall(
       call.id,
       call.name,
@@ -228,7 +214,7 @@ export async function runRound(
         case 'text-delta':
           if (part.text !== '') {
             text += part.text;
-            emit({ type: 'text-delta', text: part.text });
+            emit(new TextDeltaEvent(part.text, undefined));
           }
           break;
         case 'tool-call':
@@ -365,13 +351,7 @@ export function workflowExecutionIO(
       const startedAt = host.now();
       callable ??= new Map([...agentTools].filter(([, def]) => def.tasks.length === 0));
       const prepared = prepareToolCall(name, call.arguments, { ...prepareCtx, tools: callable });
-      emit({
-        type: 'tool-call',
-        callId: call.id,
-        tool: name,
-        rawArguments: call.arguments,
-        ...(prepared.args === undefined ? {} : { args: prepared.args }),
-      });
+      emit(new ToolCallEvent(call.id, name, call.arguments, prepared.args));
       return executeToolCall(call, prepared, startedAt, execCtx);
     },
   };

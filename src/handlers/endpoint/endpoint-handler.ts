@@ -11,6 +11,7 @@ import { ToolError } from '../../errors.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import {
   answeredRecord,
+  ExchangeRecord,
   errorBody,
   finishOutcome,
   internalErrorBody,
@@ -359,17 +360,14 @@ class EndpointCalls implements EndpointHandler {
           // object is frozen: the record shares it.
           const recorded =
             service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders);
-          // Written out, not spread: made for every attempt (keys in the documented order).
-          const record: HttpExchangeRecord =
-            built.body === undefined
-              ? { method: METHOD[method], url: built.url.href, headers: recorded, attempt }
-              : {
-                  method: METHOD[method],
-                  url: built.url.href,
-                  headers: recorded,
-                  body: built.body,
-                  attempt,
-                };
+          const record: HttpExchangeRecord = new ExchangeRecord(
+            METHOD[method],
+            built.url.href,
+            recorded,
+            built.body,
+            attempt,
+            undefined,
+          );
           context.onRequest?.(record);
           const traced = context.traceAttempt?.(record);
           // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
