@@ -4,7 +4,6 @@
  */
 import { ToolError, type ToolErrorCode } from '../errors.js';
 import type { HandlerOutcome, HttpExchangeRecord, SessionEffect } from './types.js';
-import { plainRecord } from '../plain-records.js';
 
 /** Parts of an outcome besides its timing. */
 export type OutcomeBody =
@@ -95,35 +94,8 @@ export async function neverThrow(
  * held by a listener). Written out rather than spread, as it is made for every answered attempt.
  */
 export function answeredRecord(record: HttpExchangeRecord, status: number): HttpExchangeRecord {
-  return new ExchangeRecord(
-    record.method,
-    record.url,
-    record.headers,
-    record.body,
-    record.attempt,
-    status,
-  );
+  const { method, url, headers, body, attempt } = record;
+  return body === undefined
+    ? { method, url, headers, attempt, status }
+    : { method, url, headers, body, attempt, status };
 }
-
-/**
- * An HTTP attempt's record: keys in the documented order, `body` and `status` only when present.
- * Made for every attempt, so without an allocation site (plain-records.ts).
- */
-export const ExchangeRecord = plainRecord<
-  HttpExchangeRecord,
-  [
-    method: HttpExchangeRecord['method'],
-    url: string,
-    headers: HttpExchangeRecord['headers'],
-    body: string | undefined,
-    attempt: number,
-    status: number | undefined,
-  ]
->(function (method, url, headers, body, attempt, status) {
-  this.method = method;
-  this.url = url;
-  this.headers = headers;
-  if (body !== undefined) this.body = body;
-  this.attempt = attempt;
-  if (status !== undefined) this.status = status;
-});

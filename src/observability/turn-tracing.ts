@@ -24,7 +24,6 @@ import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
 import { append } from '../small-arrays.js';
-import { emptyList, plainRecord } from '../plain-records.js';
 
 const TRACER_NAME = 'switchboard';
 
@@ -83,8 +82,8 @@ export class TurnTracing {
   readonly #startedAt: number;
   readonly #span: Span | undefined;
   readonly #context: Context | undefined;
-  #modelCalls: ModelCallTimings[] = emptyList();
-  #tools: ToolCallTimings[] = emptyList();
+  #modelCalls: ModelCallTimings[] = [];
+  #tools: ToolCallTimings[] = [];
   #firstToolCallMs: number | undefined;
   #phrases = 0;
 
@@ -205,7 +204,7 @@ export class TurnTracing {
 
   /** Ends the turn span and returns the latency report. */
   end(outcome: { interrupted: boolean; error?: { code: string; message: string } }): TurnTimings {
-    const timings = new TurnTimingsRecord(
+    const timings = turnTimings(
       this.#init.now() - this.#startedAt,
       this.#modelCalls[0]?.timeToFirstTokenMs,
       this.#firstToolCallMs,
@@ -333,54 +332,33 @@ function safeJson(value: unknown): string {
 }
 
 /**
- * The latency records of a turn, its model calls and its tool calls: keys in the documented
- * order, optional keys only when present. Made every turn, so without an allocation site
- * (plain-records.ts).
+ * A turn's report, its keys in the documented order. Each combination of the optional keys is
+ * written as a literal of its own: conditional spreads cost a copy per key and, once optimized,
+ * can give every report a hidden class of its own (docs/architecture.md); made every turn.
  */
-const TurnTimingsRecord = plainRecord<
-  TurnTimings,
-  [
-    totalMs: number,
-    firstToken: number | undefined,
-    firstToolCall: number | undefined,
-    modelCalls: readonly ModelCallTimings[],
-    tools: TurnTimings['tools'],
-    phrasesSpoken: number,
-  ]
->(function (totalMs, firstToken, firstToolCall, modelCalls, tools, phrasesSpoken) {
-  this.totalMs = totalMs;
-  if (firstToken !== undefined) this.modelTimeToFirstTokenMs = firstToken;
-  if (firstToolCall !== undefined) this.modelTimeToFirstToolCallMs = firstToolCall;
-  this.modelCalls = modelCalls;
-  this.tools = tools;
-  this.phrasesSpoken = phrasesSpoken;
-});
-
-const ModelCallTimingsRecord = plainRecord<
-  ModelCallTimings,
-  [durationMs: number, firstToken: number | undefined, firstToolCall: number | undefined]
->(function (durationMs, firstToken, firstToolCall) {
-  this.durationMs = durationMs;
-  if (firstToken !== undefined) this.timeToFirstTokenMs = firstToken;
-  if (firstToolCall !== undefined) this.timeToFirstToolCallMs = firstToolCall;
-});
-
-const ToolCallTimingsRecord = plainRecord<
-  ToolCallTimings,
-  [
-    callId: string,
-    tool: string,
-    durationMs: number,
-    queuedMs: number,
-    errorCode: string | undefined,
-  ]
->(function (callId, tool, durationMs, queuedMs, errorCode) {
-  this.callId = callId;
-  this.tool = tool;
-  this.durationMs = durationMs;
-  this.queuedMs = queuedMs;
-  if (errorCode !== undefined) this.errorCode = errorCode;
-});
+function turnTimings(
+  totalMs: number,
+  firstToken: number | undefined,
+  firstToolCall: number | undefined,
+  modelCalls: readonly ModelCallTimings[],
+  tools: TurnTimings['tools'],
+  phrasesSpoken: number,
+): TurnTimings {
+  if (firstToken === undefined)
+    return firstToolCall === undefined
+      ? { totalMs, modelCalls, tools, phrasesSpoken }
+      : { totalMs, modelTimeToFirstToolCallMs: firstToolCall, modelCalls, tools, phrasesSpoken };
+  return firstToolCall === undefined
+    ? { totalMs, modelTimeToFirstTokenMs: firstToken, modelCalls, tools, phrasesSpoken }
+    : {
+        totalMs,
+        modelTimeToFirstTokenMs: firstToken,
+        modelTimeToFirstToolCallMs: firstToolCall,
+        modelCalls,
+        tools,
+        phrasesSpoken,
+      };
+}
 
 /** The report of a turn that produced none (a turn that failed before it ran). */
 export const NO_TIMINGS: TurnTimings = Object.freeze({
@@ -422,9 +400,13 @@ class ModelCall implements ModelCallTrace {
   end(usage: ModelUsage | undefined, error?: { code: string; message: string }): void {
     const firstToken = this.#firstToken;
     const firstToolCall = this.#firstToolCall;
-    this.#turn.modelCallEnded(
-      new ModelCallTimingsRecord(this.#turn.now() - this.#started, firstToken, firstToolCall),
-    );
+    // One object, its optional keys added in their usual order (no spreads).
+    const timings: { -readonly [K in keyof ModelCallTimings]: ModelCallTimings[K] } = {
+      durationMs: this.#turn.now() - this.#started,
+    };
+    if (firstToken !== undefined) timings.timeToFirstTokenMs = firstToken;
+    if (firstToolCall !== undefined) timings.timeToFirstToolCallMs = firstToolCall;
+    this.#turn.modelCallEnded(timings);
     const span = this.#span;
     if (span === undefined) return;
     if (firstToken !== undefined)
@@ -478,7 +460,9 @@ class ToolCall implements ToolCallTrace {
     const durationMs = at - this.#started;
     const queuedMs = (this.#dispatchedAt ?? at) - this.#started;
     this.#turn.toolCallEnded(
-      new ToolCallTimingsRecord(callId, tool, durationMs, queuedMs, errorCode),
+      errorCode === undefined
+        ? { callId, tool, durationMs, queuedMs }
+        : { callId, tool, durationMs, queuedMs, errorCode },
     );
     const span = this.#span;
     if (span === undefined) return;

@@ -9,7 +9,6 @@ import { assignVars } from './session-state.js';
 import type { TurnHost } from './turn-host.js';
 import type { TurnEvent } from './types.js';
 import { spokenErrorFor } from './voice/spoken-errors.js';
-import { ToolResultEvent } from './turn-events.js';
 
 /** Emits the call's result event and applies its effects. */
 export function applyToolResult(
@@ -45,14 +44,24 @@ export function applyToolResult(
     if (spoken !== undefined)
       emit({ type: 'say', text: spoken, source: 'error', tool: trace.tool });
   } else {
+    // Written out, not spread: made for every call.
     emit(
-      new ToolResultEvent(
-        trace.callId,
-        trace.tool,
-        trace.output,
-        durationSecs,
-        trace.propagate === true,
-      ),
+      trace.propagate === true
+        ? {
+            type: 'tool-result',
+            callId: trace.callId,
+            tool: trace.tool,
+            output: trace.output,
+            durationSecs,
+            propagate: true,
+          }
+        : {
+            type: 'tool-result',
+            callId: trace.callId,
+            tool: trace.tool,
+            output: trace.output,
+            durationSecs,
+          },
     );
   }
   const state = host.state;

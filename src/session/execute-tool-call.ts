@@ -31,8 +31,6 @@ import type { TurnJournal } from './coordination.js';
 import { isCancellable } from '../definition/side-effects.js';
 import { jsonTextOf } from '../handlers/json-text.js';
 import { append } from '../small-arrays.js';
-import { emptyList, plainRecord } from '../plain-records.js';
-import { HttpEvent } from './turn-events.js';
 
 /** What dispatching needs from the session. */
 export interface ExecuteContext {
@@ -112,17 +110,17 @@ export async function executeToolCall(
       ctx,
     );
   }
-  let requests: HttpExchangeRecord[] = emptyList();
+  let requests: HttpExchangeRecord[] = [];
   const onRequest = (record: HttpExchangeRecord): void => {
     requests = append(requests, record);
-    ctx.emit(new HttpEvent('http-request', call.id, record));
+    ctx.emit({ type: 'http-request', callId: call.id, request: record });
   };
   // The trace keeps each attempt once: the request as sent, with its status once answered.
   const onResponse = (record: HttpExchangeRecord, status: number): void => {
     const answered = answeredRecord(record, status);
     const at = requests.lastIndexOf(record);
     if (at >= 0) requests[at] = answered;
-    ctx.emit(new HttpEvent('http-response', call.id, answered));
+    ctx.emit({ type: 'http-response', callId: call.id, request: answered });
   };
   if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
 
@@ -256,46 +254,8 @@ function cancelledError(): ToolError {
   return new ToolError('cancelled', 'the call was cancelled because the caller interrupted');
 }
 
-/**
- * A call's trace, its keys in their documented order (`args` once parsed); `errorCode` and
- * `propagate` are added after. Made for every call, so without an allocation site
- * (plain-records.ts).
- */
-const Trace = plainRecord<
-  { -readonly [K in keyof ToolTrace]: ToolTrace[K] },
-  [
-    tool: string,
-    args: Record<string, unknown> | undefined,
-    duration_secs: number,
-    callId: string,
-    rawArguments: string,
-    transform: ToolTrace['transform'],
-    requests: readonly HttpExchangeRecord[],
-    output: unknown,
-    isError: boolean,
-  ]
->(function (tool, args, duration_secs, callId, rawArguments, transform, requests, output, isError) {
-  this.tool = tool;
-  if (args !== undefined) this.args = args;
-  this.duration_secs = duration_secs;
-  this.callId = callId;
-  this.rawArguments = rawArguments;
-  this.transform = transform;
-  this.requests = requests;
-  this.output = output;
-  this.isError = isError;
-});
-
-/** A finished call (plain-records.ts). */
-const CallResult = plainRecord<
-  ToolCallResult,
-  [call: ModelToolCall, trace: ToolTrace, effects: readonly SessionEffect[], content: string]
->(function (call, trace, effects, content) {
-  this.call = call;
-  this.trace = trace;
-  this.effects = effects;
-  this.content = content;
-});
+/** A trace being built (one object per call, its properties in their usual order). */
+type TraceDraft = { -readonly [K in keyof ToolTrace]: ToolTrace[K] };
 
 function finish(
   call: ModelToolCall,
@@ -310,20 +270,33 @@ function finish(
   const duration_secs = Math.max(0, ctx.now() - startedAt) / 1000;
   const isError = outcome.type === 'error';
   const output = outcome.type === 'error' ? outcome.error.toJSON() : outcome.output;
-  const trace = new Trace(
-    call.name,
-    args,
-    duration_secs,
-    call.id,
-    call.arguments,
-    transform,
-    requests,
-    output,
-    isError,
-  );
+  // Written out, not a base object spread into each shape: this is made for every call.
+  const trace: TraceDraft =
+    args === undefined
+      ? {
+          tool: call.name,
+          duration_secs,
+          callId: call.id,
+          rawArguments: call.arguments,
+          transform,
+          requests,
+          output,
+          isError,
+        }
+      : {
+          tool: call.name,
+          args,
+          duration_secs,
+          callId: call.id,
+          rawArguments: call.arguments,
+          transform,
+          requests,
+          output,
+          isError,
+        };
   if (outcome.type === 'error') {
     trace.errorCode = outcome.error.code;
-    return new CallResult(call, trace, outcome.effects, safeStringify(output));
+    return { call, trace, effects: outcome.effects, content: safeStringify(output) };
   }
   let effects: readonly SessionEffect[] = outcome.effects;
   if (tool !== undefined && tool.options.save.length > 0) {
@@ -331,13 +304,13 @@ function finish(
     if (Object.keys(vars).length > 0) effects = [...effects, { type: 'set-vars', vars }];
   }
   if (tool?.options.propagateToolResult === true) trace.propagate = true;
-  return new CallResult(
+  return {
     call,
     trace,
     // A copy either way: the handler's array is never the one a result hands on.
-    effects === outcome.effects ? [...effects] : effects,
-    typeof output === 'string' ? output : safeStringify(output),
-  );
+    effects: effects === outcome.effects ? [...effects] : effects,
+    content: typeof output === 'string' ? output : safeStringify(output),
+  };
 }
 
 function safeStringify(value: unknown): string {

@@ -19,7 +19,6 @@ import { RoundSpeech } from './voice/round-speech.js';
 import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import { append } from '../small-arrays.js';
-import { TextDeltaEvent, ToolCallEvent } from './turn-events.js';
 import { LazySystemValues } from './session-state.js';
 import {
   activateTasks,
@@ -121,7 +120,7 @@ export async function runRound(
     const startedAt = host.now();
     if (index >= host.limits.maxCallsPerAnswer) {
       // Over the cap: answered (this id once), never run, so one answer cannot fan out unbounded.
-      emit(new ToolCallEvent(call.id, call.name, call.arguments, undefined));
+      emit({ type: 'tool-call', callId: call.id, tool: call.name, rawArguments: call.arguments });
       const refused = new ToolError(
         'too_many_calls',
         `this answer made more than ${host.limits.maxCallsPerAnswer} tool calls; this one was not run. Make fewer calls per answer.`,
@@ -144,9 +143,13 @@ export async function runRound(
     const task = workflows ? taskForTool(host.state, agentTools, call.name) : undefined;
     if (task !== undefined && workflowIO !== undefined) {
       const parsed = parseToolArguments(call.arguments, host.limits);
-      emit(
-        new ToolCallEvent(call.id, call.name, call.arguments, parsed.ok ? parsed.args : undefined),
-      );
+      emit({
+        type: 'tool-call',
+        callId: call.id,
+        tool: call.name,
+        rawArguments: call.arguments,
+        ...(parsed.ok ? { args: parsed.args } : {}),
+      });
       const running = parsed.ok
         ? callTask(task, call, parsed.args, host.state, workflowIO, startedAt, host.now)
         : executeToolCall(
@@ -173,8 +176,19 @@ export async function runRound(
       tracing,
     });
     const prepared = prepareToolCall(call.name, call.arguments, modelPrepareCtx);
+    // Events and trace records below are written out, not spread: made for every call.
     const args = prepared.args;
-    emit(new ToolCallEvent(call.id, call.name, call.arguments, args));
+    emit(
+      args === undefined
+        ? { type: 'tool-call', callId: call.id, tool: call.name, rawArguments: call.arguments }
+        : {
+            type: 'tool-call',
+            callId: call.id,
+            tool: call.name,
+            rawArguments: call.arguments,
+            args,
+          },
+    );
     const trace = tracing?.toolCall(
       call.id,
       call.name,
@@ -214,7 +228,7 @@ export async function runRound(
         case 'text-delta':
           if (part.text !== '') {
             text += part.text;
-            emit(new TextDeltaEvent(part.text, undefined));
+            emit({ type: 'text-delta', text: part.text });
           }
           break;
         case 'tool-call':
@@ -351,7 +365,13 @@ export function workflowExecutionIO(
       const startedAt = host.now();
       callable ??= new Map([...agentTools].filter(([, def]) => def.tasks.length === 0));
       const prepared = prepareToolCall(name, call.arguments, { ...prepareCtx, tools: callable });
-      emit(new ToolCallEvent(call.id, name, call.arguments, prepared.args));
+      emit({
+        type: 'tool-call',
+        callId: call.id,
+        tool: name,
+        rawArguments: call.arguments,
+        ...(prepared.args === undefined ? {} : { args: prepared.args }),
+      });
       return executeToolCall(call, prepared, startedAt, execCtx);
     },
   };

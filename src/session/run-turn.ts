@@ -28,8 +28,6 @@ import type {
 } from './types.js';
 import { backgroundResultMessage } from './voice/background-calls.js';
 import { append } from '../small-arrays.js';
-import { emptyList, plainRecord } from '../plain-records.js';
-import { TurnEndEvent, TurnStartEvent } from './turn-events.js';
 import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
 
 /** Default cap on rounds of tool calls per turn. */
@@ -80,7 +78,17 @@ async function runTurnUntil(
   host.snapshots.beforeTurn(state);
   state.turns++;
   host.speech.beginTurn();
-  emit(new TurnStartEvent(state.turns, userText, background?.call.id));
+  emit(
+    background === undefined
+      ? { type: 'turn-start', turn: state.turns, user: userText }
+      : {
+          type: 'turn-start',
+          turn: state.turns,
+          user: userText,
+          reason: 'tool-result',
+          callId: background.call.id,
+        },
+  );
   // Written out, not spread: made every turn.
   const init: { -readonly [K in keyof TurnTracingInit]: TurnTracingInit[K] } = {
     sessionId: state.id,
@@ -92,7 +100,7 @@ async function runTurnUntil(
   if (state.agent !== undefined) init.agent = state.agent;
   if (host.options.tracing !== undefined) init.options = host.options.tracing;
   const tracing = new TurnTracing(init);
-  let traces: ToolTrace[] = emptyList();
+  let traces: ToolTrace[] = [];
   if (background === undefined) state.history.push({ role: 'user', content: userText });
   else {
     applyToolResult(host, background, emit);
@@ -152,16 +160,16 @@ async function runTurnUntil(
       deadline.timedOut() ? { type: 'interrupted', reason: 'timeout' } : { type: 'interrupted' },
     );
   const timings = tracing.end({ interrupted });
-  emit(new TurnEndEvent(content, timings));
+  emit({ type: 'turn-end', content, timings });
   if (state.ended)
     emit({
       type: 'session-end',
       ...(host.endReason === undefined ? {} : { reason: host.endReason }),
     });
 
-  const usage: ModelUsage = new Usage(inputTokens, outputTokens);
+  const usage: ModelUsage = { inputTokens, outputTokens };
   // A loop, not flatMap: no array per trace.
-  const propagated: PropagatedResult[] = emptyList();
+  const propagated: PropagatedResult[] = [];
   for (const t of traces)
     if (t.propagate === true) propagated.push({ tool: t.tool, callId: t.callId, output: t.output });
   // The state is built only when read (or stored): copying history every turn made a turn's
@@ -226,14 +234,6 @@ class TurnOutcome {
     return result.#snapshot.read();
   }
 }
-
-/** A turn's token usage (plain-records.ts). */
-const Usage = plainRecord<ModelUsage, [inputTokens: number, outputTokens: number]>(
-  function (inputTokens, outputTokens) {
-    this.inputTokens = inputTokens;
-    this.outputTokens = outputTokens;
-  },
-);
 
 const STATE_PROPERTY: PropertyDescriptor = {
   get(this: TurnOutcome): SessionState {

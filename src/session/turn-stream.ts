@@ -6,7 +6,6 @@
  * sees an unhandled-rejection crash.
  */
 import type { SessionEvent, TurnEvent, TurnResult, TurnStream } from './types.js';
-import { emptyList } from '../plain-records.js';
 
 /** The producer side of a turn stream. */
 export interface TurnChannel {
@@ -43,7 +42,7 @@ export function createTurnChannel(
  * function) and the result promise's settle functions are made per turn.
  */
 class Channel implements TurnChannel {
-  readonly events: SessionEvent[] = emptyList();
+  readonly events: SessionEvent[] = [];
   readonly stream: TurnStream;
   readonly emit: (event: TurnEvent) => void;
   closed = false;

@@ -11,7 +11,6 @@ import { ToolError } from '../../errors.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import {
   answeredRecord,
-  ExchangeRecord,
   errorBody,
   finishOutcome,
   internalErrorBody,
@@ -360,14 +359,17 @@ class EndpointCalls implements EndpointHandler {
           // object is frozen: the record shares it.
           const recorded =
             service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders);
-          const record: HttpExchangeRecord = new ExchangeRecord(
-            METHOD[method],
-            built.url.href,
-            recorded,
-            built.body,
-            attempt,
-            undefined,
-          );
+          // Written out, not spread: made for every attempt (keys in the documented order).
+          const record: HttpExchangeRecord =
+            built.body === undefined
+              ? { method: METHOD[method], url: built.url.href, headers: recorded, attempt }
+              : {
+                  method: METHOD[method],
+                  url: built.url.href,
+                  headers: recorded,
+                  body: built.body,
+                  attempt,
+                };
           context.onRequest?.(record);
           const traced = context.traceAttempt?.(record);
           // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).

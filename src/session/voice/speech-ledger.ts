@@ -6,7 +6,6 @@
  * utterances emitted before them in the turn. Waits use the global timers (fake timers in tests).
  */
 import type { SessionEvent, TurnEvent } from '../types.js';
-import { TextDeltaEvent } from '../turn-events.js';
 
 /** How a wait for speech ended. */
 export type SpeechWaitOutcome = 'spoken' | 'timeout' | 'interrupted';
@@ -53,8 +52,8 @@ export class SpeechLedger {
     switch (event.type) {
       case 'text-delta': {
         if (event.speechId !== undefined) return event as SessionEvent;
-        // Made once per streamed chunk (plain-records.ts).
-        return new TextDeltaEvent(event.text, (this.#openText ??= this.open())) as SessionEvent;
+        // Written out, not spread: one per streamed chunk.
+        return { type: 'text-delta', text: event.text, speechId: (this.#openText ??= this.open()) };
       }
       case 'say':
         this.#openText = undefined;
