@@ -11,6 +11,7 @@
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 import { createEndpointHandler, loadTools } from '../dist/index.js';
+import { dispatchJson } from './bare-dispatch.mjs';
 import { engineCaller, WEATHER_BODY, weatherDefinition } from './weather-tool.mjs';
 
 const BODY = WEATHER_BODY;
@@ -55,28 +56,11 @@ const dispatchCall = () => dispatchWith(ENGINE_HEADERS);
 const NO_HEADERS = {};
 const bareDispatchCall = () => dispatchWith(NO_HEADERS);
 function dispatchWith(dispatchHeaders) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let status = 0;
-    dispatchAgent.dispatch(
-      { origin, path: dispatchPath, method: 'GET', headers: dispatchHeaders },
-      {
-        onRequestStart() {},
-        onResponseStart(_c, statusCode) {
-          status = statusCode;
-        },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
-        },
-        onResponseEnd() {
-          if (status !== 200) reject(new Error(`dispatch call: ${status}`));
-          else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        },
-        onResponseError(_c, err) {
-          reject(err);
-        },
-      },
-    );
+  return dispatchJson(dispatchAgent, {
+    origin,
+    path: dispatchPath,
+    method: 'GET',
+    headers: dispatchHeaders,
   });
 }
 

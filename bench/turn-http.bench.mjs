@@ -43,6 +43,7 @@ import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { connectionPools, createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
+import { dispatchJson } from './bare-dispatch.mjs';
 import { checkOrderTurn, ORDER_TEXT, orderDefinition, orderScript, pacer } from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -122,32 +123,9 @@ const bareHeaders = {
   'accept-encoding': 'gzip, deflate, br',
   'content-type': 'application/json',
 };
-function bareCall() {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let status = 0;
-    bareAgent.dispatch(
-      { origin, path: '/orders', method: 'POST', headers: bareHeaders, body: BODY },
-      {
-        onRequestStart() {},
-        onResponseStart(_c, statusCode) {
-          status = statusCode;
-        },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
-        },
-        onResponseEnd() {
-          const value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          if (status !== 200 || value.ok !== true) reject(new Error(`bare call: ${status}`));
-          else resolve(value);
-        },
-        onResponseError(_c, err) {
-          reject(err);
-        },
-      },
-    );
-  });
-}
+const ORDER = { origin, path: '/orders', method: 'POST', headers: bareHeaders, body: BODY };
+const orderPlaced = (value) => value.ok === true;
+const bareCall = () => dispatchJson(bareAgent, ORDER, orderPlaced);
 async function bareLoop(turns, latencies, pace) {
   for (let t = 0; t < turns; t++) {
     const started = await pace.next();

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { createEndpointHandler, createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
+import { dispatchJson } from './bare-dispatch.mjs';
 import { ORDER_ANSWER, ORDER_TEXT, orderDefinition, orderScript } from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,32 +48,9 @@ const headers = {
   'content-type': 'application/json',
 };
 const BODY = JSON.stringify({ ref: 'r' });
-function bare() {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let status = 0;
-    agent.dispatch(
-      { origin, path: '/orders', method: 'POST', headers, body: BODY },
-      {
-        onRequestStart() {},
-        onResponseStart(_c, statusCode) {
-          status = statusCode;
-        },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
-        },
-        onResponseEnd() {
-          const value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          if (status !== 200 || value.ok !== true) reject(new Error(`bare call: ${status}`));
-          else resolve(value);
-        },
-        onResponseError(_c, err) {
-          reject(err);
-        },
-      },
-    );
-  });
-}
+const ORDER = { origin, path: '/orders', method: 'POST', headers, body: BODY };
+const orderPlaced = (value) => value.ok === true;
+const bare = () => dispatchJson(agent, ORDER, orderPlaced);
 
 // --- the engine's parts ---------------------------------------------------------------------------
 const endpointTools = await loadTools([orderDefinition(origin)]);
