@@ -190,6 +190,17 @@ function sharedSockets() {
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The time of a CPU profile's samples other than `(idle)`, in µs (as cpu-profile-top.mjs counts). */
+function profileBusyUs(profile) {
+  const idle = new Set(
+    profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id),
+  );
+  let us = 0;
+  for (let i = 0; i < profile.samples.length; i++)
+    if (!idle.has(profile.samples[i])) us += profile.timeDeltas[i] ?? 0;
+  return us;
+}
+
 /**
  * Runs one side with n concurrent loops of `turns` each; returns its figures. With `heap`, the
  * heap per live session is measured (gc() before and after); otherwise it is not, and the phase
@@ -369,15 +380,29 @@ if (only !== undefined) {
       includeObjectsCollectedByMinorGC: true,
     });
   let turns = 0;
+  // Main-thread CPU of the measured phases (µs), to say how much of it the profile's samples saw.
+  let mainUs = 0;
+  // For a sampler outside the process (bench/perf-gc-share.mjs attaches `perf` on this line).
+  console.log(`measured phase starts (pid ${process.pid})`);
   for (const n of sizes) {
     const r = await phase(only, n, turnsFor(n, rate), rate);
     turns += r.turns;
+    if (r.threads !== undefined) mainUs += (r.threads.main[0] + r.threads.main[1]) * r.turns;
     show(r);
   }
   if (out !== undefined) {
     const { profile } = await inspector.post('Profiler.stop');
     (await import('node:fs')).writeFileSync(out, JSON.stringify(profile));
     console.log(`CPU profile of the measured phase: ${out}`);
+    // The profile's busy time against the main thread's CPU time: on a busy machine V8's sampler
+    // misses samples while the thread runs, and a share read off a profile that saw a fifth of
+    // the time is not a share of the CPU (docs/benchmarks.md, "fifteenth round").
+    const busyUs = profileBusyUs(profile);
+    if (mainUs > 0)
+      console.log(
+        `  the profile's busy samples cover ${(busyUs / 1000).toFixed(0)} ms of the main thread's ` +
+          `${(mainUs / 1000).toFixed(0)} ms of CPU (${((busyUs / mainUs) * 100).toFixed(0)}%)`,
+      );
   }
   if (heapOut !== undefined) {
     const { profile } = await inspector.post('HeapProfiler.stopSampling');
