@@ -1,5 +1,6 @@
-// The session-level benchmarks' tool and script (turn-http.bench.mjs, turn-ab.mjs, load/worker.mjs):
-// one `post` endpoint tool, and a script whose every turn calls it once and then answers.
+// The session-level benchmarks' tool, script and bare request (turn-http.bench.mjs, turn-parts.mjs,
+// turn-ab.mjs, load/worker.mjs): one `post` endpoint tool, a script whose every turn calls it once
+// and then answers, and the same call made with undici alone.
 
 /** The `place_order` definition against `origin` (the load harness names a slow one too). */
 export function orderDefinition(origin, name = 'place_order', path = '/orders') {
@@ -21,6 +22,23 @@ export function orderDefinition(origin, name = 'place_order', path = '/orders') 
     endpoint: { url: `${origin}${path}`, method: 'post', argument_location: 'body', timeout: 30 },
   };
 }
+
+/**
+ * The bare side's request: the `POST` the engine sends for one `place_order` call, with its fixed
+ * headers (endpoint-handler.ts) but not the idempotency key it derives per call (deriving it is
+ * the engine's work), for undici's `dispatch`.
+ */
+export function orderRequest(origin) {
+  const headers = {
+    accept: 'application/json, */*;q=0.8',
+    'accept-encoding': 'gzip, deflate, br',
+    'content-type': 'application/json',
+  };
+  return { origin, path: '/orders', method: 'POST', headers, body: JSON.stringify({ ref: 'r' }) };
+}
+
+/** Whether the upstream's answer says the order was placed (bench/load/upstream.mjs). */
+export const orderPlaced = (value) => value.ok === true;
 
 /** The model's answer every engine turn must end with. */
 export const ORDER_ANSWER = 'Your order is placed.';

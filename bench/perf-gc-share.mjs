@@ -8,6 +8,7 @@
 // Diagnostic, not part of `npm run bench`; needs `perf` (Debian: linux-perf) and the right to use
 // it (root, or kernel.perf_event_paranoid ≤ 1).
 //   node bench/perf-gc-share.mjs [--sessions 1000] [--seconds 15] [--side engine|bare]
+//     [--node-flags=--max-semi-space-size=32]   # V8 or Node flags for the measured process
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '15' },
     side: { type: 'string', default: 'engine' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const seconds = Number(values.seconds);
@@ -37,6 +39,7 @@ const turns = String(seconds * 2 + 10);
 const bench = spawn(
   process.execPath,
   [
+    ...values['node-flags'].split(' ').filter((flag) => flag !== ''),
     '--perf-basic-prof',
     join(here, 'turn-http.bench.mjs'),
     ...['--sessions', values.sessions, '--only', values.side, '--turns', turns],

@@ -44,7 +44,15 @@ import { Agent } from 'undici';
 import { connectionPools, createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
 import { dispatchJson } from './bare-dispatch.mjs';
-import { checkOrderTurn, ORDER_TEXT, orderDefinition, orderScript, pacer } from './order-tool.mjs';
+import {
+  checkOrderTurn,
+  ORDER_TEXT,
+  orderDefinition,
+  orderPlaced,
+  orderRequest,
+  orderScript,
+  pacer,
+} from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -92,7 +100,6 @@ const { port } = await new Promise((resolve) =>
   upstream.on('message', (m) => m.type === 'ready' && resolve(m)),
 );
 const origin = `http://127.0.0.1:${port}`;
-const BODY = JSON.stringify({ ref: 'r' });
 
 // --- engine side -----------------------------------------------------------------------------
 const tools = await loadTools([orderDefinition(origin)]);
@@ -116,15 +123,7 @@ async function engineLoop(session, turns, latencies, pace) {
 
 // --- bare side: undici dispatch, the same POST, JSON parsed ------------------------------------
 let bareAgent = new Agent();
-// The fixed headers the engine sends on this call (endpoint-handler.ts); not the idempotency key
-// it derives per call (deriving it is the engine's work).
-const bareHeaders = {
-  accept: 'application/json, */*;q=0.8',
-  'accept-encoding': 'gzip, deflate, br',
-  'content-type': 'application/json',
-};
-const ORDER = { origin, path: '/orders', method: 'POST', headers: bareHeaders, body: BODY };
-const orderPlaced = (value) => value.ok === true;
+const ORDER = orderRequest(origin);
 const bareCall = () => dispatchJson(bareAgent, ORDER, orderPlaced);
 async function bareLoop(turns, latencies, pace) {
   for (let t = 0; t < turns; t++) {

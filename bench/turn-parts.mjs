@@ -18,7 +18,14 @@ import { Agent } from 'undici';
 import { createEndpointHandler, createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
 import { dispatchJson } from './bare-dispatch.mjs';
-import { ORDER_ANSWER, ORDER_TEXT, orderDefinition, orderScript } from './order-tool.mjs';
+import {
+  ORDER_ANSWER,
+  ORDER_TEXT,
+  orderDefinition,
+  orderPlaced,
+  orderRequest,
+  orderScript,
+} from './order-tool.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -42,14 +49,7 @@ const origin = `http://127.0.0.1:${port}`;
 
 // --- bare: the request the engine sends, without its idempotency key ----------------------------
 const agent = new Agent();
-const headers = {
-  accept: 'application/json, */*;q=0.8',
-  'accept-encoding': 'gzip, deflate, br',
-  'content-type': 'application/json',
-};
-const BODY = JSON.stringify({ ref: 'r' });
-const ORDER = { origin, path: '/orders', method: 'POST', headers, body: BODY };
-const orderPlaced = (value) => value.ok === true;
+const ORDER = orderRequest(origin);
 const bare = () => dispatchJson(agent, ORDER, orderPlaced);
 
 // --- the engine's parts ---------------------------------------------------------------------------
