@@ -26,6 +26,9 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
+const sessions = Number(values.sessions);
+if (!Number.isInteger(sessions) || sessions < 1 || sessions > 10_000)
+  throw new Error('--sessions must be an integer in 1..10000');
 if (!Number.isInteger(seconds) || seconds < 2 || seconds > 120)
   throw new Error('--seconds must be an integer in 2..120');
 if (!['engine', 'bare'].includes(values.side)) throw new Error('--side must be engine or bare');
@@ -34,15 +37,16 @@ if (spawnSync('perf', ['--version']).status !== 0)
 
 const work = mkdtempSync(join(tmpdir(), 'perf-gc-'));
 const data = join(work, 'perf.data');
-// Enough turns that the measured phase outlasts the recording (1,000 turns/s offered).
-const turns = String(seconds * 2 + 10);
+// Turns per session so that the measured phase outlasts the recording by a few seconds: at the
+// offered 1,000 turns/s, each of N sessions starts a turn every N/1,000 s.
+const turns = String(Math.max(10, Math.ceil(((seconds + 5) * 1000) / sessions)));
 const bench = spawn(
   process.execPath,
   [
     ...values['node-flags'].split(' ').filter((flag) => flag !== ''),
     '--perf-basic-prof',
     join(here, 'turn-http.bench.mjs'),
-    ...['--sessions', values.sessions, '--only', values.side, '--turns', turns],
+    ...['--sessions', String(sessions), '--only', values.side, '--turns', turns],
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
@@ -113,7 +117,7 @@ const main = threads.get(mainTid) ?? { samples: 0, gc: 0, compiler: 0 };
 const others = all - main.samples;
 const pct = (a, b) => `${((a / b) * 100).toFixed(1)}%`;
 console.log(
-  `\n${values.side}, N = ${values.sessions}, ${seconds} s of the measured phase: ${all} samples of CPU time ` +
+  `\n${values.side}, N = ${sessions}, ${seconds} s of the measured phase: ${all} samples of CPU time ` +
     `(2,000 per CPU-second), main thread ${pct(main.samples, all)}, other threads ${pct(others, all)}`,
 );
 console.log(

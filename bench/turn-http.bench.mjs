@@ -393,9 +393,9 @@ if (only !== undefined) {
     const { profile } = await inspector.post('Profiler.stop');
     (await import('node:fs')).writeFileSync(out, JSON.stringify(profile));
     console.log(`CPU profile of the measured phase: ${out}`);
-    // The profile's busy time against the main thread's CPU time: on a busy machine V8's sampler
-    // misses samples while the thread runs, and a share read off a profile that saw a fifth of
-    // the time is not a share of the CPU (docs/benchmarks.md, "fifteenth round").
+    // The profile's busy time against the main thread's CPU time: on the project's machine the
+    // busy samples covered a fifth of it, and a share read off such a profile is not a share of
+    // the CPU (docs/benchmarks.md, "fifteenth round").
     const busyUs = profileBusyUs(profile);
     if (mainUs > 0)
       console.log(
