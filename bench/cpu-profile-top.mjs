@@ -3,6 +3,7 @@
 //   node bench/cpu-profile-top.mjs <file.cpuprofile> [count]
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { selfTimes } from './cpu-profile-time.mjs';
 
 const [file, countText] = process.argv.slice(2);
 if (file === undefined) {
@@ -11,11 +12,7 @@ if (file === undefined) {
 }
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const self = new Map(); // node id → µs
-for (let i = 0; i < profile.samples.length; i++) {
-  const id = profile.samples[i];
-  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-}
+const self = selfTimes(profile); // node id → µs
 const byFunction = new Map();
 let total = 0;
 let idle = 0;

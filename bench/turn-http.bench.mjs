@@ -44,6 +44,7 @@ import { Agent } from 'undici';
 import { connectionPools, createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
 import { dispatchJson } from './bare-dispatch.mjs';
+import { busyUs } from './cpu-profile-time.mjs';
 import {
   checkOrderTurn,
   ORDER_TEXT,
@@ -188,17 +189,6 @@ function sharedSockets() {
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The time of a CPU profile's samples other than `(idle)`, in µs (as cpu-profile-top.mjs counts). */
-function profileBusyUs(profile) {
-  const idle = new Set(
-    profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id),
-  );
-  let us = 0;
-  for (let i = 0; i < profile.samples.length; i++)
-    if (!idle.has(profile.samples[i])) us += profile.timeDeltas[i] ?? 0;
-  return us;
-}
 
 /**
  * Runs one side with n concurrent loops of `turns` each; returns its figures. With `heap`, the
@@ -396,11 +386,11 @@ if (only !== undefined) {
     // The profile's busy time against the main thread's CPU time: on the project's machine the
     // busy samples covered a fifth of it, and a share read off such a profile is not a share of
     // the CPU (docs/benchmarks.md, "fifteenth round").
-    const busyUs = profileBusyUs(profile);
+    const busy = busyUs(profile);
     if (mainUs > 0)
       console.log(
-        `  the profile's busy samples cover ${(busyUs / 1000).toFixed(0)} ms of the main thread's ` +
-          `${(mainUs / 1000).toFixed(0)} ms of CPU (${((busyUs / mainUs) * 100).toFixed(0)}%)`,
+        `  the profile's busy samples cover ${(busy / 1000).toFixed(0)} ms of the main thread's ` +
+          `${(mainUs / 1000).toFixed(0)} ms of CPU (${((busy / mainUs) * 100).toFixed(0)}%)`,
       );
   }
   if (heapOut !== undefined) {
