@@ -1,0 +1,121 @@
+// Diagnostic (not part of `npm run bench`): every allocation of a turn, counted, not sampled. The
+// session-level benchmark's turn (a scripted `place_order` call to a loopback server, then the
+// answer) runs in N sessions side by side; after a warm-up (the JIT settled), V8's sampling heap
+// profiler runs with a 1-byte interval, which takes every allocation, for a few turns per
+// session. Reported: bytes allocated per turn, and per function (the frame that allocated, inlined
+// frames included) its bytes and the sizes it allocated, "528x2.0" meaning two allocations of 528
+// bytes per turn. One allocation can be several objects made together: an `await` is one of 200
+// bytes (its closures and their context), an async function's call one the size of its register
+// file. Unlike CPU time, these counts do not depend on the machine's load: two builds compare
+// exactly (--dists a,b).
+//   node bench/turn-allocs.mjs [--dists dist] [--sessions 20] [--turns 20] [--top 30]
+import { fork } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { distList, positive } from './args.mjs';
+import { checkOrderTurn, ORDER_TEXT, orderDefinition, orderScript } from './order-tool.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    dists: { type: 'string', default: 'dist' },
+    sessions: { type: 'string', default: '20' },
+    turns: { type: 'string', default: '20' },
+    top: { type: 'string', default: '30' },
+  },
+});
+const sessions = positive('sessions', values.sessions, 1000);
+const turns = positive('turns', values.turns, 200);
+const top = positive('top', values.top, 1000);
+// Enough turns per session for the optimizing compiler to have done its work (turn-http's note).
+const WARM_TURNS = 1500;
+
+const upstream = fork(join(here, 'load', 'upstream.mjs'), ['--latency', '0'], { execArgv: [] });
+const { port } = await new Promise((ok) =>
+  upstream.on('message', (m) => m.type === 'ready' && ok(m)),
+);
+const origin = `http://127.0.0.1:${port}`;
+const inspector = new Session();
+inspector.connect();
+
+const label = ({ functionName, url, lineNumber }) =>
+  `${functionName || '(anonymous)'} ${url.replace(/^file:\/\/.*?\/(dist|node_modules|bench)\//, '$1/')}:${lineNumber + 1}`;
+
+/** Allocations per turn of the build in `dist`: total bytes and, per function, bytes and sizes. */
+async function census(dist) {
+  const url = (file) => pathToFileURL(resolve(dist, file)).href;
+  const { createSession, loadTools } = await import(url('index.js'));
+  const { ScriptedModel } = await import(url('testing.js'));
+  const tools = await loadTools([orderDefinition(origin)]);
+  const script = orderScript(WARM_TURNS + turns);
+  const live = Array.from({ length: sessions }, () =>
+    createSession({ tools, model: new ScriptedModel(script) }),
+  );
+  // Each turn in a function of its own: a caller's frame holding the result until the next turn
+  // is the caller's allocation pattern, not the turn's.
+  const turn = async (session) => checkOrderTurn(await session.run(ORDER_TEXT));
+  const run = (count) =>
+    Promise.all(
+      live.map(async (session) => {
+        for (let t = 0; t < count; t++) await turn(session);
+      }),
+    );
+  await run(WARM_TURNS);
+  await inspector.post('HeapProfiler.startSampling', {
+    samplingInterval: 1,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await run(turns);
+  const { profile } = await inspector.post('HeapProfiler.stopSampling');
+  await Promise.all(live.map((session) => session.close()));
+
+  const frames = new Map();
+  const pending = [profile.head];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    frames.set(node.id, label(node.callFrame));
+    pending.push(...node.children);
+  }
+  const byFunction = new Map();
+  let total = 0;
+  for (const { nodeId, size } of profile.samples) {
+    const name = frames.get(nodeId) ?? '(unknown)';
+    let entry = byFunction.get(name);
+    if (entry === undefined) byFunction.set(name, (entry = { bytes: 0, sizes: new Map() }));
+    entry.bytes += size;
+    entry.sizes.set(size, (entry.sizes.get(size) ?? 0) + 1);
+    total += size;
+  }
+  return { total: total / (sessions * turns), byFunction };
+}
+
+const perTurn = sessions * turns;
+const results = [];
+for (const dist of distList(values.dists)) {
+  const { total, byFunction } = await census(dist);
+  results.push({ dist, total });
+  console.log(
+    `\n${dist}: ${total.toFixed(0)} bytes allocated per turn (${sessions} sessions × ${turns} turns)`,
+  );
+  const rows = [...byFunction].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top);
+  for (const [name, { bytes, sizes }] of rows) {
+    const shown = [...sizes]
+      .sort((a, b) => b[0] * b[1] - a[0] * a[1])
+      .slice(0, 10)
+      .map(([size, count]) => `${size}x${(count / perTurn).toFixed(1)}`)
+      .join(' ');
+    console.log(`  ${(bytes / perTurn).toFixed(0).padStart(6)} B  ${name}  | ${shown}`);
+  }
+}
+if (results.length > 1) {
+  const [first, ...rest] = results;
+  for (const r of rest)
+    console.log(
+      `\n${r.dist}: ${r.total.toFixed(0)} vs ${first.total.toFixed(0)} bytes per turn (${(r.total - first.total).toFixed(0)})`,
+    );
+}
+inspector.disconnect();
+upstream.kill();
