@@ -5,9 +5,10 @@
 // session. Reported: bytes allocated per turn, and per function (the frame that allocated, inlined
 // frames included) its bytes and the sizes it allocated, "528x2.0" meaning two allocations of 528
 // bytes per turn. One allocation can be several objects made together: an `await` is one of 200
-// bytes (its closures and their context), an async function's call one the size of its register
-// file. Unlike CPU time, these counts do not depend on the machine's load: two builds compare
-// exactly (--dists a,b).
+// bytes (its closures and their context), an async function's call one holding its saved frame
+// (parameters and registers) and its promise, with what the optimizing compiler folds in. Unlike
+// CPU time, these counts hardly depend on the machine's load: two copies of one build measured in
+// one process differ by about 1% (--dists a,b compares builds).
 //   node bench/turn-allocs.mjs [--dists dist] [--sessions 20] [--turns 20] [--top 30]
 import { fork } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
