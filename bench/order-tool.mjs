@@ -1,6 +1,21 @@
 // The session-level benchmarks' tool, script and bare request (turn-http.bench.mjs, turn-parts.mjs,
 // turn-ab.mjs, load/worker.mjs): one `post` endpoint tool, a script whose every turn calls it once
 // and then answers, and the same call made with undici alone.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Starts the loopback upstream (bench/load/upstream.mjs) in a child process answering after
+ * `latencyMs`; resolves with the child (kill or disconnect it when done) and its origin.
+ */
+export async function startUpstream(latencyMs) {
+  const script = fileURLToPath(new URL('./load/upstream.mjs', import.meta.url));
+  const child = fork(script, ['--latency', String(latencyMs)], { execArgv: [] });
+  const { port } = await new Promise((resolve) =>
+    child.on('message', (m) => m.type === 'ready' && resolve(m)),
+  );
+  return { upstream: child, origin: `http://127.0.0.1:${port}` };
+}
 
 /** The `place_order` definition against `origin` (the load harness names a slow one too). */
 export function orderDefinition(origin, name = 'place_order', path = '/orders') {

@@ -9,15 +9,20 @@
 // (PerformanceObserver `gc` entries), each phase's figures, and the ratio to the first build.
 //   node bench/turn-ab.mjs                                   # this checkout's dist, alone
 //   node bench/turn-ab.mjs --dists /old/dist,dist --rounds 4 --sessions 1000 --turns 10
-import { fork } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { distList, positive } from './args.mjs';
-import { checkOrderTurn, ORDER_TEXT, orderDefinition, orderScript, pacer } from './order-tool.mjs';
+import {
+  checkOrderTurn,
+  ORDER_TEXT,
+  orderDefinition,
+  orderScript,
+  pacer,
+  startUpstream,
+} from './order-tool.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     dists: { type: 'string', default: 'dist' },
@@ -33,11 +38,7 @@ const rounds = positive('rounds', values.rounds, 20);
 const rate = positive('rate', values.rate, 100_000);
 const dists = distList(values.dists);
 
-const upstream = fork(join(here, 'load', 'upstream.mjs'), ['--latency', '20'], { execArgv: [] });
-const { port } = await new Promise((ok) =>
-  upstream.on('message', (m) => m.type === 'ready' && ok(m)),
-);
-const origin = `http://127.0.0.1:${port}`;
+const { upstream, origin } = await startUpstream(20);
 
 const builds = [];
 for (const dist of dists) {

@@ -10,15 +10,19 @@
 // CPU time, these counts hardly depend on the machine's load: two copies of one build measured in
 // one process differ by about 1% (--dists a,b compares builds).
 //   node bench/turn-allocs.mjs [--dists dist] [--sessions 20] [--turns 20] [--top 30]
-import { fork } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { distList, positive } from './args.mjs';
-import { checkOrderTurn, ORDER_TEXT, orderDefinition, orderScript } from './order-tool.mjs';
+import {
+  checkOrderTurn,
+  ORDER_TEXT,
+  orderDefinition,
+  orderScript,
+  startUpstream,
+} from './order-tool.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     dists: { type: 'string', default: 'dist' },
@@ -33,11 +37,7 @@ const top = positive('top', values.top, 1000);
 // Enough turns per session for the optimizing compiler to have done its work (turn-http's note).
 const WARM_TURNS = 1500;
 
-const upstream = fork(join(here, 'load', 'upstream.mjs'), ['--latency', '0'], { execArgv: [] });
-const { port } = await new Promise((ok) =>
-  upstream.on('message', (m) => m.type === 'ready' && ok(m)),
-);
-const origin = `http://127.0.0.1:${port}`;
+const { upstream, origin } = await startUpstream(0);
 const inspector = new Session();
 inspector.connect();
 

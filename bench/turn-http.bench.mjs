@@ -34,11 +34,8 @@
 // per phase; default about 5 s of the offered rate, or 10,000/N (at least 10) when saturating), --pairs (TURN_HTTP_PAIRS, 3), --fd-sessions
 // (TURN_HTTP_FD_SESSIONS, 5000; 0 skips), --long-sessions (TURN_HTTP_LONG_SESSIONS, 20; 0 skips),
 // --long-turns (1000), --only engine|bare (skips the comparison, fd check and long run).
-import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { connectionPools, createSession, loadTools } from '../dist/index.js';
@@ -53,9 +50,9 @@ import {
   orderRequest,
   orderScript,
   pacer,
+  startUpstream,
 } from './order-tool.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     sessions: { type: 'string', default: process.env.TURN_HTTP_SESSIONS ?? '100,1000' },
@@ -94,13 +91,7 @@ if (only !== undefined && only !== 'engine' && only !== 'bare')
   throw new Error('--only must be engine or bare');
 
 // --- upstream: a child process, fixed latency ------------------------------------------------
-const upstream = fork(join(here, 'load', 'upstream.mjs'), ['--latency', values.latency], {
-  execArgv: [],
-});
-const { port } = await new Promise((resolve) =>
-  upstream.on('message', (m) => m.type === 'ready' && resolve(m)),
-);
-const origin = `http://127.0.0.1:${port}`;
+const { upstream, origin } = await startUpstream(values.latency);
 
 // --- engine side -----------------------------------------------------------------------------
 const tools = await loadTools([orderDefinition(origin)]);

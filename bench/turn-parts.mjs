@@ -10,9 +10,6 @@
 // turn-endpoint minus turn-action-http is what the endpoint handler adds inside a session;
 // turn-action-http minus (turn-action + bare) is the cost of a turn waiting on I/O in the middle.
 //   node bench/turn-parts.mjs [--concurrency 20] [--ms 700] [--only bare,turn-endpoint]
-import { fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { createEndpointHandler, createSession, loadTools } from '../dist/index.js';
@@ -25,9 +22,9 @@ import {
   orderPlaced,
   orderRequest,
   orderScript,
+  startUpstream,
 } from './order-tool.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     concurrency: { type: 'string', default: '20' },
@@ -41,11 +38,7 @@ if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000)
   throw new Error('--concurrency must be an integer in 1..1000');
 if (!Number.isFinite(ms) || ms < 50 || ms > 60_000) throw new Error('--ms must be in 50..60000');
 
-const upstream = fork(join(here, 'load', 'upstream.mjs'), ['--latency', '0'], { execArgv: [] });
-const { port } = await new Promise((resolve) =>
-  upstream.on('message', (m) => m.type === 'ready' && resolve(m)),
-);
-const origin = `http://127.0.0.1:${port}`;
+const { upstream, origin } = await startUpstream(0);
 
 // --- bare: the request the engine sends, without its idempotency key ----------------------------
 const agent = new Agent();
