@@ -1,22 +1,24 @@
 // Diagnostic (not part of `npm run bench`): how much of the engine's CPU per turn over bare undici
-// the shape of an engine turn costs by itself, before any of the engine's own work. Four sides run
+// the shape of an engine turn costs by itself, before any of the engine's own work. Six sides run
 // the turn-http turn (N paced sessions, one `post` to a loopback server in a child process
-// answering after 20 ms) in one process, their phases alternating (A B C D, D C B A, …):
-//   bare    the call alone (undici `dispatch`, JSON parsed), as turn-http's bare side;
-//   shape   the same call inside the engine's async layers and awaits, doing nothing else: a
-//           session queue, the turn, two rounds each reading a ready model stream with
-//           `for await`, the tool call, the handler, the call (bench/turn-floor.mjs `shapeTurn`);
-//   sized   shape, plus what the engine allocates and keeps: per turn as many bytes as the
-//           engine allocates beyond shape (measured below, in objects alive until the turn ends)
-//           and the engine's four history messages, kept by the session;
-//   engine  switchboard's turn (createSession, ScriptedModel, the endpoint tool).
+// answering after 20 ms) in one process, their phases alternating (A B … F, F … B A, …):
+//   bare      the call alone (undici `dispatch`, JSON parsed), as turn-http's bare side;
+//   shape     the same call inside the engine's async layers and awaits, doing nothing else: a
+//             session queue, the turn, two rounds each reading a ready model stream with
+//             `for await`, the tool call, the handler, the call (`ShapeSession` below);
+//   +history  shape, keeping the engine's four history messages per turn in the session;
+//   +filler   shape, allocating per turn as many bytes as the engine allocates beyond shape
+//             (measured below), in objects alive until the turn ends;
+//   sized     shape with both;
+//   engine    switchboard's turn (createSession, ScriptedModel, the endpoint tool).
 // engine − sized is then the engine's own work (templates, request, response, events, traces,
 // records); sized − bare what any engine of this shape and allocation would cost.
 //
 // First a census of each side's allocation per turn (V8's sampling heap profiler at a 1-byte
 // interval, so every allocation: 20 sessions in a closed loop), which sizes `sized`'s filler; then
-// the paced rounds. Per side: median CPU per turn (process.cpuUsage ÷ turns) and its ratio to bare.
-//   node --expose-gc bench/turn-floor.mjs [--sessions 1000] [--turns 10] [--rounds 4]
+// the paced rounds. Per side: median CPU per turn (process.cpuUsage ÷ turns) and its ratio to bare,
+// and the collections V8 reports on the main thread (scavenges, full GCs, their pause).
+//   node bench/turn-floor.mjs [--sessions 1000] [--turns 10] [--rounds 4]
 import { Session } from 'node:inspector/promises';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -92,15 +94,15 @@ function allocate() {
   return kept;
 }
 
-/** The layers of one engine turn around one call; `keep` adds the allocation and the history. */
+/** The layers of one engine turn around one call; `filler` and `history` add what they name. */
 class ShapeSession {
   #queue = Promise.resolve();
   #history = [];
   #filler;
-  #keep;
+  #keepHistory;
   constructor({ filler, history }) {
     this.#filler = filler;
-    this.#keep = history;
+    this.#keepHistory = history;
   }
   // As the engine's: the queue is the turn itself and settles with nothing; the result goes to
   // the caller's promise, so the queue keeps nothing of a turn alive until the next one.
@@ -115,7 +117,7 @@ class ShapeSession {
   }
   async #turn(text) {
     const records = this.#filler ? allocate() : undefined;
-    if (this.#keep) this.#history.push({ role: 'user', content: text });
+    if (this.#keepHistory) this.#history.push({ role: 'user', content: text });
     const first = await this.#round(CALL_PARTS);
     const second = await this.#round(TEXT_PARTS);
     return { content: second.text, traces: first.traces, records };
@@ -134,7 +136,7 @@ class ShapeSession {
         });
     }
     if (pending !== undefined) await pending;
-    if (this.#keep) {
+    if (this.#keepHistory) {
       const content = text === '' ? null : text;
       if (result === undefined) this.#history.push({ role: 'assistant', content });
       else {
