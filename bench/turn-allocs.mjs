@@ -14,6 +14,7 @@ import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { everyAllocation } from './every-allocation.mjs';
 import { distList, positive } from './args.mjs';
 import {
   checkOrderTurn,
@@ -64,13 +65,7 @@ async function census(dist) {
       }),
     );
   await run(WARM_TURNS);
-  await inspector.post('HeapProfiler.startSampling', {
-    samplingInterval: 1,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  });
-  await run(turns);
-  const { profile } = await inspector.post('HeapProfiler.stopSampling');
+  const profile = await everyAllocation(inspector, () => run(turns));
   await Promise.all(live.map((session) => session.close()));
 
   const frames = new Map();

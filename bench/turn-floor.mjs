@@ -27,6 +27,7 @@ import { createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
 import { positive } from './args.mjs';
 import { dispatchJson } from './bare-dispatch.mjs';
+import { everyAllocation } from './every-allocation.mjs';
 import {
   checkOrderTurn,
   ORDER_ANSWER,
@@ -206,13 +207,7 @@ async function census(s) {
       }),
     );
   await loop(CENSUS_WARM);
-  await inspector.post('HeapProfiler.startSampling', {
-    samplingInterval: 1,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  });
-  await loop(CENSUS_TURNS);
-  const { profile } = await inspector.post('HeapProfiler.stopSampling');
+  const profile = await everyAllocation(inspector, () => loop(CENSUS_TURNS));
   await Promise.all(live.map((session) => session.close()));
   const per = CENSUS_SESSIONS * CENSUS_TURNS;
   let bytes = 0;
