@@ -52,6 +52,7 @@ const functions = new Map();
 let main = 0;
 let jsSamples = 0;
 let unoptimized = 0;
+let unoptimizedOurs = 0;
 for (const { tid, frames } of samples(script)) {
   if (tid !== mainTid || frames.length === 0) continue;
   main++;
@@ -67,7 +68,10 @@ for (const { tid, frames } of samples(script)) {
   if (js !== undefined) {
     jsSamples++;
     // V8's prefixes: `*` optimized (TurboFan), `^` baseline (Sparkplug), `~` interpreted.
-    if (!js.startsWith('JS:*')) unoptimized++;
+    if (!js.startsWith('JS:*')) {
+      unoptimized++;
+      if (owner === 'switchboard') unoptimizedOurs++;
+    }
   }
   if (owner === 'switchboard')
     count(
@@ -97,7 +101,8 @@ for (const [owner, n] of [...owners].sort((a, b) => b[1] - a[1])) {
   console.log(`  ${us(n)}  ${owner.padEnd(16)} ${split}`);
 }
 console.log(
-  `samples whose innermost JavaScript frame was not optimized: ${unoptimized} of ${jsSamples}`,
+  `samples whose innermost JavaScript frame was not optimized: ${unoptimized} of ${jsSamples} ` +
+    `(switchboard's: ${unoptimizedOurs})`,
 );
 console.log(`switchboard's functions (the innermost switchboard frame; top ${top}):`);
 for (const [name, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top))
