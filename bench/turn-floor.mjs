@@ -1,7 +1,7 @@
 // Diagnostic (not part of `npm run bench`): how much of the engine's CPU per turn over bare undici
-// the shape of an engine turn costs by itself, before any of the engine's own work. Six sides run
+// the shape of an engine turn costs by itself, before any of the engine's own work. Seven sides run
 // the turn-http turn (N paced sessions, one `post` to a loopback server in a child process
-// answering after 20 ms) in one process, their phases alternating (A B … F, F … B A, …):
+// answering after 20 ms) in one process, their phases alternating (A B … G, G … B A, …):
 //   bare      the call alone (undici `dispatch`, JSON parsed), as turn-http's bare side;
 //   shape     the same call inside the engine's async layers and awaits, doing nothing else: a
 //             session queue, the turn, two rounds each reading a ready model stream with
@@ -10,15 +10,22 @@
 //   +filler   shape, allocating per turn as many bytes as the engine allocates beyond shape
 //             (measured below), in objects alive until the turn ends;
 //   sized     shape with both;
-//   engine    switchboard's turn (createSession, ScriptedModel, the endpoint tool).
+//   engine    switchboard's turn (createSession, ScriptedModel, the endpoint tool);
+//   lean      the least a turn of this product does, in straight-line code (`LeanSession` below):
+//             the session queue, the scripted model's two streams, the arguments parsed and
+//             validated (the tool's own validator), the idempotency key, the request sent and
+//             its answer parsed, the tool message, four history messages, the events and one
+//             trace, and nothing configurable (no transforms, limits, deadline, workflows, voice).
 // engine − sized is then the engine's own work (templates, request, response, events, traces,
-// records); sized − bare what any engine of this shape and allocation would cost.
+// records); sized − bare what any engine of this shape and allocation would cost; lean − bare
+// what a turn of this product costs at least, however it is built.
 //
 // First a census of each side's allocation per turn (V8's sampling heap profiler at a 1-byte
 // interval, so every allocation: 20 sessions in a closed loop), which sizes `sized`'s filler; then
 // the paced rounds. Per side: median CPU per turn (process.cpuUsage ÷ turns) and its ratio to bare,
 // and the collections V8 reports on the main thread (scavenges, full GCs, their pause).
 //   node bench/turn-floor.mjs [--sessions 1000] [--turns 10] [--rounds 4]
+import { hash } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -164,10 +171,110 @@ class ShapeSession {
 // --- the sides -----------------------------------------------------------------------------------
 const tools = await loadTools([orderDefinition(origin)]);
 const scripts = new Map();
-const engineSession = (length) => {
+const scriptOf = (length) => {
   let script = scripts.get(length);
   if (script === undefined) scripts.set(length, (script = orderScript(length)));
-  const session = createSession({ tools, model: new ScriptedModel(script) });
+  return script;
+};
+
+// --- lean: the least a turn does, straight-line ------------------------------------------------
+const ORDER_TOOL = tools.tools.get('place_order');
+const CHAT_TOOLS = [ORDER_TOOL.tool];
+const NEVER = new AbortController().signal;
+let leanIds = 0;
+/** One session whose turn does the product's minimum work in one function (header above). */
+class LeanSession {
+  #queue = Promise.resolve();
+  #history = [];
+  #model;
+  #id = `lean-${leanIds++}`;
+  #turns = 0;
+  constructor(length) {
+    this.#model = new ScriptedModel(scriptOf(length));
+  }
+  // The engine's queue, as ShapeSession's.
+  run(text) {
+    return new Promise((deliver) => {
+      this.#queue = this.#queued(this.#queue, text, deliver);
+    });
+  }
+  async #queued(previous, text, deliver) {
+    await previous;
+    deliver(await this.#turn(text));
+  }
+  async #turn(text) {
+    const startedAt = performance.now();
+    const events = [{ type: 'turn-start', turn: ++this.#turns }];
+    const traces = [];
+    this.#history.push({ role: 'user', content: text });
+    let content = '';
+    for (;;) {
+      let said = '';
+      let call;
+      const request = { messages: this.#history, tools: CHAT_TOOLS, signal: NEVER };
+      for await (const part of this.#model.stream(request)) {
+        if (part.type === 'text-delta') {
+          said += part.text;
+          events.push({ type: 'text-delta', text: part.text });
+        } else if (part.type === 'tool-call') call = part.call;
+      }
+      if (call === undefined) {
+        this.#history.push({ role: 'assistant', content: said });
+        content = said;
+        break;
+      }
+      events.push({
+        type: 'tool-call',
+        callId: call.id,
+        tool: call.name,
+        rawArguments: call.arguments,
+      });
+      const args = JSON.parse(call.arguments);
+      if (!ORDER_TOOL.validator.validate(args).ok) throw new Error('lean turn: invalid arguments');
+      const calledAt = performance.now();
+      const headers = {
+        ...ORDER.headers,
+        'idempotency-key': hash('sha256', `${this.#id}\u0000${call.id}`, 'hex').slice(0, 32),
+      };
+      const output = await dispatchJson(
+        agent,
+        { origin, path: ORDER.path, method: 'POST', headers, body: JSON.stringify(args) },
+        orderPlaced,
+      );
+      traces.push({
+        tool: call.name,
+        callId: call.id,
+        arguments: args,
+        output,
+        durationMs: performance.now() - calledAt,
+      });
+      events.push({
+        type: 'tool-result',
+        callId: call.id,
+        tool: call.name,
+        output,
+        isError: false,
+      });
+      this.#history.push({
+        role: 'assistant',
+        content: said === '' ? null : said,
+        tool_calls: [
+          {
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          },
+        ],
+      });
+      this.#history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
+    }
+    events.push({ type: 'turn-end', content, timings: { totalMs: performance.now() - startedAt } });
+    return { content, traces, events };
+  }
+}
+
+const engineSession = (length) => {
+  const session = createSession({ tools, model: new ScriptedModel(scriptOf(length)) });
   return {
     run: async () => checkOrderTurn(await session.run(ORDER_TEXT)),
     close: () => session.close(),
@@ -188,6 +295,14 @@ const sides = [
   { name: '+filler', open: shapeSession({ filler: true, history: false }), phases: [] },
   { name: 'sized', open: shapeSession({ filler: true, history: true }), phases: [] },
   { name: 'engine', open: engineSession, phases: [] },
+  {
+    name: 'lean',
+    open: (length) => {
+      const session = new LeanSession(length);
+      return { run: async () => shapeCheck(await session.run(ORDER_TEXT)), close: async () => {} };
+    },
+    phases: [],
+  },
 ];
 const side = (name) => sides.find((s) => s.name === name);
 
@@ -214,7 +329,8 @@ async function census(s) {
   for (const { size } of profile.samples) bytes += size;
   return { bytes: bytes / per, count: profile.samples.length / per };
 }
-for (const name of ['bare', 'shape', 'engine']) side(name).census = await census(side(name));
+for (const name of ['bare', 'shape', 'engine', 'lean'])
+  side(name).census = await census(side(name));
 // Sized to the engine's bytes per turn: a first guess, then corrected by what it measured (the
 // filler's array and the history messages count too).
 const target = side('engine').census.bytes - side('shape').census.bytes;
