@@ -1,7 +1,7 @@
 // Diagnostic (not part of `npm run bench`): how much of the engine's CPU per turn over bare undici
-// the shape of an engine turn costs by itself, before any of the engine's own work. Seven sides run
+// the shape of an engine turn costs by itself, before any of the engine's own work. Eight sides run
 // the turn-http turn (N paced sessions, one `post` to a loopback server in a child process
-// answering after 20 ms) in one process, their phases alternating (A B … G, G … B A, …):
+// answering after 20 ms) in one process, their phases alternating (A B … H, H … B A, …):
 //   bare      the call alone (undici `dispatch`, JSON parsed), as turn-http's bare side;
 //   shape     the same call inside the engine's async layers and awaits, doing nothing else: a
 //             session queue, the turn, two rounds each reading a ready model stream with
@@ -11,6 +11,9 @@
 //             (measured below), in objects alive until the turn ends;
 //   sized     shape with both;
 //   engine    switchboard's turn (createSession, ScriptedModel, the endpoint tool);
+//   action    switchboard's turn with the call made by a host action instead of the endpoint
+//             tool (the action returns bare's call): engine − action is what the endpoint
+//             handler costs in a paced turn, action − bare what the session around a call costs;
 //   lean      the least a turn of this product does, in straight-line code (`LeanSession` below):
 //             the session queue, the scripted model's two streams, the arguments parsed and
 //             validated (the tool's own validator), the idempotency key, the request sent and
@@ -273,6 +276,18 @@ class LeanSession {
   }
 }
 
+const actionTools = await loadTools([{ type: 'action', tool: orderDefinition(origin).tool }]);
+const actionSession = (length) => {
+  const session = createSession({
+    tools: actionTools,
+    model: new ScriptedModel(scriptOf(length)),
+    actions: { place_order: () => bareCall() },
+  });
+  return {
+    run: async () => checkOrderTurn(await session.run(ORDER_TEXT)),
+    close: () => session.close(),
+  };
+};
 const engineSession = (length) => {
   const session = createSession({ tools, model: new ScriptedModel(scriptOf(length)) });
   return {
@@ -295,6 +310,7 @@ const sides = [
   { name: '+filler', open: shapeSession({ filler: true, history: false }), phases: [] },
   { name: 'sized', open: shapeSession({ filler: true, history: true }), phases: [] },
   { name: 'engine', open: engineSession, phases: [] },
+  { name: 'action', open: actionSession, phases: [] },
   {
     name: 'lean',
     open: (length) => {
@@ -329,7 +345,7 @@ async function census(s) {
   for (const { size } of profile.samples) bytes += size;
   return { bytes: bytes / per, count: profile.samples.length / per };
 }
-for (const name of ['bare', 'shape', 'engine', 'lean'])
+for (const name of ['bare', 'shape', 'engine', 'action', 'lean'])
   side(name).census = await census(side(name));
 // Sized to the engine's bytes per turn: a first guess, then corrected by what it measured (the
 // filler's array and the history messages count too).
