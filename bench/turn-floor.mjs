@@ -105,16 +105,9 @@ function allocate() {
   return kept;
 }
 
-/** The layers of one engine turn around one call; `filler` and `history` add what they name. */
-class ShapeSession {
+/** A session's turns, one at a time; a subclass's `turn(text)` runs one. */
+class QueuedSession {
   #queue = Promise.resolve();
-  #history = [];
-  #filler;
-  #keepHistory;
-  constructor({ filler, history }) {
-    this.#filler = filler;
-    this.#keepHistory = history;
-  }
   // As the engine's: the queue is the turn itself and settles with nothing; the result goes to
   // the caller's promise, so the queue keeps nothing of a turn alive until the next one.
   run(text) {
@@ -124,9 +117,21 @@ class ShapeSession {
   }
   async #queued(previous, text, deliver) {
     await previous;
-    deliver(await this.#turn(text));
+    deliver(await this.turn(text));
   }
-  async #turn(text) {
+}
+
+/** The layers of one engine turn around one call; `filler` and `history` add what they name. */
+class ShapeSession extends QueuedSession {
+  #history = [];
+  #filler;
+  #keepHistory;
+  constructor({ filler, history }) {
+    super();
+    this.#filler = filler;
+    this.#keepHistory = history;
+  }
+  async turn(text) {
     const records = this.#filler ? allocate() : undefined;
     if (this.#keepHistory) this.#history.push({ role: 'user', content: text });
     const first = await this.#round(CALL_PARTS);
@@ -186,26 +191,16 @@ const CHAT_TOOLS = [ORDER_TOOL.tool];
 const NEVER = new AbortController().signal;
 let leanIds = 0;
 /** One session whose turn does the product's minimum work in one function (header above). */
-class LeanSession {
-  #queue = Promise.resolve();
+class LeanSession extends QueuedSession {
   #history = [];
   #model;
   #id = `lean-${leanIds++}`;
   #turns = 0;
   constructor(length) {
+    super();
     this.#model = new ScriptedModel(scriptOf(length));
   }
-  // The engine's queue, as ShapeSession's.
-  run(text) {
-    return new Promise((deliver) => {
-      this.#queue = this.#queued(this.#queue, text, deliver);
-    });
-  }
-  async #queued(previous, text, deliver) {
-    await previous;
-    deliver(await this.#turn(text));
-  }
-  async #turn(text) {
+  async turn(text) {
     const startedAt = performance.now();
     const events = [{ type: 'turn-start', turn: ++this.#turns }];
     const traces = [];
