@@ -9,22 +9,21 @@
 // it (root, or kernel.perf_event_paranoid ≤ 1).
 //   node bench/perf-gc-share.mjs [--sessions 1000] [--seconds 15] [--side engine|bare]
 //     [--node-flags=--max-semi-space-size=32]   # V8 or Node flags for the measured process
-import { perfOptions, recordTurnHttp, requirePerf, samples } from './perf-record.mjs';
+import { GC_FRAME, perfOptions, recordTurnHttp, requirePerf, samples } from './perf-record.mjs';
 
 const { sessions, seconds, side, nodeFlags } = perfOptions();
 requirePerf();
 const { script, mainTid } = await recordTurnHttp({ side, sessions, seconds, nodeFlags });
 
-// A sample is the collector's if any frame of its stack is; V8's helper threads run little else.
-const GC =
-  /v8::internal::(Heap::|Scavenge|MarkCompact|MinorMarkCompact|IncrementalMarking|ConcurrentMarking|MarkingVisitor|MarkingBarrier|MarkingWorklist|Sweeper|ArrayBufferSweeper|MemoryAllocator::Unmapper|GCTracer|FullEvacuator|Evacuat|RememberedSet|PagedSpace::RefillFreeList|PointersUpdating|RememberedSetUpdating|StringTableCleaner)/;
+// A sample is the collector's if any frame of its stack is (GC_FRAME); V8's helper threads run
+// little else.
 const COMPILER = /v8::internal::(compiler::|maglev::|OptimizingCompileDispatcher|Compiler::)/;
 const threads = new Map(); // tid → { samples, gc, compiler }
 for (const { tid, frames } of samples(script)) {
   const t = threads.get(tid) ?? { samples: 0, gc: 0, compiler: 0 };
   threads.set(tid, t);
   t.samples++;
-  if (frames.some((f) => GC.test(f))) t.gc++;
+  if (frames.some((f) => GC_FRAME.test(f))) t.gc++;
   else if (frames.some((f) => COMPILER.test(f))) t.compiler++;
 }
 const sum = (key) => [...threads.values()].reduce((n, t) => n + t[key], 0);

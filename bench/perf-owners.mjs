@@ -13,7 +13,7 @@
 //   node bench/perf-owners.mjs [--side engine|bare] [--sessions 1000] [--seconds 15] [--top 25]
 //     [--node-flags=--no-allocation-site-pretenuring]   # V8 or Node flags for the measured process
 import { positive } from './args.mjs';
-import { perfOptions, recordTurnHttp, requirePerf, samples } from './perf-record.mjs';
+import { GC_FRAME, perfOptions, recordTurnHttp, requirePerf, samples } from './perf-record.mjs';
 
 const { sessions, seconds, side, nodeFlags, values } = perfOptions({
   top: { type: 'string', default: '25' },
@@ -26,8 +26,6 @@ const OFFERED_PER_SECOND = 1000; // turn-http's default rate; both sides keep it
 const US_PER_SAMPLE = 1_000_000 / 2000; // perf samples at 2,000 per CPU-second
 const turns = seconds * OFFERED_PER_SECOND;
 
-const GC =
-  /v8::internal::(Heap::|Scavenge|MarkCompact|IncrementalMarking|MarkingVisitor|MarkingBarrier|Sweeper|GCTracer|Evacuat|RememberedSet)/;
 const isKernel = (frame) => frame.includes('[kernel.kallsyms]');
 const isJs = (frame) => frame.startsWith('JS:');
 const ownerOf = (frame) => {
@@ -39,7 +37,7 @@ const ownerOf = (frame) => {
 };
 const kindOf = (frame) => {
   if (isKernel(frame)) return 'kernel';
-  if (GC.test(frame)) return 'gc';
+  if (GC_FRAME.test(frame)) return 'gc';
   if (isJs(frame)) return 'JavaScript';
   if (/^(Builtin:|Builtins_)/.test(frame)) return 'builtin';
   return 'native';
@@ -59,7 +57,7 @@ for (const { tid, frames } of samples(script)) {
   const js = frames.find(isJs);
   let owner;
   if (js !== undefined) owner = ownerOf(js);
-  else if (frames.some((f) => GC.test(f))) owner = 'gc';
+  else if (frames.some((f) => GC_FRAME.test(f))) owner = 'gc';
   else owner = isKernel(frames[0]) ? 'kernel' : 'native';
   count(owners, owner);
   const byKind = kinds.get(owner) ?? new Map();

@@ -43,6 +43,10 @@ export function perfOptions(extra = {}) {
   return { sessions, seconds, side: values.side, nodeFlags, values };
 }
 
+/** A stack frame of V8's collector: any heap, scavenge, marking, sweeping or evacuation frame. */
+export const GC_FRAME =
+  /v8::internal::(Heap::|Scavenge|MarkCompact|MinorMarkCompact|IncrementalMarking|ConcurrentMarking|MarkingVisitor|MarkingBarrier|MarkingWorklist|Sweeper|ArrayBufferSweeper|MemoryAllocator::Unmapper|GCTracer|FullEvacuator|Evacuat|RememberedSet|PagedSpace::RefillFreeList|PointersUpdating|RememberedSetUpdating|StringTableCleaner)/;
+
 /** Throws with how to get `perf` when it is not installed. */
 export function requirePerf() {
   if (spawnSync('perf', ['--version']).status !== 0)
