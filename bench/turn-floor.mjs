@@ -27,7 +27,8 @@
 // interval, so every allocation: 20 sessions in a closed loop), which sizes `sized`'s filler; then
 // the paced rounds. Per side: median CPU per turn (process.cpuUsage ÷ turns) and its ratio to bare,
 // and the collections V8 reports on the main thread (scavenges, full GCs, their pause).
-//   node bench/turn-floor.mjs [--sessions 1000] [--turns 10] [--rounds 4]
+//   node bench/turn-floor.mjs [--sessions 1000] [--turns 10] [--rounds 4] [--only bare,engine,lean]
+// (`--only`: those sides and bare; `sized` and its parts need `shape` and `engine` for their census.)
 import { hash } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '1000' },
     turns: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '4' },
+    only: { type: 'string' },
   },
 });
 const n = positive('sessions', values.sessions, 10_000);
@@ -298,7 +300,7 @@ const shapeSession = (parts) => () => {
   const session = new ShapeSession(parts);
   return { run: async () => shapeCheck(await session.run(ORDER_TEXT)), close: async () => {} };
 };
-const sides = [
+const allSides = [
   { name: 'bare', open: () => ({ run: bareCall, close: async () => {} }), phases: [] },
   { name: 'shape', open: shapeSession({ filler: false, history: false }), phases: [] },
   { name: '+history', open: shapeSession({ filler: false, history: true }), phases: [] },
@@ -315,7 +317,15 @@ const sides = [
     phases: [],
   },
 ];
+const chosen = values.only === undefined ? undefined : new Set(['bare', ...values.only.split(',')]);
+for (const name of chosen ?? [])
+  if (!allSides.some((s) => s.name === name))
+    throw new Error(
+      `--only: no side ${JSON.stringify(name)}; sides: ${allSides.map((s) => s.name).join(', ')}`,
+    );
+const sides = chosen === undefined ? allSides : allSides.filter((s) => chosen.has(s.name));
 const side = (name) => sides.find((s) => s.name === name);
+const has = (name) => side(name) !== undefined;
 
 // --- census: allocation per turn ---------------------------------------------------------------
 const inspector = new Session();
@@ -341,12 +351,15 @@ async function census(s) {
   return { bytes: bytes / per, count: profile.samples.length / per };
 }
 for (const name of ['bare', 'shape', 'engine', 'action', 'lean'])
-  side(name).census = await census(side(name));
+  if (has(name)) side(name).census = await census(side(name));
+const sizing = has('shape') && has('engine');
+for (const name of ['sized', '+history', '+filler'])
+  if (has(name) && !sizing) throw new Error(`--only: ${name} needs shape and engine`);
 // Sized to the engine's bytes per turn: a first guess, then corrected by what it measured (the
 // filler's array and the history messages count too).
-const target = side('engine').census.bytes - side('shape').census.bytes;
+const target = sizing ? side('engine').census.bytes - side('shape').census.bytes : 0;
 fillerObjects = Math.max(0, Math.round(target / 72));
-for (let pass = 0; pass < 2; pass++) {
+for (let pass = 0; sizing && pass < 2; pass++) {
   side('sized').census = await census(side('sized'));
   const per =
     (side('sized').census.bytes - side('shape').census.bytes) / Math.max(1, fillerObjects);
@@ -355,9 +368,8 @@ for (let pass = 0; pass < 2; pass++) {
     Math.round(fillerObjects + (side('engine').census.bytes - side('sized').census.bytes) / per),
   );
 }
-side('sized').census = await census(side('sized'));
-side('+history').census = await census(side('+history'));
-side('+filler').census = await census(side('+filler'));
+for (const name of ['sized', '+history', '+filler'])
+  if (has(name)) side(name).census = await census(side(name));
 inspector.disconnect();
 
 // --- paced rounds ------------------------------------------------------------------------------
@@ -412,7 +424,9 @@ const median = (xs) => {
 };
 console.log(
   `N = ${n} sessions × ${turns} turns per phase, 1,000 turns/s offered, upstream 20 ms, ${rounds} rounds` +
-    `\nsized's filler: ${fillerObjects} objects per turn, plus 4 history messages kept`,
+    (sizing
+      ? `\nsized's filler: ${fillerObjects} objects per turn, plus 4 history messages kept`
+      : ''),
 );
 const of = (s, key) => median(s.phases.map((p) => p[key]));
 const bare = of(side('bare'), 'cpu');
