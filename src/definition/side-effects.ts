@@ -3,7 +3,7 @@
  * world, and so what the engine may do with a call of it — cancel it on barge-in, retry it, run it
  * once for two identical requests, keep it running after the session closed. This is the one
  * place that answers those questions; the endpoint handler, the turn loop and tool-call journals
- * (session stores) ask {@link sideEffectClass}.
+ * (session stores) ask {@link sideEffectClass} or the questions below, which read the same field.
  */
 import { hash } from 'node:crypto';
 import type { HttpMethod, SideEffectClass, ToolDefinition, ToolType } from './types.js';
@@ -54,12 +54,12 @@ export function sideEffectClass(tool: ToolDefinition): SideEffectClass {
  * they are never repeated.
  */
 export function isCancellable(tool: ToolDefinition): boolean {
-  return sideEffectClass(tool) === 'none';
+  return tool.options.sideEffects === 'none';
 }
 
 /** True if the engine may send a failed request again (network errors, 429/502/503/504). */
 export function mayRetry(tool: ToolDefinition): boolean {
-  return sideEffectClass(tool) !== 'unsafe';
+  return tool.options.sideEffects !== 'unsafe';
 }
 
 /**
@@ -67,7 +67,7 @@ export function mayRetry(tool: ToolDefinition): boolean {
  * ids get the result): `idempotent` (the second is pointless) and `unsafe` (the second is harmful).
  */
 export function dedupesIdenticalCalls(tool: ToolDefinition): boolean {
-  return sideEffectClass(tool) !== 'none';
+  return tool.options.sideEffects !== 'none';
 }
 
 /**

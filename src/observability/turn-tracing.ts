@@ -87,8 +87,12 @@ export class TurnTracing {
   #firstToolCallMs: number | undefined;
   #phrases = 0;
 
+  /** The turn's clock (epoch ms): the injected clock itself, called with no wrapper between. */
+  readonly now: () => number;
+
   constructor(init: TurnTracingInit) {
     this.#init = init;
+    this.now = init.now;
     this.#startedAt = init.now();
     const tracer = init.options?.tracer ?? globalTracer();
     // No tracer provider registered (most hosts): the span would be a non-recording one, so none
@@ -127,14 +131,16 @@ export class TurnTracing {
   /** Starts tracking one model call. */
   modelCall(): ModelCallTrace {
     const started = this.now();
-    // Attributes are built only for a recording turn span (most hosts run without a provider).
-    const span = !this.#recording()
-      ? undefined
-      : this.#child(`chat ${modelId(this.#init.model)}`, SpanKind.CLIENT, {
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.request.model': modelId(this.#init.model),
-          ...providerOf(this.#init.model),
-        });
+    // Attributes are built only for a recording turn span (most hosts run without a provider):
+    // only then is there a tracer.
+    const span =
+      this.#tracer === undefined
+        ? undefined
+        : this.#child(`chat ${modelId(this.#init.model)}`, SpanKind.CLIENT, {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.request.model': modelId(this.#init.model),
+            ...providerOf(this.#init.model),
+          });
     return new ModelCall(this, started, span);
   }
 
@@ -147,25 +153,21 @@ export class TurnTracing {
     args: unknown,
   ): ToolCallTrace {
     const started = this.now();
-    const span = !this.#recording()
-      ? undefined
-      : this.#child(`execute_tool ${tool}`, SpanKind.INTERNAL, {
-          'gen_ai.operation.name': 'execute_tool',
-          'gen_ai.tool.name': tool,
-          'gen_ai.tool.call.id': callId,
-          'gen_ai.tool.type': 'function',
-          ...(toolType === undefined ? {} : { 'switchboard.tool.type': toolType }),
-          'switchboard.transform.rule_count': ruleCount,
-          ...(this.#init.options?.recordValues === true && args !== undefined
-            ? { 'gen_ai.tool.call.arguments': safeJson(args) }
-            : {}),
-        });
+    const span =
+      this.#tracer === undefined
+        ? undefined
+        : this.#child(`execute_tool ${tool}`, SpanKind.INTERNAL, {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': tool,
+            'gen_ai.tool.call.id': callId,
+            'gen_ai.tool.type': 'function',
+            ...(toolType === undefined ? {} : { 'switchboard.tool.type': toolType }),
+            'switchboard.transform.rule_count': ruleCount,
+            ...(this.#init.options?.recordValues === true && args !== undefined
+              ? { 'gen_ai.tool.call.arguments': safeJson(args) }
+              : {}),
+          });
     return new ToolCall(this, callId, tool, started, span);
-  }
-
-  /** The turn's clock (epoch ms). */
-  now(): number {
-    return this.#init.now();
   }
 
   /** For {@link ModelCall}: a model call ended. */
@@ -260,11 +262,6 @@ export class TurnTracing {
         span.end();
       },
     };
-  }
-
-  /** True when child spans would be made (the turn span records). */
-  #recording(): boolean {
-    return this.#tracer !== undefined && this.#context !== undefined;
   }
 
   #child(name: string, kind: SpanKind, attributes: Attributes): Span | undefined {

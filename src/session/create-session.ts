@@ -23,7 +23,12 @@ import {
 import { runTurn } from './run-turn.js';
 import { parseSnapshot } from './snapshot.js';
 import { limitEndpointCalls } from './endpoint-limiter.js';
-import { hasTasks, workflowContext, workflowTools } from '../workflow/runtime.js';
+import {
+  hasTasks,
+  workflowContext,
+  workflowTools,
+  type WorkflowTools,
+} from '../workflow/runtime.js';
 import { NO_WORKFLOWS } from '../workflow/state.js';
 import {
   assignVars,
@@ -222,8 +227,6 @@ class LiveSession implements Session, TurnHost {
   /** Turns queued or running; at 0 the queue goes back to the shared idle promise. */
   #queuedTurns = 0;
   #closed = false;
-  /** Gives speaking events their speech id; one function per session, not per turn. */
-  readonly #stamp = (event: TurnEvent): SessionEvent => this.speech.stamp(event);
 
   constructor(options: SessionOptions, state: LiveState, revision: number | undefined) {
     this.options = options;
@@ -252,7 +255,7 @@ class LiveSession implements Session, TurnHost {
 
   /** Queues a turn behind the running one (caller turns and background-result turns alike). */
   #enqueue(userText: string, background: ToolCallResult | undefined): TurnStream {
-    const channel = createTurnChannel(this.options.onEvent, this.#stamp, this.options.hostError);
+    const channel = createTurnChannel(this.options.onEvent, this.speech, this.options.hostError);
     // The queue is the turn itself: it settles with nothing and never rejects (its outcome goes to
     // the channel), so a queue holding it keeps no TurnResult alive until the next turn, and no
     // promise chain per turn is needed to observe it.
@@ -470,12 +473,16 @@ class LiveSession implements Session, TurnHost {
     return hasOwnAgent(this.options, name);
   }
 
+  // Without agents (most sessions) the session's own model, tools and prompt, with no lookup: these
+  // are read several times a round.
   activeModel(): Model {
+    if (this.options.agents === undefined) return this.options.model;
     return this.#agentConfig()?.model ?? this.options.model;
   }
 
   activeTools(): ReadonlyMap<string, ToolDefinition> {
     const all = this.options.tools.tools;
+    if (this.options.agents === undefined) return all;
     const agent = this.#agentConfig();
     if (agent?.tools === undefined) return all;
     let tools = agentTools.get(agent);
@@ -494,11 +501,11 @@ class LiveSession implements Session, TurnHost {
   chatTools(
     tools: ReadonlyMap<string, ToolDefinition>,
     system: LazySystemValues,
+    wf: WorkflowTools = workflowTools(this.state, tools),
   ): readonly ChatTool[] {
     const base = this.#baseChatTools(tools, system);
     // Workflows (docs/workflows.md): definitions holding tasks give way to their generated
     // tools, and a current step's `tools.allow` hides the other tools.
-    const wf = workflowTools(this.state, tools);
     if (wf.hidden.size === 0 && wf.extra.length === 0) return base;
     return [...base.filter((t) => !wf.hidden.has(t.function.name)), ...wf.extra];
   }
@@ -521,8 +528,10 @@ class LiveSession implements Session, TurnHost {
     return toChatTools(tools.values(), { vars: this.state.vars, session: system.get() });
   }
 
-  systemMessages(system: LazySystemValues): readonly ChatMessage[] {
-    const prompt = this.#agentConfig()?.prompt ?? this.options.prompt;
+  systemMessages(system: LazySystemValues, workflows?: boolean): readonly ChatMessage[] {
+    const prompt =
+      (this.options.agents === undefined ? undefined : this.#agentConfig()?.prompt) ??
+      this.options.prompt;
     // Built with `append`: one or two messages, made every round.
     let out: ChatMessage[] = [];
     if (prompt !== undefined && prompt !== '') {
@@ -534,14 +543,15 @@ class LiveSession implements Session, TurnHost {
     const extra = this.options.systemContext;
     if (extra !== undefined && extra !== '') out = append(out, { role: 'system', content: extra });
     const tools = this.activeTools();
-    const workflows = hasTasks(tools)
-      ? workflowContext(this.state, tools, {
-          vars: this.state.vars,
-          system: system.get(),
-          callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
-        })
-      : undefined;
-    if (workflows !== undefined) out = append(out, { role: 'system', content: workflows });
+    const context =
+      (workflows ?? hasTasks(tools))
+        ? workflowContext(this.state, tools, {
+            vars: this.state.vars,
+            system: system.get(),
+            callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
+          })
+        : undefined;
+    if (context !== undefined) out = append(out, { role: 'system', content: context });
     return out;
   }
 

@@ -9,7 +9,6 @@
  * (by default endpoint `post`/`put`/`delete` and actions) get a signal that interruption never
  * aborts, so they run to completion and their result is kept (never repeated).
  */
-import { setMaxListeners } from 'node:events';
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import { ToolError } from '../errors.js';
 import type {
@@ -24,7 +23,7 @@ import type { ToolCallTrace } from '../observability/turn-tracing.js';
 import { effectivePolicy, runWithPolicy } from './call-policy.js';
 import { applySaveRules } from './deps.js';
 import { answeredRecord } from '../handlers/outcome.js';
-import { onSignalAbort } from '../handlers/endpoint/deadline.js';
+import { NEVER_ABORTED, onSignalAbort } from '../handlers/endpoint/deadline.js';
 import type { PreparedCall } from './prepare-tool-call.js';
 import type { ToolTrace, TurnEvent } from './types.js';
 import type { TurnJournal } from './coordination.js';
@@ -75,10 +74,7 @@ export function isJournaled(tool: ToolDefinition): boolean {
 }
 
 // The signal of a call interruption may not cancel: never aborted, shared (creating an AbortSignal
-// per call was a visible cost). Every user removes its listener when the call ends; no cap on
-// how many calls listen at once.
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;
-setMaxListeners(0, NEVER_ABORTED);
+// per call was a visible cost). See deadline.ts.
 
 /** Dispatches a prepared call (or records its preparation error). */
 export async function executeToolCall(
@@ -99,7 +95,8 @@ export async function executeToolCall(
       ctx,
     );
   const { tool, args } = prepared;
-  if (isCancellable(tool) && ctx.signal.aborted) {
+  const cancellable = isCancellable(tool);
+  if (cancellable && ctx.signal.aborted) {
     return finish(
       call,
       args,
@@ -124,10 +121,10 @@ export async function executeToolCall(
   };
   if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
 
-  const cancellable = isCancellable(tool);
-  // Journaled calls are recorded before dispatch; if that fails the call is not made, so a call
-  // is never dispatched that a process resuming this session could not know about.
-  const journal = isJournaled(tool) ? ctx.journal : undefined;
+  // Journaled calls (those that are not cancellable, isJournaled) are recorded before dispatch; if
+  // that fails the call is not made, so a call is never dispatched that a process resuming this
+  // session could not know about.
+  const journal = cancellable ? undefined : ctx.journal;
   if (journal !== undefined) {
     try {
       await journal.record({ callId: call.id, tool: tool.name, arguments: call.arguments });

@@ -24,6 +24,7 @@ import {
   activateTasks,
   callTask,
   hasTasks,
+  NO_WORKFLOW_TOOLS,
   taskForTool,
   workflowTools,
 } from '../workflow/runtime.js';
@@ -81,12 +82,13 @@ export async function runRound(
           (r) => applyToolResult(host, r, emit),
           emit,
         );
-  // The model may call only what it is shown (host.chatTools).
-  const wf = workflowTools(host.state, agentTools);
+  // The model may call only what it is shown (host.chatTools). Workflows are looked at once per
+  // round, and not at all without tasks.
+  const wf = workflows ? workflowTools(host.state, agentTools) : NO_WORKFLOW_TOOLS;
   const tools = wf.hidden.size === 0 ? agentTools : without(agentTools, wf.hidden);
-  const chatTools = host.chatTools(agentTools, system);
+  const chatTools = host.chatTools(agentTools, system, wf);
   let modelPrepareCtx: PrepareContext | undefined;
-  const messages = host.modelMessages(host.systemMessages(system));
+  const messages = host.modelMessages(host.systemMessages(system, workflows));
 
   // Grown with `append`: most answers make one call or none.
   let calls: ModelToolCall[] = [];

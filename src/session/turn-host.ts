@@ -15,6 +15,7 @@ import type { BackgroundCalls } from './voice/background-calls.js';
 import type { BargeInLock } from './voice/barge-in-lock.js';
 import type { SpeechLedger } from './voice/speech-ledger.js';
 import type { StateSnapshots } from './state-snapshots.js';
+import type { WorkflowTools } from '../workflow/runtime.js';
 
 /** The session as the turn loop sees it. */
 export interface TurnHost {
@@ -30,13 +31,20 @@ export interface TurnHost {
   activeTools(): ReadonlyMap<string, ToolDefinition>;
   /** The model of the active agent (`agents[x].model`), else the session's `model`. */
   activeModel(): Model;
-  /** The tools in the model's format (static parameters hidden, descriptions rendered). */
+  /**
+   * The tools in the model's format (static parameters hidden, descriptions rendered). `workflows`:
+   * what workflows hide and add (`workflowTools` of `tools`), when the caller has it.
+   */
   chatTools(
     tools: ReadonlyMap<string, ToolDefinition>,
     system: LazySystemValues,
+    workflows?: WorkflowTools,
   ): readonly ChatTool[];
-  /** System messages for the next model call (prompt rendered over session variables). */
-  systemMessages(system: LazySystemValues): readonly ChatMessage[];
+  /**
+   * System messages for the next model call (prompt rendered over session variables).
+   * `workflows`: whether the active tools hold tasks (`hasTasks`), when the caller knows.
+   */
+  systemMessages(system: LazySystemValues, workflows?: boolean): readonly ChatMessage[];
   /**
    * The messages of the next model call: `head` (system messages) then the history, without
    * copying the history (valid until the next call).

@@ -23,18 +23,24 @@ export interface HostErrorContext {
   readonly event: SessionEvent['type'];
 }
 
+/** Gives speaking events their speech id (the session's speech ledger, docs/voice.md). */
+export interface EventStamper {
+  stamp(event: TurnEvent): SessionEvent;
+}
+
 /**
  * Creates a channel; `onEvent` (if any) sees each event synchronously as it is emitted. A throwing
  * `onEvent` is reported to `hostError` and otherwise ignored: the engine's record of the turn
- * (events, history, result) never depends on what a host callback does. `stamp` gives speaking
- * events their speech id (docs/voice.md); without it they must carry one.
+ * (events, history, result) never depends on what a host callback does. `stamper` gives speaking
+ * events their speech id; without it they must carry one. An object, not a function: the ledger
+ * itself, called as its method, with no wrapper function between the two.
  */
 export function createTurnChannel(
   onEvent?: (event: SessionEvent) => void,
-  stamp?: (event: TurnEvent) => SessionEvent,
+  stamper?: EventStamper,
   hostError: (error: unknown, context: HostErrorContext) => void = warnHostError,
 ): TurnChannel {
-  return new Channel(onEvent, stamp, hostError);
+  return new Channel(onEvent, stamper, hostError);
 }
 
 /**
@@ -51,7 +57,7 @@ class Channel implements TurnChannel {
 
   constructor(
     onEvent: ((event: SessionEvent) => void) | undefined,
-    stamp: ((event: TurnEvent) => SessionEvent) | undefined,
+    stamper: EventStamper | undefined,
     hostError: (error: unknown, context: HostErrorContext) => void,
   ) {
     let settle!: { resolve: (r: TurnResult) => void; reject: (e: unknown) => void };
@@ -63,7 +69,7 @@ class Channel implements TurnChannel {
     this.stream = new ChannelStream(this, result);
     this.emit = (turnEvent) => {
       if (this.closed) return;
-      const event = stamp === undefined ? (turnEvent as SessionEvent) : stamp(turnEvent);
+      const event = stamper === undefined ? (turnEvent as SessionEvent) : stamper.stamp(turnEvent);
       this.events.push(event);
       if (onEvent !== undefined) callHost(onEvent, event, hostError);
       if (this.wake !== undefined) this.notify();

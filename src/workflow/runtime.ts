@@ -38,10 +38,17 @@ export function hasTasks(tools: ReadonlyMap<string, ToolDefinition>): boolean {
   return tasksOf(tools).length > 0;
 }
 
-const NO_WORKFLOW_TOOLS: {
+/** The tools workflows hide from the model and the ones they add. */
+export interface WorkflowTools {
   readonly hidden: ReadonlySet<string>;
   readonly extra: readonly ChatTool[];
-} = Object.freeze({ hidden: new Set<string>(), extra: Object.freeze([]) });
+}
+
+/** What {@link workflowTools} gives for tools without tasks: nothing hidden, nothing added. */
+export const NO_WORKFLOW_TOOLS: WorkflowTools = Object.freeze({
+  hidden: new Set<string>(),
+  extra: Object.freeze([]),
+});
 
 /** The name of a task's generated tool (none for event tasks). */
 export function generatedName(task: WorkflowTask): string | undefined {
@@ -61,7 +68,7 @@ export function generatedName(task: WorkflowTask): string | undefined {
 export function workflowTools(
   state: LiveState,
   tools: ReadonlyMap<string, ToolDefinition>,
-): { readonly hidden: ReadonlySet<string>; readonly extra: readonly ChatTool[] } {
+): WorkflowTools {
   if (!hasTasks(tools)) return NO_WORKFLOW_TOOLS;
   const hidden = new Set<string>();
   const extra: ChatTool[] = [];

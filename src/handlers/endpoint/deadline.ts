@@ -4,6 +4,7 @@
  * listener list instead of an AbortController: creating an AbortSignal and adding/removing
  * EventTarget listeners on every call is a measurable share of a loopback request's cost.
  */
+import { setMaxListeners } from 'node:events';
 
 /** Something that can be aborted once and told about it. */
 export interface Abortable {
@@ -27,6 +28,14 @@ export interface Deadline extends Abortable {
   cancel(): void;
   dispose(): void;
 }
+
+/**
+ * A signal that never aborts, shared: the signal of every call interruption may not cancel
+ * (execute-tool-call.ts). A deadline does not watch it, as nothing would ever come. Any other user
+ * removes its listener when its call ends; no cap on how many listen at once.
+ */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+setMaxListeners(0, NEVER_ABORTED);
 
 /** Does nothing: the unsubscribe of a listener never added. */
 export const NOOP = (): void => undefined;
@@ -366,7 +375,7 @@ export class CallDeadline implements Deadline, WatchNode, GroupMember {
     this.#group = group;
     group?.add(this);
     if (outer.aborted) this.cancel();
-    else watchSignal(outer, this);
+    else if (outer !== NEVER_ABORTED) watchSignal(outer, this);
   }
 
   signalAborted(): void {
