@@ -38,6 +38,11 @@ export interface ModelCallTrace {
 export interface ToolCallTrace {
   /** The handler starts (the call waited until now). */
   dispatched(): void;
+  /**
+   * Whether the call has a recording span: only then do its HTTP attempts get spans, so without
+   * it `attempt` need not be called (it would return no headers and an end that does nothing).
+   */
+  readonly recording: boolean;
   /** One HTTP attempt is about to be sent; returns headers to add and its end. */
   attempt(record: HttpExchangeRecord): AttemptTrace;
   /** The call finished: its error code, if it failed, and its output. */
@@ -446,9 +451,13 @@ class ToolCall implements ToolCallTrace {
     this.#dispatchedAt ??= this.#turn.now();
   }
 
-  // An own function: handlers receive it on its own, as `traceAttempt`.
-  readonly attempt = (record: HttpExchangeRecord): AttemptTrace =>
-    this.#turn.attempt(record, this.#spanContext);
+  get recording(): boolean {
+    return this.#span !== undefined;
+  }
+
+  attempt(record: HttpExchangeRecord): AttemptTrace {
+    return this.#turn.attempt(record, this.#spanContext);
+  }
 
   end(errorCode: string | undefined, output: unknown): void {
     const at = this.#turn.now();

@@ -76,8 +76,11 @@ export function isJournaled(tool: ToolDefinition): boolean {
 // The signal of a call interruption may not cancel: never aborted, shared (creating an AbortSignal
 // per call was a visible cost). See deadline.ts.
 
-/** Dispatches a prepared call (or records its preparation error). */
-export async function executeToolCall(
+/**
+ * Dispatches a prepared call (or records its preparation error). Never rejects. Not async: only a
+ * journaled call awaits anything before dispatch, so any other call makes no async frame.
+ */
+export function executeToolCall(
   call: ModelToolCall,
   prepared: PreparedCall,
   startedAt: number,
@@ -85,28 +88,72 @@ export async function executeToolCall(
   trace?: ToolCallTrace,
 ): Promise<ToolCallResult> {
   if (!prepared.ok)
-    return finish(
-      call,
-      prepared.args,
-      prepared.transform,
-      [],
-      errorOutcome(prepared.error),
-      startedAt,
-      ctx,
+    return Promise.resolve(
+      finish(
+        call,
+        prepared.args,
+        prepared.transform,
+        [],
+        errorOutcome(prepared.error),
+        startedAt,
+        ctx,
+      ),
     );
   const { tool, args } = prepared;
   const cancellable = isCancellable(tool);
   if (cancellable && ctx.signal.aborted) {
-    return finish(
-      call,
-      args,
-      prepared.transform,
-      [],
-      errorOutcome(cancelledError()),
-      startedAt,
-      ctx,
+    return Promise.resolve(
+      finish(call, args, prepared.transform, [], errorOutcome(cancelledError()), startedAt, ctx),
     );
   }
+  if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
+  // Journaled calls (isJournaled: those that are not cancellable) are recorded before dispatch.
+  const journal = cancellable ? undefined : ctx.journal;
+  return journal === undefined
+    ? dispatch(call, tool, args, prepared.transform, startedAt, ctx, trace, cancellable)
+    : journaledCall(journal, call, tool, args, prepared.transform, startedAt, ctx, trace);
+}
+
+/**
+ * A journaled call: recorded before dispatch; if that fails the call is not made, so a call is
+ * never dispatched that a process resuming this session could not know about.
+ */
+async function journaledCall(
+  journal: TurnJournal,
+  call: ModelToolCall,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  transform: ToolTrace['transform'],
+  startedAt: number,
+  ctx: ExecuteContext,
+  trace: ToolCallTrace | undefined,
+): Promise<ToolCallResult> {
+  try {
+    await journal.record({ callId: call.id, tool: tool.name, arguments: call.arguments });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const error = new ToolError('not_available', `the call was not made: ${reason}`);
+    return finish(call, args, transform, [], errorOutcome(error), startedAt, ctx);
+  }
+  const result = await dispatch(call, tool, args, transform, startedAt, ctx, trace, false);
+  // Not awaited: without a recorded result a resumed session answers `outcome_unknown`, which is
+  // still right, and the record goes out on the store's connection ahead of the turn's save (which
+  // clears the journal), so waiting for its reply would only put a round trip on every call.
+  void journal.complete(call.id, result.content).catch(() => undefined);
+  return result;
+}
+
+/** Runs the handler (under the tool's call policy) and makes the result of its outcome. */
+function dispatch(
+  call: ModelToolCall,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  transform: ToolTrace['transform'],
+  startedAt: number,
+  ctx: ExecuteContext,
+  trace: ToolCallTrace | undefined,
+  cancellable: boolean,
+): Promise<ToolCallResult> {
   let requests: HttpExchangeRecord[] = [];
   const onRequest = (record: HttpExchangeRecord): void => {
     requests = append(requests, record);
@@ -119,28 +166,16 @@ export async function executeToolCall(
     if (at >= 0) requests[at] = answered;
     ctx.emit({ type: 'http-response', callId: call.id, request: answered });
   };
-  if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
-
-  // Journaled calls (those that are not cancellable, isJournaled) are recorded before dispatch; if
-  // that fails the call is not made, so a call is never dispatched that a process resuming this
-  // session could not know about.
-  const journal = cancellable ? undefined : ctx.journal;
-  if (journal !== undefined) {
-    try {
-      await journal.record({ callId: call.id, tool: tool.name, arguments: call.arguments });
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      const error = new ToolError('not_available', `the call was not made: ${reason}`);
-      return finish(call, args, prepared.transform, [], errorOutcome(error), startedAt, ctx);
-    }
-  }
   const handlerSignal = cancellable ? ctx.signal : NEVER_ABORTED;
   const handler = ctx.host.handlerFor(tool.type);
+  // Attempts are traced only when the call has a recording span (else tracing them does nothing).
+  const traceAttempt =
+    trace?.recording === true ? (record: HttpExchangeRecord) => trace.attempt(record) : undefined;
   // Written out, not spread: made for every call.
   const attempt = (signal: AbortSignal): Promise<HandlerOutcome> =>
     handler.execute(
       args,
-      trace === undefined
+      traceAttempt === undefined
         ? { tool, callId: call.id, session: ctx.session, signal, onRequest, onResponse }
         : {
             tool,
@@ -149,7 +184,7 @@ export async function executeToolCall(
             signal,
             onRequest,
             onResponse,
-            traceAttempt: trace.attempt,
+            traceAttempt,
           },
     );
   const policy = effectivePolicy(tool.callPolicy, ctx.deadlineCapMs);
@@ -163,39 +198,30 @@ export async function executeToolCall(
   } catch (err) {
     run = Promise.reject(err);
   }
-  let outcome: OutcomeLike;
+  const done = (outcome: OutcomeLike): ToolCallResult =>
+    finish(
+      call,
+      args,
+      transform,
+      requests,
+      checkHandoffs(withDefinitionHandoff(outcome, tool), ctx),
+      startedAt,
+      ctx,
+      tool,
+    );
   if (cancellable) {
-    const settled = await raceAbort(
+    return raceAbort(
       run.then(
         (o): Settled => ({ kind: 'done', outcome: o }),
         (err: unknown): Settled => ({ kind: 'done', outcome: crashedOutcome(err) }),
       ),
       ctx.signal,
+    ).then((settled) =>
+      done(settled.kind === 'cancelled' ? errorOutcome(cancelledError()) : settled.outcome),
     );
-    outcome = settled.kind === 'cancelled' ? errorOutcome(cancelledError()) : settled.outcome;
-  } else {
-    // Nothing to race: the outcome is awaited directly (no wrapper promise or object per call).
-    try {
-      outcome = await run;
-    } catch (err) {
-      outcome = crashedOutcome(err);
-    }
   }
-  const result = finish(
-    call,
-    args,
-    prepared.transform,
-    requests,
-    checkHandoffs(withDefinitionHandoff(outcome, tool), ctx),
-    startedAt,
-    ctx,
-    tool,
-  );
-  // Not awaited: without a recorded result a resumed session answers `outcome_unknown`, which is
-  // still right, and the record goes out on the store's connection ahead of the turn's save (which
-  // clears the journal), so waiting for its reply would only put a round trip on every call.
-  if (journal !== undefined) void journal.complete(call.id, result.content).catch(() => undefined);
-  return result;
+  // Nothing to race: the outcome goes straight to the result (no wrapper promise or object).
+  return run.then(done, (err: unknown) => done(crashedOutcome(err)));
 }
 
 type Settled = { kind: 'done'; outcome: OutcomeLike } | { kind: 'cancelled' };
