@@ -10,6 +10,7 @@ import type { ApplyStaticParametersOptions } from '../transform/static-parameter
 import type {
   SessionSystemValues,
   TransformContext,
+  TransformOutcome,
   TransformTraceEntry,
 } from '../transform/types.js';
 import { checkFinalArgumentSize, type ArgumentLimits } from './argument-limits.js';
@@ -85,19 +86,25 @@ export function prepareToolCall(
     };
   }
 
-  const overrides =
-    ctx.toolDefaults !== undefined && Object.hasOwn(ctx.toolDefaults, tool.name)
-      ? ctx.toolDefaults[tool.name]
-      : undefined;
-  // Without static parameters there is nothing to merge: the rules below copy the arguments
-  // anyway (they never write to their input), so no copy is made here.
-  // One context for both steps (the defaults ignore `overrides`).
-  const templates = new CallTemplateContext(ctx, overrides);
-  const merged =
-    tool.staticParameters.length === 0
-      ? parsed.args
-      : applyStaticParameters(parsed.args, tool.staticParameters, templates);
-  const outcome = tool.defaults.apply(merged, templates);
+  let merged = parsed.args;
+  let outcome: TransformOutcome;
+  if (tool.staticParameters.length === 0 && tool.defaults.rules.length === 0) {
+    // Nothing to merge or apply (most tools): the arguments are this call's own parse, used as
+    // they are, with no template context, copy or trace.
+    outcome = { ok: true, args: merged, trace: NO_TRANSFORMS };
+  } else {
+    const overrides =
+      ctx.toolDefaults !== undefined && Object.hasOwn(ctx.toolDefaults, tool.name)
+        ? ctx.toolDefaults[tool.name]
+        : undefined;
+    // One context for both steps (the defaults ignore `overrides`). Without static parameters
+    // there is nothing to merge: the rules copy the arguments anyway (they never write to their
+    // input), so no copy is made here.
+    const templates = new CallTemplateContext(ctx, overrides);
+    if (tool.staticParameters.length > 0)
+      merged = applyStaticParameters(merged, tool.staticParameters, templates);
+    outcome = tool.defaults.apply(merged, templates);
+  }
   if (!outcome.ok) {
     return {
       ok: false,
@@ -113,6 +120,9 @@ export function prepareToolCall(
   }
   return { ok: true, tool, args: outcome.args, transform: outcome.trace };
 }
+
+/** The trace of a call no rule applies to: shared, never written. */
+const NO_TRANSFORMS: readonly TransformTraceEntry[] = Object.freeze([]);
 
 /**
  * What a call's templates and conditions may read. `session` is a getter, so the round's system

@@ -6,8 +6,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getEventListeners } from 'node:events';
 import {
   DeadlineGroup,
+  NEVER_ABORTED,
   onSignalAbort,
   startDeadline,
   type Deadline,
@@ -149,6 +151,22 @@ describe('a caller signal shared by many waiters', () => {
     d.dispose();
     caller.abort();
     expect(d.aborted).toBe(false);
+  });
+});
+
+describe('the never-aborted signal', () => {
+  it('is not watched by a deadline (nothing would come), and its deadline still fires', async () => {
+    const d = startDeadline(5, NEVER_ABORTED, Date.now());
+    expect(getEventListeners(NEVER_ABORTED, 'abort')).toHaveLength(0);
+    const caller = new AbortController();
+    const other = startDeadline(60_000, caller.signal, Date.now());
+    // Another signal is watched: one listener for all its deadlines.
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    await new Promise<void>((resolve) => d.onAbort(resolve));
+    expect(d.aborted).toBe(true);
+    expect(d.cancelled()).toBe(false);
+    d.dispose();
+    other.dispose();
   });
 });
 
