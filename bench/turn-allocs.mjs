@@ -9,7 +9,13 @@
 // (parameters and registers) and its promise, with what the optimizing compiler folds in. Unlike
 // CPU time, these counts hardly depend on the machine's load: two copies of one build measured in
 // one process differ by about 1% (--dists a,b compares builds).
-//   node bench/turn-allocs.mjs [--dists dist] [--sessions 20] [--turns 20] [--top 30]
+//   node bench/turn-allocs.mjs [--dists dist] [--sessions 20] [--turns 20] [--top 30] [--calls]
+//
+// --calls counts function calls instead (V8's precise coverage with call counts, over the same
+// turns): per turn, the calls and the distinct functions run, by owner (switchboard, undici,
+// node, other), and switchboard's per file with each function's calls. Like the allocations they
+// do not depend on the machine's load; with the paced turn's CPU they measure how much code a turn
+// runs (docs/benchmarks.md, nineteenth round). A call V8 inlined still counts.
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +36,7 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '20' },
     turns: { type: 'string', default: '20' },
     top: { type: 'string', default: '30' },
+    calls: { type: 'boolean', default: false },
   },
 });
 const sessions = positive('sessions', values.sessions, 1000);
@@ -44,6 +51,50 @@ inspector.connect();
 
 const label = ({ functionName, url, lineNumber }) =>
   `${functionName || '(anonymous)'} ${url.replace(/^file:\/\/.*?\/(dist|node_modules|bench)\//, '$1/')}:${lineNumber + 1}`;
+
+/** The package a script belongs to. */
+const ownerOf = (url) =>
+  url.includes('/dist/')
+    ? 'switchboard'
+    : url.includes('/undici/')
+      ? 'undici'
+      : url.startsWith('node:')
+        ? 'node'
+        : 'other';
+
+/** Function calls of `run()`: V8's precise coverage with call counts (a count per function). */
+async function everyCall(run) {
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+  await inspector.post('Profiler.takePreciseCoverage'); // counts from here on
+  await run();
+  const { result } = await inspector.post('Profiler.takePreciseCoverage');
+  await inspector.post('Profiler.stopPreciseCoverage');
+  await inspector.post('Profiler.disable');
+  return result;
+}
+
+/** Calls per turn: by owner (calls and distinct functions) and switchboard's by file. */
+function callCensus(coverage) {
+  const owners = new Map();
+  const files = new Map();
+  for (const script of coverage) {
+    const owner = ownerOf(script.url);
+    for (const fn of script.functions) {
+      const count = fn.ranges[0]?.count ?? 0;
+      if (count === 0) continue;
+      const o = owners.get(owner) ?? { calls: 0, functions: 0 };
+      owners.set(owner, { calls: o.calls + count, functions: o.functions + 1 });
+      if (owner !== 'switchboard') continue;
+      const file = script.url.replace(/^.*\/dist\//, '');
+      const f = files.get(file) ?? { calls: 0, functions: [] };
+      f.calls += count;
+      f.functions.push([fn.functionName || '(anonymous)', count]);
+      files.set(file, f);
+    }
+  }
+  return { owners, files };
+}
 
 /** Allocations per turn of the build in `dist`: total bytes and, per function, bytes and sizes. */
 async function census(dist) {
@@ -65,6 +116,11 @@ async function census(dist) {
       }),
     );
   await run(WARM_TURNS);
+  if (values.calls) {
+    const calls = callCensus(await everyCall(() => run(turns)));
+    await Promise.all(live.map((session) => session.close()));
+    return { calls };
+  }
   const profile = await everyAllocation(inspector, () => run(turns));
   await Promise.all(live.map((session) => session.close()));
 
@@ -91,6 +147,31 @@ async function census(dist) {
 const perTurn = sessions * turns;
 const results = [];
 for (const dist of distList(values.dists)) {
+  if (values.calls) {
+    const { owners, files } = (await census(dist)).calls;
+    const total = [...owners.values()].reduce((sum, o) => sum + o.calls, 0) / perTurn;
+    results.push({ dist, total });
+    console.log(
+      `\n${dist}: ${total.toFixed(0)} function calls per turn (${sessions} sessions × ${turns} turns)`,
+    );
+    for (const [owner, o] of [...owners].sort((a, b) => b[1].calls - a[1].calls))
+      console.log(
+        `  ${owner.padEnd(12)} ${(o.calls / perTurn).toFixed(0).padStart(5)} calls, ${o.functions} functions`,
+      );
+    const rows = [...files].sort((a, b) => b[1].calls - a[1].calls).slice(0, top);
+    for (const [file, f] of rows) {
+      const named = f.functions
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, count]) =>
+          count === perTurn
+            ? name
+            : `${name}×${(count / perTurn).toFixed(Number.isInteger(count / perTurn) ? 0 : 1)}`,
+        )
+        .join(' ');
+      console.log(`  ${(f.calls / perTurn).toFixed(0).padStart(5)}  ${file}: ${named}`);
+    }
+    continue;
+  }
   const { total, byFunction } = await census(dist);
   results.push({ dist, total });
   console.log(
@@ -110,7 +191,7 @@ if (results.length > 1) {
   const [first, ...rest] = results;
   for (const r of rest)
     console.log(
-      `\n${r.dist}: ${r.total.toFixed(0)} vs ${first.total.toFixed(0)} bytes per turn (${(r.total - first.total).toFixed(0)})`,
+      `\n${r.dist}: ${r.total.toFixed(0)} vs ${first.total.toFixed(0)} ${values.calls ? 'calls' : 'bytes'} per turn (${(r.total - first.total).toFixed(0)})`,
     );
 }
 inspector.disconnect();
