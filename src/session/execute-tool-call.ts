@@ -110,9 +110,12 @@ export function executeToolCall(
   // Journaled calls (isJournaled: those that are not cancellable) are recorded before dispatch.
   const journal = cancellable ? undefined : ctx.journal;
   return journal === undefined
-    ? dispatch(call, tool, args, prepared.transform, startedAt, ctx, trace, cancellable)
-    : journaledCall(journal, call, tool, args, prepared.transform, startedAt, ctx, trace);
+    ? dispatch(call, prepared, startedAt, ctx, trace, cancellable)
+    : journaledCall(journal, call, prepared, startedAt, ctx, trace);
 }
+
+/** A call ready to dispatch (prepared without error). */
+type ReadyCall = Extract<PreparedCall, { ok: true }>;
 
 /**
  * A journaled call: recorded before dispatch; if that fails the call is not made, so a call is
@@ -121,13 +124,12 @@ export function executeToolCall(
 async function journaledCall(
   journal: TurnJournal,
   call: ModelToolCall,
-  tool: ToolDefinition,
-  args: Record<string, unknown>,
-  transform: ToolTrace['transform'],
+  prepared: ReadyCall,
   startedAt: number,
   ctx: ExecuteContext,
   trace: ToolCallTrace | undefined,
 ): Promise<ToolCallResult> {
+  const { tool, args, transform } = prepared;
   try {
     await journal.record({ callId: call.id, tool: tool.name, arguments: call.arguments });
   } catch (err) {
@@ -135,7 +137,7 @@ async function journaledCall(
     const error = new ToolError('not_available', `the call was not made: ${reason}`);
     return finish(call, args, transform, [], errorOutcome(error), startedAt, ctx);
   }
-  const result = await dispatch(call, tool, args, transform, startedAt, ctx, trace, false);
+  const result = await dispatch(call, prepared, startedAt, ctx, trace, false);
   // Not awaited: without a recorded result a resumed session answers `outcome_unknown`, which is
   // still right, and the record goes out on the store's connection ahead of the turn's save (which
   // clears the journal), so waiting for its reply would only put a round trip on every call.
@@ -146,14 +148,13 @@ async function journaledCall(
 /** Runs the handler (under the tool's call policy) and makes the result of its outcome. */
 function dispatch(
   call: ModelToolCall,
-  tool: ToolDefinition,
-  args: Record<string, unknown>,
-  transform: ToolTrace['transform'],
+  prepared: ReadyCall,
   startedAt: number,
   ctx: ExecuteContext,
   trace: ToolCallTrace | undefined,
   cancellable: boolean,
 ): Promise<ToolCallResult> {
+  const { tool, args, transform } = prepared;
   let requests: HttpExchangeRecord[] = [];
   const onRequest = (record: HttpExchangeRecord): void => {
     requests = append(requests, record);
