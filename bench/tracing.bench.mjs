@@ -67,15 +67,15 @@ async function measure(tracing) {
 function instrumentationOnly() {
   const now = () => performance.now();
   const t = new TurnTracing({ sessionId: 's', turn: 1, language: 'en-US', model: 'scripted', now });
-  const m1 = t.modelCall();
-  m1.part(true);
-  m1.end({ inputTokens: 10, outputTokens: 5 });
-  const call = t.toolCall({ callId: 'c1', tool: 'lookup', toolType: 'action', ruleCount: 0 });
+  t.modelStart();
+  t.modelPart(true);
+  t.modelEnd({ inputTokens: 10, outputTokens: 5 });
+  const call = t.toolCall('c1', 'lookup', 'action', 0, { city: 'Paris' });
   call.dispatched();
-  call.end({ output: { weather: 'sunny' } });
-  const m2 = t.modelCall();
-  m2.part(false);
-  m2.end({ inputTokens: 20, outputTokens: 5 });
+  call.end(undefined, { weather: 'sunny' });
+  t.modelStart();
+  t.modelPart(false);
+  t.modelEnd({ inputTokens: 20, outputTokens: 5 });
   return t.end({ interrupted: false });
 }
 

@@ -27,13 +27,6 @@ import { append } from '../small-arrays.js';
 
 const TRACER_NAME = 'switchboard';
 
-/** Tracks one model call. */
-export interface ModelCallTrace {
-  /** A streamed part arrived (`toolCall`: it was a complete tool call). */
-  part(toolCall: boolean): void;
-  end(usage: ModelUsage | undefined, error?: { code: string; message: string }): void;
-}
-
 /** Tracks one tool call. */
 export interface ToolCallTrace {
   /** The handler starts (the call waited until now). */
@@ -91,6 +84,11 @@ export class TurnTracing {
   #tools: ToolCallTimings[] = [];
   #firstToolCallMs: number | undefined;
   #phrases = 0;
+  // The model call under way (modelStart … modelEnd).
+  #modelStarted = 0;
+  #modelSpan: Span | undefined = undefined;
+  #modelFirstToken: number | undefined = undefined;
+  #modelFirstToolCall: number | undefined = undefined;
 
   /** The turn's clock (epoch ms): the injected clock itself, called with no wrapper between. */
   readonly now: () => number;
@@ -133,12 +131,18 @@ export class TurnTracing {
 
   #tracer: Tracer | undefined;
 
-  /** Starts tracking one model call. */
-  modelCall(): ModelCallTrace {
-    const started = this.now();
+  /**
+   * Starts tracking a model call: one at a time, as a turn's rounds are (`modelPart` and
+   * `modelEnd` are about the latest one). Its state is the turn's own fields, not an object per
+   * round.
+   */
+  modelStart(): void {
+    this.#modelStarted = this.now();
+    this.#modelFirstToken = undefined;
+    this.#modelFirstToolCall = undefined;
     // Attributes are built only for a recording turn span (most hosts run without a provider):
     // only then is there a tracer.
-    const span =
+    this.#modelSpan =
       this.#tracer === undefined
         ? undefined
         : this.#child(`chat ${modelId(this.#init.model)}`, SpanKind.CLIENT, {
@@ -146,7 +150,43 @@ export class TurnTracing {
             'gen_ai.request.model': modelId(this.#init.model),
             ...providerOf(this.#init.model),
           });
-    return new ModelCall(this, started, span);
+  }
+
+  /** A part of the model call's stream arrived (`toolCall`: it was a complete tool call). */
+  modelPart(toolCall: boolean): void {
+    const at = this.now();
+    if (this.#modelFirstToken === undefined) {
+      this.#modelFirstToken = at - this.#modelStarted;
+      this.#modelSpan?.addEvent('gen_ai.first_token');
+    }
+    if (toolCall && this.#modelFirstToolCall === undefined) {
+      this.#modelFirstToolCall = at - this.#modelStarted;
+      this.#firstToolCallMs ??= at - this.#startedAt;
+    }
+  }
+
+  /** The model call ended: its timings join the turn's report, and its span ends. */
+  modelEnd(usage: ModelUsage | undefined, error?: { code: string; message: string }): void {
+    const firstToken = this.#modelFirstToken;
+    const firstToolCall = this.#modelFirstToolCall;
+    // One object, its optional keys added in their usual order (no spreads).
+    const timings: { -readonly [K in keyof ModelCallTimings]: ModelCallTimings[K] } = {
+      durationMs: this.now() - this.#modelStarted,
+    };
+    if (firstToken !== undefined) timings.timeToFirstTokenMs = firstToken;
+    if (firstToolCall !== undefined) timings.timeToFirstToolCallMs = firstToolCall;
+    this.#modelCalls = append(this.#modelCalls, timings);
+    const span = this.#modelSpan;
+    if (span === undefined) return;
+    this.#modelSpan = undefined;
+    if (firstToken !== undefined)
+      span.setAttribute('switchboard.model.time_to_first_token_ms', firstToken);
+    if (usage !== undefined) {
+      span.setAttribute('gen_ai.usage.input_tokens', usage.inputTokens);
+      span.setAttribute('gen_ai.usage.output_tokens', usage.outputTokens);
+    }
+    if (error !== undefined) fail(span, error.code, error.message);
+    span.end();
   }
 
   /** Starts tracking one tool call (`args` reach the span only with `recordValues`). */
@@ -173,16 +213,6 @@ export class TurnTracing {
               : {}),
           });
     return new ToolCall(this, callId, tool, started, span);
-  }
-
-  /** For {@link ModelCall}: a model call ended. */
-  modelCallEnded(timings: ModelCallTimings): void {
-    this.#modelCalls = append(this.#modelCalls, timings);
-  }
-
-  /** For {@link ModelCall}: a complete tool call streamed at `at`. */
-  toolCallStreamed(at: number): void {
-    this.#firstToolCallMs ??= at - this.#startedAt;
   }
 
   /** For {@link ToolCall}: a tool call ended. */
@@ -371,58 +401,10 @@ export const NO_TIMINGS: TurnTimings = Object.freeze({
 });
 
 /**
- * One model call. A class, not an object of closures: made for every round, so a single object
- * with its state in fields instead of two closures, their context and the object holding them.
+ * One tool call. A class, not an object of closures: made for every call, so a single object with
+ * its state in fields instead of closures, their context and the object holding them. (Calls of a
+ * round run side by side, so each has its own, unlike the model calls.)
  */
-class ModelCall implements ModelCallTrace {
-  readonly #turn: TurnTracing;
-  readonly #started: number;
-  readonly #span: Span | undefined;
-  #firstToken: number | undefined;
-  #firstToolCall: number | undefined;
-
-  constructor(turn: TurnTracing, started: number, span: Span | undefined) {
-    this.#turn = turn;
-    this.#started = started;
-    this.#span = span;
-  }
-
-  part(toolCall: boolean): void {
-    const at = this.#turn.now();
-    if (this.#firstToken === undefined) {
-      this.#firstToken = at - this.#started;
-      this.#span?.addEvent('gen_ai.first_token');
-    }
-    if (toolCall && this.#firstToolCall === undefined) {
-      this.#firstToolCall = at - this.#started;
-      this.#turn.toolCallStreamed(at);
-    }
-  }
-
-  end(usage: ModelUsage | undefined, error?: { code: string; message: string }): void {
-    const firstToken = this.#firstToken;
-    const firstToolCall = this.#firstToolCall;
-    // One object, its optional keys added in their usual order (no spreads).
-    const timings: { -readonly [K in keyof ModelCallTimings]: ModelCallTimings[K] } = {
-      durationMs: this.#turn.now() - this.#started,
-    };
-    if (firstToken !== undefined) timings.timeToFirstTokenMs = firstToken;
-    if (firstToolCall !== undefined) timings.timeToFirstToolCallMs = firstToolCall;
-    this.#turn.modelCallEnded(timings);
-    const span = this.#span;
-    if (span === undefined) return;
-    if (firstToken !== undefined)
-      span.setAttribute('switchboard.model.time_to_first_token_ms', firstToken);
-    if (usage !== undefined) {
-      span.setAttribute('gen_ai.usage.input_tokens', usage.inputTokens);
-      span.setAttribute('gen_ai.usage.output_tokens', usage.outputTokens);
-    }
-    if (error !== undefined) fail(span, error.code, error.message);
-    span.end();
-  }
-}
-
-/** One tool call; a class for the same reason as {@link ModelCall}. */
 class ToolCall implements ToolCallTrace {
   readonly #turn: TurnTracing;
   readonly #callId: string;

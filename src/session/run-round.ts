@@ -15,7 +15,7 @@ import type { TurnTracing } from '../observability/turn-tracing.js';
 import type { TurnHost } from './turn-host.js';
 import type { TurnEvent } from './types.js';
 import { dispatchCall } from './voice/dispatch-call.js';
-import { RoundSpeech } from './voice/round-speech.js';
+import { maySpeak, RoundSpeech } from './voice/round-speech.js';
 import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import { append } from '../small-arrays.js';
@@ -170,14 +170,17 @@ export async function runRound(
       return;
     }
     modelPrepareCtx ??= tools === agentTools ? prepareCtx : { ...prepareCtx, tools };
-    speech ??= new RoundSpeech({
-      language: host.state.language,
-      bridge: host.options.bridge,
-      ledger: host.speech,
-      emit,
-      tracing,
-    });
     const prepared = prepareToolCall(call.name, call.arguments, modelPrepareCtx);
+    // The round's speech schedule is made for the first call that may speak (most never do).
+    const speaks = prepared.ok && maySpeak(prepared.tool, host.options.bridge);
+    if (speaks)
+      speech ??= new RoundSpeech({
+        language: host.state.language,
+        bridge: host.options.bridge,
+        ledger: host.speech,
+        emit,
+        tracing,
+      });
     // Events and trace records below are written out, not spread: made for every call.
     const args = prepared.args;
     emit(
@@ -200,20 +203,27 @@ export async function runRound(
     );
     pending = append(
       pending,
-      dispatchCall({ host, call, prepared, startedAt, execCtx, trace, speech, started }).then(
-        (result) => {
-          trace?.end(result.trace.errorCode, result.trace.output);
-          finished[index] = result;
-          flush();
-        },
-      ),
+      dispatchCall({
+        host,
+        call,
+        prepared,
+        startedAt,
+        execCtx,
+        trace,
+        speech: speaks ? speech : undefined,
+        started,
+      }).then((result) => {
+        trace?.end(result.trace.errorCode, result.trace.output);
+        finished[index] = result;
+        flush();
+      }),
     );
   };
 
   let text = '';
   let usage: ModelUsage = NO_USAGE;
   let error: ModelError | undefined;
-  const modelTrace = tracing?.modelCall();
+  tracing?.modelStart();
   // The active agent's model (agents[x].model), else the session's.
   const model = host.activeModel();
   try {
@@ -225,7 +235,7 @@ export async function runRound(
     );
     for await (const part of stream) {
       if (signal.aborted) break;
-      if (part.type !== 'finish') modelTrace?.part(part.type === 'tool-call');
+      if (part.type !== 'finish') tracing?.modelPart(part.type === 'tool-call');
       switch (part.type) {
         case 'text-delta':
           if (part.text !== '') {
@@ -248,7 +258,7 @@ export async function runRound(
   } catch (err) {
     if (!signal.aborted) error = asModelError(err, model.name);
   }
-  modelTrace?.end(usage, error);
+  tracing?.modelEnd(usage, error);
   // One call (the usual case) is awaited directly and none (a final answer) not at all:
   // Promise.all allocates for nothing.
   if (pending.length === 1) await pending[0];

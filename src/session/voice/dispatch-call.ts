@@ -27,7 +27,8 @@ export interface DispatchOptions {
   readonly startedAt: number;
   readonly execCtx: ExecuteContext;
   readonly trace?: ToolCallTrace | undefined;
-  readonly speech: RoundSpeech;
+  /** The round's speech schedule; none when the tool cannot speak (`maySpeak`). */
+  readonly speech: RoundSpeech | undefined;
   /** Calls of this round that dedupe applies to. */
   readonly started: RoundCalls;
 }
@@ -45,7 +46,7 @@ export function dispatchCall(o: DispatchOptions): Promise<ToolCallResult> {
   }
   const release = tool.options.speech.interruptible ? undefined : host.bargeIn.hold();
   let done = false;
-  const watched = o.speech.callStarted(tool, () => done);
+  const watched = o.speech !== undefined && o.speech.callStarted(tool, () => done);
   // Only a speak-then-act tool can wait (most tools: no call and no options object per call).
   const gate = tool.options.speech.afterSpeech
     ? speechGate({ tool, ledger: host.speech, signal: execCtx.signal, now: host.now })

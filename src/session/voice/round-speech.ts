@@ -27,6 +27,20 @@ export interface RoundSpeechOptions {
   readonly tracing?: TurnTracing | undefined;
 }
 
+/**
+ * Whether a call of `tool` may speak while it runs (before checking the language): a pre-tool
+ * phrase, or bridge phrases of its own or the session's. A round makes its schedule only for
+ * such a call; for any other one `callStarted` would do nothing.
+ */
+export function maySpeak(tool: ToolDefinition, bridge: BridgeOptions | undefined): boolean {
+  const before = tool.options.speech.before;
+  if (before !== undefined && before.mode !== 'never') return true;
+  if (bridge?.phrases !== undefined && Object.hasOwn(bridge.phrases, tool.name)) return true;
+  for (const tag in tool.options.bridgePhrases)
+    if (Object.hasOwn(tool.options.bridgePhrases, tag)) return true;
+  return false;
+}
+
 /** The speech schedule of one round. */
 export class RoundSpeech {
   readonly #o: RoundSpeechOptions;

@@ -4,6 +4,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadTools } from '../../../src/definition/load.js';
 import { createSession } from '../../../src/session/create-session.js';
+import { maySpeak } from '../../../src/session/voice/round-speech.js';
 import type { SessionEvent, SessionOptions } from '../../../src/session/types.js';
 import { ScriptedModel } from '../../../src/testing.js';
 import { fn } from '../fixtures.js';
@@ -238,5 +239,54 @@ describe('spoken errors', () => {
     const types = r.events.map((e) => (e.type === 'say' ? `say:${e.source}` : e.type));
     expect(types.indexOf('say:error')).toBe(types.indexOf('tool-error') + 1);
     await s.close();
+  });
+});
+
+describe('which calls get a round speech schedule (maySpeak)', () => {
+  const tool = (name: string) => {
+    const def = tools.tools.get(name);
+    if (def === undefined) throw new Error(`no tool ${name}`);
+    return def;
+  };
+
+  it('a pre-tool phrase or bridge phrases of its own: yes; `never` and nothing: no', () => {
+    expect(maySpeak(tool('transfer'), undefined)).toBe(true);
+    expect(maySpeak(tool('lookup'), undefined)).toBe(true);
+    expect(maySpeak(tool('silent'), undefined)).toBe(false);
+  });
+
+  it("the session's bridge phrases for the tool: yes, for that tool only", () => {
+    const bridge = { phrases: { silent: { '*': ['One moment.'] } } };
+    expect(maySpeak(tool('silent'), bridge)).toBe(true);
+    expect(maySpeak(tool('silent'), { phrases: { other: { '*': ['x'] } } })).toBe(false);
+  });
+
+  it('a silent call next to one that speaks: only the speaking one is heard', async () => {
+    vi.useFakeTimers();
+    const bridge = { thresholdSecs: 0.5, phrases: { silent: { '*': ['One moment.'] } } };
+    const events: SessionEvent[] = [];
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        {
+          tool_calls: [
+            { name: 'silent', args: {} },
+            { name: 'transfer', args: {} },
+          ],
+        },
+        { text: 'Done.' },
+      ]),
+      actions: {
+        silent: () => new Promise((r) => setTimeout(() => r({ ok: true }), 700)),
+        transfer: () => ({ ok: true }),
+      },
+      bridge,
+      onEvent: (e) => events.push(e),
+    });
+    const turn = s.run('go');
+    await vi.advanceTimersByTimeAsync(3000);
+    await turn;
+    const said = events.flatMap((e) => (e.type === 'say' ? [`${e.source}: ${e.text}`] : []));
+    expect(said).toEqual(['pre-tool: Let me transfer you.', 'bridge: One moment.']);
   });
 });
