@@ -107,8 +107,8 @@ export function executeToolCall(
     );
   }
   if (tool.type === 'action') ctx.emit({ type: 'action', callId: call.id, tool: tool.name, args });
-  // Journaled calls (isJournaled: those that are not cancellable) are recorded before dispatch.
-  const journal = cancellable ? undefined : ctx.journal;
+  // Journaled calls are recorded before dispatch.
+  const journal = isJournaled(tool) ? ctx.journal : undefined;
   return journal === undefined
     ? dispatch(call, prepared, startedAt, ctx, trace, cancellable)
     : journaledCall(journal, call, prepared, startedAt, ctx, trace);

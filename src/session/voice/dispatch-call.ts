@@ -47,10 +47,7 @@ export function dispatchCall(o: DispatchOptions): Promise<ToolCallResult> {
   const release = tool.options.speech.interruptible ? undefined : host.bargeIn.hold();
   let done = false;
   const watched = o.speech !== undefined && o.speech.callStarted(tool, () => done);
-  // Only a speak-then-act tool can wait (most tools: no call and no options object per call).
-  const gate = tool.options.speech.afterSpeech
-    ? speechGate({ tool, ledger: host.speech, signal: execCtx.signal, now: host.now })
-    : undefined;
+  const gate = speechGate(tool, host.speech, execCtx.signal, host.now);
 
   const run = (wait: SpeechWait | undefined): Promise<ToolCallResult> => {
     const startedAt = wait === undefined ? o.startedAt : host.now();

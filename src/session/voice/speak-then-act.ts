@@ -12,18 +12,18 @@ import type { SpeechLedger } from './speech-ledger.js';
  * The wait before dispatching a call of `tool`, or undefined when it may be dispatched now (the
  * tool does not wait for speech, or nothing is pending).
  */
-export function speechGate(options: {
-  readonly tool: ToolDefinition;
-  readonly ledger: SpeechLedger;
-  readonly signal: AbortSignal;
-  readonly now: () => number;
-}): Promise<SpeechWait> | undefined {
-  const { speech } = options.tool.options;
+export function speechGate(
+  tool: ToolDefinition,
+  ledger: SpeechLedger,
+  signal: AbortSignal,
+  now: () => number,
+): Promise<SpeechWait> | undefined {
+  const { speech } = tool.options;
   if (!speech.afterSpeech) return undefined;
-  const speechIds = options.ledger.pendingInTurn();
+  const speechIds = ledger.pendingInTurn();
   if (speechIds.length === 0) return undefined;
-  const startedAt = options.now();
-  return options.ledger
-    .waitFor(speechIds, speech.maxWaitMs, options.signal)
-    .then((outcome) => ({ waitedMs: Math.max(0, options.now() - startedAt), outcome, speechIds }));
+  const startedAt = now();
+  return ledger
+    .waitFor(speechIds, speech.maxWaitMs, signal)
+    .then((outcome) => ({ waitedMs: Math.max(0, now() - startedAt), outcome, speechIds }));
 }
