@@ -52,7 +52,7 @@ import type { ToolCallResult } from './execute-tool-call.js';
 import { BackgroundCalls, backgroundResultMessage } from './voice/background-calls.js';
 import { BargeInLock } from './voice/barge-in-lock.js';
 import { SpeechLedger } from './voice/speech-ledger.js';
-import { releaseTurnController, takeTurnController } from './turn-signals.js';
+import { releaseTurnController, takeTurnController, type TurnController } from './turn-signals.js';
 import type { TurnHost } from './turn-host.js';
 import type {
   AgentConfig,
@@ -222,7 +222,7 @@ class LiveSession implements Session, TurnHost {
   #channel: { emit(event: TurnEvent): void } | undefined;
   #handlers: SessionHandlers | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
-  #current: AbortController | undefined;
+  #current: TurnController | undefined;
   #queue: Promise<unknown> = IDLE;
   /** Turns queued or running; at 0 the queue goes back to the shared idle promise. */
   #queuedTurns = 0;
@@ -268,7 +268,7 @@ class LiveSession implements Session, TurnHost {
   async #queued(
     previous: Promise<unknown>,
     channel: TurnChannel,
-    controller: AbortController,
+    controller: TurnController,
     userText: string,
     background: ToolCallResult | undefined,
   ): Promise<void> {
@@ -542,9 +542,10 @@ class LiveSession implements Session, TurnHost {
     }
     const extra = this.options.systemContext;
     if (extra !== undefined && extra !== '') out = append(out, { role: 'system', content: extra });
-    const tools = this.activeTools();
+    // Workflows, when the round has not already looked (the Realtime transport calls this too).
+    const tools = workflows === false ? undefined : this.activeTools();
     const context =
-      (workflows ?? hasTasks(tools))
+      tools !== undefined && (workflows ?? hasTasks(tools))
         ? workflowContext(this.state, tools, {
             vars: this.state.vars,
             system: system.get(),

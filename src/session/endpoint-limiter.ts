@@ -6,7 +6,7 @@
  */
 import { finishOutcome, errorBody } from '../handlers/outcome.js';
 import type { Handler, HandlerContext, HandlerOutcome } from '../handlers/types.js';
-import { onSignalAbort } from '../handlers/endpoint/deadline.js';
+import { isAborted, onSignalAbort } from '../handlers/endpoint/deadline.js';
 
 /** An endpoint handler that can be closed (what createEndpointHandler returns). */
 export type ClosableHandler = Handler & { close(): Promise<void> };
@@ -83,7 +83,7 @@ class EndpointCallLimiter implements ClosableHandler {
    * call has to wait (a free slot is taken synchronously, without a tick).
    */
   #acquire(context: HandlerContext): boolean | Promise<boolean> {
-    if (this.#closed || context.signal.aborted) return false;
+    if (this.#closed || isAborted(context.signal)) return false;
     if (this.#running < this.#max) {
       this.#running++;
       return true;

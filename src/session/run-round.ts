@@ -31,6 +31,7 @@ import {
 import type { ExecutionIO } from '../workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
 import type { HandlerSession } from '../handlers/types.js';
+import type { TurnController } from './turn-signals.js';
 
 /** What one round produced. */
 export interface RoundOutcome {
@@ -50,10 +51,12 @@ const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
 /** Runs one model call and its tool calls. Never throws; a model failure is in `error`. */
 export async function runRound(
   host: TurnHost,
-  signal: AbortSignal,
+  turn: TurnController,
   emit: (event: TurnEvent) => void,
   tracing?: TurnTracing,
 ): Promise<RoundOutcome> {
+  // Handed on (model, handlers); the round itself asks `turn.stopped`, a field, not the signal.
+  const signal = turn.signal;
   // `vars.session.*`: computed only if a template of this round names them.
   const system = new LazySystemValues(host);
   const agentTools = host.activeTools();
@@ -234,7 +237,7 @@ export async function runRound(
         : { messages, tools: chatTools, signal, modelId },
     );
     for await (const part of stream) {
-      if (signal.aborted) break;
+      if (turn.stopped) break;
       if (part.type !== 'finish') tracing?.modelPart(part.type === 'tool-call');
       switch (part.type) {
         case 'text-delta':
@@ -256,7 +259,7 @@ export async function runRound(
       }
     }
   } catch (err) {
-    if (!signal.aborted) error = asModelError(err, model.name);
+    if (!turn.stopped) error = asModelError(err, model.name);
   }
   tracing?.modelEnd(usage, error);
   // One call (the usual case) is awaited directly and none (a final answer) not at all:
@@ -296,7 +299,7 @@ export async function runRound(
       : complete
         ? (finished as ToolCallResult[])
         : finished.filter((r): r is ToolCallResult => r !== undefined);
-  const interrupted = signal.aborted;
+  const interrupted = turn.stopped;
   return error === undefined
     ? { text, results, usage, interrupted, activation }
     : { text, results, usage, interrupted, error, activation };

@@ -29,6 +29,7 @@ import type {
 import { backgroundResultMessage } from './voice/background-calls.js';
 import { append } from '../small-arrays.js';
 import { turnDeadline, turnLimits, type TurnDeadline, type TurnLimits } from './turn-limits.js';
+import type { TurnController } from './turn-signals.js';
 
 /** Default cap on rounds of tool calls per turn. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 8;
@@ -42,7 +43,7 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 8;
 export function runTurn(
   host: TurnHost,
   userText: string,
-  controller: AbortController,
+  controller: TurnController,
   emit: (event: TurnEvent) => void,
   events: readonly SessionEvent[],
   background?: ToolCallResult,
@@ -52,7 +53,7 @@ export function runTurn(
   const running = runTurnUntil(
     host,
     userText,
-    controller.signal,
+    controller,
     deadline,
     limits,
     emit,
@@ -66,7 +67,7 @@ export function runTurn(
 async function runTurnUntil(
   host: TurnHost,
   userText: string,
-  signal: AbortSignal,
+  turn: TurnController,
   deadline: TurnDeadline,
   limits: TurnLimits,
   emit: (event: TurnEvent) => void,
@@ -119,11 +120,11 @@ async function runTurnUntil(
   let rounds = 0;
   let interrupted = false;
   for (;;) {
-    if (signal.aborted) {
+    if (turn.stopped) {
       interrupted = true;
       break;
     }
-    const round = await runRound(host, signal, emit, tracing);
+    const round = await runRound(host, turn, emit, tracing);
     inputTokens += round.usage.inputTokens;
     outputTokens += round.usage.outputTokens;
     for (const r of round.activation) traces = append(traces, r.trace);

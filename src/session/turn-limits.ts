@@ -6,6 +6,7 @@
  * `reason: 'timeout'`.
  */
 import type { SessionOptions } from './types.js';
+import type { TurnController } from './turn-signals.js';
 
 /** The limits of one turn, resolved from the session and its active agent. */
 export interface TurnLimits {
@@ -52,14 +53,13 @@ const NO_DEADLINE: TurnDeadline = { timedOut: NEVER, dispose: NOOP };
  * (each new AbortSignal costs a hidden class in Node 20; turn-signals.ts).
  */
 export function turnDeadline(
-  controller: AbortController,
+  controller: TurnController,
   timeoutMs: number | undefined,
 ): TurnDeadline {
   if (timeoutMs === undefined) return NO_DEADLINE;
-  const signal = controller.signal;
   let expired = false;
   const timer = setTimeout(() => {
-    if (signal.aborted) return;
+    if (controller.stopped) return;
     expired = true;
     controller.abort(new Error(`the turn did not finish within ${timeoutMs} ms`));
   }, timeoutMs);

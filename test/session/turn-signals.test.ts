@@ -8,7 +8,9 @@ import {
   MAX_SPARE_CONTROLLERS,
   releaseTurnController,
   takeTurnController,
+  TurnController,
 } from '../../src/session/turn-signals.js';
+import { isAborted, NEVER_ABORTED } from '../../src/handlers/endpoint/deadline.js';
 import type { Model, ModelRequest, ModelStreamPart } from '../../src/models/types.js';
 import { def } from '../definition/helpers.js';
 import { startTestServer } from '../handlers/test-server.js';
@@ -289,5 +291,59 @@ describe('turn signals', () => {
     const again = Array.from({ length: count }, () => takeTurnController());
     expect(again.filter((c) => seen.has(c))).toHaveLength(MAX_SPARE_CONTROLLERS);
     expect(new Set(again).size).toBe(count);
+  });
+});
+
+describe('a turn controller', () => {
+  it('knows it stopped exactly when its signal aborted, with the reason given', () => {
+    const controller = new TurnController();
+    const signal = controller.signal;
+    expect(controller.signal).toBe(signal);
+    expect(controller.stopped).toBe(false);
+    expect(signal.aborted).toBe(false);
+    const reason = new Error('interrupted');
+    controller.abort(reason);
+    expect(controller.stopped).toBe(true);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(reason);
+  });
+
+  it('is not given back to the pool once stopped', () => {
+    const controller = takeTurnController();
+    controller.abort();
+    releaseTurnController(controller);
+    const taken = Array.from({ length: MAX_SPARE_CONTROLLERS }, () => takeTurnController());
+    expect(taken).not.toContain(controller);
+    for (const c of taken) releaseTurnController(c);
+  });
+
+  it('stops the turn loop between stream parts: no part after an interruption is kept', async () => {
+    // Interrupts while the stream runs; the parts after it must not reach the answer.
+    class TwoParts implements Model {
+      readonly name = 'two-parts';
+      constructor(readonly during: () => void) {}
+      async *stream(): AsyncIterable<ModelStreamPart> {
+        yield { type: 'text-delta', text: 'first ' };
+        this.during();
+        await Promise.resolve();
+        yield { type: 'text-delta', text: 'second' };
+        yield { type: 'finish' };
+      }
+    }
+    let session: Awaited<ReturnType<typeof plainSession>> | undefined;
+    session = await plainSession(new TwoParts(() => session?.interrupt()));
+    const result = await session.run('hello');
+    expect(result.interrupted).toBe(true);
+    expect(result.content).toBe('first ');
+  });
+});
+
+describe('isAborted', () => {
+  it('answers false for the never-aborted signal and asks any other', () => {
+    expect(isAborted(NEVER_ABORTED)).toBe(false);
+    const controller = new AbortController();
+    expect(isAborted(controller.signal)).toBe(false);
+    controller.abort();
+    expect(isAborted(controller.signal)).toBe(true);
   });
 });

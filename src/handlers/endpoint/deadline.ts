@@ -37,6 +37,15 @@ export interface Deadline extends Abortable {
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 setMaxListeners(0, NEVER_ABORTED);
 
+/**
+ * Whether `signal` has aborted, without asking {@link NEVER_ABORTED}: in Node 20 a read of
+ * `signal.aborted` is two calls into Node's internals, and most calls (those interruption may not
+ * cancel) carry the never-aborted signal.
+ */
+export function isAborted(signal: AbortSignal): boolean {
+  return signal !== NEVER_ABORTED && signal.aborted;
+}
+
 /** Does nothing: the unsubscribe of a listener never added. */
 export const NOOP = (): void => undefined;
 
@@ -374,7 +383,8 @@ export class CallDeadline implements Deadline, WatchNode, GroupMember {
     this.#queue.add(this);
     this.#group = group;
     group?.add(this);
-    if (outer.aborted) this.cancel();
+    // The never-aborted signal is neither asked nor watched: nothing would ever come from it.
+    if (isAborted(outer)) this.cancel();
     else if (outer !== NEVER_ABORTED) watchSignal(outer, this);
   }
 

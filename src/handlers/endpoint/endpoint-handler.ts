@@ -21,6 +21,7 @@ import { buildRequest, headerProblem, isBuildFailure, type BuiltRequest } from '
 import {
   abortableSleep,
   DeadlineGroup,
+  isAborted,
   startDeadline,
   untilAborted,
   type Abortable,
@@ -524,7 +525,7 @@ class EndpointCalls implements EndpointHandler {
           errorBody('not_available', `tool ${context.tool.name} has no endpoint`),
           startedAt,
         );
-      if (context.signal.aborted)
+      if (isAborted(context.signal))
         return this.#early(errorBody('cancelled', 'the call was cancelled'), startedAt);
       const template = templateOf(endpoint);
       if (typeof template === 'string')
