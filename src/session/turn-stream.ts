@@ -53,19 +53,22 @@ class Channel implements TurnChannel {
   readonly emit: (event: TurnEvent) => void;
   closed = false;
   wake: (() => void) | undefined;
-  readonly #settle: { resolve: (r: TurnResult) => void; reject: (e: unknown) => void };
+  readonly #resolve: (r: TurnResult) => void;
+  readonly #reject: (e: unknown) => void;
 
   constructor(
     onEvent: ((event: SessionEvent) => void) | undefined,
     stamper: EventStamper | undefined,
     hostError: (error: unknown, context: HostErrorContext) => void,
   ) {
-    let settle!: { resolve: (r: TurnResult) => void; reject: (e: unknown) => void };
-    const result = new Promise<TurnResult>((resolve, reject) => {
-      settle = { resolve, reject };
+    let resolve!: (r: TurnResult) => void;
+    let reject!: (e: unknown) => void;
+    const result = new Promise<TurnResult>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
-    result.catch(ignore);
-    this.#settle = settle;
+    this.#resolve = resolve;
+    this.#reject = reject;
     this.stream = new ChannelStream(this, result);
     this.emit = (turnEvent) => {
       if (this.closed) return;
@@ -84,13 +87,16 @@ class Channel implements TurnChannel {
 
   resolve(r: TurnResult): void {
     this.closed = true;
-    this.#settle.resolve(r);
+    this.#resolve(r);
     this.notify();
   }
 
   reject(e: unknown): void {
     this.closed = true;
-    this.#settle.reject(e);
+    // Handled before it rejects, so a host that only iterates never sees an unhandled rejection.
+    // Only then: a handler on every turn's result cost a promise and a reaction per turn.
+    void this.stream.result.catch(ignore);
+    this.#reject(e);
     this.notify();
   }
 }

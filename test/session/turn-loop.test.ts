@@ -319,6 +319,26 @@ describe('turn loop', () => {
     expect((await s.run('again')).content).toBe('recovered');
   });
 
+  it('a failed turn whose host only iterates raises no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', record);
+    try {
+      const { s } = session([{ error: 'upstream exploded' }]);
+      const types: string[] = [];
+      // The host never looks at `result`.
+      for await (const e of s.send('x')) types.push(e.type);
+      expect(types).toEqual(['turn-start', 'model-error']);
+      // Unhandled rejections are reported after the microtask queue drains.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   it('fails loudly when the scripted model is called beyond its script', async () => {
     const { s } = session([{ tool_calls: [{ name: 'note', args: { text: 'x' } }] }]);
     await expect(s.run('x')).rejects.toThrow(/script has only 1 step/);
