@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible adapter, on the official `openai` package: any `baseURL` speaking Chat
+ * The OpenAI-compatible adapter, on the official `openai` package, for every `baseURL` speaking Chat
  * Completions (OpenAI, Azure, Ollama, vLLM, LM Studio…). Streams text, accumulates tool-call
  * deltas by index (a call's name and arguments may be split over many chunks), supports parallel
  * tool calls, and asks for usage with `stream_options.include_usage`.

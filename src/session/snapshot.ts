@@ -31,7 +31,7 @@ export const SNAPSHOT_LIMITS = {
 
 /** What the snapshot is checked against (the session options it will be restored with). */
 export interface SnapshotCheckOptions {
-  /** Allowed languages (canonical or not); absent: any BCP-47 tag. */
+  /** Allowed languages (canonical or not); absent: every BCP-47 tag is allowed. */
   readonly languages?: readonly string[];
   /** Declared agent names; absent: the snapshot must name no agent. */
   readonly agents?: Iterable<string>;

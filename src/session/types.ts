@@ -35,14 +35,14 @@ export interface ServiceConfig {
   /**
    * Origins (`https://api.clinic.test`, `http://127.0.0.1:8080`) the service's credentials and
    * headers may be sent to. A definition naming the service with a URL elsewhere is refused at
-   * `createSession` and at call time (`origin_not_allowed`). Default: any origin.
+   * `createSession` and at call time (`origin_not_allowed`). Default: every origin.
    */
   readonly origins?: readonly string[];
 }
 
 /** Network policy for definitions from less trusted authors. */
 export interface NetworkPolicy {
-  /** Host names (exact, or `*.example.com`) requests may go to. Absent: any. */
+  /** Host names (exact, or `*.example.com`) requests may go to. Absent: every host. */
   readonly allowedHosts?: readonly string[];
   /** Refuse loopback, private, link-local and other non-public addresses. Default false. */
   readonly denyPrivateNetworks?: boolean;
@@ -81,7 +81,7 @@ export interface SessionOptions {
   readonly vars?: Readonly<Record<string, unknown>>;
   /** Initial language, default `en-US`. */
   readonly language?: string;
-  /** Allowed languages; absent: any well-formed tag. */
+  /** Allowed languages; absent: every well-formed tag is allowed. */
   readonly languages?: readonly string[];
   /** System prompt when no agents are declared (mustache over session variables). */
   readonly prompt?: string;
