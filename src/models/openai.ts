@@ -1,8 +1,8 @@
 /**
- * The OpenAI-compatible adapter, on the official `openai` package, for every `baseURL` speaking Chat
- * Completions (OpenAI, Azure, Ollama, vLLM, LM Studio…). Streams text, accumulates tool-call
- * deltas by index (a call's name and arguments may be split over many chunks), supports parallel
- * tool calls, and asks for usage with `stream_options.include_usage`.
+ * The OpenAI-compatible adapter, on the official `openai` package, for every `baseURL` that
+ * speaks Chat Completions (OpenAI, Azure, Ollama, vLLM, LM Studio…). Streams text, accumulates
+ * tool-call deltas by index (a call's name and arguments may be split over many chunks), supports
+ * parallel tool calls, and asks for usage with `stream_options.include_usage`.
  *
  * Failures become {@link ModelError}s with a clear message: `http_status` (with the status),
  * `timeout` (no response, or no chunk for `timeoutMs` while streaming), `network`.
