@@ -74,7 +74,7 @@ export async function recordTurnHttp({ side, sessions, seconds, nodeFlags = [], 
       [
         ...nodeFlags,
         ...naming,
-        join(here, 'turn-http.bench.mjs'),
+        join(here, '..', 'turn-http.bench.mjs'),
         ...['--sessions', String(sessions), '--only', side, '--turns', turns],
       ],
       // --perf-prof writes its jitdump file into the working directory.

@@ -3,7 +3,7 @@
 //   node bench/cpu-profile-top.mjs <file.cpuprofile> [count]
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { selfTimes } from './cpu-profile-time.mjs';
+import { selfTimes } from '../cpu-profile-time.mjs';
 
 const [file, countText] = process.argv.slice(2);
 if (file === undefined) {

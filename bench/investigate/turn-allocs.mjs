@@ -21,14 +21,14 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { everyAllocation } from './every-allocation.mjs';
-import { distList, positive } from './args.mjs';
+import { distList, positive } from '../args.mjs';
 import {
   checkOrderTurn,
   ORDER_TEXT,
   orderDefinition,
   orderScript,
   startUpstream,
-} from './order-tool.mjs';
+} from '../order-tool.mjs';
 
 const { values } = parseArgs({
   options: {

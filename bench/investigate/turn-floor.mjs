@@ -34,10 +34,10 @@ import { Session } from 'node:inspector/promises';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { createSession, loadTools } from '../dist/index.js';
-import { ScriptedModel } from '../dist/testing.js';
-import { positive } from './args.mjs';
-import { dispatchJson } from './bare-dispatch.mjs';
+import { createSession, loadTools } from '../../dist/index.js';
+import { ScriptedModel } from '../../dist/testing.js';
+import { positive } from '../args.mjs';
+import { dispatchJson } from '../bare-dispatch.mjs';
 import { everyAllocation } from './every-allocation.mjs';
 import {
   checkOrderTurn,
@@ -49,7 +49,7 @@ import {
   orderScript,
   pacer,
   startUpstream,
-} from './order-tool.mjs';
+} from '../order-tool.mjs';
 
 const { values } = parseArgs({
   options: {
