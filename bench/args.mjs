@@ -1,4 +1,4 @@
-// Option parsing shared by the diagnostics (endpoint-cold.mjs, turn-ab.mjs).
+// Option parsing shared by the benchmarks and bench/investigate.
 
 /** `text` as an integer from 1 to `max`; exits with a message naming `--name` otherwise. */
 export function positive(name, text, max) {
