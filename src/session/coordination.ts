@@ -32,6 +32,12 @@ export interface OpenTurn {
   readonly entries: readonly JournalEntry[];
 }
 
+/** A journal record refused when a lease read the journal: its index in the list, and why. */
+export interface JournalRefusal {
+  readonly index: number;
+  readonly reason: string;
+}
+
 /** What the engine writes while a turn runs under a lease. */
 export interface TurnJournal {
   /** Records a call before it is dispatched. Rejecting means: do not dispatch. */
@@ -118,15 +124,21 @@ export class SessionLeaseLostError extends SessionStoreError {
   }
 }
 
-/** A stored snapshot is malformed, tampered with, or belongs to another session or store. */
+/**
+ * A stored snapshot is malformed, tampered with, or belongs to another session or store; or
+ * records of its tool-call journal were (`journalRecords`: each refused record's index and reason).
+ */
 export class InvalidSnapshotError extends SessionStoreError {
   override readonly name = 'InvalidSnapshotError';
-  constructor(sessionId: string, reason: string) {
+  /** The refused journal records (empty when the snapshot itself was refused). */
+  readonly journalRecords: readonly JournalRefusal[];
+  constructor(sessionId: string, reason: string, journalRecords: readonly JournalRefusal[] = []) {
     super(
       'invalid_snapshot',
       sessionId,
       `stored snapshot of session ${sessionId} refused: ${reason}`,
     );
+    this.journalRecords = journalRecords;
   }
 }
 

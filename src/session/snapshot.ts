@@ -83,6 +83,18 @@ const snapshotSchema = z.strictObject({
  * {@link DefinitionError} naming each bad path.
  */
 export function parseSnapshot(value: unknown, options: SnapshotCheckOptions = {}): SessionState {
+  return parse(value, options);
+}
+
+/**
+ * The checks of {@link parseSnapshot} that need no session options, for a store checking what it
+ * reads: any BCP-47 language and any agent name pass (restoring checks them against the options).
+ */
+export function parseStoredSnapshot(value: unknown): SessionState {
+  return parse(value, undefined);
+}
+
+function parse(value: unknown, options: SnapshotCheckOptions | undefined): SessionState {
   const issues: DefinitionIssue[] = [];
   const problem = (path: string, message: string): void => {
     issues.push({ code: 'session_state', severity: 'error', path, message });
@@ -99,8 +111,12 @@ export function parseSnapshot(value: unknown, options: SnapshotCheckOptions = {}
     throw snapshotError(issues);
   }
   const state = parsed.data;
-  const language = checkLanguage(state.language, options.languages, problem);
-  if (state.agent !== undefined && !new Set(options.agents ?? []).has(state.agent))
+  const language = checkLanguage(state.language, options?.languages, problem);
+  if (
+    options !== undefined &&
+    state.agent !== undefined &&
+    !new Set(options.agents ?? []).has(state.agent)
+  )
     problem('agent', `${JSON.stringify(state.agent)} is not an agent of the session options`);
   checkToolPairs(state.history, problem);
   if (issues.length > 0) throw snapshotError(issues);
