@@ -145,6 +145,35 @@ describe('the journal is authenticated with the store secret (item 4)', () => {
   });
 });
 
+describe('signing the journal costs no round trip', () => {
+  it('a turn with a journaled call sends five commands, three awaited, as before', async () => {
+    const client = createClient({ url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const sent: string[] = [];
+    const recording = {
+      eval: (script: string, o: { keys: string[]; arguments: string[] }) => client.eval(script, o),
+      evalSha(sha: string, o: { keys: string[]; arguments: string[] }): Promise<unknown> {
+        sent.push(`${o.keys.length} keys`);
+        return client.evalSha(sha, o);
+      },
+    };
+    const s = new RedisSessionStore({
+      client: recording,
+      keyPrefix: `journal-attack:${randomUUID()}:`,
+      secret: 'k1',
+    });
+    stores.push(Object.assign(s, { close: () => client.close() }));
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'book', args: { city: 'Queens' } }] },
+      { text: 'booked' },
+    ]);
+    await session(s, 'rt', model).run('book me');
+    // lease (acquire), journal record, journal result (not awaited), save, release (not awaited)
+    expect(sent).toEqual(['3 keys', '2 keys', '2 keys', '4 keys', '1 keys']);
+  });
+});
+
 describe('malformed journal records are refused by index, and never brick the session (item 4)', () => {
   it.each<[string, unknown, RegExp]>([
     ['entry: null', { t: 'call', r: 0, turn: 1, entry: null }, /record 1: .*entry/],
