@@ -71,11 +71,13 @@ return {rev, 0}`);
  * Drops refused journal records and releases the lease, in one step. KEYS: lease, journal, refused
  * records. ARGV: token, ttl ms, the journal length read, the number kept, the kept items, then the
  * refused ones. The journal is rewritten only if nothing was appended since it was read; the
- * refused records are kept aside (the last 100) for a look.
+ * refused records are kept aside (the last 100) for a look. Returns 1 when they were removed.
  */
 const REFUSE = redisScript(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local removed = 0
 if redis.call('LLEN', KEYS[2]) == tonumber(ARGV[3]) then
+  removed = 1
   local kept = tonumber(ARGV[4])
   redis.call('DEL', KEYS[2])
   for i = 5, 4 + kept do redis.call('RPUSH', KEYS[2], ARGV[i]) end
@@ -85,7 +87,7 @@ if redis.call('LLEN', KEYS[2]) == tonumber(ARGV[3]) then
   redis.call('PEXPIRE', KEYS[3], ARGV[2])
 end
 redis.call('DEL', KEYS[1])
-return 1`);
+return removed`);
 
 /** The most refused records an error message names (all are in `journalRecords`). */
 const NAMED_REFUSALS = 5;
@@ -143,7 +145,7 @@ async function refuse(
   journal: CheckedJournal,
 ): Promise<never> {
   const { client, keys, token, settings, id } = request;
-  await runScript(
+  const removed = await runScript(
     client,
     REFUSE,
     {
@@ -164,9 +166,13 @@ async function refuse(
     .map((r) => `record ${r.index}: ${r.reason}`)
     .join('; ');
   const more = journal.refused.length - NAMED_REFUSALS;
+  const list = `${named}${more > 0 ? `; and ${more} more` : ''}`;
   throw new InvalidSnapshotError(
     id,
-    `its tool-call journal held records that were refused and removed (${named}${more > 0 ? `; and ${more} more` : ''}); the session resumes from its stored state and the journal's other records`,
+    removed === 1
+      ? `its tool-call journal held records that were refused and removed (${list}); the session resumes from its stored state and the journal's other records`
+      : // Only a writer other than the engine can change the journal under this lease.
+        `its tool-call journal holds records that were refused (${list}); they could not be removed (the journal changed while it was read, or the lease was lost), and the next turn checks them again`,
     journal.refused,
   );
 }

@@ -145,6 +145,39 @@ describe('the journal is authenticated with the store secret (item 4)', () => {
   });
 });
 
+describe('a journal written to while it is being refused', () => {
+  it('is left as it is (nothing kept is lost) and checked again by the next turn', async () => {
+    const client = createClient({ url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const prefix = `journal-attack:${randomUUID()}:`;
+    let raced = false;
+    const racing = {
+      eval: (script: string, o: { keys: string[]; arguments: string[] }) => client.eval(script, o),
+      async evalSha(sha: string, o: { keys: string[]; arguments: string[] }): Promise<unknown> {
+        // Another writer appends between the lease's read and its refusal script.
+        if (o.keys[2] === `${prefix}jr:race` && !raced) {
+          raced = true;
+          await raw.rPush(`${prefix}j:race`, 'late');
+        }
+        return client.evalSha(sha, o);
+      },
+    };
+    const s = new RedisSessionStore({ client: racing, keyPrefix: prefix });
+    stores.push(Object.assign(s, { close: () => client.close() }));
+    await raw.rPush(`${prefix}j:race`, 'not json');
+    const live = session(s, 'race', new ScriptedModel([{ text: 'fine' }]));
+    await expect(live.run('hello')).rejects.toThrow(
+      /record 0: it is not JSON\); they could not be removed/,
+    );
+    expect(await raw.lRange(`${prefix}j:race`, 0, -1)).toEqual(['not json', 'late']);
+    expect(await raw.exists(`${prefix}l:race`)).toBe(0); // the lease was released
+    const again = await live.run('hello').catch((e: unknown) => e);
+    expect((again as InvalidSnapshotError).journalRecords.map((r) => r.index)).toEqual([0, 1]);
+    expect((await live.run('hello')).content).toBe('fine');
+  });
+});
+
 describe('signing the journal costs no round trip', () => {
   it('a turn with a journaled call sends five commands, three awaited, as before', async () => {
     const client = createClient({ url });
