@@ -50,7 +50,7 @@ export interface TurnJournal {
 export interface SessionLease {
   /** The revision stored when the lease was taken (0: not stored). */
   readonly revision: number;
-  /** Turns left unsaved by a previous holder (it crashed mid-turn), oldest first. */
+  /** Turns left unsaved by a previous holder (it crashed mid-turn), oldest first; checked records only. */
   readonly openTurns: readonly OpenTurn[];
   /** The journal of the turn `turn` (started with `userText`). */
   journal(turn: number, userText: string): TurnJournal;
@@ -70,7 +70,9 @@ export interface SessionCoordination {
   load(id: string): Promise<StoredSession | undefined>;
   /**
    * Takes the lease of session `id`, waiting while another holder has it. Throws
-   * {@link SessionBusyError} when it stays taken past the store's wait limit.
+   * {@link SessionBusyError} when it stays taken past the store's wait limit, and
+   * {@link InvalidSnapshotError} (with `journalRecords`, the lease released) when records of the
+   * journal were refused; those are then gone, so the next acquire succeeds.
    */
   acquire(id: string): Promise<SessionLease>;
 }
