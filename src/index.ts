@@ -143,6 +143,7 @@ export {
   type StoredSession,
   type TurnJournal,
   type JournalEntry,
+  type JournalRefusal,
   type OpenTurn,
 } from './session/coordination.js';
 export { isJournaled } from './session/execute-tool-call.js';

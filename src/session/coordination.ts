@@ -32,6 +32,12 @@ export interface OpenTurn {
   readonly entries: readonly JournalEntry[];
 }
 
+/** A journal record refused when a lease read the journal: its index in the list, and why. */
+export interface JournalRefusal {
+  readonly index: number;
+  readonly reason: string;
+}
+
 /** What the engine writes while a turn runs under a lease. */
 export interface TurnJournal {
   /** Records a call before it is dispatched. Rejecting means: do not dispatch. */
@@ -44,7 +50,7 @@ export interface TurnJournal {
 export interface SessionLease {
   /** The revision stored when the lease was taken (0: not stored). */
   readonly revision: number;
-  /** Turns left unsaved by a previous holder (it crashed mid-turn), oldest first. */
+  /** Turns left unsaved by a previous holder (it crashed mid-turn), oldest first; checked records only. */
   readonly openTurns: readonly OpenTurn[];
   /** The journal of the turn `turn` (started with `userText`). */
   journal(turn: number, userText: string): TurnJournal;
@@ -64,7 +70,9 @@ export interface SessionCoordination {
   load(id: string): Promise<StoredSession | undefined>;
   /**
    * Takes the lease of session `id`, waiting while another holder has it. Throws
-   * {@link SessionBusyError} when it stays taken past the store's wait limit.
+   * {@link SessionBusyError} when it stays taken past the store's wait limit, and
+   * {@link InvalidSnapshotError} (with `journalRecords`, the lease released) when records of the
+   * journal were refused; those are then gone, so the next acquire succeeds.
    */
   acquire(id: string): Promise<SessionLease>;
 }
@@ -118,15 +126,21 @@ export class SessionLeaseLostError extends SessionStoreError {
   }
 }
 
-/** A stored snapshot is malformed, tampered with, or belongs to another session or store. */
+/**
+ * A stored snapshot is malformed, tampered with, or belongs to another session or store; or
+ * records of its tool-call journal were (`journalRecords`: each refused record's index and reason).
+ */
 export class InvalidSnapshotError extends SessionStoreError {
   override readonly name = 'InvalidSnapshotError';
-  constructor(sessionId: string, reason: string) {
+  /** The refused journal records (empty when the snapshot itself was refused). */
+  readonly journalRecords: readonly JournalRefusal[];
+  constructor(sessionId: string, reason: string, journalRecords: readonly JournalRefusal[] = []) {
     super(
       'invalid_snapshot',
       sessionId,
       `stored snapshot of session ${sessionId} refused: ${reason}`,
     );
+    this.journalRecords = journalRecords;
   }
 }
 

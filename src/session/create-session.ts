@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ToolDefinition, ToolType } from '../definition/types.js';
+import { DefinitionError } from '../errors.js';
 import type { ActionHandler, Handler } from '../handlers/types.js';
 import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
@@ -44,6 +45,7 @@ import { append } from '../small-arrays.js';
 import {
   coordinationOf,
   crashedTurnMessages,
+  InvalidSnapshotError,
   StaleSessionError,
   type SessionLease,
   type TurnJournal,
@@ -119,10 +121,18 @@ function restoreAt(
   revision: number | undefined,
 ): Session {
   const options = checkedOptions(given);
-  const checked = parseSnapshot(state, {
+  const check = {
     ...(options.languages === undefined ? {} : { languages: options.languages }),
     agents: options.agents === undefined ? [] : Object.keys(options.agents),
-  });
+  };
+  let checked: SessionState;
+  try {
+    checked = parseSnapshot(state, check);
+  } catch (err) {
+    // A snapshot a coordinating store kept (revision known) is refused as that store refuses it.
+    if (revision === undefined || !(err instanceof DefinitionError)) throw err;
+    throw new InvalidSnapshotError(state.id, err.message);
+  }
   return new LiveSession(options, liveStateFrom(checked), revision);
 }
 
@@ -333,7 +343,8 @@ class LiveSession implements Session, TurnHost {
     if (crashed.length > 0) {
       for (const turn of crashed) {
         this.state.history.push(...crashedTurnMessages(turn));
-        this.state.turns = turn.turn;
+        // One more turn, whatever number the journal gave it (at most the next; never a jump).
+        this.state.turns += 1;
       }
       await this.persist(snapshotState(this.state));
     }

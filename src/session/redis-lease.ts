@@ -6,14 +6,20 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  InvalidSnapshotError,
   SessionBusyError,
   SessionLeaseLostError,
   StaleSessionError,
-  type JournalEntry,
   type OpenTurn,
   type SessionLease,
   type TurnJournal,
 } from './coordination.js';
+import {
+  checkJournal,
+  encodeRecord,
+  type CheckedJournal,
+  type JournalRecord,
+} from './redis-journal.js';
 import { redisScript, runScript } from './redis-script.js';
 import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
 import type { RedisEvalClient, RedisStoreSettings } from './redis-store.js';
@@ -26,6 +32,8 @@ export interface LeaseKeys {
   readonly journal: string;
   /** The history list (redis-snapshot.ts). */
   readonly history: string;
+  /** Journal records refused on reading, set aside for a look (redis-journal.ts). */
+  readonly refused: string;
 }
 
 const ACQUIRE = redisScript(`
@@ -59,16 +67,30 @@ local rev = write_state(KEYS[2], KEYS[4], ARGV, 3)
 redis.call('DEL', KEYS[3])
 return {rev, 0}`);
 
-/** Journal records, one JSON text per list item. */
-type JournalRecord =
-  | { readonly t: 'turn'; readonly turn: number; readonly userText: string }
-  | { readonly t: 'call'; readonly turn: number; readonly entry: JournalEntry }
-  | {
-      readonly t: 'done';
-      readonly turn: number;
-      readonly callId: string;
-      readonly content: string;
-    };
+/**
+ * Drops refused journal records and releases the lease, in one step. KEYS: lease, journal, refused
+ * records. ARGV: token, ttl ms, the journal length read, the number kept, the kept items, then the
+ * refused ones. The journal is rewritten only if nothing was appended since it was read; the
+ * refused records are kept aside (the last 100) for a look. Returns 1 when they were removed.
+ */
+const REFUSE = redisScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local removed = 0
+if redis.call('LLEN', KEYS[2]) == tonumber(ARGV[3]) then
+  removed = 1
+  local kept = tonumber(ARGV[4])
+  redis.call('DEL', KEYS[2])
+  for i = 5, 4 + kept do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  if kept > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+  for i = 5 + kept, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+  redis.call('LTRIM', KEYS[3], -100, -1)
+  redis.call('PEXPIRE', KEYS[3], ARGV[2])
+end
+redis.call('DEL', KEYS[1])
+return removed`);
+
+/** The most refused records an error message names (all are in `journalRecords`). */
+const NAMED_REFUSALS = 5;
 
 /** What taking a lease needs. */
 export interface AcquireRequest {
@@ -95,9 +117,12 @@ export async function acquireRedisLease(request: AcquireRequest): Promise<Sessio
       request.id,
     )) as unknown[];
     if (reply[0] === 1) {
-      const records = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
+      const revision = Number(reply[1]);
+      const items = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
+      const journal = checkJournal(request.id, items, revision, settings);
+      if (journal.refused.length > 0) await refuse(request, items.length, journal);
       const stored = { count: Number(reply[3]), chain: String(reply[4] ?? '') };
-      return new RedisLease(request, Number(reply[1]), openTurns(records), stored);
+      return new RedisLease(request, revision, journal.openTurns, stored);
     }
     const waited = Date.now() - started;
     if (waited >= settings.leaseWaitMs) throw new SessionBusyError(request.id, waited);
@@ -109,39 +134,47 @@ export async function acquireRedisLease(request: AcquireRequest): Promise<Sessio
   }
 }
 
-/** Groups journal records into the unsaved turns they describe, in order. */
-function openTurns(records: readonly unknown[]): OpenTurn[] {
-  const turns = new Map<number, { turn: number; userText: string; entries: JournalEntry[] }>();
-  for (const text of records) {
-    if (typeof text !== 'string') continue;
-    let record: JournalRecord;
-    try {
-      record = JSON.parse(text) as JournalRecord;
-    } catch {
-      continue;
-    }
-    switch (record.t) {
-      case 'turn':
-        turns.set(record.turn, { turn: record.turn, userText: record.userText, entries: [] });
-        break;
-      case 'call':
-        turns.get(record.turn)?.entries.push(record.entry);
-        break;
-      case 'done': {
-        const entries = turns.get(record.turn)?.entries;
-        const i = entries?.findIndex((e) => e.callId === record.callId) ?? -1;
-        const entry = entries?.[i];
-        if (entries !== undefined && entry !== undefined)
-          entries[i] = { ...entry, content: record.content };
-        break;
-      }
-      default: {
-        const _exhaustive: never = record;
-        void _exhaustive;
-      }
-    }
-  }
-  return [...turns.values()].sort((a, b) => a.turn - b.turn);
+/**
+ * Removes refused journal records (setting them aside), releases the lease and throws the
+ * InvalidSnapshotError naming them: the turn does not run, and the next one resumes from the
+ * stored state and the records kept.
+ */
+async function refuse(
+  request: AcquireRequest,
+  length: number,
+  journal: CheckedJournal,
+): Promise<never> {
+  const { client, keys, token, settings, id } = request;
+  const removed = await runScript(
+    client,
+    REFUSE,
+    {
+      keys: [keys.lease, keys.journal, keys.refused],
+      arguments: [
+        token,
+        String(settings.ttlMs),
+        String(length),
+        String(journal.kept.length),
+        ...journal.kept,
+        ...journal.refusedItems,
+      ],
+    },
+    id,
+  );
+  const named = journal.refused
+    .slice(0, NAMED_REFUSALS)
+    .map((r) => `record ${r.index}: ${r.reason}`)
+    .join('; ');
+  const more = journal.refused.length - NAMED_REFUSALS;
+  const list = `${named}${more > 0 ? `; and ${more} more` : ''}`;
+  throw new InvalidSnapshotError(
+    id,
+    removed === 1
+      ? `its tool-call journal held records that were refused and removed (${list}); the session resumes from its stored state and the journal's other records`
+      : // Only a writer other than the engine can change the journal under this lease.
+        `its tool-call journal holds records that were refused (${list}); they could not be removed (the journal changed while it was read, or the lease was lost), and the next turn checks them again`,
+    journal.refused,
+  );
 }
 
 class RedisLease implements SessionLease {
@@ -190,14 +223,17 @@ class RedisLease implements SessionLease {
 
   journal(turn: number, userText: string): TurnJournal {
     let headed = false;
+    // Records name the revision they extend: after a recovery save that is the new one.
+    const r = this.#storedAt;
     const append = async (records: JournalRecord[]): Promise<void> => {
-      const { client, keys, token, settings } = this.#r;
+      const { client, keys, token, settings, id } = this.#r;
+      const items = records.map((record) => encodeRecord(id, record, settings));
       const ok = await runScript(
         client,
         APPEND,
         {
           keys: [keys.lease, keys.journal],
-          arguments: [token, String(settings.ttlMs), ...records.map((r) => JSON.stringify(r))],
+          arguments: [token, String(settings.ttlMs), ...items],
         },
         this.#r.id,
       );
@@ -208,12 +244,12 @@ class RedisLease implements SessionLease {
     };
     return {
       record: async (entry) => {
-        const records: JournalRecord[] = headed ? [] : [{ t: 'turn', turn, userText }];
-        records.push({ t: 'call', turn, entry });
+        const records: JournalRecord[] = headed ? [] : [{ t: 'turn', r, turn, userText }];
+        records.push({ t: 'call', r, turn, entry });
         await append(records);
         headed = true;
       },
-      complete: (callId, content) => append([{ t: 'done', turn, callId, content }]),
+      complete: (callId, content) => append([{ t: 'done', r, turn, callId, content }]),
     };
   }
 

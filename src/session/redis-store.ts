@@ -25,7 +25,7 @@ import {
   type Signer,
   type StoredParts,
 } from './redis-snapshot.js';
-import { liveStateFrom } from './session-state.js';
+import { parseStoredSnapshot } from './snapshot.js';
 import type { SessionState, SessionStore } from './types.js';
 
 /**
@@ -67,7 +67,7 @@ if not h[2] then return {} end
 return {h[1], h[2], h[3] or '0', h[4] or '', h[5] or '', redis.call('LRANGE', KEYS[2], 0, -1)}`);
 const SET = redisScript(`${WRITE_STATE}
 return write_state(KEYS[1], KEYS[2], ARGV, 1)`);
-const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`);
+const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])`);
 
 /** Store-wide settings the lease needs. */
 export interface RedisStoreSettings {
@@ -165,7 +165,7 @@ export class RedisSessionStore implements SessionStore {
       this.#client,
       DELETE,
       {
-        keys: [keys.state, keys.journal, keys.history],
+        keys: [keys.state, keys.journal, keys.history, keys.refused],
         arguments: [],
       },
       id,
@@ -188,6 +188,7 @@ export class RedisSessionStore implements SessionStore {
       lease: `${this.#prefix}l:${id}`,
       journal: `${this.#prefix}j:${id}`,
       history: `${this.#prefix}m:${id}`,
+      refused: `${this.#prefix}jr:${id}`,
     };
   }
 
@@ -237,18 +238,19 @@ export class RedisSessionStore implements SessionStore {
     } catch (err) {
       throw new InvalidSnapshotError(id, err instanceof Error ? err.message : String(err));
     }
-    const state = parsed as SessionState;
-    if (state.id !== id)
+    const claimed = (parsed as { id?: unknown }).id;
+    if (claimed !== id)
       throw new InvalidSnapshotError(
         id,
-        `it belongs to session ${JSON.stringify(typeof state.id === 'string' ? state.id : null)}`,
+        `it belongs to session ${JSON.stringify(typeof claimed === 'string' ? claimed : null)}`,
       );
+    // The option-free checks restoring makes (schema, caps, roles, tool pairs): a bad snapshot is
+    // this store's InvalidSnapshotError, not the DefinitionError restoring would give.
     try {
-      liveStateFrom(state);
+      return parseStoredSnapshot(parsed);
     } catch (err) {
       throw new InvalidSnapshotError(id, err instanceof Error ? err.message : String(err));
     }
-    return state;
   }
 
   #matches(id: string, text: string, mac: string): boolean {

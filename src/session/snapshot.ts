@@ -3,7 +3,8 @@
  * session. A snapshot comes from outside the process (a store, a file, a request), so it is
  * parsed once here with a zod schema plus the checks `createSession` applies to its options: the
  * language must be a BCP-47 tag (inside `languages` when declared), the agent must be declared,
- * history holds only user/assistant/tool messages whose tool results answer earlier calls, and
+ * history holds only user/assistant/tool messages whose tool results answer earlier calls (and
+ * system messages only as the engine's report of an earlier call's background result), and
  * `vars` is plain JSON within a depth and size cap (checked without recursion).
  *
  * A bad snapshot throws a {@link DefinitionError} (heading "invalid session state", issue code
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
 import type { SessionState } from './types.js';
+import { backgroundResultPrefix } from './voice/background-calls.js';
 
 /** Caps on a snapshot's size and shape. */
 export const SNAPSHOT_LIMITS = {
@@ -55,6 +57,8 @@ const messageSchema = z.discriminatedUnion('role', [
     tool_calls: z.array(toolCallSchema).optional(),
   }),
   z.strictObject({ role: z.literal('tool'), tool_call_id: modelName, content: z.string() }),
+  // Only as the result of an earlier background call (checkToolPairs).
+  z.strictObject({ role: z.literal('system'), content: z.string() }),
 ]);
 
 const plainRecord = z.custom<Record<string, unknown>>(isPlainRecord, 'expected a plain object');
@@ -83,6 +87,18 @@ const snapshotSchema = z.strictObject({
  * {@link DefinitionError} naming each bad path.
  */
 export function parseSnapshot(value: unknown, options: SnapshotCheckOptions = {}): SessionState {
+  return parse(value, options);
+}
+
+/**
+ * The checks of {@link parseSnapshot} that need no session options, for a store checking what it
+ * reads: any BCP-47 language and any agent name pass (restoring checks them against the options).
+ */
+export function parseStoredSnapshot(value: unknown): SessionState {
+  return parse(value, undefined);
+}
+
+function parse(value: unknown, options: SnapshotCheckOptions | undefined): SessionState {
   const issues: DefinitionIssue[] = [];
   const problem = (path: string, message: string): void => {
     issues.push({ code: 'session_state', severity: 'error', path, message });
@@ -99,8 +115,12 @@ export function parseSnapshot(value: unknown, options: SnapshotCheckOptions = {}
     throw snapshotError(issues);
   }
   const state = parsed.data;
-  const language = checkLanguage(state.language, options.languages, problem);
-  if (state.agent !== undefined && !new Set(options.agents ?? []).has(state.agent))
+  const language = checkLanguage(state.language, options?.languages, problem);
+  if (
+    options !== undefined &&
+    state.agent !== undefined &&
+    !new Set(options.agents ?? []).has(state.agent)
+  )
     problem('agent', `${JSON.stringify(state.agent)} is not an agent of the session options`);
   checkToolPairs(state.history, problem);
   if (issues.length > 0) throw snapshotError(issues);
@@ -128,16 +148,30 @@ function checkLanguage(
   return canonical;
 }
 
-/** Every tool message answers a call an earlier assistant message made (each id answered once). */
+/**
+ * Every tool message answers a call an earlier assistant message made (each id answered once), and
+ * a system message is the engine's report of an earlier call's background result, nothing else.
+ */
 function checkToolPairs(
   history: readonly z.infer<typeof messageSchema>[],
   problem: (path: string, message: string) => void,
 ): void {
   const open = new Map<string, number>();
+  const calls = new Map<string, Set<string>>(); // tool name -> ids of calls made so far
   history.forEach((m, i) => {
     if (m.role === 'assistant')
-      for (const c of m.tool_calls ?? []) open.set(c.id, (open.get(c.id) ?? 0) + 1);
-    else if (m.role === 'tool') {
+      for (const c of m.tool_calls ?? []) {
+        open.set(c.id, (open.get(c.id) ?? 0) + 1);
+        const ids = calls.get(c.function.name) ?? new Set<string>();
+        calls.set(c.function.name, ids.add(c.id));
+      }
+    else if (m.role === 'system') {
+      if (!reportsBackgroundResult(m.content, calls))
+        problem(
+          `history[${i}].role`,
+          'a system message is kept only as the result of an earlier background call',
+        );
+    } else if (m.role === 'tool') {
       const left = open.get(m.tool_call_id) ?? 0;
       if (left > 0) open.set(m.tool_call_id, left - 1);
       else
@@ -147,6 +181,24 @@ function checkToolPairs(
         );
     }
   });
+}
+
+/** Whether `content` is the background result message of a call in `calls` (name -> ids). */
+function reportsBackgroundResult(
+  content: string,
+  calls: ReadonlyMap<string, Set<string>>,
+): boolean {
+  const start = 'The background call ';
+  if (!content.startsWith(start)) return false;
+  const name = content.slice(start.length, content.indexOf(' (id ', start.length));
+  for (const id of calls.get(name) ?? []) {
+    if (
+      content.startsWith(backgroundResultPrefix(name, id, false)) ||
+      content.startsWith(backgroundResultPrefix(name, id, true))
+    )
+      return true;
+  }
+  return false;
 }
 
 /** Walks JSON data iteratively: depth and node caps, only plain objects, arrays and primitives. */

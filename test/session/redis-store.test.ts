@@ -187,7 +187,7 @@ describe('RedisSessionStore', () => {
     );
     await raw.hSet(`${plain.prefix}s:e`, { rev: '1', head: '{"id":"e","version":2}', n: '0' });
     await expect(plain.get('e')).rejects.toThrow(
-      /session e refused: unsupported session state version 2/,
+      /session e refused: invalid session state:\s+version: Invalid input: expected 1/,
     );
     await raw.hSet(`${plain.prefix}s:f`, { rev: '1', head: 'not json', n: '0' });
     await expect(plain.get('f')).rejects.toMatchObject({ code: 'invalid_snapshot' });

@@ -42,8 +42,17 @@ export function startedResult(
 
 /** The system message that hands a background result to the model. */
 export function backgroundResultMessage(result: ToolCallResult): string {
-  const status = result.trace.isError ? 'failed' : 'finished';
-  return `The background call ${result.call.name} (id ${result.call.id}) ${status}. Its result: ${result.content}`;
+  return (
+    backgroundResultPrefix(result.call.name, result.call.id, result.trace.isError) + result.content
+  );
+}
+
+/**
+ * How {@link backgroundResultMessage} begins for call `id` of tool `name`: the only system message
+ * a session keeps in its history, so a snapshot check recognises it (snapshot.ts).
+ */
+export function backgroundResultPrefix(name: string, id: string, failed: boolean): string {
+  return `The background call ${name} (id ${id}) ${failed ? 'failed' : 'finished'}. Its result: `;
 }
 
 /** The background calls of one session. */
