@@ -7,6 +7,7 @@
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import type { MappedUrl } from './http-parts.js';
 import { objectSchema } from './json-schema.js';
+import { mustacheLiteral } from './variables.js';
 import type {
   ImportedOptionsJson,
   JsonSchemaJson,
@@ -70,8 +71,9 @@ export function draft(name: string, nameField: FieldPath, description?: string):
 }
 
 /**
- * Adds a value the model never sees: a static parameter when its type allows (string, integer,
- * boolean, list of strings), else an `@override` rule with the value.
+ * Adds a vendor literal the model never sees: a static parameter when its type allows (string,
+ * integer, boolean, list of strings), else an `@override` rule with the value. A string static
+ * parameter is a mustache template, so the literal is escaped: it is sent as written.
  */
 export function addConstant(
   d: DraftTool,
@@ -79,6 +81,23 @@ export function addConstant(
   value: unknown,
   description?: string,
 ): void {
+  addHidden(d, name, typeof value === 'string' ? mustacheLiteral(value) : value, description);
+}
+
+/**
+ * Adds a hidden value from a template the import wrote on purpose (a vendor variable translated
+ * to `{{vars.…}}`), as a string static parameter.
+ */
+export function addTemplate(
+  d: DraftTool,
+  name: string,
+  template: string,
+  description?: string,
+): void {
+  addHidden(d, name, template, description);
+}
+
+function addHidden(d: DraftTool, name: string, value: unknown, description?: string): void {
   const type = staticType(value);
   if (type === undefined) {
     d.defaults[name] = { transform: { action: 'override', value: structuredClone(value) } };
@@ -142,7 +161,8 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
       type: 'function',
       function: {
         name,
-        ...(d.description !== undefined ? { description: d.description } : {}),
+        // A tool description is mustache too (rendered into the model's tool list): kept literal.
+        ...(d.description !== undefined ? { description: mustacheLiteral(d.description) } : {}),
         parameters: objectSchema(d.properties, d.required),
       },
     },

@@ -6,9 +6,10 @@
  */
 import { isPlainObject } from '../transform/own-data.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
-import { addConstant, type DraftTool } from './draft-tool.js';
+import { addConstant, addTemplate, type DraftTool } from './draft-tool.js';
 import { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';
 import type { JsonSchemaJson } from './types.js';
+import { isVariableName } from './variables.js';
 
 /** Object properties (request body, client parameters): nested constants become dotted `@override` rules. */
 export function properties(
@@ -74,9 +75,17 @@ export function literal(
     return undefined;
   }
   const variable = prop['dynamic_variable'];
+  if (variable !== undefined && (typeof variable !== 'string' || !isVariableName(variable))) {
+    // Written into a template as is, anything but a name could read another variable.
+    w.warn(
+      [...field, 'dynamic_variable'],
+      `${JSON.stringify(variable)} is not a variable name; not imported`,
+    );
+    return undefined;
+  }
   if (typeof variable === 'string') {
     const vars = ELEVENLABS_DIALECT.system.get(variable) ?? variable;
-    if (path.length === 1) addConstant(d, name, `{{vars.${vars}}}`, str0(prop['description']));
+    if (path.length === 1) addTemplate(d, name, `{{vars.${vars}}}`, str0(prop['description']));
     else d.defaults[name] = `@override {vars.${vars}}`;
     return undefined;
   }

@@ -5,6 +5,7 @@
  */
 import { checkEndpointUrl } from '../definition/endpoint-url.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
+import { privateAddress } from './private-address.js';
 import type { StaticParameterJson } from './types.js';
 import {
   hasVendorVariable,
@@ -161,6 +162,12 @@ export function mapUrl(
   const rebuilt = origin + path + (kept.length > 0 ? `?${kept.join('&')}` : '');
   const problems = checkEndpointUrl(rebuilt).problems;
   if (problems.length > 0) return { url: rebuilt, statics, ok: false, reason: problems.join('; ') };
+  const inside = privateAddress(rebuilt);
+  if (inside !== undefined)
+    w.warn(
+      field,
+      `tool "${w.tool ?? '?'}" calls ${inside.address}, ${inside.kind}: a vendor file can point at internal services (cloud metadata, databases); check the address is intended. A session with networkPolicy.denyPrivateNetworks refuses it`,
+    );
   return { url: rebuilt, statics, ok: true };
 }
 

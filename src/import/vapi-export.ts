@@ -5,7 +5,14 @@
  * server (Vapi then asks the assistant's server, i.e. the host).
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import {
+  beforePhrases,
+  descriptionOf,
+  exportViews,
+  unexpressedRule,
+  writtenText,
+  type ExportView,
+} from './export-view.js';
 import { objectSchema } from './json-schema.js';
 import type { ExportResult, JsonSchemaJson } from './types.js';
 import { VAPI_DIALECT } from './vapi.js';
@@ -57,7 +64,7 @@ function fn(v: ExportView): Record<string, unknown> {
   const f = v.def.tool.function;
   return {
     name: f.name,
-    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...(f.description !== undefined ? { description: descriptionOf(v.def) } : {}),
     parameters: objectSchema(v.properties, v.required),
   };
 }
@@ -130,9 +137,7 @@ function apiRequest(v: ExportView): Record<string, unknown> {
   return {
     type: 'apiRequest',
     name: def.name,
-    ...(def.tool.function.description !== undefined
-      ? { description: def.tool.function.description }
-      : {}),
+    ...(def.tool.function.description !== undefined ? { description: descriptionOf(def) } : {}),
     method: endpoint.method.toUpperCase(),
     url,
     body: objectSchema(properties, v.required),
@@ -160,7 +165,7 @@ function destinations(v: ExportView): Record<string, unknown>[] {
     return [
       {
         type: 'number',
-        number: fixed.default,
+        number: writtenText(fixed.default),
         ...(fixed.description !== undefined ? { description: fixed.description } : {}),
       },
     ];

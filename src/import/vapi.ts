@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  importResult,
   locateTools,
   parseVendor,
   ToolWarnings,
@@ -14,6 +15,7 @@ import {
 } from './conversion-context.js';
 import {
   addConstant,
+  addTemplate,
   draft,
   finishDraft,
   setHttp,
@@ -38,11 +40,12 @@ export { VAPI_DIALECT } from './vapi-schema.js';
 
 /** Imports a Vapi tools document: a list, `{ tools }`, an assistant (`model.tools`) or one tool. */
 export function importVapi(value: unknown, source: SourceInfo): ImportResult {
+  const expected =
+    'a list of Vapi tools, { "tools": [...] }, an assistant with model.tools, or one tool';
   const found = locateTools(value, {
     keys: ['tools', 'model.tools'],
     isOneTool: (v) => typeof v['type'] === 'string',
-    expected:
-      'a list of Vapi tools, { "tools": [...] }, an assistant with model.tools, or one tool',
+    expected,
     source,
   });
   const warnings: ConversionWarning[] = [];
@@ -54,7 +57,7 @@ export function importVapi(value: unknown, source: SourceInfo): ImportResult {
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
   }
-  return { tools, warnings };
+  return importResult(tools, warnings, expected, found.list, source);
 }
 
 function toDraft(t: VapiTool, w: ToolWarnings): DraftTool | undefined {
@@ -204,12 +207,15 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
     if (required.includes(name)) d.required.push(name);
     const dflt = prop['default'];
     if (dflt === undefined || dflt === '') continue;
+    // The long forms: a vendor value is never read as a rule (`@override …`, `{ transform }`).
     d.defaults[name] =
       typeof dflt === 'string' && hasVendorVariable(dflt)
-        ? toFormat(dflt, VAPI_DIALECT, (m) => w.warn([...field, 'default'], m))
-        : typeof dflt === 'string'
-          ? { transform: { value: dflt } }
-          : dflt;
+        ? {
+            transform: {
+              format: toFormat(dflt, VAPI_DIALECT, (m) => w.warn([...field, 'default'], m)),
+            },
+          }
+        : { transform: { value: dflt } };
   }
 }
 
@@ -221,11 +227,10 @@ function constant(
   field: FieldPath,
   description?: string,
 ): void {
-  const v =
-    typeof value === 'string' && hasVendorVariable(value)
-      ? toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m))
-      : value;
-  addConstant(d, name, v, description);
+  // Vapi values are Liquid: its variables are translated, the rest stays literal.
+  if (typeof value === 'string')
+    addTemplate(d, name, toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m)), description);
+  else addConstant(d, name, value, description);
 }
 
 function staticParameters(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
