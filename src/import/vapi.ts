@@ -229,7 +229,12 @@ function constant(
 ): void {
   // Vapi values are Liquid: its variables are translated, the rest stays literal.
   if (typeof value === 'string')
-    addTemplate(d, name, toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m)), description);
+    addTemplate(
+      d,
+      name,
+      toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m)),
+      description,
+    );
   else addConstant(d, name, value, description);
 }
 
