@@ -177,7 +177,7 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   if (t['backoffPlan'] !== undefined)
     w.warn(
       ['backoffPlan'],
-      'switchboard retries get/put/delete on network errors, 429 and 502-504 by itself (SPEC §3); the plan is not imported',
+      'switchboard retries get/put/delete on network errors, 429 and 502-504 by itself (docs/handlers.md); the plan is not imported',
     );
   auth(w, d, t.credentialId, ['credentialId'], schemaHeaders(t.headers), t.url ?? '');
   staticParameters(t, w, d);
