@@ -35,8 +35,8 @@ export class ToolWarnings {
   /** Records that `field` did not map exactly, and why. */
   warn(field: FieldPath, message: string): void {
     this.#out.push({
-      path: formatPath(this.base, field),
-      field: formatPath('', field),
+      path: printable(formatPath(this.base, field)),
+      field: printable(formatPath('', field)),
       // Messages quote vendor text (header names and values, types): a terminal must not obey it.
       message: printable(message),
       ...(this.tool !== undefined ? { tool: this.tool } : {}),
@@ -90,8 +90,8 @@ export function vendorError(
   const issues: DefinitionIssue[] = problems.map((p) => ({
     code: 'vendor_schema',
     severity: 'error',
-    path: p.path,
-    message: p.message,
+    path: printable(p.path),
+    message: printable(p.message),
     ...(source.file !== undefined ? { file: source.file } : {}),
   }));
   return new DefinitionError([...issues, ...also], `invalid ${source.platform} tools`);
