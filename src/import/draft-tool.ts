@@ -38,6 +38,8 @@ export interface DraftTool {
   http?: DraftHttp;
   service?: string;
   statics: StaticParameterJson[];
+  /** Names in `statics`, so a vendor tool with thousands of hidden values adds each in O(1). */
+  staticNames: Set<string>;
   defaults: Record<string, unknown>;
   options: ImportedOptionsJson;
   result?: unknown;
@@ -53,6 +55,7 @@ export function setHttp(
   call: Omit<DraftHttp, 'url' | 'unusable'>,
 ): void {
   d.statics.push(...url.statics);
+  for (const s of url.statics) d.staticNames.add(s.name);
   d.http = { url: url.url, ...call, ...(url.ok ? {} : { unusable: url.reason ?? 'bad URL' }) };
 }
 
@@ -65,6 +68,7 @@ export function draft(name: string, nameField: FieldPath, description?: string):
     properties: {},
     required: [],
     statics: [],
+    staticNames: new Set(),
     defaults: {},
     options: {},
   };
@@ -103,7 +107,9 @@ function addHidden(d: DraftTool, name: string, value: unknown, description?: str
     d.defaults[name] = { transform: { action: 'override', value: structuredClone(value) } };
     return;
   }
-  d.statics = d.statics.filter((s) => s.name !== name);
+  // A later value for the same name replaces the earlier one (rare: scan only then).
+  if (d.staticNames.has(name)) d.statics = d.statics.filter((s) => s.name !== name);
+  d.staticNames.add(name);
   d.statics.push({
     name,
     type,
@@ -163,7 +169,7 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
         name,
         // A tool description is mustache too (rendered into the model's tool list): kept literal.
         ...(d.description !== undefined ? { description: mustacheLiteral(d.description) } : {}),
-        parameters: objectSchema(d.properties, d.required),
+        parameters: objectSchema(d.properties, [...new Set(d.required)]),
       },
     },
     ...(endpoint !== undefined ? { endpoint } : {}),

@@ -20,7 +20,8 @@ export function properties(
   d: DraftTool,
 ): JsonSchemaJson {
   const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
-  const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
+  // Sets: a vendor schema may list tens of thousands of properties.
+  const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
   const out: Record<string, JsonSchemaJson> = {};
   const outRequired: string[] = [];
   for (const [name, prop] of Object.entries(props)) {
@@ -31,11 +32,11 @@ export function properties(
       [...path, name],
       w,
       d,
-      required.includes(name),
+      required.has(name),
     );
     if (sub !== undefined) {
       out[name] = sub;
-      if (required.includes(name)) outRequired.push(name);
+      if (required.has(name)) outRequired.push(name);
     }
   }
   if (path.length === 0) {
@@ -142,7 +143,7 @@ export function literal(
   }
   if (path.length === 1) {
     d.properties[name] = out;
-    if (required && !d.required.includes(name)) d.required.push(name);
+    if (required) d.required.push(name); // duplicates are dropped by finishDraft
     return undefined;
   }
   return out;

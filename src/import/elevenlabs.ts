@@ -186,6 +186,7 @@ function webhook(
     literal(prop, [...at, 'path_params_schema', name], [name], w, d, true);
   const constants: string[] = [];
   const query = api.query_params_schema;
+  const queryRequired = new Set(query?.required ?? []);
   for (const [name, prop] of Object.entries(query?.properties ?? {})) {
     const field: FieldPath = [...at, 'query_params_schema', 'properties', name];
     if (
@@ -203,7 +204,7 @@ function webhook(
         field,
         'switchboard sends all arguments one way; this query parameter goes in the request body',
       );
-    literal(prop, field, [name], w, d, (query?.required ?? []).includes(name));
+    literal(prop, field, [name], w, d, queryRequired.has(name));
   }
   if (api.request_body_schema !== undefined) {
     if (!hasBody)

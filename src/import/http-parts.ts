@@ -9,8 +9,8 @@ import { privateAddress } from './private-address.js';
 import type { StaticParameterJson } from './types.js';
 import {
   hasVendorVariable,
+  replaceVendorVariables,
   toMustache,
-  vendorVariables,
   type VariableDialect,
 } from './variables.js';
 
@@ -130,17 +130,20 @@ export function mapUrl(
   if (hasVendorVariable(origin))
     return { url, statics, ok: false, reason: 'a variable in the URL scheme or host' };
   const problem = (message: string): void => w.warn(field, message);
-  for (const variable of vendorVariables(path)) {
+  const named = new Set<string>();
+  path = replaceVendorVariables(path, (variable) => {
     const name = paramName(variable);
-    path = path.replace(/\{\{\s*[^{}]*?\s*\}\}/, `{${name}}`);
-    if (!statics.some((s) => s.name === name))
+    if (!named.has(name)) {
+      named.add(name);
       statics.push({
         name,
         type: 'string',
         default: toMustache(`{{${variable}}}`, dialect, problem),
         description: `URL path variable {{${variable}}}`,
       });
-  }
+    }
+    return `{${name}}`;
+  });
   const kept: string[] = [];
   for (const pair of query === '' ? [] : query.split('&')) {
     if (!hasVendorVariable(pair)) {

@@ -129,12 +129,15 @@ function overrides(item: Record<string, unknown>, w: ToolWarnings, d: DraftTool)
     d.nameField = ['nameOverride'];
   }
   if (typeof item['descriptionOverride'] === 'string') d.description = item['descriptionOverride'];
-  if (isPlainObject(item['parameterOverrides']))
-    for (const [name, value] of Object.entries(item['parameterOverrides'])) {
+  if (isPlainObject(item['parameterOverrides'])) {
+    const fixed = Object.entries(item['parameterOverrides']);
+    const names = new Set(fixed.map(([name]) => name));
+    d.required = d.required.filter((r) => !names.has(r));
+    for (const [name, value] of fixed) {
       delete d.properties[name];
-      d.required = d.required.filter((r) => r !== name);
       addConstant(d, name, value);
     }
+  }
 }
 
 function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): DraftTool {

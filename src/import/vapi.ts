@@ -187,7 +187,8 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
 
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */
 function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
-  const { properties: props, required } = objectParts(body);
+  const { properties: props, required: list } = objectParts(body);
+  const required = new Set(list);
   for (const [name, prop] of Object.entries(props)) {
     const field: FieldPath = ['body', 'properties', name];
     if (!isPlainObject(prop)) continue;
@@ -204,7 +205,7 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
     }
     const schema = cleanSchema(w, field, prop, ['value', 'default']);
     d.properties[name] = schema;
-    if (required.includes(name)) d.required.push(name);
+    if (required.has(name)) d.required.push(name);
     const dflt = prop['default'];
     if (dflt === undefined || dflt === '') continue;
     // The long forms: a vendor value is never read as a rule (`@override …`, `{ transform }`).

@@ -25,6 +25,14 @@ export function vendorVariables(text: string): string[] {
   return [...text.matchAll(VENDOR_VARIABLE)].map((m) => (m[1] ?? '').split('|')[0]!.trim());
 }
 
+/** `text` with each `{{…}}` replaced by `replace(variable)` (filters cut off), in one pass. */
+export function replaceVendorVariables(
+  text: string,
+  replace: (variable: string) => string,
+): string {
+  return text.replace(VENDOR_VARIABLE, (_all, expr: string) => replace(expr.split('|')[0]!.trim()));
+}
+
 /** True when `text` holds a `{{…}}` variable. */
 export function hasVendorVariable(text: string): boolean {
   return vendorVariables(text).length > 0;
