@@ -173,6 +173,26 @@ function destinations(v: ExportView): Record<string, unknown>[] {
   return Array.isArray(choices) ? choices.map((n) => ({ type: 'number', number: String(n) })) : [];
 }
 
+/**
+ * Spoken error phrases (mustache over `vars.*` and `args.*`) as Vapi Liquid, each with a warning
+ * when it cannot say the same there: a literal `{{` (Vapi reads it as Liquid; kept, as an import
+ * from Vapi had it) or a value Vapi has no variable for (`args.*`: exported as written).
+ */
+function liquidPhrases(v: ExportView, phrases: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [language, text] of phrases) {
+    const field = ['options', 'speech', 'on_error', '*', language];
+    const exact = fromMustache(text, VAPI_DIALECT);
+    const kept = exact ?? fromMustache(text, VAPI_DIALECT, true);
+    if (kept === undefined)
+      v.w.warn(field, `"${text}" names a value Vapi has no variable for; exported as written`);
+    else if (exact === undefined)
+      v.w.warn(field, 'a literal "{{" in the phrase is read by Vapi as Liquid');
+    out.set(language, kept ?? text);
+  }
+  return out;
+}
+
 function contentOf(phrases: ReadonlyMap<string, string>): Record<string, unknown> {
   const star = phrases.get('*');
   if (phrases.size === 1 && star !== undefined) return { content: star };
@@ -208,7 +228,7 @@ function messagesOf(v: ExportView): Record<string, unknown>[] {
   if (bridge.size > 0) out.push({ type: 'request-response-delayed', ...contentOf(bridge) });
   const failed = def.options.speech.onError.get('*');
   if (failed !== undefined && failed.size > 0)
-    out.push({ type: 'request-failed', ...contentOf(failed) });
+    out.push({ type: 'request-failed', ...contentOf(liquidPhrases(v, failed)) });
   if ([...def.options.speech.onError.keys()].some((k) => k !== '*'))
     v.w.warn(
       ['options', 'speech', 'on_error'],

@@ -158,14 +158,19 @@ function vendorName(path: string, dialect: VariableDialect): string | undefined 
  * `{{vars.name}}` → `{{name}}` for the platform; undefined when the text names something the
  * platform has no variable for (a `vars.session.*` value without an equivalent, a non-`vars` name).
  */
-export function fromMustache(text: string, dialect: VariableDialect): string | undefined {
+export function fromMustache(
+  text: string,
+  dialect: VariableDialect,
+  /** Keep literal text holding `{{` (which the platform then reads as its own syntax). */
+  keepBraces = false,
+): string | undefined {
   const parts = mustacheParts(text);
   if (parts === undefined) return undefined;
   let out = '';
   for (const p of parts) {
     // Literal text the platform would read as a variable cannot be written.
     if ('text' in p) {
-      if (p.text.includes('{{')) return undefined;
+      if (!keepBraces && p.text.includes('{{')) return undefined;
       out += p.text;
       continue;
     }

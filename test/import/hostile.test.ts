@@ -9,6 +9,7 @@ import { loadTools } from '../../src/definition/load.js';
 import { toChatTools } from '../../src/definition/export.js';
 import { DefinitionError } from '../../src/errors.js';
 import { transformCall } from '../../src/harness/transform-call.js';
+import { renderMustache } from '../../src/transform/mustache.js';
 import { exportTools } from '../../src/import/export-tools.js';
 import { importTools } from '../../src/import/import-tools.js';
 import type { ConversionWarning, Platform } from '../../src/import/types.js';
@@ -186,6 +187,28 @@ describe('vendor literals stay literal', () => {
     expect(await finalArgs('vapi', value, 'a', { spec: { mine: 1 } })).toMatchObject({
       spec: { mine: 1 },
     });
+  });
+
+  it('a Vapi request-failed message: Liquid variables spoken, the rest literal; the round trip holds', async () => {
+    const value = [
+      {
+        type: 'function',
+        function: { name: 'f' },
+        server: { url: 'https://api.x.test/f' },
+        messages: [
+          { type: 'request-failed', content: 'Sorry {{ name }}, {{vars.api_key}} {{#x}}' },
+        ],
+      },
+    ];
+    const imported = importTools(value, { from: 'vapi' }).tools;
+    const set = await loadTools({ tools: imported });
+    const phrase = set.tools.get('f')!.options.speech.onError.get('*')!.get('*')!;
+    // In Liquid `{{vars.api_key}}` is Vapi's variable "vars.api_key" (session variable
+    // `vars.vars.api_key`), never the session's `api_key`; `{{#x}}` is no variable: text.
+    expect(renderMustache(phrase, { vars: { name: 'Ada', ...vars } })).toBe('Sorry Ada,  {{#x}}');
+    const back = exportTools(set, { to: 'vapi' }).tools;
+    expect(JSON.stringify(back)).toContain('"content":"Sorry {{name}}, {{vars.api_key}} {{#x}}"');
+    expect(importTools(back, { from: 'vapi' }).tools).toEqual(imported);
   });
 
   it('export writes the literal back: ElevenLabs constant_value, Ultravox value, descriptions', async () => {
