@@ -5,9 +5,17 @@
  */
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  MAX_DEFINITION_DEPTH,
+  measureValue,
+  pathTooDeep,
+  type SizeMemo,
+} from '../definition/document-limits.js';
 import { formatPath } from '../definition/json-path.js';
 import { isPlainObject, type PlainObject } from '../transform/own-data.js';
-import type { ConversionWarning } from './types.js';
+import { printable } from './printable.js';
+import type { ConversionWarning, ImportResult, ToolDefinitionJson } from './types.js';
 
 /** A field relative to a tool: segments such as `['server', 'headers', 'X-Api-Key']`. */
 export type FieldPath = readonly (string | number)[];
@@ -27,9 +35,10 @@ export class ToolWarnings {
   /** Records that `field` did not map exactly, and why. */
   warn(field: FieldPath, message: string): void {
     this.#out.push({
-      path: formatPath(this.base, field),
-      field: formatPath('', field),
-      message,
+      path: printable(formatPath(this.base, field)),
+      field: printable(formatPath('', field)),
+      // Messages quote vendor text (header names and values, types): a terminal must not obey it.
+      message: printable(message),
       ...(this.tool !== undefined ? { tool: this.tool } : {}),
     });
   }
@@ -76,15 +85,16 @@ export function parseVendor<S extends z.ZodType>(
 export function vendorError(
   problems: readonly { path: string; message: string }[],
   source: SourceInfo,
+  also: readonly DefinitionIssue[] = [],
 ): DefinitionError {
   const issues: DefinitionIssue[] = problems.map((p) => ({
     code: 'vendor_schema',
     severity: 'error',
-    path: p.path,
-    message: p.message,
+    path: printable(p.path),
+    message: printable(p.message),
     ...(source.file !== undefined ? { file: source.file } : {}),
   }));
-  return new DefinitionError(issues, `invalid ${source.platform} tools`);
+  return new DefinitionError([...issues, ...also], `invalid ${source.platform} tools`);
 }
 
 /** The error for a document that holds no tools where the platform puts them. */
@@ -132,5 +142,80 @@ export function locateTools(
       ? { list: [value], base: 'tools' }
       : undefined);
   if (found === undefined) throw unrecognizedDocument(location.expected, location.source);
+  checkVendorLimits([found], location.source);
   return found;
+}
+
+/**
+ * Nesting a vendor tool may have: the definition limit less the two levels a conversion can add
+ * (Retell's `parameters` and Vapi's `body` sit two levels higher in a tool than in a definition),
+ * so whatever is imported also loads.
+ */
+export const MAX_VENDOR_TOOL_DEPTH = MAX_DEFINITION_DEPTH - 2;
+
+/**
+ * The limits of a tools document, applied to each vendor tool before anything reads it (the
+ * conversion recurses): nesting, cycles, and the size with YAML aliases expanded. Throws a
+ * `vendor_schema` {@link DefinitionError} naming the path of each tool over a limit.
+ */
+export function checkVendorLimits(
+  lists: readonly { list: readonly unknown[]; base: string }[],
+  source: SourceInfo,
+): void {
+  const memo: SizeMemo = new Map();
+  const problems: { path: string; message: string }[] = [];
+  let bytes = 0;
+  for (const { list, base } of lists)
+    list.forEach((item, index) => {
+      const at = `${base}[${index}]`;
+      const size = measureValue(item, memo);
+      if (size === 'cycle') {
+        problems.push({ path: at, message: 'contains itself (a cycle of YAML aliases)' });
+        return;
+      }
+      bytes += size.bytes;
+      if (size.height > MAX_VENDOR_TOOL_DEPTH)
+        problems.push({
+          path: formatPath(at, pathTooDeep(item, MAX_VENDOR_TOOL_DEPTH, memo)),
+          message: `nested more than ${MAX_VENDOR_TOOL_DEPTH} levels deep (a tool is at most ${MAX_VENDOR_TOOL_DEPTH})`,
+        });
+    });
+  if (bytes > DEFAULT_MAX_FILE_BYTES)
+    problems.unshift({
+      path: '',
+      message: `the tools expand to more than ${DEFAULT_MAX_FILE_BYTES} bytes with aliases resolved`,
+    });
+  if (problems.length > 0) throw vendorError(problems, source);
+}
+
+/**
+ * The result of an import, or the error when it holds no tool: importing nothing is a mistake
+ * (the wrong file, the wrong `--from`), reported with what the platform's document looks like and
+ * each item's reason for being skipped (the warnings, as warning issues).
+ */
+export function importResult(
+  tools: ToolDefinitionJson[],
+  warnings: ConversionWarning[],
+  expected: string,
+  items: readonly unknown[],
+  source: SourceInfo,
+): ImportResult {
+  if (tools.length > 0) return { tools, warnings };
+  const hint = items.some(isSyllableDefinition)
+    ? ' (this looks like a switchboard tools file already: check it with `switchboard validate`)'
+    : '';
+  const message = `no tool to import: expected ${expected}, holding at least one tool${hint}`;
+  const skipped = warnings.map((w) => ({
+    code: 'vendor_schema',
+    severity: 'warning' as const,
+    path: w.path,
+    message: w.message,
+    ...(source.file !== undefined ? { file: source.file } : {}),
+  }));
+  throw vendorError([{ path: '', message }], source, skipped);
+}
+
+function isSyllableDefinition(item: unknown): boolean {
+  const tool = isPlainObject(item) ? item['tool'] : undefined;
+  return isPlainObject(tool) && isPlainObject(tool['function']);
 }

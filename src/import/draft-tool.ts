@@ -7,6 +7,7 @@
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import type { MappedUrl } from './http-parts.js';
 import { objectSchema } from './json-schema.js';
+import { mustacheLiteral } from './variables.js';
 import type {
   ImportedOptionsJson,
   JsonSchemaJson,
@@ -37,6 +38,8 @@ export interface DraftTool {
   http?: DraftHttp;
   service?: string;
   statics: StaticParameterJson[];
+  /** Names in `statics`, so a vendor tool with thousands of hidden values adds each in O(1). */
+  staticNames: Set<string>;
   defaults: Record<string, unknown>;
   options: ImportedOptionsJson;
   result?: unknown;
@@ -52,6 +55,7 @@ export function setHttp(
   call: Omit<DraftHttp, 'url' | 'unusable'>,
 ): void {
   d.statics.push(...url.statics);
+  for (const s of url.statics) d.staticNames.add(s.name);
   d.http = { url: url.url, ...call, ...(url.ok ? {} : { unusable: url.reason ?? 'bad URL' }) };
 }
 
@@ -64,14 +68,16 @@ export function draft(name: string, nameField: FieldPath, description?: string):
     properties: {},
     required: [],
     statics: [],
+    staticNames: new Set(),
     defaults: {},
     options: {},
   };
 }
 
 /**
- * Adds a value the model never sees: a static parameter when its type allows (string, integer,
- * boolean, list of strings), else an `@override` rule with the value.
+ * Adds a vendor literal the model never sees: a static parameter when its type allows (string,
+ * integer, boolean, list of strings), else an `@override` rule with the value. A string static
+ * parameter is a mustache template, so the literal is escaped: it is sent as written.
  */
 export function addConstant(
   d: DraftTool,
@@ -79,12 +85,31 @@ export function addConstant(
   value: unknown,
   description?: string,
 ): void {
+  addHidden(d, name, typeof value === 'string' ? mustacheLiteral(value) : value, description);
+}
+
+/**
+ * Adds a hidden value from a template the import wrote on purpose (a vendor variable translated
+ * to `{{vars.…}}`), as a string static parameter.
+ */
+export function addTemplate(
+  d: DraftTool,
+  name: string,
+  template: string,
+  description?: string,
+): void {
+  addHidden(d, name, template, description);
+}
+
+function addHidden(d: DraftTool, name: string, value: unknown, description?: string): void {
   const type = staticType(value);
   if (type === undefined) {
     d.defaults[name] = { transform: { action: 'override', value: structuredClone(value) } };
     return;
   }
-  d.statics = d.statics.filter((s) => s.name !== name);
+  // A later value for the same name replaces the earlier one (rare: scan only then).
+  if (d.staticNames.has(name)) d.statics = d.statics.filter((s) => s.name !== name);
+  d.staticNames.add(name);
   d.statics.push({
     name,
     type,
@@ -142,8 +167,9 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
       type: 'function',
       function: {
         name,
-        ...(d.description !== undefined ? { description: d.description } : {}),
-        parameters: objectSchema(d.properties, d.required),
+        // A tool description is mustache too (rendered into the model's tool list): kept literal.
+        ...(d.description !== undefined ? { description: mustacheLiteral(d.description) } : {}),
+        parameters: objectSchema(d.properties, [...new Set(d.required)]),
       },
     },
     ...(endpoint !== undefined ? { endpoint } : {}),

@@ -6,10 +6,17 @@
 import type { ToolDefinition } from '../definition/types.js';
 import { isPlainObject } from '../transform/own-data.js';
 import { ELEVENLABS_DIALECT } from './elevenlabs.js';
-import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import {
+  beforePhrases,
+  descriptionOf,
+  exportViews,
+  unexpressedRule,
+  writtenText,
+  type ExportView,
+} from './export-view.js';
 import { objectSchema } from './json-schema.js';
 import type { ExportResult, JsonSchemaJson } from './types.js';
-import { fromFormat, singleVariable } from './variables.js';
+import { fromFormat, mustacheText, singleVariable } from './variables.js';
 
 const PLATFORM = 'ElevenLabs';
 
@@ -24,7 +31,7 @@ export function exportElevenLabs(defs: readonly ToolDefinition[]): ExportResult 
 
 function toolConfig(v: ExportView): Record<string, unknown> {
   const f = v.def.tool.function;
-  const head = { name: f.name, description: f.description ?? '' };
+  const head = { name: f.name, description: descriptionOf(v.def) ?? '' };
   speech(v);
   if (v.kind === 'end_call')
     return { type: 'system', ...head, params: { system_tool_type: 'end_call' } };
@@ -99,7 +106,9 @@ function hidden(
           ? 'boolean'
           : 'string';
   const extra = description !== undefined ? { description } : {};
-  if (typeof value === 'string' && value.includes('{{')) {
+  const literal = typeof value === 'string' ? mustacheText(value) : undefined;
+  if (literal !== undefined) return { type, constant_value: literal, ...extra };
+  if (typeof value === 'string') {
     const name = singleVariable(value, ELEVENLABS_DIALECT);
     if (name === undefined) {
       v.w.warn(
@@ -230,7 +239,7 @@ function transfers(v: ExportView): Record<string, unknown>[] {
   const fixed = v.def.staticParameters.find((s) => s.name === 'destination');
   const list =
     fixed !== undefined && typeof fixed.default === 'string'
-      ? [{ number: fixed.default, condition: fixed.description ?? '' }]
+      ? [{ number: writtenText(fixed.default), condition: fixed.description ?? '' }]
       : ((v.properties['destination']?.['enum'] as unknown[] | undefined) ?? []).map((n) => ({
           number: String(n),
           condition: '',

@@ -6,9 +6,10 @@
  */
 import { isPlainObject } from '../transform/own-data.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
-import { addConstant, type DraftTool } from './draft-tool.js';
+import { addConstant, addTemplate, type DraftTool } from './draft-tool.js';
 import { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';
 import type { JsonSchemaJson } from './types.js';
+import { isVariableName } from './variables.js';
 
 /** Object properties (request body, client parameters): nested constants become dotted `@override` rules. */
 export function properties(
@@ -19,7 +20,8 @@ export function properties(
   d: DraftTool,
 ): JsonSchemaJson {
   const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
-  const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
+  // Sets: a vendor schema may list tens of thousands of properties.
+  const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
   const out: Record<string, JsonSchemaJson> = {};
   const outRequired: string[] = [];
   for (const [name, prop] of Object.entries(props)) {
@@ -30,11 +32,11 @@ export function properties(
       [...path, name],
       w,
       d,
-      required.includes(name),
+      required.has(name),
     );
     if (sub !== undefined) {
       out[name] = sub;
-      if (required.includes(name)) outRequired.push(name);
+      if (required.has(name)) outRequired.push(name);
     }
   }
   if (path.length === 0) {
@@ -74,9 +76,17 @@ export function literal(
     return undefined;
   }
   const variable = prop['dynamic_variable'];
+  if (variable !== undefined && (typeof variable !== 'string' || !isVariableName(variable))) {
+    // Written into a template as is, anything but a name could read another variable.
+    w.warn(
+      [...field, 'dynamic_variable'],
+      `${JSON.stringify(variable)} is not a variable name; not imported`,
+    );
+    return undefined;
+  }
   if (typeof variable === 'string') {
     const vars = ELEVENLABS_DIALECT.system.get(variable) ?? variable;
-    if (path.length === 1) addConstant(d, name, `{{vars.${vars}}}`, str0(prop['description']));
+    if (path.length === 1) addTemplate(d, name, `{{vars.${vars}}}`, str0(prop['description']));
     else d.defaults[name] = `@override {vars.${vars}}`;
     return undefined;
   }
@@ -133,7 +143,7 @@ export function literal(
   }
   if (path.length === 1) {
     d.properties[name] = out;
-    if (required && !d.required.includes(name)) d.required.push(name);
+    if (required) d.required.push(name); // duplicates are dropped by finishDraft
     return undefined;
   }
   return out;

@@ -15,6 +15,7 @@ import {
 import { literal, properties } from './elevenlabs-properties.js';
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  importResult,
   locateTools,
   parseVendor,
   ToolWarnings,
@@ -46,10 +47,11 @@ export { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';
  * (`{ tool_config }` or the config itself).
  */
 export function importElevenLabs(value: unknown, source: SourceInfo): ImportResult {
+  const expected = 'a list of ElevenLabs tools, { "tools": [...] }, an agent, or one tool';
   const found = locateTools(value, {
     keys: ['tools', 'conversation_config.agent.prompt.tools'],
     isOneTool: (v) => isPlainObject(v['tool_config']) || typeof v['name'] === 'string',
-    expected: 'a list of ElevenLabs tools, { "tools": [...] }, an agent, or one tool',
+    expected,
     source,
   });
   const warnings: ConversionWarning[] = [];
@@ -66,7 +68,7 @@ export function importElevenLabs(value: unknown, source: SourceInfo): ImportResu
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
   }
-  return { tools, warnings };
+  return importResult(tools, warnings, expected, found.list, source);
 }
 
 function toDraft(t: ElevenLabsTool, w: ToolWarnings): DraftTool | undefined {
@@ -184,6 +186,7 @@ function webhook(
     literal(prop, [...at, 'path_params_schema', name], [name], w, d, true);
   const constants: string[] = [];
   const query = api.query_params_schema;
+  const queryRequired = new Set(query?.required ?? []);
   for (const [name, prop] of Object.entries(query?.properties ?? {})) {
     const field: FieldPath = [...at, 'query_params_schema', 'properties', name];
     if (
@@ -201,7 +204,7 @@ function webhook(
         field,
         'switchboard sends all arguments one way; this query parameter goes in the request body',
       );
-    literal(prop, field, [name], w, d, (query?.required ?? []).includes(name));
+    literal(prop, field, [name], w, d, queryRequired.has(name));
   }
   if (api.request_body_schema !== undefined) {
     if (!hasBody)

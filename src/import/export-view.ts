@@ -8,6 +8,7 @@ import type { ToolDefinition } from '../definition/types.js';
 import { isPlainObject } from '../transform/own-data.js';
 import { ToolWarnings } from './conversion-context.js';
 import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
+import { mustacheText } from './variables.js';
 
 /** A `defaults` rule in its long form. */
 export interface RuleView {
@@ -138,6 +139,21 @@ export function unexpressedRule(
     ['defaults', rule.key],
     `${what} on "${rule.key}" cannot be expressed in ${platform}${why !== undefined ? ` (${why})` : ''}; not exported`,
   );
+}
+
+/**
+ * What a mustache text (a description, a fixed destination) says as written: escapes undone, so
+ * a literal imported from a platform goes back the same. One that renders variables is returned
+ * as written.
+ */
+export function writtenText(template: string): string {
+  return mustacheText(template) ?? template;
+}
+
+/** The tool's description as the platform shows it ({@link writtenText}). */
+export function descriptionOf(def: ToolDefinition): string | undefined {
+  const text = def.tool.function.description;
+  return text === undefined ? undefined : writtenText(text);
 }
 
 /** The first phrase of each language of `options.speech.before`. */

@@ -5,11 +5,12 @@
  */
 import { checkEndpointUrl } from '../definition/endpoint-url.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
+import { privateAddress } from './private-address.js';
 import type { StaticParameterJson } from './types.js';
 import {
   hasVendorVariable,
+  replaceVendorVariables,
   toMustache,
-  vendorVariables,
   type VariableDialect,
 } from './variables.js';
 
@@ -129,17 +130,20 @@ export function mapUrl(
   if (hasVendorVariable(origin))
     return { url, statics, ok: false, reason: 'a variable in the URL scheme or host' };
   const problem = (message: string): void => w.warn(field, message);
-  for (const variable of vendorVariables(path)) {
+  const named = new Set<string>();
+  path = replaceVendorVariables(path, (variable) => {
     const name = paramName(variable);
-    path = path.replace(/\{\{\s*[^{}]*?\s*\}\}/, `{${name}}`);
-    if (!statics.some((s) => s.name === name))
+    if (!named.has(name)) {
+      named.add(name);
       statics.push({
         name,
         type: 'string',
         default: toMustache(`{{${variable}}}`, dialect, problem),
         description: `URL path variable {{${variable}}}`,
       });
-  }
+    }
+    return `{${name}}`;
+  });
   const kept: string[] = [];
   for (const pair of query === '' ? [] : query.split('&')) {
     if (!hasVendorVariable(pair)) {
@@ -161,6 +165,12 @@ export function mapUrl(
   const rebuilt = origin + path + (kept.length > 0 ? `?${kept.join('&')}` : '');
   const problems = checkEndpointUrl(rebuilt).problems;
   if (problems.length > 0) return { url: rebuilt, statics, ok: false, reason: problems.join('; ') };
+  const inside = privateAddress(rebuilt);
+  if (inside !== undefined)
+    w.warn(
+      field,
+      `tool "${w.tool ?? '?'}" calls ${inside.address}, ${inside.kind}: a vendor file can point at internal services (cloud metadata, databases); check the address is intended. A session with networkPolicy.denyPrivateNetworks refuses it`,
+    );
   return { url: rebuilt, statics, ok: true };
 }
 

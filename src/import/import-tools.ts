@@ -29,7 +29,9 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
  * Converts a platform's parsed tool JSON.
  *
  * @throws DefinitionError (code `vendor_schema`) naming the file and the JSON path of each
- *   malformed field (`tools[2].server.url: expected a string`). Unknown fields only warn.
+ *   malformed field (`tools[2].server.url: expected a string`), of a tool over the limits of a
+ *   tools file (nesting, cycles, size), or, with an empty path, a document holding no tool to
+ *   import (then each skipped item's warning is a warning issue). Unknown fields only warn.
  */
 export function importTools(value: unknown, options: ImportToolsOptions): ImportResult {
   const source: SourceInfo = {

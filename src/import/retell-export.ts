@@ -5,7 +5,14 @@
  * are not exported.
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import {
+  beforePhrases,
+  descriptionOf,
+  exportViews,
+  unexpressedRule,
+  writtenText,
+  type ExportView,
+} from './export-view.js';
 import { objectSchema } from './json-schema.js';
 import { RETELL_DIALECT } from './retell.js';
 import type { ExportResult } from './types.js';
@@ -23,7 +30,7 @@ function retellTool(v: ExportView): Record<string, unknown> | undefined {
   const f = def.tool.function;
   const head = {
     name: f.name,
-    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...(f.description !== undefined ? { description: descriptionOf(def) } : {}),
     ...speech(v),
   };
   for (const rule of v.rules)
@@ -34,7 +41,7 @@ function retellTool(v: ExportView): Record<string, unknown> | undefined {
     const choices = v.properties['destination']?.['enum'];
     const number =
       typeof fixed?.default === 'string'
-        ? fixed.default
+        ? writtenText(fixed.default)
         : Array.isArray(choices)
           ? String(choices[0])
           : '';

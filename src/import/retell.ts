@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  checkVendorLimits,
   findList,
+  importResult,
   parseVendor,
   ToolWarnings,
   unrecognizedDocument,
@@ -110,12 +112,11 @@ const KNOWN: Record<string, string[]> = {
 
 /** Imports a Retell document: a list, `{ tools }`, a Retell LLM (`general_tools`, `states[].tools`) or one tool. */
 export function importRetell(value: unknown, source: SourceInfo): ImportResult {
+  const expected =
+    'a list of Retell tools, { "tools": [...] }, a Retell LLM with general_tools, or one tool';
   const lists = locate(value);
-  if (lists.length === 0)
-    throw unrecognizedDocument(
-      'a list of Retell tools, { "tools": [...] }, a Retell LLM with general_tools, or one tool',
-      source,
-    );
+  if (lists.length === 0) throw unrecognizedDocument(expected, source);
+  checkVendorLimits(lists, source);
   const warnings: ConversionWarning[] = [];
   const tools = [];
   for (const found of lists) {
@@ -126,7 +127,8 @@ export function importRetell(value: unknown, source: SourceInfo): ImportResult {
       tools.push(finishDraft(w, toDraft(t, w)));
     }
   }
-  return { tools, warnings };
+  const items = lists.flatMap((l) => l.list);
+  return importResult(tools, warnings, expected, items, source);
 }
 
 function locate(value: unknown): { list: unknown[]; base: string }[] {

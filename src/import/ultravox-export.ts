@@ -5,8 +5,15 @@
  * client tools.
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import {
+  beforePhrases,
+  descriptionOf,
+  exportViews,
+  unexpressedRule,
+  type ExportView,
+} from './export-view.js';
 import type { ExportResult } from './types.js';
+import { mustacheText } from './variables.js';
 
 const PLATFORM = 'Ultravox';
 
@@ -61,12 +68,17 @@ function definition(v: ExportView): Record<string, unknown> {
         location: location(v, s.name),
         knownValue: 'KNOWN_PARAM_CALL_ID',
       });
-    else if (typeof s.default === 'string' && s.default.includes('{{'))
+    else if (typeof s.default === 'string' && mustacheText(s.default) === undefined)
       v.w.warn(
         ['static_parameters', s.name],
         'Ultravox static parameters are literal values (no variables); not exported',
       );
-    else staticParameters.push({ name: s.name, location: location(v, s.name), value: s.default });
+    else
+      staticParameters.push({
+        name: s.name,
+        location: location(v, s.name),
+        value: typeof s.default === 'string' ? mustacheText(s.default) : s.default,
+      });
   }
   for (const rule of v.rules) {
     if (
@@ -92,7 +104,7 @@ function definition(v: ExportView): Record<string, unknown> {
     );
   return {
     modelToolName: f.name,
-    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...(f.description !== undefined ? { description: descriptionOf(def) } : {}),
     ...(dynamicParameters.length > 0 ? { dynamicParameters } : {}),
     ...(staticParameters.length > 0 ? { staticParameters } : {}),
     ...(automaticParameters.length > 0 ? { automaticParameters } : {}),

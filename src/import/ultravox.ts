@@ -12,6 +12,7 @@ import {
 } from './ultravox-schema.js';
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  importResult,
   locateTools,
   parseVendor,
   ToolWarnings,
@@ -19,7 +20,14 @@ import {
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
-import { addConstant, draft, finishDraft, setHttp, type DraftTool } from './draft-tool.js';
+import {
+  addConstant,
+  addTemplate,
+  draft,
+  finishDraft,
+  setHttp,
+  type DraftTool,
+} from './draft-tool.js';
 import {
   appendQuery,
   headersToService,
@@ -43,11 +51,12 @@ const BUILT_INS = new Map<string, string>([
  * tools, tool objects (`{ name, definition }`, also `{ results: [...] }`) or bare definitions.
  */
 export function importUltravox(value: unknown, source: SourceInfo): ImportResult {
+  const expected = 'selectedTools, a list of Ultravox tools, { "results": [...] }, or one tool';
   const found = locateTools(value, {
     keys: ['selectedTools', 'results', 'tools', 'callTemplate.selectedTools'],
     isOneTool: (v) =>
       ['modelToolName', 'http', 'temporaryTool', 'definition', 'toolName'].some((k) => k in v),
-    expected: 'selectedTools, a list of Ultravox tools, { "results": [...] }, or one tool',
+    expected,
     source,
   });
   const warnings: ConversionWarning[] = [];
@@ -95,7 +104,7 @@ export function importUltravox(value: unknown, source: SourceInfo): ImportResult
     if (key === 'temporaryTool') overrides(item, outer, d);
     tools.push(finishDraft(tw, d));
   }
-  return { tools, warnings };
+  return importResult(tools, warnings, expected, found.list, source);
 }
 
 function selectedToolFields(item: Record<string, unknown>, w: ToolWarnings): void {
@@ -120,12 +129,15 @@ function overrides(item: Record<string, unknown>, w: ToolWarnings, d: DraftTool)
     d.nameField = ['nameOverride'];
   }
   if (typeof item['descriptionOverride'] === 'string') d.description = item['descriptionOverride'];
-  if (isPlainObject(item['parameterOverrides']))
-    for (const [name, value] of Object.entries(item['parameterOverrides'])) {
+  if (isPlainObject(item['parameterOverrides'])) {
+    const fixed = Object.entries(item['parameterOverrides']);
+    const names = new Set(fixed.map(([name]) => name));
+    d.required = d.required.filter((r) => !names.has(r));
+    for (const [name, value] of fixed) {
       delete d.properties[name];
-      d.required = d.required.filter((r) => r !== name);
       addConstant(d, name, value);
     }
+  }
 }
 
 function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): DraftTool {
@@ -187,7 +199,7 @@ function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): Dr
     const field: FieldPath = ['automaticParameters', i];
     if (p.knownValue === 'KNOWN_PARAM_CALL_ID' && p.location !== 'PARAMETER_LOCATION_HEADER') {
       misplaced(w, field, p.location, argsIn);
-      addConstant(d, p.name, '{{vars.session.id}}');
+      addTemplate(d, p.name, '{{vars.session.id}}');
     } else {
       w.warn(
         [...field, 'knownValue'],

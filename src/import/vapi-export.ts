@@ -5,7 +5,14 @@
  * server (Vapi then asks the assistant's server, i.e. the host).
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { beforePhrases, exportViews, unexpressedRule, type ExportView } from './export-view.js';
+import {
+  beforePhrases,
+  descriptionOf,
+  exportViews,
+  unexpressedRule,
+  writtenText,
+  type ExportView,
+} from './export-view.js';
 import { objectSchema } from './json-schema.js';
 import type { ExportResult, JsonSchemaJson } from './types.js';
 import { VAPI_DIALECT } from './vapi.js';
@@ -57,7 +64,7 @@ function fn(v: ExportView): Record<string, unknown> {
   const f = v.def.tool.function;
   return {
     name: f.name,
-    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...(f.description !== undefined ? { description: descriptionOf(v.def) } : {}),
     parameters: objectSchema(v.properties, v.required),
   };
 }
@@ -130,9 +137,7 @@ function apiRequest(v: ExportView): Record<string, unknown> {
   return {
     type: 'apiRequest',
     name: def.name,
-    ...(def.tool.function.description !== undefined
-      ? { description: def.tool.function.description }
-      : {}),
+    ...(def.tool.function.description !== undefined ? { description: descriptionOf(def) } : {}),
     method: endpoint.method.toUpperCase(),
     url,
     body: objectSchema(properties, v.required),
@@ -160,12 +165,32 @@ function destinations(v: ExportView): Record<string, unknown>[] {
     return [
       {
         type: 'number',
-        number: fixed.default,
+        number: writtenText(fixed.default),
         ...(fixed.description !== undefined ? { description: fixed.description } : {}),
       },
     ];
   const choices = v.properties['destination']?.['enum'];
   return Array.isArray(choices) ? choices.map((n) => ({ type: 'number', number: String(n) })) : [];
+}
+
+/**
+ * Spoken error phrases (mustache over `vars.*` and `args.*`) as Vapi Liquid, each with a warning
+ * when it cannot say the same there: a literal `{{` (Vapi reads it as Liquid; kept, as an import
+ * from Vapi had it) or a value Vapi has no variable for (`args.*`: exported as written).
+ */
+function liquidPhrases(v: ExportView, phrases: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [language, text] of phrases) {
+    const field = ['options', 'speech', 'on_error', '*', language];
+    const exact = fromMustache(text, VAPI_DIALECT);
+    const kept = exact ?? fromMustache(text, VAPI_DIALECT, true);
+    if (kept === undefined)
+      v.w.warn(field, `"${text}" names a value Vapi has no variable for; exported as written`);
+    else if (exact === undefined)
+      v.w.warn(field, 'a literal "{{" in the phrase is read by Vapi as Liquid');
+    out.set(language, kept ?? text);
+  }
+  return out;
 }
 
 function contentOf(phrases: ReadonlyMap<string, string>): Record<string, unknown> {
@@ -203,7 +228,7 @@ function messagesOf(v: ExportView): Record<string, unknown>[] {
   if (bridge.size > 0) out.push({ type: 'request-response-delayed', ...contentOf(bridge) });
   const failed = def.options.speech.onError.get('*');
   if (failed !== undefined && failed.size > 0)
-    out.push({ type: 'request-failed', ...contentOf(failed) });
+    out.push({ type: 'request-failed', ...contentOf(liquidPhrases(v, failed)) });
   if ([...def.options.speech.onError.keys()].some((k) => k !== '*'))
     v.w.warn(
       ['options', 'speech', 'on_error'],

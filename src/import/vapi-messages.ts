@@ -6,7 +6,8 @@
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import { toJmesPath, type DraftTool } from './draft-tool.js';
 import { addBridge, addPhrase, setBefore, setOnError, type Phrases } from './messages.js';
-import type { VapiMessage, VapiTool } from './vapi-schema.js';
+import { VAPI_DIALECT, type VapiMessage, type VapiTool } from './vapi-schema.js';
+import { toMustache } from './variables.js';
 
 /** `variableExtractionPlan.aliases` whose value is one `{{path}}` → `options.save`. */
 export function extraction(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
@@ -58,9 +59,17 @@ export function messages(t: VapiTool, w: ToolWarnings, d: DraftTool, action: boo
             "bridge phrases start at the session's bridge threshold (session option bridge.thresholdSecs, default 2.75 s), not per tool",
           );
         break;
-      case 'request-failed':
-        setOnError(d.options, phrasesOf(m));
+      case 'request-failed': {
+        // Spoken error phrases are mustache: Vapi's Liquid variables are translated, the rest
+        // stays literal.
+        const phrases = phrasesOf(m);
+        for (const list of Object.values(phrases))
+          list.forEach((text, i) => {
+            list[i] = toMustache(text, VAPI_DIALECT, (message) => w.warn(field, message));
+          });
+        setOnError(d.options, phrases);
         break;
+      }
       default:
         w.warn(
           field,

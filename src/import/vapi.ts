@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from '../transform/own-data.js';
 import {
+  importResult,
   locateTools,
   parseVendor,
   ToolWarnings,
@@ -14,6 +15,7 @@ import {
 } from './conversion-context.js';
 import {
   addConstant,
+  addTemplate,
   draft,
   finishDraft,
   setHttp,
@@ -38,11 +40,12 @@ export { VAPI_DIALECT } from './vapi-schema.js';
 
 /** Imports a Vapi tools document: a list, `{ tools }`, an assistant (`model.tools`) or one tool. */
 export function importVapi(value: unknown, source: SourceInfo): ImportResult {
+  const expected =
+    'a list of Vapi tools, { "tools": [...] }, an assistant with model.tools, or one tool';
   const found = locateTools(value, {
     keys: ['tools', 'model.tools'],
     isOneTool: (v) => typeof v['type'] === 'string',
-    expected:
-      'a list of Vapi tools, { "tools": [...] }, an assistant with model.tools, or one tool',
+    expected,
     source,
   });
   const warnings: ConversionWarning[] = [];
@@ -54,7 +57,7 @@ export function importVapi(value: unknown, source: SourceInfo): ImportResult {
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
   }
-  return { tools, warnings };
+  return importResult(tools, warnings, expected, found.list, source);
 }
 
 function toDraft(t: VapiTool, w: ToolWarnings): DraftTool | undefined {
@@ -174,7 +177,7 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   if (t['backoffPlan'] !== undefined)
     w.warn(
       ['backoffPlan'],
-      'switchboard retries get/put/delete on network errors, 429 and 502-504 by itself (SPEC §3); the plan is not imported',
+      'switchboard retries get/put/delete on network errors, 429 and 502-504 by itself (docs/handlers.md); the plan is not imported',
     );
   auth(w, d, t.credentialId, ['credentialId'], schemaHeaders(t.headers), t.url ?? '');
   staticParameters(t, w, d);
@@ -184,7 +187,8 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
 
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */
 function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
-  const { properties: props, required } = objectParts(body);
+  const { properties: props, required: list } = objectParts(body);
+  const required = new Set(list);
   for (const [name, prop] of Object.entries(props)) {
     const field: FieldPath = ['body', 'properties', name];
     if (!isPlainObject(prop)) continue;
@@ -201,15 +205,18 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
     }
     const schema = cleanSchema(w, field, prop, ['value', 'default']);
     d.properties[name] = schema;
-    if (required.includes(name)) d.required.push(name);
+    if (required.has(name)) d.required.push(name);
     const dflt = prop['default'];
     if (dflt === undefined || dflt === '') continue;
+    // The long forms: a vendor value is never read as a rule (`@override …`, `{ transform }`).
     d.defaults[name] =
       typeof dflt === 'string' && hasVendorVariable(dflt)
-        ? toFormat(dflt, VAPI_DIALECT, (m) => w.warn([...field, 'default'], m))
-        : typeof dflt === 'string'
-          ? { transform: { value: dflt } }
-          : dflt;
+        ? {
+            transform: {
+              format: toFormat(dflt, VAPI_DIALECT, (m) => w.warn([...field, 'default'], m)),
+            },
+          }
+        : { transform: { value: dflt } };
   }
 }
 
@@ -221,11 +228,15 @@ function constant(
   field: FieldPath,
   description?: string,
 ): void {
-  const v =
-    typeof value === 'string' && hasVendorVariable(value)
-      ? toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m))
-      : value;
-  addConstant(d, name, v, description);
+  // Vapi values are Liquid: its variables are translated, the rest stays literal.
+  if (typeof value === 'string')
+    addTemplate(
+      d,
+      name,
+      toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m)),
+      description,
+    );
+  else addConstant(d, name, value, description);
 }
 
 function staticParameters(t: VapiTool, w: ToolWarnings, d: DraftTool): void {

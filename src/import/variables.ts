@@ -2,8 +2,11 @@
  * Variable syntax between platforms and switchboard. Vapi (Liquid), ElevenLabs and Retell write
  * `{{name}}`; switchboard's static parameters are mustache over session variables
  * (`{{vars.name}}`) and its `defaults` templates are Python format strings (`{vars.name}`).
- * A platform's call-id variable maps to `vars.session.id` both ways.
+ * A platform's call-id variable maps to `vars.session.id` both ways. Only a platform's own
+ * variable syntax becomes a variable: every other piece of vendor text is escaped, so it renders
+ * as written (a literal `{{vars.api_key}}` never reads the session's `api_key`).
  */
+import Mustache from 'mustache';
 
 /** How one platform names variables. */
 export interface VariableDialect {
@@ -22,6 +25,14 @@ export function vendorVariables(text: string): string[] {
   return [...text.matchAll(VENDOR_VARIABLE)].map((m) => (m[1] ?? '').split('|')[0]!.trim());
 }
 
+/** `text` with each `{{…}}` replaced by `replace(variable)` (filters cut off), in one pass. */
+export function replaceVendorVariables(
+  text: string,
+  replace: (variable: string) => string,
+): string {
+  return text.replace(VENDOR_VARIABLE, (_all, expr: string) => replace(expr.split('|')[0]!.trim()));
+}
+
 /** True when `text` holds a `{{…}}` variable. */
 export function hasVendorVariable(text: string): boolean {
   return vendorVariables(text).length > 0;
@@ -38,20 +49,86 @@ function checked(expr: string, problem: VariableProblem): string {
       `the Liquid filter in "{{${expr}}}" has no equivalent; the variable is used unfiltered`,
     );
   if (name === undefined || !NAME.test(name)) {
-    problem(`"{{${expr}}}" is not a variable name; it is kept as a name as written`);
+    problem(`"{{${expr}}}" is not a variable name; kept as literal text`);
   }
   return name ?? expr;
 }
 
-/** `Hi {{name}}` → `Hi {{vars.name}}` (a static parameter's mustache). */
+/**
+ * `Hi {{name}}` → `Hi {{vars.name}}` (a static parameter's mustache). The text around the
+ * variables is escaped ({@link mustacheLiteral}); a variable that is not a name is a problem and
+ * stays literal text.
+ */
 export function toMustache(
   text: string,
   dialect: VariableDialect,
   problem: VariableProblem,
 ): string {
-  return text.replace(VENDOR_VARIABLE, (_all, expr: string) => {
-    return `{{vars.${sessionName(checked(expr, problem), dialect)}}}`;
-  });
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(VENDOR_VARIABLE)) {
+    const name = checked(m[1] ?? '', problem);
+    if (!NAME.test(name)) continue;
+    out += escapeBraceRuns(text.slice(last, m.index), true);
+    out += `{{vars.${sessionName(name, dialect)}}}`;
+    last = m.index + m[0].length;
+  }
+  return out + escapeBraceRuns(text.slice(last), false);
+}
+
+/**
+ * A mustache template that renders `text` exactly: a vendor literal (an ElevenLabs
+ * `constant_value`, an Ultravox static value, a description) stays a literal. Runs of `{` that
+ * mustache would read as a tag are wrapped in set-delimiter tags: `{{` is written
+ * `{{=<% %>=}}{{<%={{ }}=%>`. Text without `{{` is returned unchanged.
+ */
+export function mustacheLiteral(text: string): string {
+  return escapeBraceRuns(text, false);
+}
+
+/** Escapes every run of two or more `{`, and a trailing `{` when a tag follows. */
+function escapeBraceRuns(text: string, tagFollows: boolean): string {
+  return text.replace(/\{+/g, (run, at: number) =>
+    run.length > 1 || (tagFollows && at + run.length === text.length)
+      ? `{{=<% %>=}}${run}<%={{ }}=%>`
+      : run,
+  );
+}
+
+/** A piece of a mustache template: literal text, or a variable it prints. */
+export type MustachePart = { readonly text: string } | { readonly variable: string };
+
+/**
+ * The pieces of a mustache template, or undefined when it uses more than text and variables
+ * (sections, partials) or does not parse. Set-delimiter tags are read, not kept.
+ */
+export function mustacheParts(template: string): MustachePart[] | undefined {
+  let tokens: unknown[];
+  try {
+    tokens = Mustache.parse(template) as unknown[];
+  } catch {
+    return undefined;
+  }
+  const parts: MustachePart[] = [];
+  for (const token of tokens) {
+    const [type, value] = token as [string, string];
+    if (type === 'text') parts.push({ text: value });
+    else if (type === 'name' || type === '&') parts.push({ variable: value.trim() });
+    else if (type !== '=' && type !== '!') return undefined;
+  }
+  return parts;
+}
+
+/** The text a template renders when it holds no variable (a literal), else undefined. */
+export function mustacheText(template: string): string | undefined {
+  const parts = mustacheParts(template);
+  if (parts === undefined) return undefined;
+  let out = '';
+  for (const p of parts) {
+    if (!('text' in p)) return undefined;
+    out += p.text;
+  }
+  return out;
 }
 
 /** `Hi {{name}}` → `Hi {vars.name}` (a `defaults` format template; literal braces doubled). */
@@ -59,8 +136,10 @@ export function toFormat(text: string, dialect: VariableDialect, problem: Variab
   let out = '';
   let last = 0;
   for (const m of text.matchAll(VENDOR_VARIABLE)) {
+    const name = checked(m[1] ?? '', problem);
+    if (!NAME.test(name)) continue;
     out += escapeBraces(text.slice(last, m.index));
-    out += `{vars.${sessionName(checked(m[1] ?? '', problem), dialect)}}`;
+    out += `{vars.${sessionName(name, dialect)}}`;
     last = m.index + m[0].length;
   }
   return out + escapeBraces(text.slice(last));
@@ -79,14 +158,29 @@ function vendorName(path: string, dialect: VariableDialect): string | undefined 
  * `{{vars.name}}` → `{{name}}` for the platform; undefined when the text names something the
  * platform has no variable for (a `vars.session.*` value without an equivalent, a non-`vars` name).
  */
-export function fromMustache(text: string, dialect: VariableDialect): string | undefined {
-  let ok = true;
-  const out = text.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_all, expr: string) => {
-    const name = expr.startsWith('vars.') ? vendorName(expr.slice(5), dialect) : undefined;
-    if (name === undefined) ok = false;
-    return `{{${name ?? expr}}}`;
-  });
-  return ok ? out : undefined;
+export function fromMustache(
+  text: string,
+  dialect: VariableDialect,
+  /** Keep literal text holding `{{` (which the platform then reads as its own syntax). */
+  keepBraces = false,
+): string | undefined {
+  const parts = mustacheParts(text);
+  if (parts === undefined) return undefined;
+  let out = '';
+  for (const p of parts) {
+    // Literal text the platform would read as a variable cannot be written.
+    if ('text' in p) {
+      if (!keepBraces && p.text.includes('{{')) return undefined;
+      out += p.text;
+      continue;
+    }
+    const name = p.variable.startsWith('vars.')
+      ? vendorName(p.variable.slice(5), dialect)
+      : undefined;
+    if (name === undefined) return undefined;
+    out += `{{${name}}}`;
+  }
+  return out;
 }
 
 /**
@@ -123,6 +217,14 @@ export function fromFormat(format: string, dialect: VariableDialect): string | u
 
 /** `{{vars.x}}` alone → `x` (the platform's name); undefined for anything else. */
 export function singleVariable(text: string, dialect: VariableDialect): string | undefined {
-  const m = /^\{\{\s*vars\.([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}$/.exec(text);
+  const parts = mustacheParts(text);
+  const only = parts?.length === 1 ? parts[0] : undefined;
+  if (only === undefined || !('variable' in only)) return undefined;
+  const m = /^vars\.([A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(only.variable);
   return m ? vendorName(m[1]!, dialect) : undefined;
+}
+
+/** True for a name a vendor variable may have (`customer.tier`, `system__call_id`). */
+export function isVariableName(name: string): boolean {
+  return NAME.test(name);
 }

@@ -1,5 +1,5 @@
 /** `switchboard import` and `export` end to end through the built binary. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -68,6 +68,54 @@ describe('switchboard import', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${bad}: tools[1].server.url: expected a string`);
     expect(r.stdout).toBe('');
+  });
+
+  it('a file of the wrong kind imports nothing: exit 2 naming what a Vapi file holds, nothing written', () => {
+    const out = join(dir, 'nothing.json');
+    const r = cli(['import', '--from', 'vapi', 'fixtures/tools/clinic.json', '-o', out]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'fixtures/tools/clinic.json: no tool to import: expected a list of Vapi tools, { "tools": [...] }, an assistant with model.tools, or one tool',
+    );
+    expect(r.stderr).toContain(
+      'warning: fixtures/tools/clinic.json: tools[0].type: Vapi tool type',
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a vendor schema 20 000 levels deep exits 2 with its path, no stack trace', () => {
+    // Written as text: JSON.stringify itself recurses.
+    const n = 20_000;
+    const schema = `${'{"type":"object","properties":{"a":'.repeat(n)}{"type":"string"}${'}}'.repeat(n)}`;
+    const deep = join(dir, 'deep.json');
+    writeFileSync(deep, `[{"type":"function","function":{"name":"f","parameters":${schema}}}]`);
+    const r = cli(['import', '--from', 'vapi', deep]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${deep}: tools[0].function.parameters.properties.a.`);
+    expect(r.stderr).toContain('nested more than 62 levels deep');
+    expect(r.stderr).not.toMatch(/RangeError|\n\s+at /);
+  });
+
+  it('control characters from vendor headers are escaped on stderr; a metadata address is named', () => {
+    const file = join(dir, 'hostile.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        {
+          type: 'custom',
+          name: 'probe',
+          url: 'http://169.254.169.254/latest/meta-data',
+          args_at_root: true,
+          headers: { 'X-A\r\nforged: line\u001b[2J': 'v\u001b]0;t\u0007' },
+        },
+      ]),
+    );
+    const r = cli(['import', '--from', 'retell', file]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(r.stderr).toContain('X-A\\r\\nforged: line\\u001b[2J');
+    expect(r.stderr).toContain('tool "probe" calls 169.254.169.254, a link-local address');
   });
 
   it('an unknown platform is a usage error', () => {

@@ -79,6 +79,9 @@ export async function runConversion(
     io.stderr.write(`${error.message.split('\n')[0]}\n`);
     for (const i of error.issues.filter((x) => x.severity === 'error'))
       io.stderr.write(`  ${formatIssue(i)}\n`);
+    // Why each item was skipped, when nothing was imported.
+    for (const i of error.issues.filter((x) => x.severity === 'warning'))
+      io.stderr.write(`warning: ${formatIssue(i)}\n`);
     return EXIT.unusable;
   }
 }

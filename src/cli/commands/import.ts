@@ -1,7 +1,8 @@
 /**
  * `switchboard import --from <platform> FILE [-o OUT] [--strict]`: a platform's tool JSON →
  * Syllable-format definitions (`{ "tools": [...] }`) that `validate` accepts. Warnings go to
- * stderr. Exit 0 converted, 1 converted with warnings under `--strict`, 2 unusable input.
+ * stderr. Exit 0 converted, 1 converted with warnings under `--strict`, 2 unusable input (also a
+ * file holding no tool to import).
  */
 import { loadTools, readToolsFile } from '../../definition/load.js';
 import { importTools } from '../../import/import-tools.js';
@@ -21,7 +22,8 @@ Options:
   --strict           exit 1 when there is any warning
   -h, --help         show this help
 
-Exit codes: 0 converted, 1 warnings with --strict, 2 unreadable or malformed input.
+Exit codes: 0 converted, 1 warnings with --strict, 2 unreadable or malformed input, or no tool
+to import (the wrong file or the wrong --from).
 `;
 
 /** Runs the command; returns the exit code. */
