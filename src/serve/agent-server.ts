@@ -88,6 +88,7 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
   /** Open sockets, and those with a request being read or run (the rest may be cut at close). */
   const sockets = new Set<Socket>();
   const busy = new Set<Socket>();
+  const servedBy = new WeakMap<Socket, number>();
 
   const handle = async (
     req: IncomingMessage,
@@ -125,6 +126,11 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
       inFlight++;
       const socket = req.socket;
       busy.add(socket);
+      // Node's maxRequestsPerSocket only says `connection: close` and leaves the socket open
+      // until the keep-alive timeout; saying it ourselves makes Node close after the answer.
+      const served = (servedBy.get(socket) ?? 0) + 1;
+      servedBy.set(socket, served);
+      if (served >= limits.maxRequestsPerSocket) res.setHeader('connection', 'close');
       const controller = new AbortController();
       // The client went away before its answer: end the run (nobody will read it).
       res.once('close', () => {
