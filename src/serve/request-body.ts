@@ -160,20 +160,23 @@ function checkLines(
 ): void {
   let seenRole = false;
   lines.forEach((line, n) => {
-    const at = lines.length === 1 ? where : `${where} line ${n + 1}`;
+    const lineNo = lines.length === 1 ? '' : `line ${n + 1} `;
     const label = LABEL.exec(line)?.[1];
     if (label !== undefined && roleOf(label) !== undefined) {
       seenRole = true;
       return;
     }
     if (label !== undefined && FOREIGN_ROLES.has(label.toLowerCase()))
-      bad(at, `unknown role ${JSON.stringify(label)}; expected ${ROLES}`);
+      bad(where, `${lineNo}names an unknown role ${JSON.stringify(label)}; expected ${ROLES}`);
     if (seenRole) return;
     if (line.trim() === '') {
-      if (isItem) bad(at, `is empty; a line is "<role>: <text>" with role ${ROLES}`);
+      if (isItem) bad(where, `${lineNo}is empty; a line is "<role>: <text>" with role ${ROLES}`);
       return;
     }
-    bad(at, `names no role, so it would be dropped; start it with "user: " or "assistant: "`);
+    bad(
+      where,
+      `${lineNo}names no role, so it would be dropped; start it with "user: " or "assistant: "`,
+    );
   });
 }
 
