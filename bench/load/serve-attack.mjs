@@ -62,17 +62,19 @@ const closedAt = [];
 for (let i = 0; i < N; i++) {
   const socket = connect(port, '127.0.0.1');
   socket.on('error', () => undefined);
-  const drip = setInterval(() => socket.writable && socket.write(' '), 1000);
+  let drip;
   socket.on('close', () => {
     clearInterval(drip);
     closedAt.push(Date.now() - started);
   });
-  socket.on('connect', () =>
+  socket.on('connect', () => {
     socket.write(
       'POST /run_agent HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
         'content-length: 1000\r\n\r\n{',
-    ),
-  );
+    );
+    // One byte a second after the headers (started before them, it would spoil the request).
+    drip = setInterval(() => socket.writable && socket.write(' '), 1000);
+  });
 }
 await sleep(1500);
 const during = await request().then(

@@ -85,9 +85,13 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
-  /** Open sockets, and those with a request being read or run (the rest may be cut at close). */
+  /**
+   * Open sockets (oldest first), those with a request being read or run (the rest may be cut at
+   * close), and those whose request is fully read and running (never evicted for the cap).
+   */
   const sockets = new Set<Socket>();
   const busy = new Set<Socket>();
+  const running = new Set<Socket>();
   const servedBy = new WeakMap<Socket, number>();
 
   const handle = async (
@@ -104,6 +108,7 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     }
     checkContentType(req);
     const body = parseAgentRequest(await readBody(req, maxBodyBytes));
+    running.add(req.socket);
     const output = await runAgent(body.prompt, {
       ...runOptions,
       ...(body.history === undefined ? {} : { chatHistory: body.history }),
@@ -135,6 +140,7 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
       // The client went away before its answer: end the run (nobody will read it).
       res.once('close', () => {
         busy.delete(socket);
+        running.delete(socket);
         if (!res.writableFinished) controller.abort();
       });
       handle(req, res, controller.signal)
@@ -159,12 +165,37 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
         });
     },
   );
-  server.maxConnections = limits.maxConnections;
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
+    if (sockets.size > limits.maxConnections) evictFor(socket);
   });
+
+  /**
+   * Over the cap, the oldest connection without a running request goes (idle, or still sending
+   * its request: under a slow-client attack, the attackers), so a client that sends its request
+   * at once still gets in; when every other connection is running a request, the new one goes.
+   * Node's own `maxConnections` would refuse every newcomer while slow clients hold the cap.
+   */
+  const evictFor = (newcomer: Socket): void => {
+    let victim = newcomer;
+    for (const socket of sockets)
+      if (socket !== newcomer && !running.has(socket)) {
+        victim = socket;
+        break;
+      }
+    sockets.delete(victim);
+    victim.destroy();
+    // The event Node's own cap emits, with its data.
+    server.emit('drop', {
+      localAddress: victim.localAddress,
+      localPort: victim.localPort,
+      remoteAddress: victim.remoteAddress,
+      remotePort: victim.remotePort,
+      remoteFamily: victim.remoteFamily,
+    });
+  };
 
   return {
     server,

@@ -16,7 +16,10 @@ export interface AgentServerLimits {
   readonly keepAliveTimeoutMs?: number;
   /** Requests served on one keep-alive connection before it closes. Default 100. */
   readonly maxRequestsPerSocket?: number;
-  /** Open connections at most; more are closed as they arrive. Default 256. */
+  /**
+   * Open connections at most. Over it, the oldest connection without a running request (idle,
+   * or still sending its request) is closed, else the new one. Default 256.
+   */
   readonly maxConnections?: number;
   /**
    * `close()` waits this long for runs and requests in flight, ms; then every connection closes

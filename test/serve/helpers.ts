@@ -22,6 +22,9 @@ export class ScriptModel implements Model {
   aborted = 0;
   #waiters: (() => void)[] = [];
   constructor(private held = false) {}
+  hold(): void {
+    this.held = true;
+  }
   release(): void {
     this.held = false;
     for (const w of this.#waiters.splice(0)) w();
@@ -77,6 +80,17 @@ export async function rawClient(
   const closed = new Promise<string>((r) => socket.once('close', () => r(received)));
   await new Promise<void>((r) => socket.once('connect', () => r()));
   return { socket, closed };
+}
+
+/** One request on its own connection (`connection: close`); resolves with the raw answer. */
+export async function rawRequest(port: number, body: unknown): Promise<string> {
+  const { socket, closed } = await rawClient(port);
+  const text = JSON.stringify(body);
+  socket.write(
+    'POST /run_agent HTTP/1.1\r\nhost: x\r\nconnection: close\r\n' +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
+  return closed;
 }
 
 /** Polls `check` on the event loop until it holds (the tests' timeout bounds the wait). */

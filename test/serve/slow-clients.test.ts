@@ -10,6 +10,7 @@ import {
   heldUpstream,
   post,
   rawClient,
+  rawRequest,
   startServer,
   until,
 } from './helpers.js';
@@ -55,17 +56,33 @@ describe('slow clients', () => {
     await until(() => agent.inFlight === 0);
   });
 
-  it('connections over the cap are closed as they arrive', async () => {
-    const { port, agent, url } = await start(new ScriptModel(), { maxConnections: 2 });
+  it('over the cap, slow clients make way; when every connection runs, the newcomer is closed', async () => {
+    const model = new ScriptModel();
+    const { port, agent } = await start(model, { maxConnections: 2 });
     let drops = 0;
     agent.server.on('drop', () => drops++);
     const held = [await rawClient(port), await rawClient(port)];
     for (const h of held) h.socket.write('POST /run_agent HTTP/1.1\r\n');
+    // A third slow client: the oldest one goes.
     const third = await rawClient(port);
-    expect(await third.closed).toBe('');
-    expect(drops).toBe(1);
-    await expect(post(url, { prompt: 'x' })).rejects.toThrow();
-    for (const h of held) h.socket.destroy();
+    third.socket.write('POST /run_agent HTTP/1.1\r\n');
+    expect(await held[0]?.closed).toBe('');
+    // A client that sends its request at once gets in past the slow ones.
+    expect(await rawRequest(port, { prompt: 'real' })).toContain('200 OK');
+    expect(await held[1]?.closed).toBe('');
+    expect(drops).toBe(2);
+    third.socket.destroy();
+    await until(async () => (await connections(agent.server)) === 0);
+
+    // Two runs in flight fill the cap: a newcomer is closed, the runs answer.
+    model.hold();
+    const runs = [rawRequest(port, { prompt: 'a' }), rawRequest(port, { prompt: 'b' })];
+    await until(() => model.started === 3);
+    const late = await rawClient(port);
+    expect(await late.closed).toBe('');
+    expect(drops).toBe(3);
+    model.release();
+    for (const answer of await Promise.all(runs)) expect(answer).toContain('200 OK');
   });
 
   it('an idle keep-alive connection closes after keepAliveTimeoutMs', async () => {

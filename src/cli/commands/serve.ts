@@ -49,7 +49,7 @@ Connection limits:
   --request-timeout <ms>          time to receive a whole request (default ${L.requestTimeoutMs})
   --keep-alive-timeout <ms>       idle keep-alive connections close (default ${L.keepAliveTimeoutMs})
   --max-requests-per-socket <n>   requests per keep-alive connection (default ${L.maxRequestsPerSocket})
-  --max-connections <n>           open connections at most (default ${L.maxConnections})
+  --max-connections <n>           open connections at most; slow ones make way (default ${L.maxConnections})
   --drain-timeout <ms>            shutdown waits this long for runs in flight (default ${L.drainTimeoutMs})
 
   -h, --help              show this help
