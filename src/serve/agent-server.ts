@@ -108,7 +108,8 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     }
     checkContentType(req);
     const body = parseAgentRequest(await readBody(req, maxBodyBytes));
-    running.add(req.socket);
+    // Not for a client already gone: its socket would stay in the set.
+    if (!signal.aborted) running.add(req.socket);
     const output = await runAgent(body.prompt, {
       ...runOptions,
       ...(body.history === undefined ? {} : { chatHistory: body.history }),
@@ -185,16 +186,17 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
         victim = socket;
         break;
       }
-    sockets.delete(victim);
-    victim.destroy();
-    // The event Node's own cap emits, with its data.
-    server.emit('drop', {
+    // The event Node's own cap emits, with its data (read before the socket is destroyed).
+    const data = {
       localAddress: victim.localAddress,
       localPort: victim.localPort,
       remoteAddress: victim.remoteAddress,
       remotePort: victim.remotePort,
       remoteFamily: victim.remoteFamily,
-    });
+    };
+    sockets.delete(victim);
+    victim.destroy();
+    server.emit('drop', data);
   };
 
   return {
