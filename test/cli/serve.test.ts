@@ -214,6 +214,9 @@ describe('switchboard serve', () => {
       // The default policy refuses the loopback upstream.
       const denied = await serve(['--services', services], endpointFile);
       expect(await call(denied.url)).toContain('policy_denied');
+      expect(denied.stderr()).toContain(
+        'tool lookup calls 127.0.0.1, a private address: refused (policy_denied) unless --allow-private-networks',
+      );
       expect(seen).toHaveLength(0);
       await stop(denied);
 
@@ -232,6 +235,7 @@ describe('switchboard serve', () => {
       expect(seen).toEqual(['k1']);
       await stop(allowed);
       expect(allowed.stderr()).not.toContain('not configured');
+      expect(allowed.stderr()).not.toContain('a private address');
     } finally {
       upstream.closeAllConnections();
       await new Promise((r) => upstream.close(r));

@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { loadTools } from '../../definition/load.js';
 import type { ToolSet } from '../../definition/types.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
+import { classifyHost } from '../../handlers/endpoint/ip-address.js';
+import { bareHost } from '../../handlers/endpoint/network-policy.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import { createAgentServer, type AgentServer } from '../../serve/agent-server.js';
@@ -123,6 +125,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   }
   for (const w of tools.warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
   for (const line of unconfiguredServices(tools, services)) io.stderr.write(`warning: ${line}\n`);
+  if (networkPolicy.denyPrivateNetworks === true)
+    for (const line of privateEndpoints(tools)) io.stderr.write(`warning: ${line}\n`);
 
   const key = io.env['OPENAI_API_KEY'];
   const baseURL = values['base-url'] ?? io.env['OPENAI_BASE_URL'];
@@ -219,6 +223,31 @@ function unconfiguredServices(
     ([name, names]) =>
       `service "${name}" (named by ${names.join(', ')}) is not configured; give it with --services, or its calls fail with not_available`,
   );
+}
+
+/**
+ * Endpoint tools whose URL names a private address or `localhost`: under the default policy every
+ * call of theirs is refused, which a developer trying a local API should learn at start.
+ */
+function privateEndpoints(tools: ToolSet): string[] {
+  const out: string[] = [];
+  for (const tool of tools.tools.values()) {
+    const url = tool.endpoint?.url;
+    if (url === undefined) continue;
+    let host: string;
+    try {
+      host = bareHost(new URL(url.replace(/\{[^{}]*\}/g, 'x')).hostname);
+    } catch {
+      continue;
+    }
+    const kind = classifyHost(host);
+    const isPrivate = kind.kind === 'ip' ? kind.private : /(^|\.)localhost\.?$/i.test(host);
+    if (isPrivate)
+      out.push(
+        `tool ${tool.name} calls ${host}, a private address: refused (policy_denied) unless --allow-private-networks`,
+      );
+  }
+  return out;
 }
 
 function wholeNumber(
