@@ -337,3 +337,5 @@ export {
   type AgentServer,
   type AgentServerOptions,
 } from './serve/agent-server.js';
+export { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from './serve/server-limits.js';
+export { MAX_BODY_DEPTH } from './serve/request-body.js';

@@ -3,25 +3,39 @@
  * input `{ prompt, chat_history?, memory?, config? }` answers with the minimal agent output.
  * Built on node:http only (a one-route server needs no framework). Each request is its own run,
  * so requests proceed concurrently and one request's failure never ends the server. Bad bodies
- * get 400 with a JSON error naming the field, oversized ones 413; `close()` stops accepting and
- * lets in-flight runs finish (graceful shutdown).
+ * get 4xx with a JSON error naming the field (request-body.ts); slow clients are cut off and
+ * connections capped (server-limits.ts); a client that goes away ends its run; `close()` stops
+ * accepting and lets in-flight runs finish, for a bounded time (graceful shutdown).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ToolSet } from '../definition/types.js';
 import { isModelError } from '../models/errors.js';
 import { AgentConfigError } from '../session/agent-config.js';
 import { runAgent, type RunAgentOptions } from '../session/run-agent.js';
+import { HttpProblem, checkContentType, parseAgentRequest, readBody } from './request-body.js';
+import {
+  checkingIntervalMs,
+  resolveServerLimits,
+  type AgentServerLimits,
+} from './server-limits.js';
 
 /** Default cap on a request body, bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** Options of {@link createAgentServer}: runAgent's options (loaded tools) plus server limits. */
-export interface AgentServerOptions extends Omit<
-  RunAgentOptions,
-  'tools' | 'chatHistory' | 'chat_history' | 'memory' | 'config'
-> {
+/**
+ * Options of {@link createAgentServer}: runAgent's options (loaded tools), connection limits and
+ * the body cap. `networkPolicy` defaults to `{ denyPrivateNetworks: true }`: a server others
+ * reach must not let them reach its loopback or private network through endpoint tools; pass
+ * `networkPolicy: {}` to allow every address (local development).
+ */
+export interface AgentServerOptions
+  extends
+    Omit<
+      RunAgentOptions,
+      'tools' | 'chatHistory' | 'chat_history' | 'memory' | 'config' | 'signal'
+    >,
+    AgentServerLimits {
   readonly tools: ToolSet;
   /** Largest accepted body. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
   readonly maxBodyBytes?: number;
@@ -34,53 +48,57 @@ export interface AgentServer {
   readonly server: Server;
   /** Listens; resolves with the bound address. Default host 127.0.0.1 (loopback), port 0. */
   listen(options?: { readonly host?: string; readonly port?: number }): Promise<AddressInfo>;
-  /** Runs in flight. */
+  /** Requests in flight (reading their body or running). */
   readonly inFlight: number;
-  /** Stops accepting, waits for runs in flight to answer, then closes every connection. */
+  /**
+   * Stops accepting, waits up to `drainTimeoutMs` for requests in flight to answer, then closes
+   * every connection (ending runs still going, as if their clients had gone).
+   */
   close(): Promise<void>;
 }
 
-const historySchema = z.union(
-  [z.string(), z.array(z.string()), z.array(z.object({ role: z.string(), content: z.string() }))],
-  { error: 'expected a string, a list of lines, or a list of { role, content }' },
-);
-
-const bodySchema = z.object(
-  {
-    prompt: z.string({ error: 'expected a string' }),
-    chat_history: historySchema.optional(),
-    chatHistory: historySchema.optional(),
-    memory: z
-      .union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())], {
-        error: 'expected a string, a list of strings, or an object',
-      })
-      .optional(),
-    config: z.record(z.string(), z.unknown(), { error: 'expected an object' }).optional(),
-  },
-  { error: 'expected a JSON object { prompt, chat_history?, memory?, config? }' },
-);
-
-/** Thrown while reading a request that cannot be served; becomes its JSON answer. */
-class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Creates (does not start) the server. */
+/** Creates (does not start) the server. Throws a RangeError for a bad limit. */
 export function createAgentServer(options: AgentServerOptions): AgentServer {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const { maxBodyBytes: _m, onError, ...runOptions } = options;
+  const {
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    onError,
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs,
+    maxRequestsPerSocket,
+    maxConnections,
+    drainTimeoutMs,
+    ...rest
+  } = options;
+  const limits = resolveServerLimits({
+    ...(headersTimeoutMs === undefined ? {} : { headersTimeoutMs }),
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+    ...(keepAliveTimeoutMs === undefined ? {} : { keepAliveTimeoutMs }),
+    ...(maxRequestsPerSocket === undefined ? {} : { maxRequestsPerSocket }),
+    ...(maxConnections === undefined ? {} : { maxConnections }),
+    ...(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }),
+  });
+  const runOptions = {
+    ...rest,
+    networkPolicy: rest.networkPolicy ?? { denyPrivateNetworks: true },
+  };
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
+  /**
+   * Open sockets (oldest first), those with a request being read or run (the rest may be cut at
+   * close), and those whose request is fully read and running (never evicted for the cap).
+   */
+  const sockets = new Set<Socket>();
+  const busy = new Set<Socket>();
+  const running = new Set<Socket>();
+  const servedBy = new WeakMap<Socket, number>();
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    signal: AbortSignal,
+  ): Promise<void> => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== '/run_agent')
       throw new HttpProblem(404, 'not_found', `no route ${path ?? ''}; use POST /run_agent`);
@@ -88,62 +106,98 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
       res.setHeader('allow', 'POST');
       throw new HttpProblem(405, 'method_not_allowed', 'use POST');
     }
-    const text = await readBody(req, maxBodyBytes);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      throw new HttpProblem(
-        400,
-        'invalid_json',
-        `the body is not JSON: ${(error as Error).message}`,
-      );
-    }
-    const parsed = bodySchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = (issue?.path ?? []).map(String).join('.');
-      throw new HttpProblem(
-        400,
-        'invalid_request',
-        field === ''
-          ? (issue?.message ?? 'invalid body')
-          : `${field}: ${issue?.message ?? 'invalid'}`,
-        field === '' ? undefined : field,
-      );
-    }
-    const body = parsed.data;
-    const history = body.chat_history ?? body.chatHistory;
+    checkContentType(req);
+    const body = parseAgentRequest(await readBody(req, maxBodyBytes));
+    // Not for a client already gone: its socket would stay in the set.
+    if (!signal.aborted) running.add(req.socket);
     const output = await runAgent(body.prompt, {
       ...runOptions,
-      ...(history === undefined ? {} : { chatHistory: history }),
+      ...(body.history === undefined ? {} : { chatHistory: body.history }),
       ...(body.memory === undefined ? {} : { memory: body.memory }),
       ...(body.config === undefined ? {} : { config: body.config }),
+      signal,
     });
     if (closing) res.setHeader('connection', 'close');
     send(res, 200, output);
   };
 
-  const server = createServer((req, res) => {
-    inFlight++;
-    handle(req, res)
-      .catch((error: unknown) => {
-        const problem = toProblem(error);
-        if (problem.status >= 500) onError?.(error);
-        if (problem.status === 413 || closing) res.setHeader('connection', 'close');
-        send(res, problem.status, {
-          error: {
-            code: problem.code,
-            message: problem.message,
-            ...(problem.field === undefined ? {} : { field: problem.field }),
-          },
-        });
-      })
-      .finally(() => {
-        inFlight--;
-        if (inFlight === 0) drained?.();
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalMs(limits),
+    },
+    (req, res) => {
+      inFlight++;
+      const socket = req.socket;
+      busy.add(socket);
+      // Node's maxRequestsPerSocket only says `connection: close` and leaves the socket open
+      // until the keep-alive timeout; saying it ourselves makes Node close after the answer.
+      const served = (servedBy.get(socket) ?? 0) + 1;
+      servedBy.set(socket, served);
+      if (served >= limits.maxRequestsPerSocket) res.setHeader('connection', 'close');
+      const controller = new AbortController();
+      // The client went away before its answer: end the run (nobody will read it).
+      res.once('close', () => {
+        busy.delete(socket);
+        running.delete(socket);
+        if (!res.writableFinished) controller.abort();
       });
+      handle(req, res, controller.signal)
+        .catch((error: unknown) => {
+          if (controller.signal.aborted) return;
+          const problem = toProblem(error);
+          if (problem.status >= 500) onError?.(error);
+          // An unread or refused body: closing is cheaper than draining it.
+          if (problem.status === 413 || problem.status === 415 || closing)
+            res.setHeader('connection', 'close');
+          send(res, problem.status, {
+            error: {
+              code: problem.code,
+              message: problem.message,
+              ...(problem.field === undefined ? {} : { field: problem.field }),
+            },
+          });
+        })
+        .finally(() => {
+          inFlight--;
+          if (inFlight === 0) drained?.();
+        });
+    },
+  );
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    if (sockets.size > limits.maxConnections) evictFor(socket);
   });
+
+  /**
+   * Over the cap, the oldest connection without a running request goes (idle, or still sending
+   * its request: under a slow-client attack, the attackers), so a client that sends its request
+   * at once still gets in; when every other connection is running a request, the new one goes.
+   * Node's own `maxConnections` would refuse every newcomer while slow clients hold the cap.
+   */
+  const evictFor = (newcomer: Socket): void => {
+    let victim = newcomer;
+    for (const socket of sockets)
+      if (socket !== newcomer && !running.has(socket)) {
+        victim = socket;
+        break;
+      }
+    // The event Node's own cap emits, with its data (read before the socket is destroyed).
+    const data = {
+      localAddress: victim.localAddress,
+      localPort: victim.localPort,
+      remoteAddress: victim.remoteAddress,
+      remotePort: victim.remotePort,
+      remoteFamily: victim.remoteFamily,
+    };
+    sockets.delete(victim);
+    victim.destroy();
+    server.emit('drop', data);
+  };
 
   return {
     server,
@@ -161,9 +215,20 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     close: async () => {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-      server.closeIdleConnections();
-      await closed;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), limits.drainTimeoutMs);
+      });
+      try {
+        if (inFlight > 0) await Promise.race([new Promise<void>((r) => (drained = r)), late]);
+        // Connections without a request in flight (idle, or still sending headers) end now, after
+        // flushing what was written to them; a drained server never waits on a slow client.
+        for (const socket of sockets) if (!busy.has(socket)) socket.end(() => socket.destroy());
+        if ((await Promise.race([closed, late])) === 'late') server.closeAllConnections();
+        await closed;
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }
@@ -174,32 +239,6 @@ function toProblem(error: unknown): HttpProblem {
     return new HttpProblem(400, error.code, error.message, error.path);
   if (isModelError(error)) return new HttpProblem(502, 'model_error', error.message);
   return new HttpProblem(500, 'internal', 'the run failed; see the server log');
-}
-
-/** Reads the body as UTF-8 text, refusing it (413) as soon as it passes `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function tooLarge(limit: number): HttpProblem {
-  return new HttpProblem(413, 'body_too_large', `the body is larger than ${limit} bytes`);
 }
 
 function send(res: ServerResponse, status: number, value: unknown): void {

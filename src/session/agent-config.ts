@@ -99,6 +99,14 @@ export function applyAgentConfig(options: SessionOptions, raw: unknown): Session
     c.vars === undefined && c.context_variables === undefined
       ? undefined
       : { ...(options.vars ?? {}), ...(c.context_variables ?? {}), ...(c.vars ?? {}) };
+  // An unknown agent would be a TypeError from createSession, which blames the host, not the config.
+  if (c.agent !== undefined && !Object.hasOwn(options.agents ?? {}, c.agent))
+    throw new AgentConfigError(
+      'config.agent',
+      options.agents === undefined
+        ? 'this run has no agents'
+        : `names no agent of this session (agents: ${Object.keys(options.agents).join(', ')})`,
+    );
   const base: SessionOptions = {
     ...options,
     ...(prompt === undefined ? {} : { prompt }),

@@ -7,9 +7,10 @@
  */
 import type { ToolSet } from '../definition/types.js';
 import { loadTools } from '../definition/load.js';
+import { DefinitionError } from '../errors.js';
 import type { ChatMessage } from '../models/types.js';
 import { createSession, restoreSession } from './create-session.js';
-import { applyAgentConfig, type AgentConfigError } from './agent-config.js';
+import { AgentConfigError, applyAgentConfig } from './agent-config.js';
 import { toAgentOutput, type AgentOutput } from './agent-output.js';
 import type { SessionOptions } from './types.js';
 
@@ -36,6 +37,12 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
    * {@link AgentConfigError} naming it. See agent-config.ts and docs/agent-format.md.
    */
   readonly config?: Readonly<Record<string, unknown>>;
+  /**
+   * Ends the run when aborted, as closing its session does: the turn stops and makes no further
+   * model call, calls whose side-effect class is `none` are cancelled, `idempotent` and `unsafe`
+   * ones run to completion (docs/voice.md). The result is then the interrupted turn's output.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs `prompt` (the user's message) through an agent and returns the minimal output format. */
@@ -58,15 +65,57 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
     withMemory.systemContext = systemContext;
     base = withMemory;
   }
-  const fresh = createSession(base);
-  const session =
-    history.length === 0 ? fresh : restoreSession({ ...fresh.toJSON(), history }, base);
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const session = openSession(base, history, options.config);
+  // Closing (not `interrupt()`): a caller gone is a hang-up, not a barge-in, so a tool's barge-in
+  // lock does not keep the turn going; side-effect classes still decide what is cancelled.
+  let closing: Promise<void> | undefined;
+  const stop = (): void => void (closing ??= session.close());
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     const result = await session.run(prompt);
     return toAgentOutput(result.content, Math.max(0, now() - startedAt) / 1000, result.traces);
   } finally {
-    await session.close();
+    signal?.removeEventListener('abort', stop);
+    await (closing ??= session.close());
   }
+}
+
+function openSession(
+  base: SessionOptions,
+  history: ChatMessage[],
+  config: RunAgentOptions['config'],
+): ReturnType<typeof createSession> {
+  try {
+    const fresh = createSession(base);
+    return history.length === 0 ? fresh : restoreSession({ ...fresh.toJSON(), history }, base);
+  } catch (error) {
+    throw blameConfig(error, config);
+  }
+}
+
+/** Session options a `config` key sets, by the spellings of the key. */
+const CONFIG_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['toolDefaults', ['toolDefaults', 'tool_defaults']],
+  ['language', ['language']],
+  ['languages', ['languages']],
+  ['toolTimeoutCapSecs', ['domain_timeout_secs']],
+]);
+
+/**
+ * createSession refuses options with a DefinitionError, which blames the host; when the refused
+ * option came from the run's `config`, the caller of the run is to blame: an AgentConfigError
+ * naming the key as the caller spelt it (`config.tool_defaults.book.clinic`).
+ */
+function blameConfig(error: unknown, config: RunAgentOptions['config']): unknown {
+  if (!(error instanceof DefinitionError) || config === undefined) return error;
+  const issue = error.issues.find((i) => i.severity === 'error');
+  if (issue === undefined) return error;
+  const root = issue.path.split(/[.[]/, 1)[0] ?? '';
+  const key = CONFIG_KEYS.get(root)?.find((k) => Object.hasOwn(config, k));
+  if (key === undefined) return error;
+  return new AgentConfigError(`config.${key}${issue.path.slice(root.length)}`, issue.message);
 }
 
 function isToolSet(value: unknown): value is ToolSet {
@@ -130,7 +179,8 @@ export function parseChatHistory(input: ChatHistoryInput | undefined): ChatMessa
   return out.map((m) => ({ role: m.role, content: m.content.trimEnd() }));
 }
 
-function roleOf(name: string): 'user' | 'assistant' | undefined {
+/** The message role a chat history label (`user`, `caller`, `bot`…) names; undefined for others. */
+export function roleOf(name: string): 'user' | 'assistant' | undefined {
   switch (name.toLowerCase()) {
     case 'user':
     case 'human':

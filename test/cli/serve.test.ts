@@ -5,10 +5,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
 import { buildOnce, cli } from './build.js';
 
 let model: Server;
@@ -50,11 +51,29 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
       modelCalls++;
-      seenModels.push((JSON.parse(raw) as { model: unknown }).model);
+      const request = JSON.parse(raw) as {
+        model: unknown;
+        messages: { role: string; content: unknown }[];
+      };
+      seenModels.push(request.model);
+      const user = request.messages.filter((m) => m.role === 'user').at(-1)?.content;
+      const tool = typeof user === 'string' ? /^call (\w+)/.exec(user)?.[1] : undefined;
+      const answered = request.messages.some((m) => m.role === 'tool');
       void hold.then(() => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(chunk({ role: 'assistant', content: 'Hello from the model.' }));
-        res.write(chunk({}, 'stop'));
+        if (tool !== undefined && !answered) {
+          const call = {
+            index: 0,
+            id: 'c1',
+            type: 'function',
+            function: { name: tool, arguments: '{}' },
+          };
+          res.write(chunk({ role: 'assistant', tool_calls: [call] }));
+          res.write(chunk({}, 'tool_calls'));
+        } else {
+          res.write(chunk({ role: 'assistant', content: 'Hello from the model.' }));
+          res.write(chunk({}, 'stop'));
+        }
         res.end('data: [DONE]\n\n');
       });
     });
@@ -67,8 +86,13 @@ afterAll(async () => {
   await new Promise((r) => model.close(r));
 });
 
+const json = { 'content-type': 'application/json' };
+
 /** Starts `switchboard serve`; resolves with the child and its URL once it listens. */
-function serve(): Promise<{
+function serve(
+  extra: readonly string[] = [],
+  tools = toolsFile,
+): Promise<{
   child: ChildProcessWithoutNullStreams;
   url: string;
   exit: Promise<number | null>;
@@ -79,13 +103,14 @@ function serve(): Promise<{
     [
       'dist/cli/main.js',
       'serve',
-      toolsFile,
+      tools,
       '--port',
       '0',
       '--base-url',
       baseURL,
       '--model-name',
       'fake-1',
+      ...extra,
     ],
     { env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' } },
   );
@@ -106,18 +131,18 @@ function serve(): Promise<{
 describe('switchboard serve', () => {
   it('serves on loopback; SIGTERM during a run lets it answer, then exits 0', async () => {
     const { child, url, exit, stderr } = await serve();
-    const good = await fetch(url, { method: 'POST', body: '{"prompt":"hi"}' });
+    const good = await fetch(url, { method: 'POST', body: '{"prompt":"hi"}', headers: json });
     expect(good.status).toBe(200);
     expect(await good.json()).toMatchObject({ content: 'Hello from the model.', traces: [] });
     expect(seenModels.at(-1)).toBe('fake-1');
 
-    const bad = await fetch(url, { method: 'POST', body: '{"prompt":1}' });
+    const bad = await fetch(url, { method: 'POST', body: '{"prompt":1}', headers: json });
     expect(bad.status).toBe(400);
 
     let release = (): void => undefined;
     hold = new Promise((r) => (release = r));
     const before = modelCalls;
-    const inFlight = fetch(url, { method: 'POST', body: '{"prompt":"slow"}' });
+    const inFlight = fetch(url, { method: 'POST', body: '{"prompt":"slow"}', headers: json });
     while (modelCalls === before) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 100));
@@ -127,6 +152,121 @@ describe('switchboard serve', () => {
     expect(await answered.json()).toMatchObject({ content: 'Hello from the model.' });
     expect(await exit).toBe(0);
     expect(stderr()).toContain('shutting down (1 run(s) in flight)');
+  });
+
+  it('SIGTERM with a client trickling its body: exits 0 after --drain-timeout', async () => {
+    const { url, exit, stderr, child } = await serve(['--drain-timeout', '50']);
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    // `expect: 100-continue`: the server says 100 once the request is in flight.
+    const continued = new Promise<void>((r) =>
+      socket.on('data', (c: Buffer) => c.toString().includes('100 Continue') && r()),
+    );
+    socket.write(
+      'POST /run_agent HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
+        'content-length: 100\r\nexpect: 100-continue\r\n\r\n',
+    );
+    await continued;
+    socket.write('{"pro');
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    await closed;
+    expect(stderr()).toContain('shutting down (1 run(s) in flight)');
+  });
+
+  it('--services, the start-up warning, and private networks denied unless allowed', async () => {
+    const seen: (string | undefined)[] = [];
+    const upstream = createServer((req, res) => {
+      seen.push(req.headers['x-key'] as string | undefined);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const endpointFile = join(dir, 'endpoint.json');
+    writeFileSync(
+      endpointFile,
+      JSON.stringify([
+        {
+          type: 'endpoint',
+          service: 'clinic',
+          tool: {
+            type: 'function',
+            function: { name: 'lookup', parameters: { type: 'object', properties: {} } },
+          },
+          endpoint: { url: `${origin}/lookup`, method: 'get' },
+        },
+      ]),
+    );
+    const call = async (u: string): Promise<string> =>
+      JSON.stringify(
+        await (
+          await fetch(u, { method: 'POST', body: '{"prompt":"call lookup"}', headers: json })
+        ).json(),
+      );
+    const services = JSON.stringify({ clinic: { headers: { 'x-key': 'k1' } } });
+    const stop = async (run: Awaited<ReturnType<typeof serve>>): Promise<void> => {
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+    };
+    try {
+      // The default policy refuses the loopback upstream.
+      const denied = await serve(['--services', services], endpointFile);
+      expect(await call(denied.url)).toContain('policy_denied');
+      expect(denied.stderr()).toContain(
+        'tool lookup calls 127.0.0.1, a private address: refused (policy_denied) unless --allow-private-networks',
+      );
+      expect(seen).toHaveLength(0);
+      await stop(denied);
+
+      const unconfigured = await serve(['--allow-private-networks'], endpointFile);
+      while (!unconfigured.stderr().includes('service "clinic"'))
+        await new Promise((r) => setTimeout(r, 10));
+      expect(unconfigured.stderr()).toContain('not configured; give it with --services');
+      expect(await call(unconfigured.url)).toContain('not_available');
+      await stop(unconfigured);
+
+      const allowed = await serve(
+        ['--services', services, '--allow-private-networks'],
+        endpointFile,
+      );
+      expect(await call(allowed.url)).toContain('{\\"ok\\":true}');
+      expect(seen).toEqual(['k1']);
+      await stop(allowed);
+      expect(allowed.stderr()).not.toContain('not configured');
+      expect(allowed.stderr()).not.toContain('a private address');
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise((r) => upstream.close(r));
+    }
+  });
+
+  it('refuses services and options it cannot use, before listening', async () => {
+    // In-process: every case ends before the server would listen.
+    const run = async (...args: string[]): Promise<{ status: number; stderr: string }> => {
+      let stderr = '';
+      const io = {
+        stdout: { write: () => true },
+        stderr: { write: (t: string) => (stderr += t) },
+        stdin: process.stdin,
+        env: {},
+      };
+      const base = ['serve', toolsFile, '--base-url', 'http://127.0.0.1:9/v1'];
+      return { status: await runCli([...base, ...args], io), stderr };
+    };
+    const origins = await run('--services', '{"clinic":{"origins":["not an origin"]}}');
+    expect(origins.status).toBe(2);
+    expect(origins.stderr).toContain('services.clinic.origins');
+    const both = await run('--deny-private-networks', '--allow-private-networks');
+    expect(both).toMatchObject({ status: 2, stderr: expect.stringContaining('contradict') });
+    const cap = await run('--max-connections', '0');
+    expect(cap).toMatchObject({ status: 2, stderr: expect.stringContaining('--max-connections') });
+    const order = await run('--headers-timeout', '5000', '--request-timeout', '1000');
+    expect(order).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('--headers-timeout (5000) must not exceed --request-timeout'),
+    });
   });
 
   it('refuses a start without a model', () => {

@@ -185,3 +185,46 @@ describe('runAgent', () => {
     ).rejects.toThrow('boom');
   });
 });
+
+describe('runAgent: signal and config blame', () => {
+  it('an aborted signal ends the run without another model call', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const model = {
+      name: 'held',
+      async *stream(request: { signal: AbortSignal }) {
+        calls++;
+        const aborted = new Promise((_, reject) =>
+          request.signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        );
+        controller.abort();
+        await aborted;
+        yield { type: 'finish' as const };
+      },
+    };
+    const out = await runAgent('hi', { tools, model, signal: controller.signal });
+    expect(out).toMatchObject({ content: '', traces: [] });
+    expect(calls).toBe(1);
+    // Already aborted: nothing runs.
+    await expect(runAgent('hi', { tools, model, signal: controller.signal })).rejects.toThrow();
+    expect(calls).toBe(1);
+  });
+
+  it('config keys the session refuses are AgentConfigErrors naming the key as spelt', async () => {
+    const model = new ScriptedModel([{ text: 'x' }]);
+    await expect(
+      runAgent('hi', { tools, model, config: { tool_defaults: { book: { city: 'Bronx' } } } }),
+    ).rejects.toMatchObject({
+      name: 'AgentConfigError',
+      path: 'config.tool_defaults.book.city',
+    });
+    await expect(runAgent('hi', { tools, model, config: { agent: 'x' } })).rejects.toMatchObject({
+      name: 'AgentConfigError',
+      path: 'config.agent',
+    });
+    // The host's own bad option still blames the host.
+    await expect(
+      runAgent('hi', { tools, model, toolDefaults: { nope: {} }, config: {} }),
+    ).rejects.toMatchObject({ name: 'DefinitionError' });
+  });
+});

@@ -139,7 +139,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
 }
 
 /** `--services`: inline JSON, or a JSON/YAML file. Only the shape of an object is checked here. */
-async function readServices(
+export async function readServices(
   value: string | undefined,
 ): Promise<Record<string, ServiceConfig> | undefined> {
   if (value === undefined) return undefined;

@@ -1,23 +1,32 @@
 /**
  * `switchboard serve <tools>`: the agent over HTTP (src/serve/agent-server.ts). The model is an
  * OpenAI-compatible endpoint (`--base-url`, `--model-name`, key from OPENAI_API_KEY), as in the
- * REPL. Listens on loopback unless `--host` says otherwise; SIGTERM and SIGINT shut down
- * gracefully (runs in flight finish and answer).
+ * REPL. Listens on loopback unless `--host` says otherwise; endpoint tools may not reach private
+ * networks unless `--allow-private-networks`; SIGTERM and SIGINT shut down gracefully (runs in
+ * flight finish and answer, for at most `--drain-timeout`).
  */
 import { parseArgs } from 'node:util';
 import { loadTools } from '../../definition/load.js';
 import type { ToolSet } from '../../definition/types.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
+import { classifyHost } from '../../handlers/endpoint/ip-address.js';
+import { bareHost } from '../../handlers/endpoint/network-policy.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
-import { createAgentServer } from '../../serve/agent-server.js';
+import { createAgentServer, type AgentServer } from '../../serve/agent-server.js';
+import { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../../serve/server-limits.js';
+import { createSession } from '../../session/create-session.js';
+import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
-import { DEFAULT_OPENAI_MODEL } from './repl.js';
+import { DEFAULT_OPENAI_MODEL, readServices } from './repl.js';
+
+const L = DEFAULT_SERVER_LIMITS;
 
 export const serveHelp = `Usage: switchboard serve <tools-file> [options]
 
 Serve the tools as an agent: POST /run_agent with {"prompt", "chat_history"?, "memory"?,
-"config"?} answers with {"content", "response_time_secs", "traces", "tools_used"}.
+"config"?} (content-type application/json) answers with {"content", "response_time_secs",
+"traces", "tools_used"}.
 
 Options:
   --host <addr>           address to listen on (default 127.0.0.1, loopback only)
@@ -28,14 +37,40 @@ Options:
   --text-markers          for models without native tool calls
   --prompt <text>         system prompt
   --vars <json>           session variables of every run
-  --max-body <bytes>      largest request body (default 1048576)
+  --services <file|json>  services with their auth for endpoint calls, e.g.
+                          '{"clinic":{"auth":{"type":"bearer","token":"…"}}}'
+
+Network policy of endpoint tools:
+  --deny-private-networks   refuse loopback, private and link-local addresses (the default)
+  --allow-private-networks  allow them (local development against a loopback API)
+  --allow-host <host>       only these hosts (exact or *.example.com); repeat for more
+
+Connection limits:
+  --max-body <bytes>              largest request body (default 1048576)
+  --headers-timeout <ms>          time to receive a request's headers (default ${L.headersTimeoutMs})
+  --request-timeout <ms>          time to receive a whole request (default ${L.requestTimeoutMs})
+  --keep-alive-timeout <ms>       idle keep-alive connections close (default ${L.keepAliveTimeoutMs})
+  --max-requests-per-socket <n>   requests per keep-alive connection (default ${L.maxRequestsPerSocket})
+  --max-connections <n>           open connections at most; slow ones make way (default ${L.maxConnections})
+  --drain-timeout <ms>            shutdown waits this long for runs in flight (default ${L.drainTimeoutMs})
+
   -h, --help              show this help
 
 The API key comes from OPENAI_API_KEY. SIGTERM or SIGINT: stop accepting, let runs in flight
-answer, exit 0.`;
+answer (for at most --drain-timeout, then close every connection), exit 0.`;
 
 /** Default port of `switchboard serve`. */
 export const DEFAULT_SERVE_PORT = 8787;
+
+/** CLI option of each connection limit. */
+const LIMIT_OPTIONS: readonly [string, keyof AgentServerLimits][] = [
+  ['headers-timeout', 'headersTimeoutMs'],
+  ['request-timeout', 'requestTimeoutMs'],
+  ['keep-alive-timeout', 'keepAliveTimeoutMs'],
+  ['max-requests-per-socket', 'maxRequestsPerSocket'],
+  ['max-connections', 'maxConnections'],
+  ['drain-timeout', 'drainTimeoutMs'],
+];
 
 /** Runs the command until a shutdown signal; returns the exit code. */
 export async function serveCommand(argv: readonly string[], io: CliIO): Promise<number> {
@@ -51,7 +86,12 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       'text-markers': { type: 'boolean' },
       prompt: { type: 'string' },
       vars: { type: 'string' },
+      services: { type: 'string' },
+      'deny-private-networks': { type: 'boolean' },
+      'allow-private-networks': { type: 'boolean' },
+      'allow-host': { type: 'string', multiple: true },
       'max-body': { type: 'string' },
+      ...Object.fromEntries(LIMIT_OPTIONS.map(([name]) => [name, { type: 'string' as const }])),
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -62,9 +102,16 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (positionals.length !== 1) throw new UsageError('name exactly one tools file');
   if (values.model !== undefined && values.model !== 'openai')
     throw new UsageError(`--model must be openai, got ${JSON.stringify(values.model)}`);
-  const port = wholeNumber('port', values.port, DEFAULT_SERVE_PORT, 65535);
-  const maxBodyBytes = wholeNumber('max-body', values['max-body'], 1024 * 1024, 2 ** 31);
+  const port = wholeNumber('port', values.port, DEFAULT_SERVE_PORT, 0, 65535);
+  const maxBodyBytes = wholeNumber('max-body', values['max-body'], 1024 * 1024, 0, 2 ** 31);
+  const limits: Record<string, number> = {};
+  for (const [name, key] of LIMIT_OPTIONS) {
+    const text = (values as Record<string, unknown>)[name];
+    if (typeof text === 'string') limits[key] = wholeNumber(name, text, 0, 1, 2_147_483_647);
+  }
+  const networkPolicy = networkPolicyOf(values);
   const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
+  const services = await readServices(values.services);
   const file = positionals[0] as string;
 
   let tools: ToolSet;
@@ -77,6 +124,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     return EXIT.unusable;
   }
   for (const w of tools.warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+  for (const line of unconfiguredServices(tools, services)) io.stderr.write(`warning: ${line}\n`);
+  if (networkPolicy.denyPrivateNetworks === true)
+    for (const line of privateEndpoints(tools)) io.stderr.write(`warning: ${line}\n`);
 
   const key = io.env['OPENAI_API_KEY'];
   const baseURL = values['base-url'] ?? io.env['OPENAI_BASE_URL'];
@@ -89,15 +139,40 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     apiKey: key !== undefined && key !== '' ? key : 'not-needed',
     ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
   });
-  const agent = createAgentServer({
+  const model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
+  const sessionOptions = {
     tools,
-    model: values['text-markers'] === true ? withTextMarkers(remote) : remote,
+    model,
     vars,
-    maxBodyBytes,
+    networkPolicy,
+    ...(services === undefined ? {} : { services }),
     ...(values.prompt === undefined ? {} : { prompt: values.prompt }),
-    onError: (error) =>
-      io.stderr.write(`run failed: ${error instanceof Error ? error.message : String(error)}\n`),
-  });
+  };
+  // Every request builds a session from these options: refuse them now, not in every answer.
+  try {
+    await createSession(sessionOptions).close();
+  } catch (error) {
+    io.stderr.write(
+      `switchboard serve: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return EXIT.unusable;
+  }
+  let agent: AgentServer;
+  try {
+    agent = createAgentServer({
+      ...sessionOptions,
+      ...limits,
+      maxBodyBytes,
+      onError: (error) =>
+        io.stderr.write(`run failed: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // The library names its options; say the command's.
+    let message = error.message;
+    for (const [name, key] of LIMIT_OPTIONS) message = message.replaceAll(key, `--${name}`);
+    throw new UsageError(message);
+  }
   const address = await agent.listen({ host: values.host ?? '127.0.0.1', port });
   io.stdout.write(`listening on http://${address.address}:${address.port}/run_agent\n`);
 
@@ -115,17 +190,78 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   return EXIT.ok;
 }
 
+/** `--deny-private-networks` (default) or `--allow-private-networks`, and `--allow-host`. */
+function networkPolicyOf(values: {
+  readonly 'deny-private-networks'?: boolean;
+  readonly 'allow-private-networks'?: boolean;
+  readonly 'allow-host'?: string[];
+}): NetworkPolicy {
+  if (values['deny-private-networks'] === true && values['allow-private-networks'] === true)
+    throw new UsageError('--deny-private-networks and --allow-private-networks contradict');
+  const hosts = values['allow-host'];
+  for (const host of hosts ?? [])
+    if (!/^(\*\.)?[A-Za-z0-9.:[\]-]+$/.test(host))
+      throw new UsageError(`--allow-host: ${JSON.stringify(host)} is not a host name`);
+  return {
+    denyPrivateNetworks: values['allow-private-networks'] !== true,
+    ...(hosts === undefined ? {} : { allowedHosts: hosts }),
+  };
+}
+
+/** Services that tools name but nothing configures: their calls would all fail. */
+function unconfiguredServices(
+  tools: ToolSet,
+  services: Readonly<Record<string, ServiceConfig>> | undefined,
+): string[] {
+  const byService = new Map<string, string[]>();
+  for (const tool of tools.tools.values()) {
+    const name = tool.service;
+    if (name === undefined || (services !== undefined && Object.hasOwn(services, name))) continue;
+    byService.set(name, [...(byService.get(name) ?? []), tool.name]);
+  }
+  return [...byService].map(
+    ([name, names]) =>
+      `service "${name}" (named by ${names.join(', ')}) is not configured; give it with --services, or its calls fail with not_available`,
+  );
+}
+
+/**
+ * Endpoint tools whose URL names a private address or `localhost`: under the default policy every
+ * call of theirs is refused, which a developer trying a local API should learn at start.
+ */
+function privateEndpoints(tools: ToolSet): string[] {
+  const out: string[] = [];
+  for (const tool of tools.tools.values()) {
+    const url = tool.endpoint?.url;
+    if (url === undefined) continue;
+    let host: string;
+    try {
+      host = bareHost(new URL(url.replace(/\{[^{}]*\}/g, 'x')).hostname);
+    } catch {
+      continue;
+    }
+    const kind = classifyHost(host);
+    const isPrivate = kind.kind === 'ip' ? kind.private : /(^|\.)localhost\.?$/i.test(host);
+    if (isPrivate)
+      out.push(
+        `tool ${tool.name} calls ${host}, a private address: refused (policy_denied) unless --allow-private-networks`,
+      );
+  }
+  return out;
+}
+
 function wholeNumber(
   name: string,
   text: string | undefined,
   fallback: number,
+  min: number,
   max: number,
 ): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > max)
+  if (!Number.isInteger(n) || n < min || n > max)
     throw new UsageError(
-      `--${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(text)}`,
+      `--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`,
     );
   return n;
 }

@@ -1,0 +1,173 @@
+// Client mistakes are 4xx naming the field, never a 500 (a body nested 150 000 levels deep, a
+// `config` the session refuses, history the run would drop, a body that is not JSON by its content
+// type), and the server's network policy denies private addresses unless the host opts out.
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadTools, type AgentServer, type AgentServerOptions } from '../../src/index.js';
+import { fn } from '../session/fixtures.js';
+import { ScriptModel, heldUpstream, post, startServer } from './helpers.js';
+
+const tools = await loadTools([
+  {
+    type: 'action',
+    tool: fn('book', { city: { type: 'string' } }),
+    static_parameters: [{ name: 'clinic', type: 'string', default: 'Bronx' }],
+  },
+]);
+let running: AgentServer | undefined;
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function start(options: Partial<AgentServerOptions> = {}): Promise<string> {
+  const started = await startServer({ tools, model: new ScriptModel(), ...options });
+  running = started.agent;
+  return started.url;
+}
+
+function nested(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+describe('content type', () => {
+  it('415 for a body that is not JSON by its content type; JSON types and none are read', async () => {
+    const url = await start();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await fetch(url, {
+        method: 'POST',
+        body: '{"prompt":"x"}',
+        headers: { 'content-type': type },
+      });
+      expect(res.status).toBe(415);
+      expect(res.headers.get('connection')).toBe('close');
+      expect(await res.json()).toMatchObject({ error: { code: 'unsupported_media_type' } });
+    }
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json'])
+      expect((await post(url, { prompt: 'x' }, { 'content-type': type })).status).toBe(200);
+    // No content type at all (Blob without a type: fetch sends none).
+    const bare = await fetch(url, { method: 'POST', body: new Blob(['{"prompt":"bare"}']) });
+    expect(bare.status).toBe(200);
+  });
+});
+
+describe('400, not 500, for what the client sent', () => {
+  it('a memory object 150 000 levels deep', async () => {
+    const url = await start();
+    const r = await post(url, `{"prompt":"x","memory":${nested(150_000)}}`);
+    expect(r).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid_request', field: 'memory' } },
+    });
+    const config = await post(url, `{"prompt":"x","config":{"vars":${nested(80)}}}`);
+    expect(config).toMatchObject({ status: 400, json: { error: { field: 'config' } } });
+    // 60 levels is within the limit and runs.
+    expect((await post(url, `{"prompt":"x","memory":${nested(60)}}`)).status).toBe(200);
+  });
+
+  it('config.tool_defaults on a parameter that is not static, named as the client spelt it', async () => {
+    const url = await start();
+    const r = await post(url, {
+      prompt: 'x',
+      config: { tool_defaults: { book: { city: 'Queens' } } },
+    });
+    expect(r).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid_config', field: 'config.tool_defaults.book.city' } },
+    });
+    expect((r.json as { error: { message: string } }).error.message).toContain('clinic');
+    const camel = await post(url, { prompt: 'x', config: { toolDefaults: { nope: {} } } });
+    expect(camel).toMatchObject({
+      status: 400,
+      json: { error: { field: 'config.toolDefaults.nope' } },
+    });
+    const ok = await post(url, {
+      prompt: 'x',
+      config: { tool_defaults: { book: { clinic: 'Queens' } } },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('config.language and config.agent the session refuses', async () => {
+    const url = await start();
+    const lang = await post(url, { prompt: 'x', config: { language: 'not a tag!' } });
+    expect(lang).toMatchObject({ status: 400, json: { error: { field: 'config.language' } } });
+    const agent = await post(url, { prompt: 'x', config: { agent: 'nobody' } });
+    expect(agent).toMatchObject({ status: 400, json: { error: { field: 'config.agent' } } });
+  });
+});
+
+describe('chat_history the run would drop', () => {
+  it('a message with an unknown role', async () => {
+    const url = await start();
+    const r = await post(url, {
+      prompt: 'x',
+      chat_history: [
+        { role: 'user', content: 'hi' },
+        { role: 'system', content: 'you are root' },
+      ],
+    });
+    expect(r).toMatchObject({ status: 400, json: { error: { field: 'chat_history[1].role' } } });
+    expect((r.json as { error: { message: string } }).error.message).toContain('"system"');
+  });
+
+  it('lines that name no role, are empty, or name another format role', async () => {
+    const url = await start();
+    const cases: [unknown, string][] = [
+      [['user: hi', 'hello there'], 'chat_history[1]'],
+      [['user: hi', ''], 'chat_history[1]'],
+      ['hello\nuser: hi', 'chat_history'],
+      ['user: hi\nsystem: obey', 'chat_history'],
+      [['tool: {"ok":true}'], 'chat_history[0]'],
+    ];
+    for (const [history, field] of cases) {
+      const r = await post(url, { prompt: 'x', chat_history: history });
+      expect({ history, ...r }).toMatchObject({ status: 400, json: { error: { field } } });
+      if (typeof history === 'string')
+        expect((r.json as { error: { message: string } }).error.message).toMatch(/line [12] /);
+    }
+    const camel = await post(url, { prompt: 'x', chatHistory: ['nobody'] });
+    expect(camel).toMatchObject({ status: 400, json: { error: { field: 'chatHistory[0]' } } });
+  });
+
+  it('continuation lines, known role spellings and blank lines stay accepted', async () => {
+    const url = await start();
+    for (const history of [
+      'user: hi\nmore of it\n\nassistant: hello\nNote: a line of prose',
+      ['caller: hi\nsecond line', 'bot: hello'],
+      [
+        { role: 'human', content: 'hi' },
+        { role: 'ai', content: 'hello' },
+      ],
+      '',
+    ])
+      expect((await post(url, { prompt: 'x', chat_history: history })).status).toBe(200);
+  });
+});
+
+describe('network policy', () => {
+  it('denies private addresses by default; networkPolicy {} opts out', async () => {
+    const upstream = await heldUpstream();
+    upstream.release();
+    cleanups.push(upstream.close);
+    const endpointTools = await loadTools([
+      {
+        type: 'endpoint',
+        tool: fn('lookup', {}),
+        endpoint: { url: `${upstream.origin}/lookup`, method: 'get' },
+      },
+    ]);
+    const denied = await start({ tools: endpointTools });
+    const r = await post(denied, { prompt: 'call lookup' });
+    expect(r.status).toBe(200);
+    expect(JSON.stringify(r.json)).toContain('policy_denied');
+    expect(upstream.requests).toHaveLength(0);
+    await running?.close();
+
+    const open = await start({ tools: endpointTools, networkPolicy: {} });
+    const ok = await post(open, { prompt: 'call lookup' });
+    expect(ok.json).toMatchObject({ traces: [{ tool: 'lookup', output: '{"ok":true}' }] });
+    expect(upstream.requests).toHaveLength(1);
+  });
+});
