@@ -13,7 +13,7 @@ const pages = ['README.md', ...readdirSync('docs').map((f) => join('docs', f))].
 const COMMANDS = ['test', 'validate', 'transform', 'simulate', 'repl', 'serve', 'import', 'export'];
 
 describe('the docs are self-contained', () => {
-  it.each(pages)('%s cites no SPEC', (page) => {
+  it.each(pages)('%s cites no specification users do not have', (page) => {
     const lines = readFileSync(page, 'utf8').split('\n');
     const citing = lines.flatMap((line, i) => (/\bSPEC\b/.test(line) ? [`${page}:${i + 1}`] : []));
     expect(citing).toEqual([]);
@@ -30,7 +30,7 @@ describe('the docs are self-contained', () => {
     expect(broken).toEqual([]);
   });
 
-  it('no command’s --help cites SPEC', async () => {
+  it('no command’s --help cites a specification users do not have', async () => {
     const helps = await Promise.all(COMMANDS.map((c) => cliAsync([c, '--help'])));
     for (const [i, help] of helps.entries()) {
       expect(help.status, COMMANDS[i]).toBe(0);
