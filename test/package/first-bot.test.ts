@@ -105,7 +105,8 @@ describe('the package as users install it', () => {
   it('builds in prepack, and runs nothing when installed (no prepare or install scripts)', () => {
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
       expect(manifest.scripts[hook], `scripts.${hook}`).toBeUndefined();
-    expect(manifest.scripts['prepack']).toBe('npm run build');
+    // A clean build: files of removed sources must not linger in dist/ and ship.
+    expect(manifest.scripts['prepack']).toMatch(/^node -e .*rmSync\('dist'.* && npm run build$/);
   });
 
   it('exports every entry point to require() as well as import', () => {
