@@ -270,6 +270,7 @@ export {
   wsRealtimeConnection,
   type ConnectRealtimeOptions,
   type ClosableRealtimeConnection,
+  type WsSocket,
 } from './realtime/connect-realtime.js';
 
 // --- observability (OpenTelemetry spans, latency reports, the failure taxonomy) ---------------

@@ -7,14 +7,30 @@ import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import type { RealtimeConnection, RealtimeSendable } from './types.js';
 
+/**
+ * What this module uses of a `ws` WebSocket, as a structural type: the published declarations
+ * then name no `ws` type, so a TypeScript host compiles without `@types/ws` (a devDependency
+ * here). A `ws` WebSocket fits as it is.
+ */
+export interface WsSocket {
+  /** 0 while connecting, 1 when open. */
+  readonly readyState: number;
+  on(event: 'message', listener: (data: unknown) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'open' | 'close', listener: () => void): unknown;
+  off(event: 'open' | 'close', listener: () => void): unknown;
+  send(data: string): void;
+  close(): void;
+}
+
 /** A connection that also closes its socket. */
 export interface ClosableRealtimeConnection extends RealtimeConnection {
-  readonly socket: WebSocket;
+  readonly socket: WsSocket;
   close(): void;
 }
 
 /** Wraps an open or opening `ws` WebSocket. Unparseable messages become `error`s. */
-export function wsRealtimeConnection(socket: WebSocket): ClosableRealtimeConnection {
+export function wsRealtimeConnection(socket: WsSocket): ClosableRealtimeConnection {
   const emitter = new EventEmitter();
   socket.on('message', (data) => {
     let event: unknown;

@@ -111,8 +111,9 @@ export function runHandlerContract(subject: ContractSubject): void {
           setTimeout(() => controller.abort(), 50);
           const out = await h.execute(args, makeContext(tool, { signal: controller.signal }));
           expectShape(out);
+          // `cancelled`, never the slow call's own end: the abort ended it (no time bound, which
+          // a loaded machine would break without telling more).
           expect(out.type === 'error' && out.error.code).toBe('cancelled');
-          expect(out.durationMs).toBeLessThan(1500);
         });
       });
     }

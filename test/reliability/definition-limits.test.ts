@@ -316,7 +316,7 @@ describe('item 11: definition edge cases fail loading with a definition error', 
     expect((await loadTools(small)).tools.has('t')).toBe(true);
   });
 
-  it('a YAML alias bomb (a large anchor repeated 60 times) is refused quickly', async () => {
+  it('a YAML alias bomb (a large anchor repeated 60 times) is refused without expanding it', async () => {
     const file = join(dir, 'bomb.yaml');
     const row = `    - ${'y'.repeat(70)}\n`;
     const anchor = `x-big: &big\n${row.repeat(Math.floor((4.5 * 1024 * 1024) / row.length))}`;
@@ -326,13 +326,12 @@ describe('item 11: definition edge cases fail loading with a definition error', 
       `${anchor}tools:\n  - type: action\n    tool: {type: function, function: {name: t}}\n    result:\n${uses}\n`,
     );
     const before = process.memoryUsage().rss;
-    const started = performance.now();
     const errors = await loadErrors(file);
-    const elapsed = performance.now() - started;
     expect(errors).toEqual([
       `${file}: : the definitions expand to more than 5242880 bytes with aliases resolved (maxFileBytes) [too_large]`,
     ]);
-    expect(elapsed).toBeLessThan(3000);
+    // Memory, not time, shows the aliases were never expanded (60 × 4.5 MB would be 270 MB of
+    // text): a time bound would fail on a loaded machine without telling anything more.
     expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
   }, 20_000);
 

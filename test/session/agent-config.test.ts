@@ -42,14 +42,13 @@ describe('runAgent config', () => {
     const model = new ScriptedModel([{ tool_calls: [{ name: 'hold', args: {} }] }, { text: '.' }], {
       record: true,
     });
-    const started = Date.now();
+    // The action never settles: the `timeout` result below is the cap's doing.
     const out = await runAgent('x', {
       tools,
       model,
       actions: { hold: () => new Promise(() => undefined) },
       config: { domain_timeout_secs: 0.05 },
     });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(JSON.parse(out.traces[0]?.output ?? '')).toEqual({
       error: { code: 'timeout', message: 'hold did not finish within 50 ms' },
     });

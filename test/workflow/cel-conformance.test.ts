@@ -132,10 +132,9 @@ describe('CEL conformance (cel-spec) through the workflow CEL integration', () =
         else failures.push(`${suite.name}/${t.name}: ${t.expr} → ${JSON.stringify(actual)}`);
       }
     }
-    console.log(
-      `CEL conformance: ${passed}/${applicable} passed (${skipped} out of scope skipped); first failures:\n  ${failures.slice(0, 15).join('\n  ')}`,
-    );
-    expect(applicable).toBeGreaterThan(500);
-    expect(passed / applicable).toBeGreaterThan(0.9);
+    // Silent when it passes: the known gaps are out of scope, and a passing run prints nothing.
+    const report = `CEL conformance: ${passed}/${applicable} passed (${skipped} out of scope skipped); first failures:\n  ${failures.slice(0, 15).join('\n  ')}`;
+    expect(applicable, report).toBeGreaterThan(500);
+    expect(passed / applicable, report).toBeGreaterThan(0.9);
   });
 });

@@ -31,7 +31,7 @@ Options:
                           is set, else manual). OPENAI_MODEL picks the model (default ${DEFAULT_OPENAI_MODEL}).
   --text-markers          for models without native tool calls: tools are described in the
                           system prompt and called with <tool>{"name":…,"input":{…}}</tool>
-  --services <file|json>  services with their auth for endpoint calls (SPEC §3), e.g.
+  --services <file|json>  services with their auth for endpoint calls (docs/handlers.md), e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}' or a JSON/YAML file;
                           /save writes them with every secret replaced
   --speech-ack host|auto  who reports playback (default auto: speech counts as played when
