@@ -32,6 +32,7 @@ import {
 import { NO_WORKFLOWS } from '../workflow/state.js';
 import {
   assignVars,
+  jsonCopy,
   liveStateFrom,
   snapshotState,
   systemValues,
@@ -242,6 +243,14 @@ class LiveSession implements Session, TurnHost {
 
   get id(): string {
     return this.state.id;
+  }
+
+  get vars(): Readonly<Record<string, unknown>> {
+    return jsonCopy(this.state.vars);
+  }
+
+  get language(): string {
+    return this.state.language;
   }
 
   get ended(): boolean {

@@ -48,7 +48,11 @@ export interface RoundOutcome {
 
 const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
 
-/** Runs one model call and its tool calls. Never throws; a model failure is in `error`. */
+/**
+ * Runs one model call and its tool calls. A model failure is in `error`; anything else thrown while
+ * starting or running a call (a host handler or configuration fault, an engine bug) is rethrown as
+ * it is, never wrapped as the model's: whose fault it is decides who can fix it.
+ */
 export async function runRound(
   host: TurnHost,
   turn: TurnController,
@@ -226,6 +230,8 @@ export async function runRound(
   let text = '';
   let usage: ModelUsage = NO_USAGE;
   let error: ModelError | undefined;
+  // Thrown by our side (starting a call) while the model streamed: not a model failure.
+  let fault: { readonly error: unknown } | undefined;
   tracing?.modelStart();
   // The active agent's model (agents[x].model), else the session's.
   const model = host.activeModel();
@@ -237,7 +243,7 @@ export async function runRound(
         : { messages, tools: chatTools, signal, modelId },
     );
     for await (const part of stream) {
-      if (turn.stopped) break;
+      if (turn.stopped || fault !== undefined) break;
       if (part.type !== 'finish') tracing?.modelPart(part.type === 'tool-call');
       switch (part.type) {
         case 'text-delta':
@@ -247,7 +253,11 @@ export async function runRound(
           }
           break;
         case 'tool-call':
-          start(part.call);
+          try {
+            start(part.call);
+          } catch (err) {
+            fault = { error: err };
+          }
           break;
         case 'finish':
           if (part.usage !== undefined) usage = part.usage;
@@ -262,6 +272,12 @@ export async function runRound(
     if (!turn.stopped) error = asModelError(err, model.name);
   }
   tracing?.modelEnd(usage, error);
+  if (fault !== undefined) {
+    // The calls already started finish (or fail) first; nothing is left running behind the turn.
+    await Promise.allSettled(pending);
+    speech?.stop();
+    throw fault.error;
+  }
   // One call (the usual case) is awaited directly and none (a final answer) not at all:
   // Promise.all allocates for nothing.
   if (pending.length === 1) await pending[0];
