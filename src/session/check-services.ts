@@ -121,7 +121,7 @@ function checkService(
     const suggested = suggestedOrigins(options, name);
     problem(
       `${base}.origins`,
-      `is required for a service with auth: its credentials go only to the origins listed. Add\n      origins: ${JSON.stringify(suggested.length > 0 ? suggested : ['https://api.example.com'])},\n    ${suggested.length > 0 ? '(the origins of the tools naming it) ' : ''}or origins: ["*"] to send them to any URL a definition names`,
+      `is required for a service with auth (its credentials go only to the origins listed): add origins: ${JSON.stringify(suggested.length > 0 ? suggested : ['https://api.example.com'])}${suggested.length > 0 ? ' (where the tools naming it send requests)' : ''}, or origins: ["*"] to send them to any URL a definition names`,
       'origins_required',
     );
   } else if (Array.isArray(config['origins']) && config['origins'].includes(ANY_ORIGIN))

@@ -7,7 +7,8 @@
 import { NO_USAGE, type ModelToolCall, type ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
 import { ToolError } from '../errors.js';
-import { asModelError, type ModelError } from '../models/errors.js';
+import { asModelError, ModelError } from '../models/errors.js';
+import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import { applyToolResult } from './apply-effects.js';
 import { executeToolCall, type ExecuteContext, type ToolCallResult } from './execute-tool-call.js';
 import { prepareToolCall, type PrepareContext } from './prepare-tool-call.js';
@@ -269,7 +270,7 @@ export async function runRound(
       }
     }
   } catch (err) {
-    if (!turn.stopped) error = asModelError(err, model.name);
+    if (!turn.stopped) error = scrubbedModelError(asModelError(err, model.name), host.secrets());
   }
   tracing?.modelEnd(usage, error);
   if (fault !== undefined) {
@@ -406,4 +407,16 @@ export function workflowExecutionIO(
       return executeToolCall(call, prepared, startedAt, execCtx);
     },
   };
+}
+
+/** A model error with the session's secrets scrubbed from its message (a server may echo a key). */
+function scrubbedModelError(error: ModelError, secrets: SecretSet): ModelError {
+  const message = secrets.scrubText(error.message);
+  if (message === error.message) return error;
+  return new ModelError({
+    code: error.code,
+    model: error.model,
+    message,
+    ...(error.status === undefined ? {} : { status: error.status }),
+  });
 }

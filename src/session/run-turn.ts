@@ -99,7 +99,10 @@ async function runTurnUntil(
     now: host.now,
   };
   if (state.agent !== undefined) init.agent = state.agent;
-  if (host.options.tracing !== undefined) init.options = host.options.tracing;
+  if (host.options.tracing !== undefined) {
+    init.options = host.options.tracing;
+    init.secrets = host.secrets();
+  }
   const tracing = new TurnTracing(init);
   let traces: ToolTrace[] = [];
   if (background === undefined) state.history.push({ role: 'user', content: userText });
