@@ -72,10 +72,12 @@ export class ServiceOrigins {
 
   constructor(services: Readonly<Record<string, ServiceConfig>>) {
     for (const [name, config] of Object.entries(services)) {
-      if (!Array.isArray(config.origins) || config.origins.includes(ANY_ORIGIN)) continue;
+      // Read defensively: createSession builds this while it checks the host's config.
+      const origins: unknown = (config as { origins?: unknown } | null)?.origins;
+      if (!Array.isArray(origins) || origins.includes(ANY_ORIGIN)) continue;
       const set = new Set<string>();
-      for (const entry of config.origins) {
-        const origin = originOf(entry);
+      for (const entry of origins as unknown[]) {
+        const origin = typeof entry === 'string' ? originOf(entry) : undefined;
         if (origin !== undefined) set.add(origin);
       }
       this.#allowed.set(name, set);
