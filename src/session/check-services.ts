@@ -5,6 +5,7 @@
  * handlers only for action tools. A tool naming a service nothing configures is a warning (its
  * calls fail with `not_available`): a tools file is often shared by bots that use part of it.
  */
+import type { ToolDefinition } from '../definition/types.js';
 import type { DefinitionIssue } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
 import { headerProblem } from '../handlers/endpoint/build-request.js';
@@ -61,13 +62,8 @@ export function checkServicesAndActions(
 function checkActions(options: SessionOptions, problem: Problem): void {
   const actions: unknown = options.actions;
   if (actions === undefined) return;
-  const entries: Array<[string, unknown]> =
-    actions instanceof Map
-      ? [...(actions as Map<unknown, unknown>)].map(([k, v]) => [String(k), v])
-      : isRecord(actions)
-        ? Object.entries(actions)
-        : [];
-  if (!(actions instanceof Map) && !isRecord(actions)) {
+  const isMap = actions instanceof Map;
+  if (!isMap && !isRecord(actions)) {
     problem(
       'actions',
       `expected an object (or Map) of handlers by tool name, got ${kindOf(actions)}`,
@@ -75,22 +71,26 @@ function checkActions(options: SessionOptions, problem: Problem): void {
     return;
   }
   const tools = options.tools.tools;
-  const actionTools = [...tools.values()].filter((t) => t.type === 'action').map((t) => t.name);
-  for (const [name, handler] of entries) {
+  // Made every createSession: no list is built unless a name is wrong.
+  const check = (name: string, handler: unknown): void => {
     const path = `actions.${name}`;
     const tool = tools.get(name);
-    if (tool === undefined)
+    if (tool === undefined) {
+      const actionTools = [...tools.values()].filter((t) => t.type === 'action').map((t) => t.name);
       problem(
         path,
         `names no tool${didYouMean(name, actionTools)}; action tools: ${actionTools.join(', ') || 'none'}`,
       );
-    else if (tool.type !== 'action')
+    } else if (tool.type !== 'action')
       problem(
         path,
         `${name} is ${tool.type === 'endpoint' ? 'an' : 'a'} ${tool.type} tool; only action tools call host handlers`,
       );
     if (typeof handler !== 'function') problem(path, `expected a function, got ${kindOf(handler)}`);
-  }
+  };
+  if (isMap)
+    for (const [name, handler] of actions as Map<unknown, unknown>) check(String(name), handler);
+  else for (const name of Object.keys(actions)) check(name, actions[name]);
 }
 
 function checkService(
@@ -235,6 +235,22 @@ function suggestedOrigins(options: SessionOptions, service: string): string[] {
   return [...out];
 }
 
+/** The endpoint tools naming a service, per tool map (made once: checked at every createSession). */
+const namingServices = new WeakMap<
+  ReadonlyMap<string, ToolDefinition>,
+  readonly ToolDefinition[]
+>();
+function toolsNamingServices(
+  tools: ReadonlyMap<string, ToolDefinition>,
+): readonly ToolDefinition[] {
+  let named = namingServices.get(tools);
+  if (named === undefined) {
+    named = [...tools.values()].filter((t) => t.service !== undefined && t.endpoint !== undefined);
+    namingServices.set(tools, named);
+  }
+  return named;
+}
+
 /**
  * Every endpoint tool naming a service with `origins` has its URL at one of them; a tool naming a
  * service nothing configures is a warning (with the configured name it is probably meant to be).
@@ -245,9 +261,11 @@ function checkToolServices(
   problem: Problem,
   warn: (issue: DefinitionIssue) => void,
 ): void {
+  const named = toolsNamingServices(options.tools.tools);
+  if (named.length === 0) return;
   const origins = new ServiceOrigins(options.services ?? {});
   const unconfigured = new Map<string, string[]>();
-  for (const tool of options.tools.tools.values()) {
+  for (const tool of named) {
     const service = tool.service;
     if (service === undefined || tool.endpoint === undefined) continue;
     if (!Object.hasOwn(services, service)) {
