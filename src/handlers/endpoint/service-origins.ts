@@ -54,7 +54,10 @@ export function originProblems(
     return [{ path: 'origins', message: 'must be a list of origins like https://api.example.com' }];
   const out: Array<{ path: string; message: string }> = [];
   if (origins.includes(ANY_ORIGIN) && origins.length > 1)
-    out.push({ path: 'origins', message: '"*" allows every origin: give it alone, or list origins' });
+    out.push({
+      path: 'origins',
+      message: '"*" allows every origin: give it alone, or list origins',
+    });
   origins.forEach((entry: unknown, i) => {
     if (entry === ANY_ORIGIN) return;
     if (typeof entry !== 'string' || !isOrigin(entry))
