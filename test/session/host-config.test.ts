@@ -252,3 +252,24 @@ describe('session.vars and session.language', () => {
     expect(s.language).toBe('es-US');
   });
 });
+
+describe('checked once per services object, never a stale error', () => {
+  it('a host that fixes its services object after the error is checked again', () => {
+    const config = { clinic: { auth: { type: 'bearer', token: '' }, origins: [ORIGIN] } };
+    const options = base({ services: config as SessionOptions['services'] });
+    expect(() => createSession(options)).toThrow(/services\.clinic\.auth\.token/);
+    config.clinic.auth.token = 'tok-fixed-1234';
+    expect(createSession(options).id).toEqual(expect.any(String));
+  });
+
+  it('a clean result is reused, warnings included', () => {
+    const warnings: string[] = [];
+    const options = base({
+      services: { clinc: {} },
+      onWarning: (w) => warnings.push(w.code),
+    });
+    createSession(options);
+    createSession(options);
+    expect(warnings).toEqual(['service_not_configured', 'service_not_configured']);
+  });
+});
