@@ -63,3 +63,25 @@ export function asModelError(err: unknown, model: string): ModelError {
     cause: err,
   });
 }
+
+/**
+ * The error with every credential (raw or percent-encoded) in its message replaced by
+ * `[redacted]`: a model server may echo the key it was sent in its error text. When one was found
+ * the cause (the client's own error, holding the same text) is dropped.
+ */
+export function scrubModelError(error: ModelError, credentials: readonly string[]): ModelError {
+  let message = error.message;
+  for (const secret of credentials) {
+    // Short values (a placeholder like "none") would mangle ordinary text.
+    if (secret.length < 8) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)]))
+      message = message.split(form).join('[redacted]');
+  }
+  if (message === error.message) return error;
+  return new ModelError({
+    code: error.code,
+    model: error.model,
+    message,
+    ...(error.status === undefined ? {} : { status: error.status }),
+  });
+}

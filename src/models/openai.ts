@@ -19,7 +19,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { ModelError, abortError, asModelError } from './errors.js';
+import { ModelError, abortError, asModelError, scrubModelError } from './errors.js';
 import type {
   ChatMessage,
   ChatTool,
@@ -73,19 +73,24 @@ export interface OpenAIModelOptions {
 export function openaiModel(options: OpenAIModelOptions): Model {
   checkSettings(options);
   const timeoutMs = options.timeoutMs ?? options.timeout ?? 60_000;
+  const apiKey = options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'none';
   const client =
     options.client ??
     new OpenAI({
-      apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'none',
+      apiKey,
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       timeout: timeoutMs,
       maxRetries: options.maxRetries ?? 1,
     });
   const name = `openai:${options.model}`;
+  // The key the client really sends ("none" is the placeholder for servers that need none).
+  const key = options.client === undefined ? apiKey : options.client.apiKey;
+  const credentials: readonly string[] = key === null || key === 'none' || key === '' ? [] : [key];
   return {
     name,
-    stream: (request) => streamChat({ client, options, name, timeoutMs, request }),
+    stream: (request) => streamChat({ client, options, name, timeoutMs, request, credentials }),
+    credentials: () => credentials,
   };
 }
 
@@ -134,8 +139,9 @@ async function* streamChat(input: {
   name: string;
   timeoutMs: number;
   request: ModelRequest;
+  credentials: readonly string[];
 }): AsyncGenerator<ModelStreamPart> {
-  const { client, options, name, timeoutMs, request } = input;
+  const { client, options, name, timeoutMs, request, credentials } = input;
   // One controller for both the caller's interruption and our between-chunks deadline.
   const controller = new AbortController();
   let timedOut = false;
@@ -209,7 +215,7 @@ async function* streamChat(input: {
     if (timedOut) throw new Error('stream stalled');
   } catch (err) {
     if (request.signal.aborted) throw abortError();
-    throw toModelError(err, name, timedOut, timeoutMs);
+    throw scrubModelError(toModelError(err, name, timedOut, timeoutMs), credentials);
   } finally {
     if (idle !== undefined) clearTimeout(idle);
     request.signal.removeEventListener('abort', onAbort);

@@ -74,4 +74,9 @@ export interface Model {
   /** Human name, e.g. `openai:gpt-4o-mini` or `scripted`. */
   readonly name: string;
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+  /**
+   * The credentials the adapter sends (API keys). The session adds them to the secrets it scrubs
+   * from everything it shows, model error messages included.
+   */
+  credentials?(): readonly string[];
 }

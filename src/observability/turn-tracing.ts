@@ -24,6 +24,13 @@ import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
 import { append } from '../small-arrays.js';
+import { REDACTED, safeUrl } from './safe-url.js';
+
+/** Scrubs secrets from text and values (the session's SecretSet). */
+export interface Scrubber {
+  scrubText(text: string): string;
+  scrubValue(value: unknown): unknown;
+}
 
 const TRACER_NAME = 'switchboard';
 
@@ -36,8 +43,11 @@ export interface ToolCallTrace {
    * it `attempt` need not be called (it would return no headers and an end that does nothing).
    */
   readonly recording: boolean;
-  /** One HTTP attempt is about to be sent; returns headers to add and its end. */
-  attempt(record: HttpExchangeRecord): AttemptTrace;
+  /**
+   * One HTTP attempt is about to be sent; returns headers to add and its end. `urlTemplate`: the
+   * tool's endpoint URL, whose literal path segments `url.full` keeps.
+   */
+  attempt(record: HttpExchangeRecord, urlTemplate?: string): AttemptTrace;
   /** The call finished: its error code, if it failed, and its output. */
   end(errorCode: string | undefined, output: unknown): void;
 }
@@ -58,6 +68,8 @@ export interface TurnTracingInit {
   readonly model: string;
   readonly now: () => number;
   readonly options?: TracingOptions;
+  /** The session's secrets: scrubbed from recorded values and error messages. */
+  readonly secrets?: Scrubber;
 }
 
 /**
@@ -185,7 +197,7 @@ export class TurnTracing {
       span.setAttribute('gen_ai.usage.input_tokens', usage.inputTokens);
       span.setAttribute('gen_ai.usage.output_tokens', usage.outputTokens);
     }
-    if (error !== undefined) fail(span, error.code, error.message);
+    if (error !== undefined) fail(span, error.code, this.scrubbed(error.message));
     span.end();
   }
 
@@ -209,7 +221,7 @@ export class TurnTracing {
             ...(toolType === undefined ? {} : { 'switchboard.tool.type': toolType }),
             'switchboard.transform.rule_count': ruleCount,
             ...(this.#init.options?.recordValues === true && args !== undefined
-              ? { 'gen_ai.tool.call.arguments': safeJson(args) }
+              ? { 'gen_ai.tool.call.arguments': this.recorded(args, []) }
               : {}),
           });
     return new ToolCall(this, callId, tool, started, span);
@@ -223,6 +235,26 @@ export class TurnTracing {
   /** For {@link ToolCall}: whether values (arguments, results) go on spans. */
   recordsValues(): boolean {
     return this.#init.options?.recordValues === true;
+  }
+
+  /**
+   * For {@link ToolCall}: a value as a span attribute, JSON with the session's secrets and the
+   * values left out of the call's `url.full` scrubbed (an API may echo a query key it was sent).
+   */
+  recorded(value: unknown, redacted: readonly string[]): string {
+    const secrets = this.#init.secrets;
+    let json = safeJson(secrets === undefined ? value : secrets.scrubValue(value));
+    for (const v of redacted) {
+      if (v.length < 4) continue;
+      for (const form of new Set([v, JSON.stringify(v).slice(1, -1)]))
+        json = json.split(form).join(REDACTED);
+    }
+    return json;
+  }
+
+  /** For span status messages: the text with the session's secrets scrubbed. */
+  scrubbed(text: string): string {
+    return this.#init.secrets?.scrubText(text) ?? text;
   }
 
   /** For {@link ToolCall}: the context a tool call's child spans (HTTP attempts) start under. */
@@ -253,16 +285,26 @@ export class TurnTracing {
     if (span !== undefined) {
       span.setAttribute('switchboard.interrupted', outcome.interrupted);
       span.setAttribute('switchboard.tool_calls', this.#tools.length);
-      if (outcome.error !== undefined) fail(span, outcome.error.code, outcome.error.message);
+      if (outcome.error !== undefined)
+        fail(span, outcome.error.code, this.scrubbed(outcome.error.message));
       span.end();
     }
     return timings;
   }
 
-  /** For {@link ToolCall}: tracks one HTTP attempt under `parent`. */
-  attempt(record: HttpExchangeRecord, parent: Context | undefined): AttemptTrace {
+  /**
+   * For {@link ToolCall}: tracks one HTTP attempt under `parent`; the values its `url.full` left
+   * out go to `redacted`.
+   */
+  attempt(
+    record: HttpExchangeRecord,
+    parent: Context | undefined,
+    urlTemplate: string | undefined,
+    redacted: string[],
+  ): AttemptTrace {
     if (parent === undefined || this.#tracer === undefined) return NO_ATTEMPT;
-    const url = safeUrl(record.url);
+    const url = safeUrl(record.url, urlTemplate, this.#init.options?.recordUrlValues === true);
+    if (url !== undefined) redacted.push(...url.redacted);
     const span = this.#tracer.startSpan(
       record.method,
       {
@@ -272,7 +314,7 @@ export class TurnTracing {
           ...(url === undefined
             ? {}
             : {
-                'url.full': url.full,
+                'url.full': this.scrubbed(url.full),
                 'url.scheme': url.scheme,
                 'server.address': url.host,
                 ...(url.port === undefined ? {} : { 'server.port': url.port }),
@@ -292,7 +334,7 @@ export class TurnTracing {
       headers,
       end: (status, failure) => {
         if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        if (failure !== undefined) fail(span, failure);
+        if (failure !== undefined) fail(span, this.scrubbed(failure));
         else if (status !== undefined && status >= 400) fail(span, String(status));
         span.end();
       },
@@ -327,32 +369,6 @@ function modelId(name: string): string {
 function providerOf(name: string): Attributes {
   const colon = name.indexOf(':');
   return colon === -1 ? {} : { 'gen_ai.provider.name': name.slice(0, colon) };
-}
-
-/**
- * The URL for `url.full` with every query value replaced by `REDACTED` (a query may carry an API
- * key or a parameter value), and any userinfo dropped.
- */
-function safeUrl(
-  href: string,
-): { full: string; scheme: string; host: string; port: number | undefined } | undefined {
-  let url: URL;
-  try {
-    url = new URL(href);
-  } catch {
-    return undefined;
-  }
-  const keys = [...url.searchParams.keys()];
-  const query =
-    keys.length === 0 ? '' : `?${keys.map((k) => `${encodeURIComponent(k)}=REDACTED`).join('&')}`;
-  const scheme = url.protocol.replace(/:$/, '');
-  const port = url.port === '' ? undefined : Number(url.port);
-  return {
-    full: `${url.protocol}//${url.host}${url.pathname}${query}`,
-    scheme,
-    host: url.hostname,
-    port,
-  };
 }
 
 function safeJson(value: unknown): string {
@@ -413,6 +429,8 @@ class ToolCall implements ToolCallTrace {
   readonly #span: Span | undefined;
   readonly #spanContext: Context | undefined;
   #dispatchedAt: number | undefined;
+  /** Values left out of this call's `url.full`s (made by its first traced attempt). */
+  #redacted: string[] | undefined;
 
   constructor(
     turn: TurnTracing,
@@ -437,8 +455,8 @@ class ToolCall implements ToolCallTrace {
     return this.#span !== undefined;
   }
 
-  attempt(record: HttpExchangeRecord): AttemptTrace {
-    return this.#turn.attempt(record, this.#spanContext);
+  attempt(record: HttpExchangeRecord, urlTemplate?: string): AttemptTrace {
+    return this.#turn.attempt(record, this.#spanContext, urlTemplate, (this.#redacted ??= []));
   }
 
   end(errorCode: string | undefined, output: unknown): void {
@@ -457,7 +475,10 @@ class ToolCall implements ToolCallTrace {
     span.setAttribute('switchboard.tool.queued_ms', queuedMs);
     if (errorCode !== undefined) fail(span, errorCode);
     else if (this.#turn.recordsValues())
-      span.setAttribute('gen_ai.tool.call.result', safeJson(output));
+      span.setAttribute(
+        'gen_ai.tool.call.result',
+        this.#turn.recorded(output, this.#redacted ?? []),
+      );
     span.end();
   }
 }

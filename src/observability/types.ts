@@ -11,6 +11,12 @@ export interface TracingOptions {
   readonly propagateContext?: boolean;
   /** Record tool arguments and results as span attributes. Default false: values never leave. */
   readonly recordValues?: boolean;
+  /**
+   * Keep path and query values in `url.full`. Default false: each query value, and each path
+   * segment that is not a literal part of the tool's URL, is `REDACTED` (a path or query may carry
+   * a token). The session's secrets are scrubbed either way.
+   */
+  readonly recordUrlValues?: boolean;
 }
 
 /** One model call of a turn. Milliseconds from the call's start. */

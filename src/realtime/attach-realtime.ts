@@ -325,6 +325,14 @@ class AttachedSession implements Session {
     return this.#attachment.live.ended;
   }
 
+  get vars(): Readonly<Record<string, unknown>> {
+    return this.#attachment.live.vars;
+  }
+
+  get language(): string {
+    return this.#attachment.live.language;
+  }
+
   send(userText: string): TurnStream {
     return this.#attachment.sendText(userText);
   }

@@ -1,13 +1,14 @@
 /**
  * Checks of the host's session options that a type cannot express, done once in
  * `createSession`/`restoreSession`: the language against `languages` (canonical BCP-47 tags), and
- * `toolDefaults` (session-wide and per agent) against the tools' static parameters and types.
- * A mistake throws a {@link DefinitionError} naming the option path; nothing is half-applied.
+ * `toolDefaults` (session-wide and per agent) against the tools' static parameters and types,
+ * and `services`/`actions` (check-services.ts). A mistake throws a {@link DefinitionError} naming
+ * the option path; nothing is half-applied. Warnings go to `onWarning`.
  */
 import { checkStaticValue } from '../definition/resolve.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
-import { originOf, originProblems, ServiceOrigins } from '../handlers/endpoint/service-origins.js';
+import { checkServicesAndActions } from './check-services.js';
 import type { SessionOptions } from './types.js';
 
 /** The languages after checking: the canonical initial tag and allow-list. */
@@ -24,9 +25,10 @@ const MAX_TIMER_SECS = 2_147_483;
 /** Checks the options; returns the canonical language settings. Throws on any problem. */
 export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
   const issues: DefinitionIssue[] = [];
-  const problem = (path: string, message: string): void => {
-    issues.push({ code: 'session_options', severity: 'error', path, message });
+  const problem = (path: string, message: string, code = 'session_options'): void => {
+    issues.push({ code, severity: 'error', path, message });
   };
+  const warnings: DefinitionIssue[] = [];
 
   let languages: string[] | undefined;
   if (options.languages !== undefined) {
@@ -55,45 +57,30 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     if (secs !== undefined && !(typeof secs === 'number' && secs > 0 && secs <= MAX_TIMER_SECS))
       problem(key, `must be a number of seconds above 0 and at most ${MAX_TIMER_SECS}`);
   }
-  checkServiceOrigins(options, issues);
+  checkServicesAndActions(options, problem, (w) => warnings.push(w));
   checkToolDefaults(options, options.toolDefaults, 'toolDefaults', problem);
   for (const [name, agent] of Object.entries(options.agents ?? {})) {
     checkToolDefaults(options, agent.toolDefaults, `agents.${name}.toolDefaults`, problem);
   }
   if (issues.length > 0) throw new DefinitionError(issues, 'invalid session options');
+  const warn = options.onWarning ?? warnOnce;
+  for (const w of warnings) warn(w);
   return { language, ...(languages !== undefined ? { languages } : {}) };
 }
 
+/** Warnings already shown by {@link warnOnce} (bounded: names come from definitions). */
+const shown = new Set<string>();
+const MAX_SHOWN = 1000;
+
 /**
- * Services' `origins` are origins, and every endpoint tool naming a service that declares them has
- * its URL at one of them (issue 14 item 3: secrets follow their service's origin).
+ * Default `onWarning`: a process warning, each once per process (a server that makes a session per
+ * call would otherwise repeat it on every call).
  */
-function checkServiceOrigins(options: SessionOptions, issues: DefinitionIssue[]): void {
-  // Without services there is nothing to check (a tool naming an unknown service fails its calls).
-  const services = options.services;
-  if (services === undefined) return;
-  for (const [name, config] of Object.entries(services))
-    for (const { path, message } of originProblems(config))
-      issues.push({
-        code: 'session_options',
-        severity: 'error',
-        path: `services.${name}.${path}`,
-        message,
-      });
-  const origins = new ServiceOrigins(services);
-  for (const tool of options.tools.tools.values()) {
-    const service = tool.service;
-    if (service === undefined || tool.endpoint === undefined) continue;
-    if (!Object.hasOwn(services, service)) continue;
-    const origin = originOf(tool.endpoint.url.replace(/\{[^{}]*\}/g, 'x'));
-    if (origin === undefined || origins.allows(service, origin)) continue;
-    issues.push({
-      code: 'origin_not_allowed',
-      severity: 'error',
-      path: `tools.${tool.name}.endpoint.url`,
-      message: `tool ${tool.name} sends service "${service}" credentials to ${origin}, outside its origins (${origins.declared(service).join(', ')})`,
-    });
-  }
+export function warnOnce(issue: DefinitionIssue): void {
+  const text = `${issue.path}: ${issue.message}`;
+  if (shown.has(text)) return;
+  if (shown.size < MAX_SHOWN) shown.add(text);
+  process.emitWarning(text, { code: `SWITCHBOARD_${issue.code.toUpperCase()}` });
 }
 
 function checkToolDefaults(

@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import { DefinitionError } from '../errors.js';
+
+import { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { ActionHandler, Handler } from '../handlers/types.js';
 import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
@@ -33,6 +35,7 @@ import {
 import { NO_WORKFLOWS } from '../workflow/state.js';
 import {
   assignVars,
+  jsonCopy,
   liveStateFrom,
   snapshotState,
   systemValues,
@@ -231,6 +234,7 @@ class LiveSession implements Session, TurnHost {
   readonly #messages = new ModelMessages();
   #channel: { emit(event: TurnEvent): void } | undefined;
   #handlers: SessionHandlers | undefined;
+  #secrets: SecretSet | undefined;
   #endpoint: (Handler & { close(): Promise<void> }) | undefined;
   #current: TurnController | undefined;
   #queue: Promise<unknown> = IDLE;
@@ -252,6 +256,14 @@ class LiveSession implements Session, TurnHost {
 
   get id(): string {
     return this.state.id;
+  }
+
+  get vars(): Readonly<Record<string, unknown>> {
+    return jsonCopy(this.state.vars);
+  }
+
+  get language(): string {
+    return this.state.language;
   }
 
   get ended(): boolean {
@@ -427,6 +439,16 @@ class LiveSession implements Session, TurnHost {
     await endpoint?.close();
   }
 
+  secrets(): SecretSet {
+    if (this.#secrets !== undefined) return this.#secrets;
+    const o = this.options;
+    const set = o.secrets ?? new SecretSet();
+    if (o.services !== undefined) set.addServices(o.services);
+    for (const model of [o.model, ...Object.values(o.agents ?? {}).map((a) => a.model)])
+      for (const credential of model?.credentials?.() ?? []) set.add(credential);
+    return (this.#secrets = set);
+  }
+
   handlerFor(type: ToolType): Handler {
     const handlers = (this.#handlers ??= new SessionHandlers());
     return (handlers[type] ??= this.#createHandler(type));
@@ -451,7 +473,7 @@ class LiveSession implements Session, TurnHost {
         if (o.dispatcher !== undefined) endpoint.dispatcher = o.dispatcher;
         if (o.pools !== undefined) endpoint.pools = o.pools;
         if (o.services !== undefined) endpoint.services = o.services;
-        if (o.secrets !== undefined) endpoint.secrets = o.secrets;
+        endpoint.secrets = this.secrets();
         if (o.networkPolicy !== undefined) endpoint.networkPolicy = o.networkPolicy;
         if (o.maxResponseBytes !== undefined) endpoint.maxResponseBytes = o.maxResponseBytes;
         this.#endpoint = limitEndpointCalls(

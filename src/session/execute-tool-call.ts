@@ -171,7 +171,9 @@ function dispatch(
   const handler = ctx.host.handlerFor(tool.type);
   // Attempts are traced only when the call has a recording span (else tracing them does nothing).
   const traceAttempt =
-    trace?.recording === true ? (record: HttpExchangeRecord) => trace.attempt(record) : undefined;
+    trace?.recording === true
+      ? (record: HttpExchangeRecord) => trace.attempt(record, tool.endpoint?.url)
+      : undefined;
   // Written out, not spread: made for every call.
   const attempt = (signal: AbortSignal): Promise<HandlerOutcome> =>
     handler.execute(

@@ -7,7 +7,8 @@
 import { NO_USAGE, type ModelToolCall, type ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
 import { ToolError } from '../errors.js';
-import { asModelError, type ModelError } from '../models/errors.js';
+import { asModelError, ModelError } from '../models/errors.js';
+import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import { applyToolResult } from './apply-effects.js';
 import { executeToolCall, type ExecuteContext, type ToolCallResult } from './execute-tool-call.js';
 import { prepareToolCall, type PrepareContext } from './prepare-tool-call.js';
@@ -48,7 +49,11 @@ export interface RoundOutcome {
 
 const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
 
-/** Runs one model call and its tool calls. Never throws; a model failure is in `error`. */
+/**
+ * Runs one model call and its tool calls. A model failure is in `error`; anything else thrown while
+ * starting or running a call (a host handler or configuration fault, an engine bug) is rethrown as
+ * it is, never wrapped as the model's: whose fault it is decides who can fix it.
+ */
 export async function runRound(
   host: TurnHost,
   turn: TurnController,
@@ -226,6 +231,8 @@ export async function runRound(
   let text = '';
   let usage: ModelUsage = NO_USAGE;
   let error: ModelError | undefined;
+  // Thrown by our side (starting a call) while the model streamed: not a model failure.
+  let fault: { readonly error: unknown } | undefined;
   tracing?.modelStart();
   // The active agent's model (agents[x].model), else the session's.
   const model = host.activeModel();
@@ -237,7 +244,7 @@ export async function runRound(
         : { messages, tools: chatTools, signal, modelId },
     );
     for await (const part of stream) {
-      if (turn.stopped) break;
+      if (turn.stopped || fault !== undefined) break;
       if (part.type !== 'finish') tracing?.modelPart(part.type === 'tool-call');
       switch (part.type) {
         case 'text-delta':
@@ -247,7 +254,11 @@ export async function runRound(
           }
           break;
         case 'tool-call':
-          start(part.call);
+          try {
+            start(part.call);
+          } catch (err) {
+            fault = { error: err };
+          }
           break;
         case 'finish':
           if (part.usage !== undefined) usage = part.usage;
@@ -259,9 +270,15 @@ export async function runRound(
       }
     }
   } catch (err) {
-    if (!turn.stopped) error = asModelError(err, model.name);
+    if (!turn.stopped) error = scrubbedModelError(asModelError(err, model.name), host.secrets());
   }
   tracing?.modelEnd(usage, error);
+  if (fault !== undefined) {
+    // The calls already started finish (or fail) first; nothing is left running behind the turn.
+    await Promise.allSettled(pending);
+    speech?.stop();
+    throw fault.error;
+  }
   // One call (the usual case) is awaited directly and none (a final answer) not at all:
   // Promise.all allocates for nothing.
   if (pending.length === 1) await pending[0];
@@ -390,4 +407,16 @@ export function workflowExecutionIO(
       return executeToolCall(call, prepared, startedAt, execCtx);
     },
   };
+}
+
+/** A model error with the session's secrets scrubbed from its message (a server may echo a key). */
+function scrubbedModelError(error: ModelError, secrets: SecretSet): ModelError {
+  const message = secrets.scrubText(error.message);
+  if (message === error.message) return error;
+  return new ModelError({
+    code: error.code,
+    model: error.model,
+    message,
+    ...(error.status === undefined ? {} : { status: error.status }),
+  });
 }

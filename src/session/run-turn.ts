@@ -99,7 +99,10 @@ async function runTurnUntil(
     now: host.now,
   };
   if (state.agent !== undefined) init.agent = state.agent;
-  if (host.options.tracing !== undefined) init.options = host.options.tracing;
+  if (host.options.tracing !== undefined) {
+    init.options = host.options.tracing;
+    init.secrets = host.secrets();
+  }
   const tracing = new TurnTracing(init);
   let traces: ToolTrace[] = [];
   if (background === undefined) state.history.push({ role: 'user', content: userText });
@@ -124,7 +127,16 @@ async function runTurnUntil(
       interrupted = true;
       break;
     }
-    const round = await runRound(host, turn, emit, tracing);
+    let round: Awaited<ReturnType<typeof runRound>>;
+    try {
+      round = await runRound(host, turn, emit, tracing);
+    } catch (err) {
+      // Not the model's failure (those come back in round.error): the turn span ends with the
+      // error's own name and the error goes to the host as it is.
+      const name = err instanceof Error ? err.name : 'Error';
+      tracing.end({ interrupted: false, error: { code: name, message: String(err) } });
+      throw err;
+    }
     inputTokens += round.usage.inputTokens;
     outputTokens += round.usage.outputTokens;
     for (const r of round.activation) traces = append(traces, r.trace);

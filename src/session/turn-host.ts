@@ -3,6 +3,7 @@
  * free of the session class, so each stage can be read and tested on its own.
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
+import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { Handler } from '../handlers/types.js';
 import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
@@ -27,6 +28,11 @@ export interface TurnHost {
   readonly now: () => number;
   readonly generateId: () => string;
   handlerFor(type: ToolType): Handler;
+  /**
+   * The session's secrets (its services' credentials, tokens issued for them, its models' API
+   * keys), made on first use: scrubbed from model errors, spans and endpoint outputs.
+   */
+  secrets(): SecretSet;
   /** Tools the active agent may call. */
   activeTools(): ReadonlyMap<string, ToolDefinition>;
   /** The model of the active agent (`agents[x].model`), else the session's `model`. */

@@ -3,7 +3,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { ToolSet } from '../definition/types.js';
-import type { ToolErrorCode } from '../errors.js';
+import type { DefinitionIssue, ToolErrorCode } from '../errors.js';
 import type { ConnectionPools } from '../handlers/endpoint/connection-pools.js';
 import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
@@ -35,7 +35,8 @@ export interface ServiceConfig {
   /**
    * Origins (`https://api.clinic.test`, `http://127.0.0.1:8080`) the service's credentials and
    * headers may be sent to. A definition naming the service with a URL elsewhere is refused at
-   * `createSession` and at call time (`origin_not_allowed`). Default: every origin.
+   * `createSession` and at call time (`origin_not_allowed`). Required when the service has `auth`;
+   * `["*"]` sends its credentials to any origin (a warning at `createSession`).
    */
   readonly origins?: readonly string[];
 }
@@ -179,6 +180,13 @@ export interface SessionOptions {
    * records. Default: a process warning with code `SWITCHBOARD_HOST_CALLBACK`.
    */
   readonly hostError?: (error: unknown, context: HostErrorContext) => void;
+  /**
+   * Receives what `createSession` finds doubtful but not wrong: a tool naming a service `services`
+   * does not configure (`service_not_configured`: its calls fail with `not_available`), a service
+   * whose credentials may go anywhere (`origins_any`). Default: a process warning, each once per
+   * process, with code `SWITCHBOARD_<CODE>`.
+   */
+  readonly onWarning?: (warning: DefinitionIssue) => void;
   /** Injectable clock and id source for deterministic tests. */
   readonly _internal?: {
     readonly now?: () => number;
@@ -371,6 +379,13 @@ export interface TurnStream extends AsyncIterable<SessionEvent> {
 /** A live session. */
 export interface Session {
   readonly id: string;
+  /**
+   * The session variables now: a copy (changing it changes nothing; tools and `actionResult({
+   * vars })` change them), the same as `toJSON().vars`.
+   */
+  readonly vars: Readonly<Record<string, unknown>>;
+  /** The session's language now (a canonical BCP-47 tag; context tools switch it). */
+  readonly language: string;
   send(userText: string): TurnStream;
   run(userText: string): Promise<TurnResult>;
   /**

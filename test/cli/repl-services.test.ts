@@ -54,7 +54,9 @@ describe('repl --services: auth without leaking secrets', () => {
       `/save ${saved}`,
       '/quit',
     ].join('\n');
-    const services = JSON.stringify({ pets: { auth: { type: 'bearer', token: secret } } });
+    const services = JSON.stringify({
+      pets: { auth: { type: 'bearer', token: secret }, origins: [`http://127.0.0.1:${port}`] },
+    });
     const r = await cliAsync(['repl', tools, '--model', 'manual', '--services', services], {
       input,
     });

@@ -63,7 +63,7 @@ async function sessionWith(steps: ScriptedStep[], extra: Partial<SessionOptions>
   return createSession({
     tools,
     model,
-    services: { wx: { auth: { type: 'bearer', token: TOKEN } } },
+    services: { wx: { auth: { type: 'bearer', token: TOKEN }, origins: [server.origin] } },
     ...extra,
   });
 }

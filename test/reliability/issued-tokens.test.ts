@@ -83,6 +83,7 @@ describe('issued OAuth2 tokens are secrets too', () => {
           client_secret: 'cs-Repl-5e6f7a8b',
           auth_url: `${auth.origin}/token`,
         },
+        origins: [api.origin],
       },
     });
     const saved = join(dir, 'saved.yaml');
@@ -133,6 +134,7 @@ describe('issued OAuth2 tokens are secrets too', () => {
             client_secret: 'cs-Host-9a8b7c6d',
             auth_url: `${auth.origin}/token`,
           },
+          origins: [api.origin],
         },
       },
     });

@@ -255,7 +255,7 @@ describe('faults through a whole session: a tool error for the model, the sessio
     await session.close();
   });
 
-  it('a service with a header the host misconfigured is a tool error, not a crash', async () => {
+  it('a service with a header the host misconfigured fails createSession, naming it', async () => {
     const services: Record<string, ServiceConfig> = {
       s: { headers: { 'x-tenant': 'acme\r\nx-admin: 1' } },
     };
@@ -267,11 +267,9 @@ describe('faults through a whole session: a tool error for the model, the sessio
         endpoint: { url: `${server.origin}/ok`, method: 'get' },
       },
     ]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'c' }] }, { text: 'ok' }], {
-      record: true,
-    });
-    const result = await createSession({ tools, model, services }).run('go');
-    expect(result.traces[0]?.errorCode).toBe('invalid_arguments');
+    expect(() => createSession({ tools, model: new ScriptedModel([]), services })).toThrow(
+      'services.s.headers.x-tenant: contains characters that cannot be sent in an HTTP header',
+    );
     expect(server.connections).toBe(0);
   });
 });

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import type { ToolSet } from '../../src/definition/types.js';
+import { DefinitionError } from '../../src/errors.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { ServiceConfig, SessionEvent } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
@@ -64,9 +65,15 @@ beforeEach(() => {
 
 function services(): Record<string, ServiceConfig> {
   return {
-    basic: { auth: { type: 'basic', username: 'user-r', password: S.basic } },
-    bearer: { auth: { type: 'bearer', token: S.bearer } },
-    custom: { auth: { type: 'custom_headers', headers: { 'x-api-secret': S.custom } } },
+    basic: {
+      auth: { type: 'basic', username: 'user-r', password: S.basic },
+      origins: [api.origin],
+    },
+    bearer: { auth: { type: 'bearer', token: S.bearer }, origins: [api.origin] },
+    custom: {
+      auth: { type: 'custom_headers', headers: { 'x-api-secret': S.custom } },
+      origins: [api.origin],
+    },
     oauth: {
       auth: {
         type: 'oauth2',
@@ -74,6 +81,7 @@ function services(): Record<string, ServiceConfig> {
         client_secret: S.client,
         auth_url: `${auth.origin}/token`,
       },
+      origins: [api.origin],
     },
   };
 }
@@ -194,7 +202,7 @@ describe('no secret in anything a session produces', () => {
     );
   });
 
-  it('a secret with a control character is refused without quoting it', async () => {
+  it('a secret with a control character is refused at createSession without quoting it', async () => {
     const bad = `${S.bearer}\r\nx-evil: 1`;
     const local = await loadTools([
       {
@@ -204,18 +212,21 @@ describe('no secret in anything a session produces', () => {
         endpoint: { url: `${api.origin}/x`, method: 'get' },
       },
     ]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'c' }] }, { text: 'ok' }], {
-      record: true,
-    });
-    const s = createSession({
-      tools: local,
-      model,
-      services: { b: { auth: { type: 'bearer', token: bad } } },
-    });
-    const result = await s.run('go');
-    expect(result.traces[0]?.errorCode).toBe('invalid_arguments');
-    const everything = JSON.stringify([result, s.toJSON(), model.calls]);
-    expect(SECRET_FORMS.filter((f) => everything.includes(f))).toEqual([]);
+    let thrown: unknown;
+    try {
+      createSession({
+        tools: local,
+        model: new ScriptedModel([]),
+        services: { b: { auth: { type: 'bearer', token: bad }, origins: [api.origin] } },
+      });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DefinitionError);
+    expect((thrown as DefinitionError).message).toContain(
+      'services.b.auth.token: contains characters that cannot be sent in an HTTP header',
+    );
+    expect(SECRET_FORMS.filter((f) => (thrown as Error).message.includes(f))).toEqual([]);
     expect(api.connections).toBe(0);
   });
 });

@@ -108,13 +108,59 @@ describe("secrets follow their service's origin", () => {
     expect(clinic.requests[0]?.headers.authorization).toBe('Bearer tok-Orig1n-4d5e6f');
   });
 
-  it('a service without origins still goes anywhere (existing configurations keep working)', async () => {
+  it('a service with auth and no origins fails createSession, naming services.<name>.origins and the line to add', async () => {
+    const tools = await loadTools([
+      endpointTool('good', 'clinic', clinic.origin),
+      endpointTool('reuses_name', 'clinic', evil.origin),
+    ]);
+    let thrown: unknown;
+    try {
+      createSession({ tools, model: new ScriptedModel([]), services: services() });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DefinitionError);
+    const issues = (thrown as DefinitionError).issues;
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'origins_required', path: 'services.clinic.origins' }),
+    ]);
+    // The line to add lists where the tools naming the service send requests (both, for review).
+    expect(issues[0]?.message).toContain(
+      `origins: ${JSON.stringify([clinic.origin, evil.origin])}`,
+    );
+    expect(issues[0]?.message).toContain('origins: ["*"]');
+    expect(evil.connections).toBe(0);
+  });
+
+  it('origins: ["*"] is the explicit opt-out: credentials go anywhere, with a warning at creation', async () => {
     const tools = await loadTools([endpointTool('anywhere', 'clinic', evil.origin)]);
     const model = new ScriptedModel([
       { tool_calls: [{ name: 'anywhere', args: { id: '1' } }] },
       { text: 'ok' },
     ]);
-    const s = createSession({ tools, model, services: services() });
+    const warnings: string[] = [];
+    const s = createSession({
+      tools,
+      model,
+      services: services(['*']),
+      onWarning: (w) => warnings.push(`${w.code} ${w.path}`),
+    });
+    await s.run('go');
+    await s.close();
+    expect(evil.requests).toHaveLength(1);
+    expect(warnings).toEqual(['origins_any services.clinic.origins']);
+    expect(() => createSession({ tools, model, services: services(['*', clinic.origin]) })).toThrow(
+      /services\.clinic\.origins: "\*" allows every origin/,
+    );
+  });
+
+  it('a service without credentials needs no origins (its plain headers are not secret)', async () => {
+    const tools = await loadTools([endpointTool('anywhere', 'plain', evil.origin)]);
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'anywhere', args: { id: '1' } }] },
+      { text: 'ok' },
+    ]);
+    const s = createSession({ tools, model, services: { plain: { headers: { 'x-site': 'a' } } } });
     await s.run('go');
     await s.close();
     expect(evil.requests).toHaveLength(1);

@@ -64,9 +64,15 @@ describe('secrets never reach anything a session produces', () => {
       })),
     );
     const services: Record<string, ServiceConfig> = {
-      basic: { auth: { type: 'basic', username: 'user', password: S.basic } },
-      bearer: { auth: { type: 'bearer', token: S.bearer } },
-      custom: { auth: { type: 'custom_headers', headers: { 'x-api-secret': S.custom } } },
+      basic: {
+        auth: { type: 'basic', username: 'user', password: S.basic },
+        origins: [api.origin],
+      },
+      bearer: { auth: { type: 'bearer', token: S.bearer }, origins: [api.origin] },
+      custom: {
+        auth: { type: 'custom_headers', headers: { 'x-api-secret': S.custom } },
+        origins: [api.origin],
+      },
       oauth: {
         auth: {
           type: 'oauth2',
@@ -74,6 +80,7 @@ describe('secrets never reach anything a session produces', () => {
           client_secret: S.client,
           auth_url: `${auth.origin}/token`,
         },
+        origins: [api.origin],
       },
     };
     const calls = kinds.flatMap((kind) => [

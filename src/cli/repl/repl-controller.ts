@@ -3,6 +3,7 @@
  * OpenAI-compatible one or the person at the keyboard, and a recorder so `/save` writes a fixture
  * of the session so far that `switchboard test` passes.
  */
+import type { DefinitionIssue } from '../../errors.js';
 import { NO_TIMINGS } from '../../observability/turn-tracing.js';
 import { describeWorkflows } from '../../workflow/describe.js';
 import { writeFile } from 'node:fs/promises';
@@ -88,6 +89,8 @@ export class ReplController {
   readonly #agent = new Agent();
   /** Every secret the REPL's sessions know or obtain: what it prints and saves is scrubbed with it. */
   readonly #secrets = new SecretSet();
+  /** What createSession warned about (shown in the banner). */
+  readonly #warnings: DefinitionIssue[] = [];
   readonly #http: RecordingDispatcher;
   readonly #model: RecordingModel;
   readonly #narrator;
@@ -163,6 +166,11 @@ export class ReplController {
       actions: this.#simulatedActions(),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
       secrets: this.#secrets,
+      // The banner says which services are not configured, per tool; the rest it prints as given.
+      onWarning: (w) => {
+        if (w.code !== 'service_not_configured' && this.#warnings.length < 100)
+          this.#warnings.push(w);
+      },
       ...(this.#o.speechAck !== undefined ? { speechAck: this.#o.speechAck } : {}),
       _internal: { now: () => startAt + (Date.now() - realStart) },
     };
@@ -249,24 +257,16 @@ export class ReplController {
       for (const t of endpoints)
         this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
     }
-    const unbound = new Set<string>();
+    // A service with auth and no origins cannot get here: createSession refused it.
     for (const t of endpoints) {
       if (t.service === undefined) continue;
-      const services = this.#o.services ?? {};
-      if (!Object.hasOwn(services, t.service)) {
+      if (!Object.hasOwn(this.#o.services ?? {}, t.service)) {
         this.#print(
           `warning: ${t.name} uses service "${t.service}", which is not configured (--services); its calls will fail`,
         );
-      } else if (
-        services[t.service]?.auth !== undefined &&
-        services[t.service]?.origins === undefined
-      )
-        unbound.add(t.service);
+      }
     }
-    for (const service of unbound)
-      this.#print(
-        `warning: service "${service}" declares no origins: its credentials go to any URL a definition names`,
-      );
+    for (const w of this.#warnings) this.#print(`warning: ${w.path}: ${w.message}`);
     const actions = tools.filter((t) => t.type === 'action').map((t) => t.name);
     if (actions.length > 0) {
       this.#print(

@@ -3,8 +3,9 @@
  * its credentials may be sent to. A definition naming the service with a URL elsewhere is refused
  * when the session is created (`createSession`/`restoreSession`, a `DefinitionError` naming the
  * tool) and, for any definition that reaches the handler anyway, at call time
- * (`origin_not_allowed`, nothing sent, no token fetched). A service without `origins` may be used
- * with any URL, as before (the REPL warns about it).
+ * (`origin_not_allowed`, nothing sent, no token fetched). `createSession` requires `origins` of a
+ * service with auth; `["*"]` is the explicit opt-out (any origin, with a warning). A service
+ * without `origins` (no auth, or a handler made without a session) may be used with any URL.
  */
 import type { ServiceConfig } from '../../session/types.js';
 
@@ -40,14 +41,25 @@ function isOrigin(text: string): boolean {
   );
 }
 
+/** The `origins` entry that allows every origin; only valid alone. */
+export const ANY_ORIGIN = '*';
+
 /** Problems of a service's `origins` (each must be an http(s) origin), with their paths. */
-export function originProblems(config: ServiceConfig): Array<{ path: string; message: string }> {
-  const origins: unknown = config.origins;
+export function originProblems(
+  config: Readonly<Record<string, unknown>>,
+): Array<{ path: string; message: string }> {
+  const origins: unknown = config['origins'];
   if (origins === undefined) return [];
-  if (!Array.isArray(origins))
+  if (!Array.isArray(origins) || origins.length === 0)
     return [{ path: 'origins', message: 'must be a list of origins like https://api.example.com' }];
   const out: Array<{ path: string; message: string }> = [];
+  if (origins.includes(ANY_ORIGIN) && origins.length > 1)
+    out.push({
+      path: 'origins',
+      message: '"*" allows every origin: give it alone, or list origins',
+    });
   origins.forEach((entry: unknown, i) => {
+    if (entry === ANY_ORIGIN) return;
     if (typeof entry !== 'string' || !isOrigin(entry))
       out.push({
         path: `origins[${i}]`,
@@ -63,17 +75,19 @@ export class ServiceOrigins {
 
   constructor(services: Readonly<Record<string, ServiceConfig>>) {
     for (const [name, config] of Object.entries(services)) {
-      if (config.origins === undefined) continue;
+      // Read defensively: createSession builds this while it checks the host's config.
+      const origins: unknown = (config as { origins?: unknown } | null)?.origins;
+      if (!Array.isArray(origins) || origins.includes(ANY_ORIGIN)) continue;
       const set = new Set<string>();
-      for (const entry of config.origins) {
-        const origin = originOf(entry);
+      for (const entry of origins as unknown[]) {
+        const origin = typeof entry === 'string' ? originOf(entry) : undefined;
         if (origin !== undefined) set.add(origin);
       }
       this.#allowed.set(name, set);
     }
   }
 
-  /** True when the service's credentials may go to `origin` (always, without `origins`). */
+  /** True when the service's credentials may go to `origin` (always, without `origins` or with `["*"]`). */
   allows(service: string, origin: string): boolean {
     const allowed = this.#allowed.get(service);
     return allowed === undefined || allowed.has(origin);

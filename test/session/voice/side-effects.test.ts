@@ -207,6 +207,7 @@ describe('Idempotency-Key', () => {
             client_secret: 's',
             auth_url: `${ORIGIN}/token`,
           },
+          origins: [ORIGIN],
         },
       },
     };

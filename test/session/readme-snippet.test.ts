@@ -1,0 +1,54 @@
+/**
+ * Issue 44 items 2 and 8: README's "In your bot" snippet is correct against the files it loads —
+ * its action names a tool they define, its service declares the origins createSession requires,
+ * an unset token is named at creation, and its hang-up ends the session.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { actionResult } from '../../src/handlers/action-result.js';
+import { mergeToolSets } from '../../src/harness/load-fixture.js';
+import { createSession } from '../../src/session/create-session.js';
+import type { SessionOptions } from '../../src/session/types.js';
+import { ScriptedModel } from '../../src/testing.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const snippet = /## In your bot\s+```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+
+const listOf = (pattern: RegExp): string[] =>
+  [...(pattern.exec(snippet)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1] ?? '');
+
+describe("README's In your bot snippet", () => {
+  const files = listOf(/const files = \[([^\]]*)\]/);
+  const origins = listOf(/origins: \[([^\]]*)\]/);
+  const actions = [...(/actions: \{\s*(\w+):/.exec(snippet)?.slice(1) ?? [])];
+
+  const options = async (token: string | undefined): Promise<SessionOptions> => ({
+    tools: mergeToolSets(await Promise.all(files.map((f) => loadTools(f))), 'tools'),
+    model: new ScriptedModel([{ tool_calls: [{ name: actions[0] ?? '?' }] }, { text: 'Bye!' }]),
+    vars: { 'vars.hospital': 'Queens Hospital' },
+    languages: ['en-US', 'es-US'],
+    services: { clinic: { auth: { type: 'bearer', token: token as string }, origins } },
+    actions: Object.fromEntries(actions.map((a) => [a, () => actionResult({ endSession: true })])),
+  });
+
+  it('was found, with its files, origins and action', () => {
+    expect(files).toEqual(['fixtures/tools/clinic.json', 'fixtures/tools/telephony.json']);
+    expect(origins).toEqual(['https://api.clinic.test']);
+    expect(actions).toEqual(['hangup']);
+    expect(snippet).toContain('actionResult({ endSession: true })');
+  });
+
+  it('creates its session, and the hang-up ends it', async () => {
+    const session = createSession(await options('tok-readme-1234'));
+    await session.run('That is all, bye.');
+    expect(session.ended).toBe(true);
+  });
+
+  it('with CLINIC_TOKEN unset, createSession names the token', async () => {
+    const unset = await options(undefined);
+    expect(() => createSession(unset)).toThrow(
+      'services.clinic.auth.token: expected a non-empty string, got nothing (undefined)',
+    );
+  });
+});
