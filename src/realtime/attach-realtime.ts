@@ -36,6 +36,13 @@ export const DEFAULT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
 const MAX_PENDING_TRANSCRIPTS = 32;
 
 /**
+ * Most server-started responses waiting for their turn (behind the running one): 4. The caller
+ * speaking again interrupts the running turn, so more than one or two means the server is
+ * starting responses faster than any caller speaks; the rest are cancelled and reported.
+ */
+export const MAX_WAITING_SERVER_TURNS = 4;
+
+/**
  * Attaches a session to a Realtime connection and returns it with its attachment. The session's
  * tools and rendered prompt are sent with `session.update` at once (when the socket is open) and
  * again whenever the agent, language or rendered prompt changes.
@@ -58,6 +65,8 @@ class Attachment implements RealtimeAttachment {
   /** Caller items whose transcript is still due, with the history index of their user message. */
   readonly #patches = new Map<string, number>();
   #pendingPatchItem: string | undefined;
+  /** Server-started responses whose turn is queued or about to be (transcript wait). */
+  #waitingServerTurns = 0;
   #held: RealtimeClientEvent[] | undefined;
   #closed = false;
   #ended = false;
@@ -123,6 +132,8 @@ class Attachment implements RealtimeAttachment {
   async restore(state: SessionState): Promise<Session> {
     const old = this.#live;
     await old.close();
+    // The old session's queued turns never start: their responses no longer wait.
+    for (const owner of this.#owners) if (owner !== undefined) this.#waitingServerTurns--;
     this.#owners = [];
     [this.#live, this.#host] = this.#open(state);
     this.#link.markSynced();
@@ -204,11 +215,12 @@ class Attachment implements RealtimeAttachment {
     switch (event.type) {
       case 'turn-start': {
         const owner = this.#owners.shift();
+        if (owner !== undefined) this.#waitingServerTurns--;
         this.#link.beginTurn(owner);
         const item = owner?.userItemId;
         // runTurn appends the user message right after `turn-start`: its index is the length now.
         if (item !== undefined && event.user === '' && !this.#transcripts.has(item))
-          this.#patches.set(item, this.#host.state.history.length);
+          remember(this.#patches, item, this.#host.state.history.length);
         break;
       }
       case 'say':
@@ -242,11 +254,17 @@ class Attachment implements RealtimeAttachment {
     }
   }
 
-  #serverResponse(buffer: ResponseBuffer): void {
-    if (this.#ended || this.#closed || this.#live.ended) {
-      this.#send({ type: 'response.cancel', response_id: buffer.id });
-      return;
+  /** False: the response is not taken (the link cancels it). */
+  #serverResponse(buffer: ResponseBuffer): boolean {
+    if (this.#ended || this.#closed || this.#live.ended) return false;
+    if (this.#waitingServerTurns >= MAX_WAITING_SERVER_TURNS) {
+      this.#serverError({
+        code: 'too_many_responses',
+        message: `realtime: response ${buffer.id} was cancelled: ${MAX_WAITING_SERVER_TURNS} server-started responses already wait for their turn`,
+      });
+      return false;
     }
+    this.#waitingServerTurns++;
     const item = this.#lastUserItem;
     this.#lastUserItem = undefined;
     buffer.userItemId = item;
@@ -260,9 +278,10 @@ class Attachment implements RealtimeAttachment {
         this.#startServerTurn(buffer);
       };
       this.#waiting = start;
-      return;
+      return true;
     }
     this.#startServerTurn(buffer);
+    return true;
   }
 
   #waiting: (() => void) | undefined;
@@ -277,6 +296,7 @@ class Attachment implements RealtimeAttachment {
       this.#live.send(text).result.catch(() => undefined);
     } catch {
       this.#owners.pop();
+      this.#waitingServerTurns--;
       this.#send({ type: 'response.cancel', response_id: buffer.id });
     }
   }
@@ -293,16 +313,21 @@ class Attachment implements RealtimeAttachment {
         });
       return;
     }
-    this.#transcripts.set(itemId, text);
-    if (this.#transcripts.size > MAX_PENDING_TRANSCRIPTS) {
-      const oldest = this.#transcripts.keys().next().value;
-      if (oldest !== undefined) this.#transcripts.delete(oldest);
-    }
+    remember(this.#transcripts, itemId, text);
     if (this.#pendingPatchItem === itemId) this.#waiting?.();
   }
 
   #serverError(error: RealtimeServerError): void {
     this.#options.onServerError?.(error);
+  }
+}
+
+/** Sets `key` in a map holding at most {@link MAX_PENDING_TRANSCRIPTS} entries, oldest out first. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.set(key, value);
+  if (map.size > MAX_PENDING_TRANSCRIPTS) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
   }
 }
 

@@ -7,6 +7,11 @@
  *
  * The server runs one response at a time, so every `response.create` (a turn's, a verbatim `say`)
  * goes through one queue; a response is matched to its request by the metadata echoed back.
+ *
+ * The server is not trusted to keep the protocol: a response id it repeats, or a call id it
+ * replays from an earlier response, is reported to the host and ignored (never a second buffer
+ * that leaves the first one's turn waiting forever, never an action run twice), and what it may
+ * leave unfinished is bounded.
  */
 import type { ToolType } from '../definition/types.js';
 import { ModelError } from '../models/errors.js';
@@ -17,8 +22,9 @@ import type {
   ModelRequest,
   ModelStreamPart,
 } from '../models/types.js';
+import { RecentIds } from './recent-ids.js';
 import { ResponseBuffer, type ResponseOwner } from './response-buffer.js';
-import { readServerEvent, type ServerEvent } from './server-events.js';
+import { readServerEvent, type ServerEvent, type ServerFunctionCall } from './server-events.js';
 import type { RealtimeClientEvent, RealtimeServerError } from './types.js';
 
 /** What the link needs from the attachment. */
@@ -28,8 +34,11 @@ export interface RealtimeLinkHost {
   toolType(name: string): ToolType | undefined;
   /** The session's history (read-only). */
   history(): readonly ChatMessage[];
-  /** The server started a response on its own (the caller spoke). */
-  serverResponse(buffer: ResponseBuffer): void;
+  /**
+   * The server started a response on its own (the caller spoke). False: the host does not take
+   * it (the session ended, or too many turns wait); the link cancels and forgets it.
+   */
+  serverResponse(buffer: ResponseBuffer): boolean;
   speechStarted(): void;
   userItem(itemId: string): void;
   transcript(itemId: string, text: string): void;
@@ -39,6 +48,11 @@ export interface RealtimeLinkHost {
 /** The first line of a verbatim `say` response's instructions; the text follows on the next line. */
 export const SAY_INSTRUCTIONS =
   'Say the following text to the caller verbatim, word for word, and nothing else:';
+
+/** Most unfinished responses kept at once (the server runs one; the rest await their `done`): 16. */
+export const MAX_OPEN_RESPONSES = 16;
+/** How many recent response ids and call ids are remembered to recognise a replay: 4096 each. */
+export const MAX_RECENT_IDS = 4096;
 
 interface CreateRequest {
   readonly requestId: string;
@@ -51,7 +65,12 @@ interface CreateRequest {
 export class RealtimeLink implements Model {
   readonly name = 'realtime';
   readonly #host: RealtimeLinkHost;
+  /** Unfinished responses, by id (at most {@link MAX_OPEN_RESPONSES}). */
   readonly #responses = new Map<string, ResponseBuffer>();
+  /** Every response id seen lately, finished or not: a repeat is a protocol error. */
+  readonly #responseIds = new RecentIds<true>(MAX_RECENT_IDS);
+  /** Call ids seen lately, with the response that carried them ('' for the restored history). */
+  readonly #callIds = new RecentIds<string>(MAX_RECENT_IDS);
   #queue: CreateRequest[] = [];
   #inflight: (CreateRequest & { readonly eventId: string }) | undefined;
   #active: ResponseBuffer | undefined;
@@ -72,9 +91,28 @@ export class RealtimeLink implements Model {
     this.#turnResponse = response;
   }
 
-  /** Marks the current history as known to the server (a restored session on the same call). */
+  /** Unfinished responses kept (bounded by {@link MAX_OPEN_RESPONSES}). */
+  get openResponses(): number {
+    return this.#responses.size;
+  }
+
+  /** Call ids remembered for replay detection (bounded by {@link MAX_RECENT_IDS}). */
+  get rememberedCalls(): number {
+    return this.#callIds.size;
+  }
+
+  /**
+   * Marks the current history as known to the server (a restored session on the same call); its
+   * calls already ran, so the server replaying one of their ids runs nothing.
+   */
   markSynced(): void {
-    this.#synced = this.#host.history().length;
+    const history = this.#host.history();
+    this.#synced = history.length;
+    for (const m of history) {
+      if (m.role === 'tool') this.#callIds.add(m.tool_call_id, '');
+      else if (m.role === 'assistant')
+        for (const c of m.tool_calls ?? []) this.#callIds.add(c.id, '');
+    }
   }
 
   /** Sends `session.update` when the instructions or tools differ from what the server has. */
@@ -179,16 +217,20 @@ export class RealtimeLink implements Model {
       case 'response.created':
         this.#created(event.responseId, event.requestId);
         break;
-      case 'text-delta':
-        this.#responses.get(event.responseId)?.text(event.delta);
+      case 'text-delta': {
+        const buffer = this.#responses.get(event.responseId);
+        if (buffer !== undefined && !buffer.text(event.delta)) this.#overflowed(buffer);
         break;
-      case 'function-call':
-        this.#responses.get(event.responseId)?.call(event.callId, event.name, event.arguments);
+      }
+      case 'function-call': {
+        const buffer = this.#responses.get(event.responseId);
+        if (buffer !== undefined) this.#call(buffer, event);
         break;
+      }
       case 'response.done': {
         const buffer = this.#responses.get(event.responseId);
         if (buffer !== undefined) {
-          for (const c of event.calls) buffer.call(c.callId, c.name, c.arguments);
+          for (const c of event.calls) this.#call(buffer, c);
           if (event.status === 'failed')
             buffer.fail(this.#error('bad_response', `the response failed: ${event.reason}`));
           else buffer.finish(event.usage);
@@ -221,6 +263,27 @@ export class RealtimeLink implements Model {
     const inflight = this.#inflight;
     const ours =
       inflight !== undefined && (requestId === undefined || requestId === inflight.requestId);
+    // A second response.created for a known id would replace the first buffer, whose turn then
+    // never ends: the repeat is ignored, and the response already known goes on.
+    if (this.#responseIds.has(responseId)) {
+      this.#protocolError(
+        'duplicate_response',
+        `response.created repeated response id ${responseId}; the repeat was ignored`,
+      );
+      // The server names our request under an old id: its events cannot be told apart.
+      if (ours && requestId !== undefined) this.#refuseInflight(`reused response id ${responseId}`);
+      return;
+    }
+    this.#responseIds.add(responseId, true);
+    if (this.#responses.size >= MAX_OPEN_RESPONSES) {
+      this.#protocolError(
+        'too_many_responses',
+        `response ${responseId} was cancelled: ${MAX_OPEN_RESPONSES} responses are already unfinished`,
+      );
+      this.#cancel(responseId);
+      if (ours) this.#refuseInflight(`more than ${MAX_OPEN_RESPONSES} unfinished responses`);
+      return;
+    }
     const buffer = new ResponseBuffer({
       id: responseId,
       owner: ours ? inflight.owner : 'server',
@@ -231,9 +294,50 @@ export class RealtimeLink implements Model {
     if (ours) {
       this.#inflight = undefined;
       inflight.resolve(buffer);
-    } else {
-      this.#host.serverResponse(buffer);
+    } else if (!this.#host.serverResponse(buffer)) {
+      this.#responses.delete(responseId);
+      buffer.fail(this.#error('network', `response ${responseId} was not taken`));
+      this.#cancel(responseId);
     }
+  }
+
+  /** A complete call of `buffer`; a call id an earlier response carried is reported, not run. */
+  #call(buffer: ResponseBuffer, call: ServerFunctionCall): void {
+    if (buffer.done || buffer.has(call.callId)) return;
+    const first = this.#callIds.get(call.callId);
+    if (first !== undefined && first !== buffer.id) {
+      if (!buffer.skip(call.callId)) return this.#overflowed(buffer);
+      const where = first === '' ? 'the session history' : `response ${first}`;
+      return this.#protocolError(
+        'duplicate_call_id',
+        `response ${buffer.id} replayed call id ${call.callId} of ${where}; it was not run again`,
+      );
+    }
+    if (!buffer.call(call.callId, call.name, call.arguments)) return this.#overflowed(buffer);
+    this.#callIds.add(call.callId, buffer.id);
+  }
+
+  /** The response broke its bounds and failed: it is forgotten, and cancelled if it runs. */
+  #overflowed(buffer: ResponseBuffer): void {
+    this.#responses.delete(buffer.id);
+    if (this.#active === buffer) this.#cancel(buffer.id);
+  }
+
+  #refuseInflight(reason: string): void {
+    const inflight = this.#inflight;
+    if (inflight === undefined) return;
+    this.#inflight = undefined;
+    inflight.reject(this.#error('bad_response', reason));
+    this.#pump();
+  }
+
+  #cancel(responseId: string): void {
+    if (this.#closed === undefined)
+      this.#host.send({ type: 'response.cancel', response_id: responseId });
+  }
+
+  #protocolError(code: string, message: string): void {
+    this.#host.serverError({ code, message: `realtime: ${message}` });
   }
 
   #serverError(error: RealtimeServerError): void {
