@@ -101,6 +101,11 @@ export class RealtimeLink implements Model {
     return this.#callIds.size;
   }
 
+  /** Response ids remembered for repeat detection (bounded by {@link MAX_RECENT_IDS}). */
+  get rememberedResponses(): number {
+    return this.#responseIds.size;
+  }
+
   /**
    * Marks the current history as known to the server (a restored session on the same call); its
    * calls already ran, so the server replaying one of their ids runs nothing.
