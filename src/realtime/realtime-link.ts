@@ -22,7 +22,7 @@ import type {
   ModelRequest,
   ModelStreamPart,
 } from '../models/types.js';
-import { RecentIds } from './recent-ids.js';
+import { MAX_OPEN_RESPONSES, OpenResponses } from './open-responses.js';
 import { ResponseBuffer, type ResponseOwner } from './response-buffer.js';
 import { readServerEvent, type ServerEvent, type ServerFunctionCall } from './server-events.js';
 import type { RealtimeClientEvent, RealtimeServerError } from './types.js';
@@ -49,11 +49,6 @@ export interface RealtimeLinkHost {
 export const SAY_INSTRUCTIONS =
   'Say the following text to the caller verbatim, word for word, and nothing else:';
 
-/** Most unfinished responses kept at once (the server runs one; the rest await their `done`): 16. */
-export const MAX_OPEN_RESPONSES = 16;
-/** How many recent response ids and call ids are remembered to recognise a replay: 4096 each. */
-export const MAX_RECENT_IDS = 4096;
-
 interface CreateRequest {
   readonly requestId: string;
   readonly owner: ResponseOwner;
@@ -65,12 +60,7 @@ interface CreateRequest {
 export class RealtimeLink implements Model {
   readonly name = 'realtime';
   readonly #host: RealtimeLinkHost;
-  /** Unfinished responses, by id (at most {@link MAX_OPEN_RESPONSES}). */
-  readonly #responses = new Map<string, ResponseBuffer>();
-  /** Every response id seen lately, finished or not: a repeat is a protocol error. */
-  readonly #responseIds = new RecentIds<true>(MAX_RECENT_IDS);
-  /** Call ids seen lately, with the response that carried them ('' for the restored history). */
-  readonly #callIds = new RecentIds<string>(MAX_RECENT_IDS);
+  readonly #responses = new OpenResponses();
   #queue: CreateRequest[] = [];
   #inflight: (CreateRequest & { readonly eventId: string }) | undefined;
   #active: ResponseBuffer | undefined;
@@ -91,19 +81,9 @@ export class RealtimeLink implements Model {
     this.#turnResponse = response;
   }
 
-  /** Unfinished responses kept (bounded by {@link MAX_OPEN_RESPONSES}). */
-  get openResponses(): number {
-    return this.#responses.size;
-  }
-
-  /** Call ids remembered for replay detection (bounded by {@link MAX_RECENT_IDS}). */
-  get rememberedCalls(): number {
-    return this.#callIds.size;
-  }
-
-  /** Response ids remembered for repeat detection (bounded by {@link MAX_RECENT_IDS}). */
-  get rememberedResponses(): number {
-    return this.#responseIds.size;
+  /** The responses and ids kept (each count bounded: open-responses.ts). */
+  get responses(): Pick<OpenResponses, 'size' | 'rememberedCalls' | 'rememberedResponses'> {
+    return this.#responses;
   }
 
   /**
@@ -113,11 +93,7 @@ export class RealtimeLink implements Model {
   markSynced(): void {
     const history = this.#host.history();
     this.#synced = history.length;
-    for (const m of history) {
-      if (m.role === 'tool') this.#callIds.add(m.tool_call_id, '');
-      else if (m.role === 'assistant')
-        for (const c of m.tool_calls ?? []) this.#callIds.add(c.id, '');
-    }
+    this.#responses.rememberHistory(history);
   }
 
   /** Sends `session.update` when the instructions or tools differ from what the server has. */
@@ -212,8 +188,7 @@ export class RealtimeLink implements Model {
     this.#inflight = undefined;
     for (const r of this.#queue) r.reject(err);
     this.#queue = [];
-    for (const b of this.#responses.values()) b.fail(err);
-    this.#responses.clear();
+    for (const b of this.#responses.clear()) b.fail(err);
     this.#active = undefined;
   }
 
@@ -268,9 +243,10 @@ export class RealtimeLink implements Model {
     const inflight = this.#inflight;
     const ours =
       inflight !== undefined && (requestId === undefined || requestId === inflight.requestId);
+    const admission = this.#responses.admit(responseId);
     // A second response.created for a known id would replace the first buffer, whose turn then
     // never ends: the repeat is ignored, and the response already known goes on.
-    if (this.#responseIds.has(responseId)) {
+    if (admission === 'repeat') {
       this.#protocolError(
         'duplicate_response',
         `response.created repeated response id ${responseId}; the repeat was ignored`,
@@ -279,8 +255,7 @@ export class RealtimeLink implements Model {
       if (ours && requestId !== undefined) this.#refuseInflight(`reused response id ${responseId}`);
       return;
     }
-    this.#responseIds.add(responseId, true);
-    if (this.#responses.size >= MAX_OPEN_RESPONSES) {
+    if (admission === 'full') {
       this.#protocolError(
         'too_many_responses',
         `response ${responseId} was cancelled: ${MAX_OPEN_RESPONSES} responses are already unfinished`,
@@ -294,7 +269,7 @@ export class RealtimeLink implements Model {
       owner: ours ? inflight.owner : 'server',
       holds: (name) => this.#host.toolType(name) === 'action',
     });
-    this.#responses.set(responseId, buffer);
+    this.#responses.add(buffer);
     this.#active = buffer;
     if (ours) {
       this.#inflight = undefined;
@@ -308,18 +283,15 @@ export class RealtimeLink implements Model {
 
   /** A complete call of `buffer`; a call id an earlier response carried is reported, not run. */
   #call(buffer: ResponseBuffer, call: ServerFunctionCall): void {
-    if (buffer.done || buffer.has(call.callId)) return;
-    const first = this.#callIds.get(call.callId);
-    if (first !== undefined && first !== buffer.id) {
-      if (!buffer.skip(call.callId)) return this.#overflowed(buffer);
-      const where = first === '' ? 'the session history' : `response ${first}`;
-      return this.#protocolError(
+    const outcome = this.#responses.call(buffer, call);
+    if (outcome.type === 'overflow') this.#overflowed(buffer);
+    else if (outcome.type === 'replay') {
+      const where = outcome.first === '' ? 'the session history' : `response ${outcome.first}`;
+      this.#protocolError(
         'duplicate_call_id',
         `response ${buffer.id} replayed call id ${call.callId} of ${where}; it was not run again`,
       );
     }
-    if (!buffer.call(call.callId, call.name, call.arguments)) return this.#overflowed(buffer);
-    this.#callIds.add(call.callId, buffer.id);
   }
 
   /** The response broke its bounds and failed: it is forgotten, and cancelled if it runs. */

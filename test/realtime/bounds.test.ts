@@ -6,11 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { attachRealtime, MAX_WAITING_SERVER_TURNS } from '../../src/realtime/attach-realtime.js';
-import {
-  MAX_OPEN_RESPONSES,
-  MAX_RECENT_IDS,
-  RealtimeLink,
-} from '../../src/realtime/realtime-link.js';
+import { MAX_OPEN_RESPONSES, MAX_RECENT_IDS } from '../../src/realtime/open-responses.js';
+import { RealtimeLink } from '../../src/realtime/realtime-link.js';
+import { MAX_ID_LENGTH } from '../../src/realtime/server-events.js';
 import {
   MAX_RESPONSE_CALLS,
   MAX_RESPONSE_CHARS,
@@ -58,16 +56,16 @@ describe('RealtimeLink bounds', () => {
   it(`keeps at most ${MAX_OPEN_RESPONSES} unfinished responses; the rest are cancelled and reported`, () => {
     const { link, errors, taken, cancels } = linkRig();
     for (let i = 0; i < 1000; i++) link.receive(created(`resp_${i}`));
-    expect(link.openResponses).toBe(MAX_OPEN_RESPONSES);
+    expect(link.responses.size).toBe(MAX_OPEN_RESPONSES);
     expect(taken).toHaveLength(MAX_OPEN_RESPONSES);
     expect(cancels()).toBe(1000 - MAX_OPEN_RESPONSES);
     expect(errors).toHaveLength(1000 - MAX_OPEN_RESPONSES);
     expect(errors.every((e) => e.code === 'too_many_responses')).toBe(true);
     // Finished responses free their place.
     for (let i = 0; i < MAX_OPEN_RESPONSES; i++) link.receive(done(`resp_${i}`));
-    expect(link.openResponses).toBe(0);
+    expect(link.responses.size).toBe(0);
     link.receive(created('resp_next'));
-    expect(link.openResponses).toBe(1);
+    expect(link.responses.size).toBe(1);
   });
 
   it(`remembers the last ${MAX_RECENT_IDS} call ids and response ids, no more`, () => {
@@ -78,8 +76,8 @@ describe('RealtimeLink bounds', () => {
       for (let c = 0; c < 100; c++) link.receive(call(`resp_${r}`, `call_${n++}`));
       link.receive(done(`resp_${r}`));
     }
-    expect(link.rememberedCalls).toBe(MAX_RECENT_IDS);
-    expect(link.rememberedResponses).toBe(60);
+    expect(link.responses.rememberedCalls).toBe(MAX_RECENT_IDS);
+    expect(link.responses.rememberedResponses).toBe(60);
     expect(errors).toEqual([]);
     // A recent id replayed is dropped; the oldest ids are forgotten (bounded memory).
     link.receive(created('resp_replay'));
@@ -88,7 +86,17 @@ describe('RealtimeLink bounds', () => {
     expect(errors.map((e) => e.code)).toEqual(['duplicate_call_id']);
     for (let r = 0; r < MAX_RECENT_IDS; r++)
       (link.receive(created(`more_${r}`)), link.receive(done(`more_${r}`)));
-    expect(link.rememberedResponses).toBe(MAX_RECENT_IDS);
+    expect(link.responses.rememberedResponses).toBe(MAX_RECENT_IDS);
+  });
+
+  it(`ignores ids longer than ${MAX_ID_LENGTH} characters (ids are remembered)`, () => {
+    const { link, taken } = linkRig();
+    link.receive(created('r'.repeat(MAX_ID_LENGTH + 1)));
+    link.receive(created('resp_ok'));
+    link.receive(call('resp_ok', 'c'.repeat(MAX_ID_LENGTH + 1)));
+    expect(taken.map((b) => b.id)).toEqual(['resp_ok']);
+    expect(link.responses.rememberedResponses).toBe(1);
+    expect(link.responses.rememberedCalls).toBe(0);
   });
 
   it('a call id of the restored history is never run again', () => {
@@ -118,7 +126,7 @@ describe('RealtimeLink bounds', () => {
     for (let c = 0; c < 1000; c++) link.receive(call('resp_big', `c_${c}`));
     const buffer = taken[0]!;
     expect(buffer.kept).toBe(0);
-    expect(link.openResponses).toBe(0);
+    expect(link.responses.size).toBe(0);
     expect(cancels()).toBe(1);
     await expect(drain(buffer)).rejects.toMatchObject({
       code: 'bad_response',
@@ -133,7 +141,7 @@ describe('RealtimeLink bounds', () => {
     for (let i = 0; i < 40; i++) link.receive(text('resp_long', chunk));
     const buffer = taken[0]!;
     expect(buffer.kept).toBe(0);
-    expect(link.openResponses).toBe(0);
+    expect(link.responses.size).toBe(0);
     await expect(drain(buffer)).rejects.toMatchObject({ code: 'bad_response' });
   });
 });
