@@ -29,6 +29,12 @@ import type {
   RealtimeServerError,
 } from './types.js';
 
+/**
+ * Server events handled before the socket's reading pauses until the event loop has turned: 256
+ * (tens of microseconds each, so a flood blocks the loop for milliseconds, not seconds).
+ */
+export const MAX_EVENTS_PER_SLICE = 256;
+
 /** Default transcription model named when the language changes. */
 export const DEFAULT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
 
@@ -41,6 +47,9 @@ const MAX_PENDING_TRANSCRIPTS = 32;
  * starting responses faster than any caller speaks; the rest are cancelled and reported.
  */
 export const MAX_WAITING_SERVER_TURNS = 4;
+const BUSY = {
+  busy: `${MAX_WAITING_SERVER_TURNS} server-started responses already wait for their turn`,
+} as const;
 
 /**
  * Attaches a session to a Realtime connection and returns it with its attachment. The session's
@@ -170,8 +179,30 @@ class Attachment implements RealtimeAttachment {
   }
 
   readonly #onEvent = (event: unknown): void => {
-    if (!this.#closed) this.#link.receive(event);
+    if (this.#closed) return;
+    this.#link.receive(event);
+    if (++this.#sliceEvents === 1) setImmediate(this.#endSlice);
+    else if (this.#sliceEvents === MAX_EVENTS_PER_SLICE) this.#pauseReading();
   };
+
+  /** Events handled since the event loop last turned. */
+  #sliceEvents = 0;
+  readonly #endSlice = (): void => {
+    this.#sliceEvents = 0;
+  };
+
+  /**
+   * A flood read in one go (the socket hands over every frame it holds) blocks the event loop
+   * for as long as it lasts: reading stops until the loop has turned once.
+   */
+  #pauseReading(): void {
+    const socket = this.#options.connection.socket;
+    if (socket?.pause === undefined || socket.resume === undefined) return;
+    socket.pause();
+    setImmediate(() => {
+      if (!this.#closed) socket.resume?.();
+    });
+  }
 
   /** Transport failures; server `error` events arrive through `event` too and are handled there. */
   readonly #onError = (error: unknown): void => {
@@ -254,16 +285,10 @@ class Attachment implements RealtimeAttachment {
     }
   }
 
-  /** False: the response is not taken (the link cancels it). */
-  #serverResponse(buffer: ResponseBuffer): boolean {
-    if (this.#ended || this.#closed || this.#live.ended) return false;
-    if (this.#waitingServerTurns >= MAX_WAITING_SERVER_TURNS) {
-      this.#serverError({
-        code: 'too_many_responses',
-        message: `realtime: response ${buffer.id} was cancelled: ${MAX_WAITING_SERVER_TURNS} server-started responses already wait for their turn`,
-      });
-      return false;
-    }
+  /** Unless `taken`, the link cancels the response. */
+  #serverResponse(buffer: ResponseBuffer): 'taken' | 'ended' | { readonly busy: string } {
+    if (this.#ended || this.#closed || this.#live.ended) return 'ended';
+    if (this.#waitingServerTurns >= MAX_WAITING_SERVER_TURNS) return BUSY;
     this.#waitingServerTurns++;
     const item = this.#lastUserItem;
     this.#lastUserItem = undefined;
@@ -278,10 +303,10 @@ class Attachment implements RealtimeAttachment {
         this.#startServerTurn(buffer);
       };
       this.#waiting = start;
-      return true;
+      return 'taken';
     }
     this.#startServerTurn(buffer);
-    return true;
+    return 'taken';
   }
 
   #waiting: (() => void) | undefined;

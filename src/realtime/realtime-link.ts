@@ -23,6 +23,7 @@ import type {
   ModelStreamPart,
 } from '../models/types.js';
 import { MAX_OPEN_RESPONSES, OpenResponses } from './open-responses.js';
+import { Refusals } from './refusals.js';
 import { ResponseBuffer, type ResponseOwner } from './response-buffer.js';
 import { readServerEvent, type ServerEvent, type ServerFunctionCall } from './server-events.js';
 import type { RealtimeClientEvent, RealtimeServerError } from './types.js';
@@ -35,10 +36,10 @@ export interface RealtimeLinkHost {
   /** The session's history (read-only). */
   history(): readonly ChatMessage[];
   /**
-   * The server started a response on its own (the caller spoke). False: the host does not take
-   * it (the session ended, or too many turns wait); the link cancels and forgets it.
+   * The server started a response on its own (the caller spoke). Unless `taken`, the link cancels
+   * and forgets it: `ended` (the session is over), or `busy` with the reason reported.
    */
-  serverResponse(buffer: ResponseBuffer): boolean;
+  serverResponse(buffer: ResponseBuffer): 'taken' | 'ended' | { readonly busy: string };
   speechStarted(): void;
   userItem(itemId: string): void;
   transcript(itemId: string, text: string): void;
@@ -61,6 +62,16 @@ export class RealtimeLink implements Model {
   readonly name = 'realtime';
   readonly #host: RealtimeLinkHost;
   readonly #responses = new OpenResponses();
+  readonly #refusals = new Refusals((batch) => {
+    if (this.#closed !== undefined) return;
+    this.#cancel(batch.last);
+    if (batch.reason === undefined) return;
+    const which =
+      batch.reported === 1
+        ? `response ${batch.last} was`
+        : `${batch.reported} responses (the last ${batch.last}) were`;
+    this.#protocolError('too_many_responses', `${which} cancelled: ${batch.reason}`);
+  });
   #queue: CreateRequest[] = [];
   #inflight: (CreateRequest & { readonly eventId: string }) | undefined;
   #active: ResponseBuffer | undefined;
@@ -256,11 +267,7 @@ export class RealtimeLink implements Model {
       return;
     }
     if (admission === 'full') {
-      this.#protocolError(
-        'too_many_responses',
-        `response ${responseId} was cancelled: ${MAX_OPEN_RESPONSES} responses are already unfinished`,
-      );
-      this.#cancel(responseId);
+      this.#refusals.add(responseId, `${MAX_OPEN_RESPONSES} responses are already unfinished`);
       if (ours) this.#refuseInflight(`more than ${MAX_OPEN_RESPONSES} unfinished responses`);
       return;
     }
@@ -274,10 +281,12 @@ export class RealtimeLink implements Model {
     if (ours) {
       this.#inflight = undefined;
       inflight.resolve(buffer);
-    } else if (!this.#host.serverResponse(buffer)) {
+    } else {
+      const taken = this.#host.serverResponse(buffer);
+      if (taken === 'taken') return;
+      // No turn holds it, so nothing waits on it: forgetting it is enough.
       this.#responses.delete(responseId);
-      buffer.fail(this.#error('network', `response ${responseId} was not taken`));
-      this.#cancel(responseId);
+      this.#refusals.add(responseId, taken === 'ended' ? undefined : taken.busy);
     }
   }
 

@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
-import { attachRealtime, MAX_WAITING_SERVER_TURNS } from '../../src/realtime/attach-realtime.js';
+import {
+  attachRealtime,
+  MAX_EVENTS_PER_SLICE,
+  MAX_WAITING_SERVER_TURNS,
+} from '../../src/realtime/attach-realtime.js';
 import { MAX_OPEN_RESPONSES, MAX_RECENT_IDS } from '../../src/realtime/open-responses.js';
 import { RealtimeLink } from '../../src/realtime/realtime-link.js';
 import { MAX_ID_LENGTH } from '../../src/realtime/server-events.js';
@@ -42,7 +46,7 @@ function linkRig(history: ChatMessage[] = []) {
     send: (e) => void sent.push(e),
     toolType: () => 'log',
     history: () => history,
-    serverResponse: (b) => (taken.push(b), true),
+    serverResponse: (b) => (taken.push(b), 'taken'),
     speechStarted: () => undefined,
     userItem: () => undefined,
     transcript: () => undefined,
@@ -53,14 +57,22 @@ function linkRig(history: ChatMessage[] = []) {
 }
 
 describe('RealtimeLink bounds', () => {
-  it(`keeps at most ${MAX_OPEN_RESPONSES} unfinished responses; the rest are cancelled and reported`, () => {
-    const { link, errors, taken, cancels } = linkRig();
+  it(`keeps at most ${MAX_OPEN_RESPONSES} unfinished responses; the rest are cancelled and reported`, async () => {
+    const { link, sent, errors, taken } = linkRig();
     for (let i = 0; i < 1000; i++) link.receive(created(`resp_${i}`));
     expect(link.responses.size).toBe(MAX_OPEN_RESPONSES);
     expect(taken).toHaveLength(MAX_OPEN_RESPONSES);
-    expect(cancels()).toBe(1000 - MAX_OPEN_RESPONSES);
-    expect(errors).toHaveLength(1000 - MAX_OPEN_RESPONSES);
-    expect(errors.every((e) => e.code === 'too_many_responses')).toBe(true);
+    // One cancel (the server runs one response: the latest) and one report per turn of the loop.
+    await loopTurn();
+    expect(sent.filter((e) => e.type === 'response.cancel')).toEqual([
+      { type: 'response.cancel', response_id: 'resp_999' },
+    ]);
+    expect(errors).toEqual([
+      {
+        code: 'too_many_responses',
+        message: `realtime: ${1000 - MAX_OPEN_RESPONSES} responses (the last resp_999) were cancelled: ${MAX_OPEN_RESPONSES} responses are already unfinished`,
+      },
+    ]);
     // Finished responses free their place.
     for (let i = 0; i < MAX_OPEN_RESPONSES; i++) link.receive(done(`resp_${i}`));
     expect(link.responses.size).toBe(0);
@@ -158,12 +170,11 @@ describe('attachRealtime bounds', () => {
     });
     // One synchronous storm: no turn starts in between.
     for (let i = 0; i < 1000; i++) emit(created(`resp_${i}`));
+    await loopTurn();
     const cancelled = sent.filter((e) => e.type === 'response.cancel').map((e) => e.response_id);
-    expect(cancelled).toHaveLength(1000 - MAX_WAITING_SERVER_TURNS);
-    expect(cancelled[0]).toBe(`resp_${MAX_WAITING_SERVER_TURNS}`);
-    expect(errors.filter((e) => e.code === 'too_many_responses')).toHaveLength(
-      1000 - MAX_WAITING_SERVER_TURNS,
-    );
+    expect(cancelled).toEqual(['resp_999']);
+    expect(errors.map((e) => e.code)).toEqual(['too_many_responses']);
+    expect(errors[0]!.message).toContain(`${1000 - MAX_WAITING_SERVER_TURNS} responses`);
     for (let i = 0; i < MAX_WAITING_SERVER_TURNS; i++) emit(done(`resp_${i}`));
     await attachment.session.idle();
     expect(events.filter((e) => e.type === 'turn-end')).toHaveLength(MAX_WAITING_SERVER_TURNS);
@@ -175,6 +186,38 @@ describe('attachRealtime bounds', () => {
     await attachment.close();
   });
 });
+
+describe('attachRealtime reading', () => {
+  it(`pauses the socket after ${MAX_EVENTS_PER_SLICE} events until the event loop has turned`, async () => {
+    const { connection, emit } = memoryConnection();
+    const calls: string[] = [];
+    const socketed: RealtimeConnection = {
+      ...connection,
+      socket: {
+        readyState: 1,
+        on: () => undefined,
+        pause: () => void calls.push('pause'),
+        resume: () => void calls.push('resume'),
+      },
+    };
+    const attachment = attachRealtime({
+      connection: socketed,
+      session: { tools: await loadTools([]) },
+    });
+    const noise = { type: 'response.output_audio.delta', response_id: 'r', delta: 'AAAA' };
+    for (let i = 0; i < MAX_EVENTS_PER_SLICE - 1; i++) emit(noise);
+    expect(calls).toEqual([]);
+    for (let i = 0; i < 1000; i++) emit(noise); // events the socket had already read
+    expect(calls).toEqual(['pause']);
+    await loopTurn();
+    expect(calls).toEqual(['pause', 'resume']);
+    for (let i = 0; i < MAX_EVENTS_PER_SLICE - 1; i++) emit(noise); // a new slice
+    expect(calls).toEqual(['pause', 'resume']);
+    await attachment.close();
+  });
+});
+
+const loopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function drain(buffer: ResponseBuffer): Promise<void> {
   for await (const _ of buffer.read(new AbortController().signal)) void _;
