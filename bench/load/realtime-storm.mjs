@@ -71,6 +71,13 @@ for (const name of PHASE_NAMES.filter((p) => p.includes(values.phase))) {
     },
   });
   await attachment.ready;
+  // Events handled in one turn of the event loop, at most (the work one loop block holds).
+  let inTurn = 0;
+  let maxInTurn = 0;
+  connection.on('event', () => {
+    if (inTurn++ === 0)
+      setImmediate(() => ((maxInTurn = Math.max(maxInTurn, inTurn)), (inTurn = 0)));
+  });
   const end = new Promise((resolve) =>
     connection.on('event', (e) => e.type === 'storm.end' && resolve()),
   );
@@ -90,6 +97,7 @@ for (const name of PHASE_NAMES.filter((p) => p.includes(values.phase))) {
     phase: name,
     ms: Math.round(ms),
     'max loop block ms': Math.round(loop.max / 1e6),
+    'max events per loop turn': maxInTurn,
     'RSS +MB': ((after.rss - before.rss) / 2 ** 20).toFixed(1),
     'heap +MB': ((after.heapUsed - before.heapUsed) / 2 ** 20).toFixed(1),
     'turns ended': counts.turns,
