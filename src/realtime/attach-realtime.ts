@@ -20,6 +20,8 @@ import type {
   TurnResult,
   TurnStream,
 } from '../session/types.js';
+import { rememberLatest } from './recent-ids.js';
+import { ReadSlices } from './read-slices.js';
 import { RealtimeLink } from './realtime-link.js';
 import type { ResponseBuffer } from './response-buffer.js';
 import type {
@@ -28,12 +30,6 @@ import type {
   RealtimeClientEvent,
   RealtimeServerError,
 } from './types.js';
-
-/**
- * Server events handled before the socket's reading pauses until the event loop has turned: 256
- * (tens of microseconds each, so a flood blocks the loop for milliseconds, not seconds).
- */
-export const MAX_EVENTS_PER_SLICE = 256;
 
 /** Default transcription model named when the language changes. */
 export const DEFAULT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
@@ -79,6 +75,7 @@ class Attachment implements RealtimeAttachment {
   #held: RealtimeClientEvent[] | undefined;
   #closed = false;
   #ended = false;
+  readonly #slices: ReadSlices;
 
   constructor(options: AttachRealtimeOptions) {
     this.#options = options;
@@ -100,6 +97,7 @@ class Attachment implements RealtimeAttachment {
     this.session = new AttachedSession(this);
 
     const connection = options.connection;
+    this.#slices = new ReadSlices(connection.socket, () => !this.#closed);
     connection.on('event', this.#onEvent);
     connection.on('error', this.#onError);
     connection.socket?.on('close', this.#onClose);
@@ -181,28 +179,8 @@ class Attachment implements RealtimeAttachment {
   readonly #onEvent = (event: unknown): void => {
     if (this.#closed) return;
     this.#link.receive(event);
-    if (++this.#sliceEvents === 1) setImmediate(this.#endSlice);
-    else if (this.#sliceEvents === MAX_EVENTS_PER_SLICE) this.#pauseReading();
+    this.#slices.counted();
   };
-
-  /** Events handled since the event loop last turned. */
-  #sliceEvents = 0;
-  readonly #endSlice = (): void => {
-    this.#sliceEvents = 0;
-  };
-
-  /**
-   * A flood read in one go (the socket hands over every frame it holds) blocks the event loop
-   * for as long as it lasts: reading stops until the loop has turned once.
-   */
-  #pauseReading(): void {
-    const socket = this.#options.connection.socket;
-    if (socket?.pause === undefined || socket.resume === undefined) return;
-    socket.pause();
-    setImmediate(() => {
-      if (!this.#closed) socket.resume?.();
-    });
-  }
 
   /** Transport failures; server `error` events arrive through `event` too and are handled there. */
   readonly #onError = (error: unknown): void => {
@@ -251,7 +229,12 @@ class Attachment implements RealtimeAttachment {
         const item = owner?.userItemId;
         // runTurn appends the user message right after `turn-start`: its index is the length now.
         if (item !== undefined && event.user === '' && !this.#transcripts.has(item))
-          remember(this.#patches, item, this.#host.state.history.length);
+          rememberLatest(
+            this.#patches,
+            item,
+            this.#host.state.history.length,
+            MAX_PENDING_TRANSCRIPTS,
+          );
         break;
       }
       case 'say':
@@ -338,21 +321,12 @@ class Attachment implements RealtimeAttachment {
         });
       return;
     }
-    remember(this.#transcripts, itemId, text);
+    rememberLatest(this.#transcripts, itemId, text, MAX_PENDING_TRANSCRIPTS);
     if (this.#pendingPatchItem === itemId) this.#waiting?.();
   }
 
   #serverError(error: RealtimeServerError): void {
     this.#options.onServerError?.(error);
-  }
-}
-
-/** Sets `key` in a map holding at most {@link MAX_PENDING_TRANSCRIPTS} entries, oldest out first. */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.set(key, value);
-  if (map.size > MAX_PENDING_TRANSCRIPTS) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
   }
 }
 

@@ -8,10 +8,8 @@
  * The server runs one response at a time, so every `response.create` (a turn's, a verbatim `say`)
  * goes through one queue; a response is matched to its request by the metadata echoed back.
  *
- * The server is not trusted to keep the protocol: a response id it repeats, or a call id it
- * replays from an earlier response, is reported to the host and ignored (never a second buffer
- * that leaves the first one's turn waiting forever, never an action run twice), and what it may
- * leave unfinished is bounded.
+ * A repeated response id or a replayed call id is reported and ignored, never believed (a second
+ * buffer left the first one's turn waiting forever; a replay ran an action twice).
  */
 import type { ToolType } from '../definition/types.js';
 import { ModelError } from '../models/errors.js';
@@ -62,15 +60,10 @@ export class RealtimeLink implements Model {
   readonly name = 'realtime';
   readonly #host: RealtimeLinkHost;
   readonly #responses = new OpenResponses();
-  readonly #refusals = new Refusals((batch) => {
+  readonly #refusals = new Refusals(({ last, report }) => {
     if (this.#closed !== undefined) return;
-    this.#cancel(batch.last);
-    if (batch.reason === undefined) return;
-    const which =
-      batch.reported === 1
-        ? `response ${batch.last} was`
-        : `${batch.reported} responses (the last ${batch.last}) were`;
-    this.#protocolError('too_many_responses', `${which} cancelled: ${batch.reason}`);
+    this.#cancel(last);
+    if (report !== undefined) this.#protocolError('too_many_responses', report);
   });
   #queue: CreateRequest[] = [];
   #inflight: (CreateRequest & { readonly eventId: string }) | undefined;

@@ -34,3 +34,12 @@ export class RecentIds<V> {
     }
   }
 }
+
+/** Sets `key` in `map`, dropping the oldest entry past `max` entries. */
+export function rememberLatest<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.set(key, value);
+  if (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
+  }
+}

@@ -7,10 +7,8 @@
 export interface RefusedBatch {
   /** The latest refused response: the one to cancel. */
   readonly last: string;
-  /** How many were refused for a reason the host is told (not counting a session that ended). */
-  readonly reported: number;
-  /** The latest reason to report, if any. */
-  readonly reason: string | undefined;
+  /** What to tell the host (undefined when every refusal was for a session that ended). */
+  readonly report: string | undefined;
 }
 
 export class Refusals {
@@ -38,6 +36,13 @@ export class Refusals {
   readonly #done = (): void => {
     const batch = this.#batch;
     this.#batch = undefined;
-    if (batch !== undefined) this.#flush(batch);
+    if (batch === undefined) return;
+    const { last, reported, reason } = batch;
+    const which =
+      reported === 1 ? `response ${last} was` : `${reported} responses (the last ${last}) were`;
+    this.#flush({
+      last,
+      report: reason === undefined ? undefined : `${which} cancelled: ${reason}`,
+    });
   };
 }

@@ -5,11 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
-import {
-  attachRealtime,
-  MAX_EVENTS_PER_SLICE,
-  MAX_WAITING_SERVER_TURNS,
-} from '../../src/realtime/attach-realtime.js';
+import { attachRealtime, MAX_WAITING_SERVER_TURNS } from '../../src/realtime/attach-realtime.js';
+import { MAX_EVENTS_PER_SLICE } from '../../src/realtime/read-slices.js';
 import { MAX_OPEN_RESPONSES, MAX_RECENT_IDS } from '../../src/realtime/open-responses.js';
 import { RealtimeLink } from '../../src/realtime/realtime-link.js';
 import { MAX_ID_LENGTH } from '../../src/realtime/server-events.js';
