@@ -108,6 +108,29 @@ describe('RealtimeLink bounds', () => {
     expect(link.responses.rememberedCalls).toBe(0);
   });
 
+  it('a repeat naming the pending request fails that model call instead of leaving it waiting', async () => {
+    const { link, sent, errors } = linkRig();
+    link.receive(created('resp_x'));
+    link.receive(done('resp_x'));
+    const stream = link.stream({ messages: [], tools: [], signal: new AbortController().signal });
+    const reading = (async () => {
+      for await (const _ of stream) void _;
+    })();
+    await loopTurn();
+    const request = sent.find((e) => e.type === 'response.create') as {
+      response: { metadata: { switchboard_request: string } };
+    };
+    link.receive({
+      type: 'response.created',
+      response: { id: 'resp_x', metadata: request.response.metadata },
+    });
+    await expect(reading).rejects.toMatchObject({
+      code: 'bad_response',
+      message: expect.stringContaining('reused response id resp_x'),
+    });
+    expect(errors.map((e) => e.code)).toEqual(['duplicate_response']);
+  });
+
   it('a call id of the restored history is never run again', () => {
     const { link, errors, taken } = linkRig([
       { role: 'user', content: 'pay' },
