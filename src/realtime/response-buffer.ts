@@ -101,12 +101,8 @@ export class ResponseBuffer {
     this.#notify();
   }
 
-  /** Ends the response with `error`; parts not yet read are dropped. */
   fail(error: ModelError): void {
     if (this.#done) return;
-    this.#parts = [];
-    this.#held = [];
-    this.#seen.clear();
     this.#error = error;
     this.#done = true;
     this.#notify();
@@ -142,6 +138,10 @@ export class ResponseBuffer {
     const what = tooMany
       ? `more than ${MAX_RESPONSE_CALLS} function calls`
       : `more than ${MAX_RESPONSE_CHARS} characters of transcript and arguments`;
+    // Over a bound, what the response held is dropped: the turn reads the error alone.
+    this.#parts = [];
+    this.#held = [];
+    this.#seen.clear();
     this.fail(
       new ModelError({
         code: 'bad_response',
