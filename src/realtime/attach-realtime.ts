@@ -20,6 +20,8 @@ import type {
   TurnResult,
   TurnStream,
 } from '../session/types.js';
+import { rememberLatest } from './recent-ids.js';
+import { ReadSlices } from './read-slices.js';
 import { RealtimeLink } from './realtime-link.js';
 import type { ResponseBuffer } from './response-buffer.js';
 import type {
@@ -34,6 +36,16 @@ export const DEFAULT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
 
 /** Caller transcripts kept for responses that have not started their turn yet. */
 const MAX_PENDING_TRANSCRIPTS = 32;
+
+/**
+ * Most server-started responses waiting for their turn (behind the running one): 4. The caller
+ * speaking again interrupts the running turn, so more than one or two means the server is
+ * starting responses faster than any caller speaks; the rest are cancelled and reported.
+ */
+export const MAX_WAITING_SERVER_TURNS = 4;
+const BUSY = {
+  busy: `${MAX_WAITING_SERVER_TURNS} server-started responses already wait for their turn`,
+} as const;
 
 /**
  * Attaches a session to a Realtime connection and returns it with its attachment. The session's
@@ -58,9 +70,12 @@ class Attachment implements RealtimeAttachment {
   /** Caller items whose transcript is still due, with the history index of their user message. */
   readonly #patches = new Map<string, number>();
   #pendingPatchItem: string | undefined;
+  /** Server-started responses whose turn is queued or about to be (transcript wait). */
+  #waitingServerTurns = 0;
   #held: RealtimeClientEvent[] | undefined;
   #closed = false;
   #ended = false;
+  readonly #slices: ReadSlices;
 
   constructor(options: AttachRealtimeOptions) {
     this.#options = options;
@@ -82,6 +97,7 @@ class Attachment implements RealtimeAttachment {
     this.session = new AttachedSession(this);
 
     const connection = options.connection;
+    this.#slices = new ReadSlices(connection.socket, () => !this.#closed);
     connection.on('event', this.#onEvent);
     connection.on('error', this.#onError);
     connection.socket?.on('close', this.#onClose);
@@ -123,6 +139,8 @@ class Attachment implements RealtimeAttachment {
   async restore(state: SessionState): Promise<Session> {
     const old = this.#live;
     await old.close();
+    // The old session's queued turns never start: their responses no longer wait.
+    for (const owner of this.#owners) if (owner !== undefined) this.#waitingServerTurns--;
     this.#owners = [];
     [this.#live, this.#host] = this.#open(state);
     this.#link.markSynced();
@@ -159,7 +177,9 @@ class Attachment implements RealtimeAttachment {
   }
 
   readonly #onEvent = (event: unknown): void => {
-    if (!this.#closed) this.#link.receive(event);
+    if (this.#closed) return;
+    this.#link.receive(event);
+    this.#slices.counted();
   };
 
   /** Transport failures; server `error` events arrive through `event` too and are handled there. */
@@ -204,11 +224,17 @@ class Attachment implements RealtimeAttachment {
     switch (event.type) {
       case 'turn-start': {
         const owner = this.#owners.shift();
+        if (owner !== undefined) this.#waitingServerTurns--;
         this.#link.beginTurn(owner);
         const item = owner?.userItemId;
         // runTurn appends the user message right after `turn-start`: its index is the length now.
         if (item !== undefined && event.user === '' && !this.#transcripts.has(item))
-          this.#patches.set(item, this.#host.state.history.length);
+          rememberLatest(
+            this.#patches,
+            item,
+            this.#host.state.history.length,
+            MAX_PENDING_TRANSCRIPTS,
+          );
         break;
       }
       case 'say':
@@ -242,11 +268,11 @@ class Attachment implements RealtimeAttachment {
     }
   }
 
-  #serverResponse(buffer: ResponseBuffer): void {
-    if (this.#ended || this.#closed || this.#live.ended) {
-      this.#send({ type: 'response.cancel', response_id: buffer.id });
-      return;
-    }
+  /** Unless `taken`, the link cancels the response. */
+  #serverResponse(buffer: ResponseBuffer): 'taken' | 'ended' | { readonly busy: string } {
+    if (this.#ended || this.#closed || this.#live.ended) return 'ended';
+    if (this.#waitingServerTurns >= MAX_WAITING_SERVER_TURNS) return BUSY;
+    this.#waitingServerTurns++;
     const item = this.#lastUserItem;
     this.#lastUserItem = undefined;
     buffer.userItemId = item;
@@ -260,9 +286,10 @@ class Attachment implements RealtimeAttachment {
         this.#startServerTurn(buffer);
       };
       this.#waiting = start;
-      return;
+      return 'taken';
     }
     this.#startServerTurn(buffer);
+    return 'taken';
   }
 
   #waiting: (() => void) | undefined;
@@ -277,6 +304,7 @@ class Attachment implements RealtimeAttachment {
       this.#live.send(text).result.catch(() => undefined);
     } catch {
       this.#owners.pop();
+      this.#waitingServerTurns--;
       this.#send({ type: 'response.cancel', response_id: buffer.id });
     }
   }
@@ -293,11 +321,7 @@ class Attachment implements RealtimeAttachment {
         });
       return;
     }
-    this.#transcripts.set(itemId, text);
-    if (this.#transcripts.size > MAX_PENDING_TRANSCRIPTS) {
-      const oldest = this.#transcripts.keys().next().value;
-      if (oldest !== undefined) this.#transcripts.delete(oldest);
-    }
+    rememberLatest(this.#transcripts, itemId, text, MAX_PENDING_TRANSCRIPTS);
     if (this.#pendingPatchItem === itemId) this.#waiting?.();
   }
 

@@ -21,6 +21,9 @@ export interface WsSocket {
   off(event: 'open' | 'close', listener: () => void): unknown;
   send(data: string): void;
   close(): void;
+  /** Stops reading (a flood of server events is read in slices). */
+  pause(): void;
+  resume(): void;
 }
 
 /** A connection that also closes its socket. */

@@ -7,6 +7,9 @@
  *
  * The server runs one response at a time, so every `response.create` (a turn's, a verbatim `say`)
  * goes through one queue; a response is matched to its request by the metadata echoed back.
+ *
+ * A repeated response id or a replayed call id is reported and ignored, never believed (a second
+ * buffer left the first one's turn waiting forever; a replay ran an action twice).
  */
 import type { ToolType } from '../definition/types.js';
 import { ModelError } from '../models/errors.js';
@@ -17,8 +20,10 @@ import type {
   ModelRequest,
   ModelStreamPart,
 } from '../models/types.js';
+import { MAX_OPEN_RESPONSES, OpenResponses } from './open-responses.js';
+import { Refusals } from './refusals.js';
 import { ResponseBuffer, type ResponseOwner } from './response-buffer.js';
-import { readServerEvent, type ServerEvent } from './server-events.js';
+import { readServerEvent, type ServerEvent, type ServerFunctionCall } from './server-events.js';
 import type { RealtimeClientEvent, RealtimeServerError } from './types.js';
 
 /** What the link needs from the attachment. */
@@ -28,8 +33,11 @@ export interface RealtimeLinkHost {
   toolType(name: string): ToolType | undefined;
   /** The session's history (read-only). */
   history(): readonly ChatMessage[];
-  /** The server started a response on its own (the caller spoke). */
-  serverResponse(buffer: ResponseBuffer): void;
+  /**
+   * The server started a response on its own (the caller spoke). Unless `taken`, the link cancels
+   * and forgets it: `ended` (the session is over), or `busy` with the reason reported.
+   */
+  serverResponse(buffer: ResponseBuffer): 'taken' | 'ended' | { readonly busy: string };
   speechStarted(): void;
   userItem(itemId: string): void;
   transcript(itemId: string, text: string): void;
@@ -51,7 +59,12 @@ interface CreateRequest {
 export class RealtimeLink implements Model {
   readonly name = 'realtime';
   readonly #host: RealtimeLinkHost;
-  readonly #responses = new Map<string, ResponseBuffer>();
+  readonly #responses = new OpenResponses();
+  readonly #refusals = new Refusals(({ last, report }) => {
+    if (this.#closed !== undefined) return;
+    this.#cancel(last);
+    if (report !== undefined) this.#protocolError('too_many_responses', report);
+  });
   #queue: CreateRequest[] = [];
   #inflight: (CreateRequest & { readonly eventId: string }) | undefined;
   #active: ResponseBuffer | undefined;
@@ -72,9 +85,19 @@ export class RealtimeLink implements Model {
     this.#turnResponse = response;
   }
 
-  /** Marks the current history as known to the server (a restored session on the same call). */
+  /** The responses and ids kept (each count bounded: open-responses.ts). */
+  get responses(): Pick<OpenResponses, 'size' | 'rememberedCalls' | 'rememberedResponses'> {
+    return this.#responses;
+  }
+
+  /**
+   * Marks the current history as known to the server (a restored session on the same call); its
+   * calls already ran, so the server replaying one of their ids runs nothing.
+   */
   markSynced(): void {
-    this.#synced = this.#host.history().length;
+    const history = this.#host.history();
+    this.#synced = history.length;
+    this.#responses.rememberHistory(history);
   }
 
   /** Sends `session.update` when the instructions or tools differ from what the server has. */
@@ -169,8 +192,7 @@ export class RealtimeLink implements Model {
     this.#inflight = undefined;
     for (const r of this.#queue) r.reject(err);
     this.#queue = [];
-    for (const b of this.#responses.values()) b.fail(err);
-    this.#responses.clear();
+    for (const b of this.#responses.clear()) b.fail(err);
     this.#active = undefined;
   }
 
@@ -179,16 +201,20 @@ export class RealtimeLink implements Model {
       case 'response.created':
         this.#created(event.responseId, event.requestId);
         break;
-      case 'text-delta':
-        this.#responses.get(event.responseId)?.text(event.delta);
+      case 'text-delta': {
+        const buffer = this.#responses.get(event.responseId);
+        if (buffer !== undefined && !buffer.text(event.delta)) this.#overflowed(buffer);
         break;
-      case 'function-call':
-        this.#responses.get(event.responseId)?.call(event.callId, event.name, event.arguments);
+      }
+      case 'function-call': {
+        const buffer = this.#responses.get(event.responseId);
+        if (buffer !== undefined) this.#call(buffer, event);
         break;
+      }
       case 'response.done': {
         const buffer = this.#responses.get(event.responseId);
         if (buffer !== undefined) {
-          for (const c of event.calls) buffer.call(c.callId, c.name, c.arguments);
+          for (const c of event.calls) this.#call(buffer, c);
           if (event.status === 'failed')
             buffer.fail(this.#error('bad_response', `the response failed: ${event.reason}`));
           else buffer.finish(event.usage);
@@ -221,19 +247,76 @@ export class RealtimeLink implements Model {
     const inflight = this.#inflight;
     const ours =
       inflight !== undefined && (requestId === undefined || requestId === inflight.requestId);
+    const admission = this.#responses.admit(responseId);
+    // A second response.created for a known id would replace the first buffer, whose turn then
+    // never ends: the repeat is ignored, and the response already known goes on.
+    if (admission === 'repeat') {
+      this.#protocolError(
+        'duplicate_response',
+        `response.created repeated response id ${responseId}; the repeat was ignored`,
+      );
+      // The server names our request under an old id: its events cannot be told apart.
+      if (ours && requestId !== undefined) this.#refuseInflight(`reused response id ${responseId}`);
+      return;
+    }
+    if (admission === 'full') {
+      this.#refusals.add(responseId, `${MAX_OPEN_RESPONSES} responses are already unfinished`);
+      if (ours) this.#refuseInflight(`more than ${MAX_OPEN_RESPONSES} unfinished responses`);
+      return;
+    }
     const buffer = new ResponseBuffer({
       id: responseId,
       owner: ours ? inflight.owner : 'server',
       holds: (name) => this.#host.toolType(name) === 'action',
     });
-    this.#responses.set(responseId, buffer);
+    this.#responses.add(buffer);
     this.#active = buffer;
     if (ours) {
       this.#inflight = undefined;
       inflight.resolve(buffer);
     } else {
-      this.#host.serverResponse(buffer);
+      const taken = this.#host.serverResponse(buffer);
+      if (taken === 'taken') return;
+      // No turn holds it, so nothing waits on it: forgetting it is enough.
+      this.#responses.delete(responseId);
+      this.#refusals.add(responseId, taken === 'ended' ? undefined : taken.busy);
     }
+  }
+
+  /** A complete call of `buffer`; a call id an earlier response carried is reported, not run. */
+  #call(buffer: ResponseBuffer, call: ServerFunctionCall): void {
+    const outcome = this.#responses.call(buffer, call);
+    if (outcome.type === 'overflow') this.#overflowed(buffer);
+    else if (outcome.type === 'replay') {
+      const where = outcome.first === '' ? 'the session history' : `response ${outcome.first}`;
+      this.#protocolError(
+        'duplicate_call_id',
+        `response ${buffer.id} replayed call id ${call.callId} of ${where}; it was not run again`,
+      );
+    }
+  }
+
+  /** The response broke its bounds and failed: it is forgotten, and cancelled if it runs. */
+  #overflowed(buffer: ResponseBuffer): void {
+    this.#responses.delete(buffer.id);
+    if (this.#active === buffer) this.#cancel(buffer.id);
+  }
+
+  #refuseInflight(reason: string): void {
+    const inflight = this.#inflight;
+    if (inflight === undefined) return;
+    this.#inflight = undefined;
+    inflight.reject(this.#error('bad_response', reason));
+    this.#pump();
+  }
+
+  #cancel(responseId: string): void {
+    if (this.#closed === undefined)
+      this.#host.send({ type: 'response.cancel', response_id: responseId });
+  }
+
+  #protocolError(code: string, message: string): void {
+    this.#host.serverError({ code, message: `realtime: ${message}` });
   }
 
   #serverError(error: RealtimeServerError): void {

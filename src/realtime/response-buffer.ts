@@ -6,9 +6,18 @@
  *
  * Calls to `action` tools are held back until `response.done`: a hang-up or a transfer never runs
  * while the model is still producing the audio of the same answer.
+ *
+ * What one response may carry is bounded (the server is not trusted): past
+ * {@link MAX_RESPONSE_CALLS} distinct call ids or {@link MAX_RESPONSE_CHARS} characters of text
+ * and arguments, the response fails with a `bad_response` model error and what it held is dropped.
  */
 import { ModelError } from '../models/errors.js';
 import type { ModelStreamPart, ModelUsage } from '../models/types.js';
+
+/** Most distinct call ids one response may carry (as the chat adapter's streamed calls): 128. */
+export const MAX_RESPONSE_CALLS = 128;
+/** Most characters (UTF-16 units) of transcript and call arguments one response may carry: 1 MiB. */
+export const MAX_RESPONSE_CHARS = 1024 * 1024;
 
 /** Who asked for a response. `server`: the server started it on the caller's speech. */
 export type ResponseOwner = 'turn' | 'say' | 'server';
@@ -25,6 +34,7 @@ export class ResponseBuffer {
   #held: ModelStreamPart[] = [];
   #seen = new Set<string>();
   #done = false;
+  #chars = 0;
   #error: ModelError | undefined;
   #wake: (() => void) | undefined;
   readonly #holds: (toolName: string) => boolean;
@@ -39,13 +49,39 @@ export class ResponseBuffer {
     return this.#done;
   }
 
-  text(delta: string): void {
-    if (delta !== '' && !this.#done) this.#push({ type: 'text-delta', text: delta });
+  /** Parts held for the turn (read parts are gone). */
+  get kept(): number {
+    return this.#parts.length + this.#held.length;
   }
 
-  /** A complete function call; the same `call_id` seen twice (delta `done` and `response.done`) counts once. */
-  call(callId: string, name: string, args: string): void {
-    if (this.#done || this.#seen.has(callId)) return;
+  /** True when this call id was already seen in this response (run or skipped). */
+  has(callId: string): boolean {
+    return this.#seen.has(callId);
+  }
+
+  /** Returns false when the delta broke the response's bounds (the response failed). */
+  text(delta: string): boolean {
+    if (delta === '' || this.#done) return true;
+    if (!this.#within(0, delta.length)) return false;
+    this.#push({ type: 'text-delta', text: delta });
+    return true;
+  }
+
+  /** Marks a call id as seen without running it (a replay of an earlier response's call). */
+  skip(callId: string): boolean {
+    if (this.#done || this.#seen.has(callId)) return true;
+    if (!this.#within(1, 0)) return false;
+    this.#seen.add(callId);
+    return true;
+  }
+
+  /**
+   * A complete function call; the same `call_id` seen twice (delta `done` and `response.done`)
+   * counts once. Returns false when the call broke the response's bounds (the response failed).
+   */
+  call(callId: string, name: string, args: string): boolean {
+    if (this.#done || this.#seen.has(callId)) return true;
+    if (!this.#within(1, args.length + name.length)) return false;
     this.#seen.add(callId);
     const part: ModelStreamPart = {
       type: 'tool-call',
@@ -53,6 +89,7 @@ export class ResponseBuffer {
     };
     if (this.#holds(name)) this.#held.push(part);
     else this.#push(part);
+    return true;
   }
 
   finish(usage: ModelUsage | undefined): void {
@@ -91,6 +128,28 @@ export class ResponseBuffer {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Counts `calls` more call ids and `chars` more characters, failing the response past a bound. */
+  #within(calls: number, chars: number): boolean {
+    this.#chars += chars;
+    const tooMany = this.#seen.size + calls > MAX_RESPONSE_CALLS;
+    if (!tooMany && this.#chars <= MAX_RESPONSE_CHARS) return true;
+    const what = tooMany
+      ? `more than ${MAX_RESPONSE_CALLS} function calls`
+      : `more than ${MAX_RESPONSE_CHARS} characters of transcript and arguments`;
+    // Over a bound, what the response held is dropped: the turn reads the error alone.
+    this.#parts = [];
+    this.#held = [];
+    this.#seen.clear();
+    this.fail(
+      new ModelError({
+        code: 'bad_response',
+        model: 'realtime',
+        message: `realtime: response ${this.id} carried ${what}`,
+      }),
+    );
+    return false;
   }
 
   #push(part: ModelStreamPart): void {

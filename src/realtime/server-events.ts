@@ -40,30 +40,37 @@ const TEXT_DELTAS = new Set([
   'response.text.delta',
 ]);
 
+/**
+ * Longest id accepted (response, call and item ids; the server's are about 30 characters): 256.
+ * Ids are remembered to recognise replays, so their length is bounded with their number.
+ */
+export const MAX_ID_LENGTH = 256;
+const id = z.string().min(1).max(MAX_ID_LENGTH);
+
 const functionCallItem = z.object({
   type: z.literal('function_call'),
-  call_id: z.string().min(1),
+  call_id: id,
   name: z.string().min(1),
   arguments: z.string(),
 });
 
 const created = z.object({
   response: z.object({
-    id: z.string().min(1),
+    id,
     metadata: z.object({ switchboard_request: z.string().optional() }).nullish(),
   }),
 });
-const textDelta = z.object({ response_id: z.string().min(1), delta: z.string() });
+const textDelta = z.object({ response_id: id, delta: z.string() });
 const argumentsDone = z.object({
-  response_id: z.string().min(1),
-  call_id: z.string().min(1),
+  response_id: id,
+  call_id: id,
   name: z.string().min(1),
   arguments: z.string(),
 });
-const itemDone = z.object({ response_id: z.string().min(1), item: z.unknown() });
+const itemDone = z.object({ response_id: id, item: z.unknown() });
 const done = z.object({
   response: z.object({
-    id: z.string().min(1),
+    id,
     status: z.string().optional(),
     status_details: z.unknown().optional(),
     output: z.array(z.unknown()).optional(),
@@ -81,9 +88,9 @@ const errorEvent = z.object({
     .nullish(),
 });
 const userItem = z.object({
-  item: z.object({ id: z.string().min(1), type: z.literal('message'), role: z.literal('user') }),
+  item: z.object({ id, type: z.literal('message'), role: z.literal('user') }),
 });
-const transcript = z.object({ item_id: z.string().min(1), transcript: z.string() });
+const transcript = z.object({ item_id: id, transcript: z.string() });
 
 /** Reads a raw server event; undefined for events switchboard does not act on, or malformed ones. */
 export function readServerEvent(raw: unknown): ServerEvent | undefined {

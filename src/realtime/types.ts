@@ -34,6 +34,12 @@ export interface RealtimeConnection {
     readonly readyState?: number;
     on(event: 'open' | 'close', listener: () => void): unknown;
     off?(event: 'open' | 'close', listener: () => void): unknown;
+    /**
+     * Stop and restart reading (a `ws` WebSocket has both): a flood of server events is read in
+     * slices, so the event loop turns between them.
+     */
+    pause?(): void;
+    resume?(): void;
   };
 }
 
