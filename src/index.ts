@@ -148,7 +148,7 @@ export {
 } from './session/coordination.js';
 export { isJournaled } from './session/execute-tool-call.js';
 export { parseSnapshot, SNAPSHOT_LIMITS, type SnapshotCheckOptions } from './session/snapshot.js';
-export type { HostErrorContext } from './session/turn-stream.js';
+export type { HostErrorContext } from './session/types.js';
 export {
   runAgent,
   parseChatHistory,

@@ -5,7 +5,13 @@
  * event and rejects `result`; the rejection is pre-handled so a host that only iterates never
  * sees an unhandled-rejection crash.
  */
-import type { SessionEvent, TurnEvent, TurnResult, TurnStream } from './types.js';
+import type {
+  HostErrorContext,
+  SessionEvent,
+  TurnEvent,
+  TurnResult,
+  TurnStream,
+} from './types.js';
 
 /** The producer side of a turn stream. */
 export interface TurnChannel {
@@ -14,13 +20,6 @@ export interface TurnChannel {
   emit(event: TurnEvent): void;
   resolve(result: TurnResult): void;
   reject(error: unknown): void;
-}
-
-/** Where a host callback threw (see `SessionOptions.hostError`). */
-export interface HostErrorContext {
-  readonly callback: 'onEvent';
-  /** The event the callback was given. */
-  readonly event: SessionEvent['type'];
 }
 
 /** Gives speaking events their speech id (the session's speech ledger, docs/voice.md). */

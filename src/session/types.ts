@@ -7,46 +7,20 @@ import type { DefinitionIssue, ToolErrorCode } from '../errors.js';
 import type { ConnectionPools } from '../handlers/endpoint/connection-pools.js';
 import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
-import type { HostErrorContext } from './turn-stream.js';
 import type { ModelErrorCode } from '../models/errors.js';
 import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
 import type { TracingOptions, TurnTimings } from '../observability/types.js';
 import type { TransformTraceEntry } from '../transform/types.js';
 import type { WorkflowState } from '../workflow/state.js';
 
-/** Auth of a service (SPEC §3). Secrets never leave the endpoint handler. */
-export type ServiceAuth =
-  | { readonly type: 'basic'; readonly username: string; readonly password: string }
-  | { readonly type: 'bearer'; readonly token: string }
-  | { readonly type: 'custom_headers'; readonly headers: Readonly<Record<string, string>> }
-  | {
-      readonly type: 'oauth2';
-      readonly client_id: string;
-      readonly client_secret: string;
-      readonly auth_url: string;
-      readonly scope?: string;
-    };
+import type { NetworkPolicy, ServiceConfig } from '../handlers/endpoint/service-config.js';
+export type { NetworkPolicy, ServiceAuth, ServiceConfig } from '../handlers/endpoint/service-config.js';
 
-/** A service a definition can name with `"service": "…"`. */
-export interface ServiceConfig {
-  readonly auth?: ServiceAuth;
-  /** Extra headers on every request to this service (not secret). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /**
-   * Origins (`https://api.clinic.test`, `http://127.0.0.1:8080`) the service's credentials and
-   * headers may be sent to. A definition naming the service with a URL elsewhere is refused at
-   * `createSession` and at call time (`origin_not_allowed`). Required when the service has `auth`;
-   * `["*"]` sends its credentials to any origin (a warning at `createSession`).
-   */
-  readonly origins?: readonly string[];
-}
-
-/** Network policy for definitions from less trusted authors. */
-export interface NetworkPolicy {
-  /** Host names (exact, or `*.example.com`) requests may go to. Absent: every host. */
-  readonly allowedHosts?: readonly string[];
-  /** Refuse loopback, private, link-local and other non-public addresses. Default false. */
-  readonly denyPrivateNetworks?: boolean;
+/** Where a host callback threw (see `SessionOptions.hostError`). */
+export interface HostErrorContext {
+  readonly callback: 'onEvent';
+  /** The event the callback was given. */
+  readonly event: SessionEvent['type'];
 }
 
 /** A named agent: a system prompt (mustache over session variables) and the tools it may use. */

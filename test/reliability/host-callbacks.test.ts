@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
-import type { HostErrorContext } from '../../src/session/turn-stream.js';
+import type { HostErrorContext } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { fn } from './helpers.js';
 

@@ -13,7 +13,7 @@
  * (graceful shutdown, tests).
  */
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import type { NetworkPolicy } from '../../session/types.js';
+import type { NetworkPolicy } from './service-config.js';
 import { systemResolver } from './network-policy.js';
 import { PendingConnects } from './pending-connects.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';

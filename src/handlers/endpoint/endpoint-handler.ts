@@ -8,7 +8,7 @@
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
 import { ToolError } from '../../errors.js';
-import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
+import type { NetworkPolicy, ServiceConfig } from './service-config.js';
 import {
   answeredRecord,
   errorBody,

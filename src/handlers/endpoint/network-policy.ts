@@ -5,7 +5,7 @@
  * rebinding window between the check and the dial.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import type { NetworkPolicy } from '../../session/types.js';
+import type { NetworkPolicy } from './service-config.js';
 import { classifyHost } from './ip-address.js';
 
 /** Resolves a host name to its addresses (IPv4 or IPv6 text). Injectable for tests. */

@@ -4,7 +4,7 @@
  * so a name cannot rebind to a private address between the check and the connection.
  */
 import { buildConnector } from 'undici';
-import type { NetworkPolicy } from '../../session/types.js';
+import type { NetworkPolicy } from './service-config.js';
 import { checkHost, PolicyDeniedError, type HostResolver } from './network-policy.js';
 
 /** How long a pre-request check's addresses may be reused by the connector. */

@@ -11,7 +11,7 @@
  * percent-encoding of any character set and either hex case, HTML character references
  * (decimal, hex, `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`) and JSON escapes (`\uXXXX`, `\/`).
  */
-import type { ServiceConfig } from '../../session/types.js';
+import type { ServiceConfig } from './service-config.js';
 import { clientBasicCredentials } from './oauth2-token.js';
 import { scrubForms, type ScrubForms } from './redact.js';
 

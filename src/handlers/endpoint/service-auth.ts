@@ -7,7 +7,7 @@
 import type { Dispatcher } from 'undici';
 import type { Abortable } from './deadline.js';
 import { ToolError } from '../../errors.js';
-import type { ServiceConfig } from '../../session/types.js';
+import type { ServiceConfig } from './service-config.js';
 import { OAuth2TokenCache } from './oauth2-token.js';
 import type { SecretSet } from './secret-set.js';
 

@@ -7,7 +7,7 @@
  * service with auth; `["*"]` is the explicit opt-out (any origin, with a warning). A service
  * without `origins` (no auth, or a handler made without a session) may be used with any URL.
  */
-import type { ServiceConfig } from '../../session/types.js';
+import type { ServiceConfig } from './service-config.js';
 
 /** The origin of a configured origin or URL as `URL#origin` reports it, or undefined. */
 export function originOf(text: string): string | undefined {

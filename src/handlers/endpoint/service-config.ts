@@ -1,0 +1,40 @@
+/**
+ * What a host configures for the endpoint handler: services (auth, headers, the origins their
+ * credentials may go to) and the network policy. Owned by the handlers layer; the session's
+ * options carry them through.
+ */
+
+/** Auth of a service (SPEC §3). Secrets never leave the endpoint handler. */
+export type ServiceAuth =
+  | { readonly type: 'basic'; readonly username: string; readonly password: string }
+  | { readonly type: 'bearer'; readonly token: string }
+  | { readonly type: 'custom_headers'; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly type: 'oauth2';
+      readonly client_id: string;
+      readonly client_secret: string;
+      readonly auth_url: string;
+      readonly scope?: string;
+    };
+
+/** A service a definition can name with `"service": "…"`. */
+export interface ServiceConfig {
+  readonly auth?: ServiceAuth;
+  /** Extra headers on every request to this service (not secret). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Origins (`https://api.clinic.test`, `http://127.0.0.1:8080`) the service's credentials and
+   * headers may be sent to. A definition naming the service with a URL elsewhere is refused at
+   * `createSession` and at call time (`origin_not_allowed`). Required when the service has `auth`;
+   * `["*"]` sends its credentials to any origin (a warning at `createSession`).
+   */
+  readonly origins?: readonly string[];
+}
+
+/** Network policy for definitions from less trusted authors. */
+export interface NetworkPolicy {
+  /** Host names (exact, or `*.example.com`) requests may go to. Absent: every host. */
+  readonly allowedHosts?: readonly string[];
+  /** Refuse loopback, private, link-local and other non-public addresses. Default false. */
+  readonly denyPrivateNetworks?: boolean;
+}
