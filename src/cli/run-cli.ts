@@ -12,6 +12,7 @@ import { testCommand, testHelp } from './commands/test.js';
 import { transformCommand, transformHelp } from './commands/transform.js';
 import { validateCommand, validateHelp } from './commands/validate.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
+import { explainParseArgsError } from './option-errors.js';
 
 type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
 
@@ -96,13 +97,9 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   try {
     return await command.run(rest, io);
-  } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error instanceof TypeError &&
-        'code' in error &&
-        String(error.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
+  } catch (thrown) {
+    const error = explainParseArgsError(thrown, command.help);
+    if (error instanceof UsageError) {
       io.stderr.write(`switchboard ${name}: ${error.message}\n\n${command.help}`);
       return EXIT.unusable;
     }
