@@ -59,6 +59,12 @@ describe('option mistakes name the option and the fix', () => {
     }
   });
 
+  it('a misspelt command names the nearest one', async () => {
+    const r = await run(['valdate', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(first(r.stderr)).toBe('switchboard: unknown command "valdate"; did you mean validate?');
+  });
+
   it('nothing near: lists the options', async () => {
     const r = await run(['validate', '--zzzzzz', 'x.json']);
     expect(first(r.stderr)).toBe(
