@@ -14,8 +14,9 @@ export interface ClosestNameOptions {
 /**
  * The candidate nearest to `name` (case-insensitive edit distance, a swap of two neighbours
  * counting once), when it is near enough to be a typo: at most a third of the longer name's
- * length, and at least 1 edit. A candidate that starts with `name` (a truncation such as
- * `--arg` for `--args`) also counts. Undefined when nothing is close.
+ * length (so a one- or two-character name is never guessed). A candidate that starts with
+ * `name` (a truncation such as `--arg` for `--args`) also counts. Undefined when nothing is
+ * close.
  */
 export function closestName(options: ClosestNameOptions): string | undefined {
   const written = options.name.toLowerCase();
@@ -25,7 +26,7 @@ export function closestName(options: ClosestNameOptions): string | undefined {
     const known = candidate.toLowerCase();
     if (known === written) return candidate;
     const distance = editDistance(written, known);
-    const limit = Math.max(1, Math.floor(Math.max(written.length, known.length) / 3));
+    const limit = Math.floor(Math.max(written.length, known.length) / 3);
     const truncated = written.length >= 3 && known.startsWith(written);
     if ((distance <= limit || truncated) && distance < bestDistance) {
       best = candidate;

@@ -135,6 +135,7 @@ describe('helpers', () => {
     expect(closestName({ name: '--expalin', candidates: names })).toBe('--explain');
     expect(closestName({ name: '--stat', candidates: names })).toBe('--static');
     expect(closestName({ name: '--zzzzzz', candidates: names })).toBeUndefined();
+    expect(closestName({ name: '-x', candidates: ['-h', '-o'] })).toBeUndefined();
     expect(closestName({ name: 'hang_up', candidates: ['hangup', 'get_weather'] })).toBe('hangup');
   });
 });
