@@ -22,7 +22,8 @@ export function describeJsonError(name: string, text: string, reason: string): s
       : ` (at character ${column})`;
     // Long values: show the part around the mistake only.
     const start = Math.max(0, column - 1 - 40);
-    const shown = lineText.slice(start, start + 80);
+    // Control characters (a tab, an escape sequence) would move the caret or drive the terminal.
+    const shown = lineText.slice(start, start + 80).replace(/[\u0000-\u001f\u007f]/g, '·');
     lines.push(`  ${shown}`, `  ${' '.repeat(column - 1 - start)}^`);
   }
   lines.push(jsonOptionExample(name));

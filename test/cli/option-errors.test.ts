@@ -108,6 +108,8 @@ describe('malformed JSON values say where', () => {
     const token = first((await run([...WEATHER, '--vars', 'abc'])).stderr);
     expect(token).toContain("--vars is not valid JSON: Unexpected token 'a' (at character 1)");
     expect(token).toContain('  abc\n  ^');
+    const escape = first((await run([...WEATHER, '--args', '{"a":\t\u001b[31m}'])).stderr);
+    expect(escape).toContain('  {"a":··[31m}\n        ^');
     const list = first((await run([...WEATHER, '--static', '[1]'])).stderr);
     expect(list).toContain('--static must be a JSON object, got a list; write it like --static');
   });
