@@ -166,7 +166,7 @@ function abbreviate(text: string): string {
 }
 
 /** A JSON pointer (`/properties/city/type`) as path segments, indexes where the value is a list. */
-function pointerPath(pointer: string, schema: unknown): SchemaPath {
+export function pointerPath(pointer: string, schema: unknown): SchemaPath {
   if (pointer === '') return [];
   const out: (string | number)[] = [];
   let node: unknown = schema;

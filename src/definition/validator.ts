@@ -7,7 +7,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { linearRegExp, MAX_PATTERN_INPUT_LENGTH } from './linear-regexp.js';
-import { schemaProblems, type SchemaProblem } from './schema-problems.js';
+import { pointerPath, schemaProblems, type SchemaProblem } from './schema-problems.js';
 import type { ArgumentValidator, ValidationFailure } from './validator-types.js';
 
 /** Compiles JSON Schemas into validators; one per load, with a cache by schema text. */
@@ -48,11 +48,21 @@ export class ValidatorFactory {
     } catch {
       // An unknown `$schema` meta-schema: compiling reports it.
     }
-    return schemaProblems({
+    const problems = schemaProblems({
       schema,
       keywords: (this.#keywords ??= new Set(Object.keys(this.#ajv.RULES.keywords))),
       metaErrors,
     });
+    const dataRef = findDataReference(schema, '');
+    if (dataRef === undefined) return problems;
+    // The meta-schema's complaint about the keyword holding it ("expected a number, got an
+    // object") is this one.
+    const at = pointerPath(dataRef, schema);
+    const holder = at.slice(0, -1);
+    return [
+      { path: at, message: '$data references are not allowed' },
+      ...problems.filter((p) => !holder.every((segment, i) => p.path[i] === segment)),
+    ];
   }
 
   /**
