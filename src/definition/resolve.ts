@@ -9,7 +9,7 @@ import { compileDefaults } from '../transform/compile-defaults.js';
 import { checkMustache } from '../transform/mustache.js';
 import { compileContext } from '../workflow/compile-task.js';
 import { checkEndpointUrl } from './endpoint-url.js';
-import { formatPath, joinPath } from './json-path.js';
+import { joinPath } from './json-path.js';
 import { lintDefinition } from './lint.js';
 import { checkParameters } from './parameters-check.js';
 import type { RawDefinition } from './schema.js';

@@ -6,9 +6,7 @@
  * actions (repl-actions.ts).
  */
 import { Agent } from 'undici';
-import type { ToolSet } from '../../definition/types.js';
 import { SecretSet } from '../../handlers/endpoint/secret-set.js';
-import type { FixtureAction } from '../../harness/fixture-schema.js';
 import type { RecordedTurn } from '../../harness/fixture-writer.js';
 import { ManualModel, type ManualStep } from '../../harness/manual-model.js';
 import { createNarrator } from '../../harness/narrator.js';
@@ -17,13 +15,12 @@ import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
 import type { Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
-import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../../session/types.js';
+import type { Session, SessionOptions, TurnResult } from '../../session/types.js';
 import { describeWorkflows } from '../../workflow/describe.js';
-import type { CliIO } from '../io.js';
 import { checkLanguage } from './check-language.js';
-import type { LineSource } from './line-source.js';
 import { replActionHandlers } from './repl-actions.js';
 import { bannerLines, REPL_COMMANDS } from './repl-banner.js';
+import type { ReplOptions } from './repl-options.js';
 import { recordTurn, saveFixture } from './repl-recording.js';
 import { historyLine, toolLine } from './repl-text.js';
 import { SpeechAcks } from './speech-acks.js';
@@ -31,30 +28,7 @@ import { replDispatcher, WireLines } from './wire-lines.js';
 
 export { checkLanguage } from './check-language.js';
 export { REPL_COMMANDS } from './repl-banner.js';
-
-/** Options of {@link ReplController}. */
-export interface ReplOptions {
-  readonly io: CliIO;
-  readonly lines: LineSource;
-  readonly tools: ToolSet;
-  /** Absolute path of the tools file (for `/save`). */
-  readonly toolsFile: string;
-  /** `manual`: the person plays the model; else the given model answers. */
-  readonly model: Model | 'manual';
-  readonly vars: Record<string, unknown>;
-  readonly language: string;
-  readonly languages?: readonly string[];
-  /** Services (with their secrets) for endpoint auth; never written by `/save`. */
-  readonly services?: Readonly<Record<string, ServiceConfig>>;
-  /** Canned host answers of action tools (`--actions`); the others are simulated. */
-  readonly actions?: ReadonlyMap<string, FixtureAction>;
-  readonly color: boolean;
-  /**
-   * Who acknowledges playback (docs/voice.md). `host`: the person does, with `/spoken`, and the
-   * narration shows each utterance's speech id. Default `auto`.
-   */
-  readonly speechAck?: 'host' | 'auto';
-}
+export type { ReplOptions } from './repl-options.js';
 
 const SESSION_ID = 'repl';
 
