@@ -11,4 +11,8 @@
  */
 import { afterEach } from 'vitest';
 
-afterEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
+// Taken before any test can install fake timers (which replace the global `setImmediate` and
+// would leave this hook waiting forever after a test that forgot `vi.useRealTimers()`).
+const realSetImmediate = globalThis.setImmediate;
+
+afterEach(() => new Promise<void>((resolve) => realSetImmediate(resolve)));

@@ -2,6 +2,7 @@
  * The process surface the commands use (streams, environment, working directory), injectable so
  * commands run in-process in tests and behave the same as the real binary.
  */
+import { describeJsonError, jsonOptionExample } from './json-option.js';
 
 /** A writable text sink. */
 export interface TextOut {
@@ -42,7 +43,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Parses a JSON option value, naming the option when it is malformed. */
+/** Parses a JSON option value, naming the option and the place when it is malformed. */
 export function parseJsonOption(
   name: string,
   text: string | undefined,
@@ -53,11 +54,11 @@ export function parseJsonOption(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--${name} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(describeJsonError(name, text, (error as Error).message));
   }
   if (kind === 'object' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     throw new UsageError(
-      `--${name} must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+      `--${name} must be a JSON object, got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}; ${jsonOptionExample(name)}`,
     );
   }
   return value;

@@ -11,7 +11,9 @@ import { simulateCommand, simulateHelp } from './commands/simulate.js';
 import { testCommand, testHelp } from './commands/test.js';
 import { transformCommand, transformHelp } from './commands/transform.js';
 import { validateCommand, validateHelp } from './commands/validate.js';
+import { closestName } from '../did-you-mean.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
+import { explainParseArgsError } from './option-errors.js';
 
 type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
 
@@ -91,18 +93,16 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   const command = COMMANDS.get(name);
   if (command === undefined) {
-    io.stderr.write(`switchboard: unknown command ${JSON.stringify(name)}\n\n${mainHelp()}`);
+    const near = closestName({ name, candidates: COMMANDS.keys() });
+    const hint = near !== undefined ? `; did you mean ${near}?` : '';
+    io.stderr.write(`switchboard: unknown command ${JSON.stringify(name)}${hint}\n\n${mainHelp()}`);
     return EXIT.unusable;
   }
   try {
     return await command.run(rest, io);
-  } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error instanceof TypeError &&
-        'code' in error &&
-        String(error.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
+  } catch (thrown) {
+    const error = explainParseArgsError(thrown, command.help);
+    if (error instanceof UsageError) {
       io.stderr.write(`switchboard ${name}: ${error.message}\n\n${command.help}`);
       return EXIT.unusable;
     }

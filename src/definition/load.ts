@@ -21,6 +21,7 @@ import {
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
 import { normaliseDefinition } from './normalise.js';
+import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
 import { lintWorkflows } from '../workflow/lint-workflows.js';
 import { rawDefinitionSchema } from './schema.js';
@@ -186,7 +187,7 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     if (!parsed.success) {
       issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));
       // Report what can still be checked, so one pass lists every problem.
-      issues.push(...partialChecks(raw, path, file));
+      issues.push(...partialChecks(raw, path, file, validators));
       const name = nameOf(raw);
       if (name !== undefined && !firstIndex.has(name)) firstIndex.set(name, index);
       else if (name !== undefined) issues.push(duplicate(path, name, firstIndex.get(name)!, file));
@@ -280,9 +281,21 @@ function ownObject(value: unknown, key: string): Record<string, unknown> | undef
   return isPlainObject(child) ? child : undefined;
 }
 
-/** Checks of a definition whose shape is wrong elsewhere: its rules and its URL. */
-function partialChecks(raw: unknown, path: string, file: string | undefined): DefinitionIssue[] {
+/** Checks of a definition whose shape is wrong elsewhere: its rules, URL and JSON Schema. */
+function partialChecks(
+  raw: unknown,
+  path: string,
+  file: string | undefined,
+  validators: ValidatorFactory,
+): DefinitionIssue[] {
   const out: DefinitionIssue[] = [];
+  const fn = ownObject(ownObject(raw, 'tool'), 'function');
+  const parameters = fn !== undefined ? getOwn(fn, 'parameters') : undefined;
+  // Not an object: the shape check above already says so.
+  if (isPlainObject(parameters)) {
+    const where = formatPath(path, ['tool', 'function', 'parameters']);
+    out.push(...checkParameters({ written: parameters, path: where, file, validators }).issues);
+  }
   const defaults = ownObject(raw, 'defaults');
   if (defaults !== undefined) {
     for (const found of compileDefaults(defaults, { path: joinPath(path, 'defaults') }).issues) {

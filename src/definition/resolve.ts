@@ -9,9 +9,9 @@ import { compileDefaults } from '../transform/compile-defaults.js';
 import { checkMustache } from '../transform/mustache.js';
 import { compileContext } from '../workflow/compile-task.js';
 import { checkEndpointUrl } from './endpoint-url.js';
-import { formatPath, joinPath } from './json-path.js';
+import { joinPath } from './json-path.js';
 import { lintDefinition } from './lint.js';
-import { patternProblems } from './schema-patterns.js';
+import { checkParameters } from './parameters-check.js';
 import type { RawDefinition } from './schema.js';
 import type {
   ArgumentLocation,
@@ -146,27 +146,15 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     for (const found of mustacheProblems(raw.result, path('result')))
       at(found.path, 'template_syntax', found.message);
   }
-  let validator: ToolDefinition['validator'] | undefined;
-  const patterns = patternProblems(spec.parameters);
-  for (const problem of patterns) {
-    at(
-      formatPath(path('tool', 'function', 'parameters'), problem.path),
-      problem.kind === 'invalid' ? 'bad_schema' : 'unsupported_pattern',
-      problem.message,
-    );
-  }
-  // Refused patterns are reported above with their paths; compiling would repeat the first one.
-  if (patterns.length === 0) {
-    try {
-      validator = ctx.validators.compile(parameters);
-    } catch (error) {
-      at(
-        path('tool', 'function', 'parameters'),
-        'bad_schema',
-        `invalid JSON Schema: ${(error as Error).message}`,
-      );
-    }
-  }
+  const checked = checkParameters({
+    written: spec.parameters ?? {},
+    compiled: parameters,
+    path: path('tool', 'function', 'parameters'),
+    file,
+    validators: ctx.validators,
+  });
+  issues.push(...checked.issues);
+  const validator = checked.validator;
 
   // Endpoint.
   let endpoint: EndpointConfig | undefined;

@@ -4,6 +4,7 @@
  * lint.ts, and the resolved internal type is built by resolve.ts.
  */
 import { z } from 'zod';
+import { closestName } from '../did-you-mean.js';
 import { sideEffectsSchema, speechSchema } from './voice-options.js';
 
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
@@ -18,9 +19,11 @@ function oneOf<const T extends readonly string[]>(values: T, normalise = false) 
     if (typeof value === 'string' && (values as readonly string[]).includes(value)) {
       return value as T[number];
     }
+    const near =
+      typeof input === 'string' ? closestName({ name: input, candidates: values }) : undefined;
     ctx.addIssue({
       code: 'custom',
-      message: `expected one of ${allowed}, got ${JSON.stringify(input)}`,
+      message: `expected one of ${allowed}, got ${JSON.stringify(input)}${near !== undefined ? ` (did you mean "${near}"?)` : ''}`,
     });
     return z.NEVER;
   });

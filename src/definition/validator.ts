@@ -7,6 +7,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { linearRegExp, MAX_PATTERN_INPUT_LENGTH } from './linear-regexp.js';
+import { pointerPath, schemaProblems, type SchemaProblem } from './schema-problems.js';
 import type { ArgumentValidator, ValidationFailure } from './validator-types.js';
 
 /** Compiles JSON Schemas into validators; one per load, with a cache by schema text. */
@@ -32,6 +33,37 @@ export class ValidatorFactory {
     verbose: true,
   });
   readonly #cache = new Map<string, ArgumentValidator>();
+  #keywords: ReadonlySet<string> | undefined;
+
+  /**
+   * Every problem of `schema` as written, each with its path and one readable message, in
+   * document order: keywords JSON Schema does not have and values its meta-schema refuses.
+   * Empty means {@link compile} can be tried (it may still refuse what only compiling finds).
+   */
+  problems(schema: unknown): SchemaProblem[] {
+    let metaErrors: readonly ErrorObject[] = [];
+    try {
+      if (this.#ajv.validateSchema(schema as Record<string, unknown>) !== true)
+        metaErrors = this.#ajv.errors ?? [];
+    } catch {
+      // An unknown `$schema` meta-schema: compiling reports it.
+    }
+    const problems = schemaProblems({
+      schema,
+      keywords: (this.#keywords ??= new Set(Object.keys(this.#ajv.RULES.keywords))),
+      metaErrors,
+    });
+    const dataRef = findDataReference(schema, '');
+    if (dataRef === undefined) return problems;
+    // The meta-schema's complaint about the keyword holding it ("expected a number, got an
+    // object") is this one.
+    const at = pointerPath(dataRef, schema);
+    const holder = at.slice(0, -1);
+    return [
+      { path: at, message: '$data references are not allowed' },
+      ...problems.filter((p) => !holder.every((segment, i) => p.path[i] === segment)),
+    ];
+  }
 
   /**
    * Compiles `schema`. Throws an `Error` whose message says what is wrong with the schema (the

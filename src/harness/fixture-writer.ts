@@ -5,7 +5,7 @@
  */
 import type { ServiceConfig } from '../session/types.js';
 import { stringify } from 'yaml';
-import type { ModelStep } from './fixture-schema.js';
+import type { FixtureAction, ModelStep } from './fixture-schema.js';
 import type { ObservedTurn } from './observe.js';
 import type { RecordedExchange } from './recording-dispatcher.js';
 import { formObject } from './recorded-request.js';
@@ -40,6 +40,8 @@ export interface BuildFixtureOptions {
   readonly exchanges: readonly RecordedExchange[];
   /** Action tools the recorder simulated (each written as a canned `actions:` entry). */
   readonly simulatedActions?: readonly string[];
+  /** Action tools whose canned answer was declared (the REPL's `--actions`), written as given. */
+  readonly declaredActions?: ReadonlyMap<string, FixtureAction>;
 }
 
 function exchangeOf(x: RecordedExchange): Record<string, unknown> | undefined {
@@ -154,7 +156,14 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
         : {}),
     },
     ...(options.simulatedActions !== undefined && options.simulatedActions.length > 0
-      ? { actions: Object.fromEntries(options.simulatedActions.map((name) => [name, {}])) }
+      ? {
+          actions: Object.fromEntries(
+            options.simulatedActions.map((name) => [
+              name,
+              options.declaredActions?.get(name) ?? {},
+            ]),
+          ),
+        }
       : {}),
     http: options.exchanges.map(exchangeOf).filter((x) => x !== undefined),
     turns,

@@ -215,7 +215,10 @@ async function* streamChat(input: {
     if (timedOut) throw new Error('stream stalled');
   } catch (err) {
     if (request.signal.aborted) throw abortError();
-    throw scrubModelError(toModelError(err, name, timedOut, timeoutMs), credentials);
+    throw scrubModelError(
+      toModelError(err, { model: name, baseURL: client.baseURL, timedOut, timeoutMs }),
+      credentials,
+    );
   } finally {
     if (idle !== undefined) clearTimeout(idle);
     request.signal.removeEventListener('abort', onAbort);
@@ -264,10 +267,9 @@ function badResponse(model: string, message: string): never {
 
 function toModelError(
   err: unknown,
-  model: string,
-  timedOut: boolean,
-  timeoutMs: number,
+  context: { model: string; baseURL: string; timedOut: boolean; timeoutMs: number },
 ): ModelError {
+  const { model, timedOut, timeoutMs } = context;
   if (timedOut || err instanceof APIConnectionTimeoutError) {
     return new ModelError({
       code: 'timeout',
@@ -288,7 +290,7 @@ function toModelError(
     return new ModelError({
       code: 'network',
       model,
-      message: `model ${model} is unreachable: ${err.message}`,
+      message: `model ${model} is unreachable at ${shownURL(context.baseURL)}: ${connectionReason(err)}`,
       cause: err,
     });
   }
@@ -304,6 +306,51 @@ function toModelError(
   }
   return asModelError(err, model);
 }
+
+/**
+ * The base URL as safe to print: no user name or password, no query string (a key may travel
+ * in either), no fragment.
+ */
+export function shownURL(baseURL: string): string {
+  try {
+    const url = new URL(baseURL);
+    return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+  } catch {
+    return '(an unparsable base URL)';
+  }
+}
+
+/** Why the connection failed, from the innermost cause that says (`ECONNREFUSED`, a DNS miss). */
+function connectionReason(err: Error): string {
+  let cause: unknown = err.cause;
+  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    const text = typeof message === 'string' ? message : String(code);
+    if (typeof code === 'string') return `${REASONS.get(code) ?? text} (${code})`;
+    // fetch's own refusals (a bad port, a URL with credentials) have no code, only a message.
+    if (cause instanceof Error && !(cause.cause instanceof Error) && text !== 'fetch failed')
+      return scrubURLs(text);
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return err.message;
+}
+
+/** URLs inside a message without user info, query or fragment (fetch quotes the whole URL). */
+function scrubURLs(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s'"]+/gi, (url) => shownURL(url));
+}
+
+const REASONS: ReadonlyMap<string, string> = new Map([
+  ['ECONNREFUSED', 'connection refused'],
+  ['ENOTFOUND', 'no such host'],
+  ['EAI_AGAIN', 'the host name could not be resolved (DNS)'],
+  ['ECONNRESET', 'the connection was reset'],
+  ['ETIMEDOUT', 'the connection timed out'],
+  ['EHOSTUNREACH', 'no route to the host'],
+  ['ENETUNREACH', 'the network is unreachable'],
+  ['CERT_HAS_EXPIRED', "the server's TLS certificate has expired"],
+  ['DEPTH_ZERO_SELF_SIGNED_CERT', "the server's TLS certificate is self-signed"],
+]);
 
 function toOpenAIMessage(m: ChatMessage): ChatCompletionMessageParam {
   switch (m.role) {

@@ -96,8 +96,8 @@ describe('malformed fields: one error each, with path and message', () => {
           function: { name: 't', parameters: { type: 'object', propertiez: {} } },
         },
       },
-      'tools[0].tool.function.parameters',
-      /invalid JSON Schema: .*propertiez/,
+      'tools[0].tool.function.parameters.propertiez',
+      'is not a JSON Schema keyword (did you mean "properties"?)',
     ],
     [
       'schema $data',
@@ -110,8 +110,8 @@ describe('malformed fields: one error each, with path and message', () => {
           },
         },
       },
-      'tools[0].tool.function.parameters',
-      /\$data references are not allowed/,
+      'tools[0].tool.function.parameters.properties.a.const.$data',
+      '$data references are not allowed',
     ],
   ];
   for (const [title, patch, path, message] of cases) {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { isModelError, type ModelError } from '../../src/models/errors.js';
-import { openaiModel } from '../../src/models/openai.js';
+import { openaiModel, shownURL } from '../../src/models/openai.js';
 import type { ModelStreamPart } from '../../src/models/types.js';
 import { createSession } from '../../src/session/create-session.js';
 
@@ -171,6 +171,49 @@ describe('openaiModel', () => {
     expect(err.status).toBe(500);
     expect(err.message).toContain('HTTP 500');
     expect(err.message).toContain('the model fell over');
+  });
+
+  it('a refused connection names the base URL, without its credentials', async () => {
+    // A port that was just free: nothing listens there, so the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const model = openaiModel({
+      baseURL: `http://127.0.0.1:${port}/v1/?api-key=k3y#x`,
+      apiKey: 'test',
+      model: 'm',
+      maxRetries: 0,
+    });
+    const err = (await collect(model.stream(request())).catch((e: unknown) => e)) as ModelError;
+    expect(isModelError(err)).toBe(true);
+    expect(err.code).toBe('network');
+    expect(err.message).toBe(
+      `model openai:m is unreachable at http://127.0.0.1:${port}/v1: connection refused (ECONNREFUSED)`,
+    );
+    expect(err.message).not.toContain('k3y');
+  });
+
+  it('a base URL with a password is refused by fetch: the message says so, without it', async () => {
+    const model = openaiModel({
+      baseURL: 'http://user:s3cret@127.0.0.1:1/v1',
+      apiKey: 'test',
+      model: 'm',
+      maxRetries: 0,
+    });
+    const err = (await collect(model.stream(request())).catch((e: unknown) => e)) as ModelError;
+    expect(err.code).toBe('network');
+    expect(err.message).toMatch(
+      /^model openai:m is unreachable at http:\/\/127\.0\.0\.1:1\/v1: .*credentials/,
+    );
+    expect(err.message).not.toMatch(/s3cret|user/);
+  });
+
+  it('shownURL keeps origin and path only', () => {
+    expect(shownURL('https://k:p@example.com/openai/v1/?key=1')).toBe(
+      'https://example.com/openai/v1',
+    );
+    expect(shownURL('not a url')).toBe('(an unparsable base URL)');
   });
 
   it('times out when the server never answers', async () => {

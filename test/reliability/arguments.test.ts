@@ -215,28 +215,37 @@ describe('schemas compile once, at load', () => {
       ]);
     } catch (error) {
       expect(error).toBeInstanceOf(DefinitionError);
-      const issue = (error as DefinitionError).issues.find(
-        (i) => i.path === 'tools[0].tool.function.parameters',
+      // Each problem is reported at its own place under the schema (`….propertiez`).
+      const issue = (error as DefinitionError).issues.find((i) =>
+        i.path.startsWith('tools[0].tool.function.parameters'),
       );
       expect(issue?.severity).toBe('error');
-      return issue?.message ?? '';
+      return issue === undefined ? '' : `${issue.path}: ${issue.message}`;
     }
     throw new Error('expected a load error');
   }
 
   it.each([
-    ['a typo at the top', { type: 'object', propertiez: {} }, /propertiez/],
+    [
+      'a typo at the top',
+      { type: 'object', propertiez: {} },
+      /parameters\.propertiez: is not a JSON Schema keyword \(did you mean "properties"\?\)/,
+    ],
     [
       'a typo deep inside',
       { type: 'object', properties: { a: { type: 'array', items: { maxLenght: 3 } } } },
-      /maxLenght/,
+      /properties\.a\.items\.maxLenght: is not a JSON Schema keyword \(did you mean "maxLength"\?\)/,
     ],
     [
       'a $data reference',
       { type: 'object', properties: { a: { maximum: { $data: '1/b' } }, b: {} } },
       /\$data references are not allowed/,
     ],
-    ['an unknown type', { type: 'object', properties: { a: { type: 'str' } } }, /type/],
+    [
+      'an unknown type',
+      { type: 'object', properties: { a: { type: 'str' } } },
+      /properties\.a\.type: expected a JSON Schema type .*, got "str" \(did you mean "string"\?\)/,
+    ],
   ])('%s fails loading', async (_label, schema, message) => {
     expect(await loadError(schema)).toMatch(message);
   });

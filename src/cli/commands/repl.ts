@@ -14,6 +14,7 @@ import type { Model } from '../../models/types.js';
 import type { ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
 import { LineSource } from '../repl/line-source.js';
+import { parseReplActions } from '../repl/repl-actions.js';
 import { REPL_COMMANDS, ReplController, checkLanguage } from '../repl/repl-controller.js';
 
 /** Model used when OPENAI_MODEL is not set. */
@@ -34,6 +35,9 @@ Options:
   --services <file|json>  services with their auth for endpoint calls (docs/handlers.md), e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}' or a JSON/YAML file;
                           /save writes them with every secret replaced
+  --actions <file|json>   how the host answers action tools, as a fixture's actions:, e.g.
+                          '{"hangup":{"end_session":true}}' (others succeed with their result);
+                          when an action ends the session, the REPL ends (exit 0)
   --speech-ack host|auto  who reports playback (default auto: speech counts as played when
                           emitted); host: you do, with /spoken <id>, and speech ids are shown
   --no-color              plain output
@@ -52,6 +56,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       languages: { type: 'string' },
       model: { type: 'string' },
       services: { type: 'string' },
+      actions: { type: 'string' },
       'text-markers': { type: 'boolean' },
       'speech-ack': { type: 'string' },
       'no-color': { type: 'boolean' },
@@ -111,6 +116,10 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
   const language = checkLanguage(values.language ?? languages?.[0] ?? 'en-US', languages);
   if (!language.ok) throw new UsageError(`--language: ${language.message}`);
   const services = await readServices(values.services);
+  const actions =
+    values.actions === undefined
+      ? undefined
+      : parseReplActions(await readObjectOption('actions', values.actions), tools);
   const speechAck = values['speech-ack'];
   if (speechAck !== undefined && speechAck !== 'host' && speechAck !== 'auto')
     throw new UsageError(`--speech-ack: expected host or auto, got ${JSON.stringify(speechAck)}`);
@@ -126,6 +135,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     language: language.tag,
     ...(languages !== undefined ? { languages } : {}),
     ...(services !== undefined ? { services } : {}),
+    ...(actions !== undefined ? { actions } : {}),
     ...(speechAck !== undefined ? { speechAck } : {}),
     color: values['no-color'] !== true && useColor(io),
   });
@@ -143,11 +153,20 @@ export async function readServices(
   value: string | undefined,
 ): Promise<Record<string, ServiceConfig> | undefined> {
   if (value === undefined) return undefined;
-  const parsed = value.trimStart().startsWith('{')
-    ? parseJsonOption('services', value)
-    : await readToolsFile(value);
+  const parsed = await readObjectOption('services', value);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new UsageError('--services must be an object of { "<service>": { auth, headers } }');
   }
   return parsed as Record<string, ServiceConfig>;
+}
+
+/** An option given as inline JSON (starting with `{`) or as a JSON/YAML file. */
+async function readObjectOption(name: string, value: string): Promise<unknown> {
+  if (value.trimStart().startsWith('{')) return parseJsonOption(name, value);
+  try {
+    return await readToolsFile(value);
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    throw new UsageError(`--${name}: ${error.issues.map((i) => formatIssue(i)).join('; ')}`);
+  }
 }

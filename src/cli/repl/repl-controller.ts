@@ -1,87 +1,37 @@
 /**
  * The REPL's state and commands: a live session over real endpoints, a model that is either an
  * OpenAI-compatible one or the person at the keyboard, and a recorder so `/save` writes a fixture
- * of the session so far that `switchboard test` passes.
+ * of the session so far that `switchboard test` passes. Its parts live beside it: the banner,
+ * playback acknowledgements (speech-acks.ts), the ordered HTTP lines (wire-lines.ts), the host's
+ * actions (repl-actions.ts).
  */
-import type { DefinitionIssue } from '../../errors.js';
-import { NO_TIMINGS } from '../../observability/turn-tracing.js';
-import { describeWorkflows } from '../../workflow/describe.js';
-import { writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
 import { Agent } from 'undici';
+import type { DefinitionIssue } from '../../errors.js';
 import { SecretSet } from '../../handlers/endpoint/secret-set.js';
-import type { ToolSet } from '../../definition/types.js';
-import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fixture-writer.js';
+import type { RecordedTurn } from '../../harness/fixture-writer.js';
 import { ManualModel, type ManualStep } from '../../harness/manual-model.js';
 import { createNarrator } from '../../harness/narrator.js';
-import { observeTurn } from '../../harness/observe.js';
-import {
-  createRecordingDispatcher,
-  type RecordingDispatcher,
-} from '../../harness/recording-dispatcher.js';
+import type { RecordingDispatcher } from '../../harness/recording-dispatcher.js';
 import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
-import { NO_USAGE, type Model } from '../../models/types.js';
+import type { Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
-import type {
-  ServiceConfig,
-  Session,
-  SessionEvent,
-  SessionOptions,
-  TurnResult,
-} from '../../session/types.js';
-import type { CliIO } from '../io.js';
-import type { LineSource } from './line-source.js';
+import type { Session, SessionOptions, TurnResult } from '../../session/types.js';
+import { describeWorkflows } from '../../workflow/describe.js';
+import { checkLanguage } from './check-language.js';
+import { replActionHandlers } from './repl-actions.js';
+import { bannerLines, REPL_COMMANDS } from './repl-banner.js';
+import type { ReplOptions } from './repl-options.js';
+import { recordTurn, saveFixture } from './repl-recording.js';
+import { historyLine, toolLine } from './repl-text.js';
+import { SpeechAcks } from './speech-acks.js';
+import { replDispatcher, WireLines } from './wire-lines.js';
 
-/** Options of {@link ReplController}. */
-export interface ReplOptions {
-  readonly io: CliIO;
-  readonly lines: LineSource;
-  readonly tools: ToolSet;
-  /** Absolute path of the tools file (for `/save`). */
-  readonly toolsFile: string;
-  /** `manual`: the person plays the model; else the given model answers. */
-  readonly model: Model | 'manual';
-  readonly vars: Record<string, unknown>;
-  readonly language: string;
-  readonly languages?: readonly string[];
-  /** Services (with their secrets) for endpoint auth; never written by `/save`. */
-  readonly services?: Readonly<Record<string, ServiceConfig>>;
-  readonly color: boolean;
-  /**
-   * Who acknowledges playback (docs/voice.md). `host`: the person does, with `/spoken`, and the
-   * narration shows each utterance's speech id. Default `auto`.
-   */
-  readonly speechAck?: 'host' | 'auto';
-}
-
-export const REPL_COMMANDS = `Commands:
-  <text>               say this as the caller
-  /call <tool> <json>  (manual model) call a tool with these raw JSON arguments
-  /reply <text>        (manual model) answer the caller
-  /tools               list the tools
-  /vars                show session variables
-  /spoken [id|all]     mark an utterance (or all) as played (with --speech-ack host)
-  /set <name> <json>   set a session variable
-  /lang <tag>          change the session language
-  /history             show the conversation so far
-  /step                show each workflow's current step, goal, inputs and variables
-  /reset               start a new session
-  /save <file>         write the session so far as a fixture (YAML)
-  /help                this list
-  /quit                leave
-`;
+export { checkLanguage } from './check-language.js';
+export { REPL_COMMANDS } from './repl-banner.js';
+export type { ReplOptions } from './repl-options.js';
 
 const SESSION_ID = 'repl';
-
-function withoutQuery(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url;
-  }
-}
 
 /** Drives one REPL. */
 export class ReplController {
@@ -92,15 +42,13 @@ export class ReplController {
   /** What createSession warned about (shown in the banner). */
   readonly #warnings: DefinitionIssue[] = [];
   readonly #http: RecordingDispatcher;
+  readonly #wire: WireLines;
   readonly #model: RecordingModel;
   readonly #narrator;
+  readonly #speech: SpeechAcks;
   #session: Session;
   #options: SessionOptions;
   #turns: RecordedTurn[] = [];
-  /** This turn's utterances (speech id → text so far), for `/spoken` and `/save`. */
-  readonly #utterances = new Map<string, string>();
-  readonly #acked = new Set<string>();
-  #spokenThisTurn: string[] = [];
   #initialVars: Record<string, unknown>;
   #initialLanguage: string;
   #pending: { vars?: Record<string, unknown>; language?: string } | undefined;
@@ -117,29 +65,20 @@ export class ReplController {
       color: options.color,
       speechIds: options.speechAck === 'host',
     });
+    this.#speech = new SpeechAcks({
+      tools: options.tools,
+      host: options.speechAck === 'host',
+      lines: options.lines,
+      print: say,
+    });
     // One set for the REPL and its sessions: tokens the engine obtains join it as they are issued.
     this.#secrets.addServices(options.services ?? {});
-    const secrets = this.#secrets;
-    const tokenUrls = new Set(
-      Object.values(options.services ?? {}).flatMap((c) =>
-        c.auth?.type === 'oauth2' ? [withoutQuery(c.auth.auth_url)] : [],
-      ),
-    );
-    this.#http = createRecordingDispatcher({
-      dispatcher: this.#agent,
-      // The REPL prints and saves what it records: no secret may be in it.
-      scrub: (text) => secrets.scrubText(text),
-      skip: (url) => tokenUrls.has(withoutQuery(url)),
-      onRequest: (x) =>
-        say(
-          `http    → ${x.request.method} ${x.request.url}${x.request.body !== undefined ? ` ${cut(x.request.body)}` : ''}`,
-        ),
-      onResponse: (x) =>
-        say(
-          x.response !== undefined
-            ? `        ← ${x.response.status} ${cut(x.response.body)}`
-            : `        ← failed: ${x.error ?? 'unknown error'}`,
-        ),
+    this.#wire = new WireLines(say);
+    this.#http = replDispatcher({
+      agent: this.#agent,
+      secrets: this.#secrets,
+      services: options.services,
+      wire: this.#wire,
     });
     const inner: Model =
       options.model === 'manual'
@@ -163,7 +102,8 @@ export class ReplController {
       vars: this.#initialVars,
       language: this.#initialLanguage,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
-      actions: this.#simulatedActions(),
+      // The REPL stands in for the host app (repl-actions.ts).
+      actions: replActionHandlers(this.#o.tools, this.#o.actions ?? new Map()),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
       secrets: this.#secrets,
       // The banner says which services are not configured, per tool; the rest it prints as given.
@@ -176,107 +116,24 @@ export class ReplController {
     };
   }
 
-  /**
-   * The REPL stands in for the host app: every action tool gets a handler that does nothing, so
-   * the call succeeds with the definition's `result` or `{"status":"ok"}` (SPEC §3 precedence).
-   */
-  #simulatedActions(): Map<string, () => undefined> {
-    const out = new Map<string, () => undefined>();
-    for (const tool of this.#o.tools.tools.values())
-      if (tool.type === 'action') out.set(tool.name, () => undefined);
-    return out;
-  }
-
   #print(line: string): void {
     this.#o.io.stdout.write(`${line}\n`);
   }
 
-  /**
-   * A call that waits for playback is pending and utterances of this turn are unacknowledged: read
-   * `/spoken` lines (the person plays the host's audio player) until all are played or Enter.
-   * The turn cannot call the model meanwhile (its round is not over), so no other reader competes.
-   */
-  async #awaitPlayback(tools: readonly string[]): Promise<void> {
-    const unplayed = (): string[] =>
-      [...this.#utterances.keys()].filter((u) => !this.#acked.has(u));
-    if (unplayed().length === 0) return;
-    this.#print(
-      `(${tools.join(', ')} waits until ${unplayed().join(', ')} is played: /spoken <id>|all, or Enter to let it wait)`,
-    );
-    while (unplayed().length > 0) {
-      const line = await this.#o.lines.next('playback> ');
-      if (line === undefined || line.trim() === '') return;
-      const [command = '', ...rest] = line.trim().split(/\s+/);
-      if (command === '/spoken') this.#spoken(rest.join(' '));
-      else this.#print('(a call waits for playback: /spoken <id>|all, or Enter to go on)');
-    }
-  }
-
-  /**
-   * `/spoken [id|all]`: the person reports playback, as a voice host would. An acknowledgement
-   * made while a turn runs is saved by `/save` as a `spoken` point of that turn.
-   */
-  #spoken(id: string): void {
-    if (this.#o.speechAck !== 'host') {
-      this.#print(
-        '(speech counts as played when emitted: start with --speech-ack host to acknowledge it yourself)',
-      );
-      return;
-    }
-    const acked =
-      id === '' || id === 'all'
-        ? [...this.#utterances.keys()].filter((u) => !this.#acked.has(u))
-        : this.#utterances.has(id) && !this.#acked.has(id)
-          ? [id]
-          : [];
-    if (id === '' || id === 'all')
-      this.#print(`  ${this.#session.spokenAll()} utterance(s) marked spoken`);
-    else if (this.#session.spoken(id)) this.#print(`  ${id} marked spoken`);
-    else {
-      this.#print(`  ${id}: no utterance waits for playback under this id`);
-      return;
-    }
-    for (const u of acked) {
-      this.#acked.add(u);
-      const text = this.#utterances.get(u);
-      if (this.#busy && text !== undefined && text.trim() !== '')
-        this.#spokenThisTurn.push(text.trim());
-    }
-  }
-
   /** The banner: tools, model, and where endpoint calls really go. */
   banner(): void {
-    const tools = [...this.#o.tools.tools.values()];
-    this.#print(`switchboard repl — ${tools.length} tool(s) from ${this.#o.toolsFile}`);
-    this.#print(
-      `model: ${this.#o.model === 'manual' ? 'manual (you play the model: /call, /reply)' : this.#o.model.name}`,
-    );
-    const endpoints = tools.filter((t) => t.endpoint !== undefined);
-    if (endpoints.length > 0) {
-      this.#print('Endpoint calls go out for real, to:');
-      for (const t of endpoints)
-        this.#print(`  ${t.name}: ${t.endpoint?.method.toUpperCase()} ${t.endpoint?.url}`);
-    }
-    // A service with auth and no origins cannot get here: createSession refused it.
-    for (const t of endpoints) {
-      if (t.service === undefined) continue;
-      if (!Object.hasOwn(this.#o.services ?? {}, t.service)) {
-        this.#print(
-          `warning: ${t.name} uses service "${t.service}", which is not configured (--services); its calls will fail`,
-        );
-      }
-    }
-    for (const w of this.#warnings) this.#print(`warning: ${w.path}: ${w.message}`);
-    const actions = tools.filter((t) => t.type === 'action').map((t) => t.name);
-    if (actions.length > 0) {
-      this.#print(
-        `Action tools are simulated (they succeed with their "result" or {"status":"ok"}): ${actions.join(', ')}`,
-      );
-    }
-    this.#print('Type /help for commands.');
+    for (const line of bannerLines({
+      tools: this.#o.tools,
+      toolsFile: this.#o.toolsFile,
+      model: this.#o.model,
+      services: this.#o.services,
+      declaredActions: new Set(this.#o.actions?.keys() ?? []),
+      warnings: this.#warnings,
+    }))
+      this.#print(line);
   }
 
-  /** Reads and handles lines until `/quit` or end of input. */
+  /** Reads and handles lines until `/quit`, end of input, or the session ending. */
   async run(): Promise<void> {
     this.banner();
     while (!this.#quit) {
@@ -294,8 +151,8 @@ export class ReplController {
   }
 
   /**
-   * Ctrl-C while a turn runs: the caller barges in (SPEC §4 interruption). Returns whether
-   * there was a turn to interrupt.
+   * Ctrl-C while a turn runs: the caller barges in (an interruption). Returns whether there was
+   * a turn to interrupt.
    */
   interrupt(): boolean {
     if (!this.#busy) return false;
@@ -310,30 +167,26 @@ export class ReplController {
   }
 
   async #turn(user: string): Promise<void> {
-    if (this.#session.ended) {
-      this.#print('(the session has ended: /reset to start again)');
-      return;
-    }
     const stepsBefore = this.#model.steps.length;
     const httpBefore = this.#http.exchanges.length;
     const stream = this.#session.send(user);
     let modelError: string | undefined;
+    let ended: { reason?: string } | undefined;
     let result: TurnResult | undefined;
     this.#busy = true;
-    this.#utterances.clear();
-    this.#acked.clear();
-    this.#spokenThisTurn = [];
-    const gated = gatedCalls(this.#o.tools, this.#o.speechAck === 'host');
+    this.#speech.startTurn();
+    this.#wire.startTurn();
     try {
       for await (const event of stream) {
         if (event.type === 'model-error') modelError = event.message;
-        if (event.type === 'say' || event.type === 'text-delta')
-          this.#utterances.set(
-            event.speechId,
-            (this.#utterances.get(event.speechId) ?? '') + event.text,
-          );
+        if (event.type === 'session-end')
+          ended = event.reason !== undefined ? { reason: event.reason } : {};
+        // A call's HTTP lines are printed after the call and before its result.
+        if (event.type === 'tool-result' || event.type === 'tool-error') this.#wire.flush();
         this.#narrator.event?.(this.#turns.length, event);
-        if (gated.track(event)) await this.#awaitPlayback(gated.tools());
+        if (event.type === 'http-request') this.#wire.event('request');
+        if (event.type === 'http-response') this.#wire.event('response');
+        await this.#speech.event(event, this.#session);
       }
       result = await stream.result;
     } catch (error) {
@@ -343,42 +196,51 @@ export class ReplController {
       }
     } finally {
       this.#busy = false;
+      this.#wire.endTurn();
     }
-    const requests = this.#http.exchanges
-      .slice(httpBefore)
-      .map((x) => ({ ...x.request, status: x.response?.status }));
-    const state = this.#session.toJSON();
-    const observed = observeTurn({
-      user,
-      result: result ?? {
-        content: '',
-        response_time_secs: 0,
-        traces: [],
-        propagated: [],
-        timings: NO_TIMINGS,
-        events: [],
-        usage: NO_USAGE,
-        state,
-        interrupted: false,
-      },
-      requests,
-      ...(modelError !== undefined ? { modelError } : {}),
-    });
-    this.#turns.push({
-      user,
-      steps: this.#model.steps.slice(stepsBefore),
-      observed,
-      ...(this.#pending !== undefined ? { before: this.#pending } : {}),
-      ...(this.#spokenThisTurn.length > 0 ? { spoken: this.#spokenThisTurn } : {}),
-    });
+    const spoken = this.#speech.endTurn();
+    this.#turns.push(
+      recordTurn({
+        user,
+        steps: this.#model.steps.slice(stepsBefore),
+        exchanges: this.#http.exchanges.slice(httpBefore),
+        result,
+        modelError,
+        state: this.#session.toJSON(),
+        spoken,
+        before: this.#pending,
+      }),
+    );
     this.#pending = undefined;
+    if (ended !== undefined || this.#session.ended) {
+      // A hang-up (an action ending the session): nothing more can be said in this session.
+      this.#print(
+        `(the session has ended${ended?.reason !== undefined ? `: ${ended.reason}` : ''}: /save <file> keeps it; any other line leaves the REPL)`,
+      );
+      await this.#afterEnd();
+      this.#quit = true;
+    }
+  }
+
+  /** After the session ended: `/save` still works; anything else (or end of input) leaves. */
+  async #afterEnd(): Promise<void> {
+    for (;;) {
+      const line = await this.#o.lines.next('ended> ');
+      if (line === undefined) return;
+      const text = line.trim();
+      if (text === '') continue;
+      if (!text.startsWith('/save')) return;
+      await this.#command(text, false);
+    }
   }
 
   /** One model call in manual mode: read commands until `/call` or `/reply`. */
   async #manualStep(): Promise<ManualStep> {
     // Let the turn's queued events (tool results, language, say) be narrated before the prompt.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    this.#print('(your move as the model: /call <tool> <json> or /reply <text>)');
+    // A prompt: on a terminal only (piped input shows none, like `model>` itself).
+    if (this.#o.lines.interactive)
+      this.#print('(your move as the model: /call <tool> <json> or /reply <text>)');
     for (;;) {
       const line = await this.#o.lines.next('model> ');
       if (line === undefined) {
@@ -410,20 +272,13 @@ export class ReplController {
         this.#quit = true;
         return undefined;
       case '/tools':
-        for (const t of this.#o.tools.tools.values()) {
-          const props = Object.keys(
-            (t.tool.function.parameters['properties'] as Record<string, unknown> | undefined) ?? {},
-          );
-          this.#print(
-            `  ${t.name} [${t.type}] (${props.join(', ')})${t.tool.function.description !== undefined ? ` — ${t.tool.function.description}` : ''}`,
-          );
-        }
+        for (const t of this.#o.tools.tools.values()) this.#print(toolLine(t));
         return undefined;
       case '/vars':
         this.#print(JSON.stringify(this.#session.toJSON().vars, null, 2));
         return undefined;
       case '/spoken':
-        this.#spoken(rest);
+        this.#speech.spoken(rest, this.#session);
         return undefined;
       case '/step':
         for (const line of describeWorkflows(this.#o.tools.tools, this.#session.toJSON()))
@@ -443,22 +298,9 @@ export class ReplController {
           return undefined;
         }
         return name === '/reply' ? { type: 'reply', text: rest } : this.#parseCall(rest);
-      case '/set': {
-        const m = /^(\S+)\s+([\s\S]+)$/.exec(rest);
-        if (m === null) {
-          this.#print('usage: /set <name> <json>');
-          return undefined;
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(m[2] as string);
-        } catch (error) {
-          this.#print(`not JSON: ${(error as Error).message}`);
-          return undefined;
-        }
-        await this.#change({ vars: Object.fromEntries([[m[1] as string, value]]) }, asModel);
+      case '/set':
+        await this.#set(rest, asModel);
         return undefined;
-      }
       case '/lang': {
         if (rest === '') {
           this.#print(
@@ -472,21 +314,8 @@ export class ReplController {
         return undefined;
       }
       case '/reset':
-        if (asModel) {
-          this.#print('(finish the turn first)');
-          return undefined;
-        }
-        await this.#session.close().catch(() => undefined);
-        this.#turns = [];
-        this.#pending = undefined;
-        this.#model.steps.length = 0;
-        this.#http.exchanges.length = 0;
-        this.#initialVars = { ...this.#o.vars };
-        this.#initialLanguage = this.#o.language;
-        this.#startedAt = new Date();
-        this.#options = this.#sessionOptions();
-        this.#session = createSession(this.#options);
-        this.#print('(new session)');
+        if (asModel) this.#print('(finish the turn first)');
+        else await this.#reset();
         return undefined;
       case '/save':
         if (rest === '') this.#print('usage: /save <file.yaml>');
@@ -506,6 +335,36 @@ export class ReplController {
     }
     // Sent verbatim: malformed JSON is how you see the engine's tool error.
     return { type: 'call', name: m[1] as string, arguments: (m[2] ?? '{}').trim() || '{}' };
+  }
+
+  async #set(rest: string, asModel: boolean): Promise<void> {
+    const m = /^(\S+)\s+([\s\S]+)$/.exec(rest);
+    if (m === null) {
+      this.#print('usage: /set <name> <json>');
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(m[2] as string);
+    } catch (error) {
+      this.#print(`not JSON: ${(error as Error).message}`);
+      return;
+    }
+    await this.#change({ vars: Object.fromEntries([[m[1] as string, value]]) }, asModel);
+  }
+
+  async #reset(): Promise<void> {
+    await this.#session.close().catch(() => undefined);
+    this.#turns = [];
+    this.#pending = undefined;
+    this.#model.steps.length = 0;
+    this.#http.exchanges.length = 0;
+    this.#initialVars = { ...this.#o.vars };
+    this.#initialLanguage = this.#o.language;
+    this.#startedAt = new Date();
+    this.#options = this.#sessionOptions();
+    this.#session = createSession(this.#options);
+    this.#print('(new session)');
   }
 
   async #change(changes: SessionChanges, midTurn: boolean): Promise<void> {
@@ -530,101 +389,21 @@ export class ReplController {
   }
 
   async #save(file: string): Promise<void> {
-    const path = resolve(file);
-    const tools = relative(dirname(path), this.#o.toolsFile) || this.#o.toolsFile;
-    const fixture = buildFixture({
-      name: `repl session ${this.#startedAt.toISOString()}`,
-      tools,
-      session: {
-        id: SESSION_ID,
-        now: this.#startedAt.toISOString(),
-        language: this.#initialLanguage,
-        ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
-        vars: this.#initialVars,
-        ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
-        ...(this.#o.speechAck !== undefined ? { speechAck: this.#o.speechAck } : {}),
-      },
+    const lines = await saveFixture({
+      file,
+      tools: this.#o.tools,
+      toolsFile: this.#o.toolsFile,
+      sessionId: SESSION_ID,
+      startedAt: this.#startedAt,
+      language: this.#initialLanguage,
+      languages: this.#o.languages,
+      vars: this.#initialVars,
+      services: this.#o.services,
+      speechAck: this.#o.speechAck,
+      actions: this.#o.actions,
       turns: this.#turns,
       exchanges: this.#http.exchanges,
-      simulatedActions: [...this.#simulatedActions().keys()],
     });
-    try {
-      await writeFile(path, fixtureToYaml(fixture), 'utf8');
-      this.#print(`(saved ${this.#turns.length} turn(s) to ${file})`);
-      const cut = this.#turns.flatMap((t, i) => (t.observed.interrupted ? [i + 1] : []));
-      if (cut.length > 0)
-        this.#print(
-          `(note: turn(s) ${cut.join(', ')} were interrupted; a fixture replays them without the barge-in, so check their expectations)`,
-        );
-    } catch (error) {
-      this.#print(`could not save: ${(error as Error).message}`);
-    }
+    for (const line of lines) this.#print(line);
   }
-}
-
-/** A language the session may switch to: a well-formed BCP-47 tag, canonicalised, allowed. */
-export function checkLanguage(
-  tag: string,
-  languages: readonly string[] | undefined,
-): { readonly ok: true; readonly tag: string } | { readonly ok: false; readonly message: string } {
-  let canonical: string;
-  try {
-    canonical = Intl.getCanonicalLocales(tag)[0] ?? tag;
-  } catch {
-    return { ok: false, message: `not a BCP-47 language tag: ${JSON.stringify(tag)}` };
-  }
-  if (languages !== undefined) {
-    const allowed = languages.map((l) => {
-      try {
-        return Intl.getCanonicalLocales(l)[0] ?? l;
-      } catch {
-        return l;
-      }
-    });
-    if (!allowed.includes(canonical))
-      return {
-        ok: false,
-        message: `${canonical} is not an allowed language (allowed: ${languages.join(', ')})`,
-      };
-  }
-  return { ok: true, tag: canonical };
-}
-
-function cut(text: string, max = 200): string {
-  const one = text.replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-}
-
-function historyLine(m: {
-  role: string;
-  content?: string | null;
-  tool_calls?: readonly { function: { name: string; arguments: string } }[];
-}): string {
-  const calls = m.tool_calls?.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ');
-  const content = m.content ?? '';
-  return `${m.role}:${content !== '' ? ` ${content}` : ''}${calls !== undefined ? ` → ${calls}` : ''}`;
-}
-
-/**
- * Calls of speak-then-act tools (`options.speech.after_speech`) dispatched and not yet finished in
- * this turn. `track` says whether, after this event, such a call may be waiting for playback.
- */
-function gatedCalls(
-  tools: ToolSet,
-  host: boolean,
-): { track(event: SessionEvent): boolean; tools(): string[] } {
-  const pending = new Map<string, string>();
-  return {
-    track(event) {
-      if (!host) return false;
-      if (event.type === 'tool-call') {
-        if (tools.tools.get(event.tool)?.options.speech.afterSpeech === true)
-          pending.set(event.callId, event.tool);
-      } else if (event.type === 'tool-result' || event.type === 'tool-error') {
-        pending.delete(event.callId);
-      }
-      return pending.size > 0 && (event.type === 'tool-call' || event.type === 'say');
-    },
-    tools: () => [...new Set(pending.values())],
-  };
 }

@@ -1,0 +1,112 @@
+/**
+ * What `/save` writes: each turn of the REPL recorded as it ends (the model's steps, the HTTP
+ * exchanges, what was observed), and the fixture built from them.
+ */
+import { writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import type { ToolSet } from '../../definition/types.js';
+import type { FixtureAction } from '../../harness/fixture-schema.js';
+import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fixture-writer.js';
+import { observeTurn } from '../../harness/observe.js';
+import type { RecordedExchange } from '../../harness/recording-dispatcher.js';
+import type { ModelStep } from '../../harness/fixture-schema.js';
+import { NO_USAGE } from '../../models/types.js';
+import { NO_TIMINGS } from '../../observability/turn-tracing.js';
+import type { ServiceConfig, SessionState, TurnResult } from '../../session/types.js';
+
+/** One turn as it ended. */
+export interface EndedTurn {
+  readonly user: string;
+  readonly steps: readonly ModelStep[];
+  readonly exchanges: readonly RecordedExchange[];
+  readonly result: TurnResult | undefined;
+  readonly modelError: string | undefined;
+  /** The session's state, for a turn that ended without a result. */
+  readonly state: SessionState;
+  /** Utterances acknowledged during the turn (`--speech-ack host`). */
+  readonly spoken: readonly string[];
+  /** `/set` and `/lang` made since the previous turn. */
+  readonly before: { vars?: Record<string, unknown>; language?: string } | undefined;
+}
+
+/** The recorded form of an ended turn. */
+export function recordTurn(turn: EndedTurn): RecordedTurn {
+  const requests = turn.exchanges.map((x) => ({ ...x.request, status: x.response?.status }));
+  const observed = observeTurn({
+    user: turn.user,
+    result: turn.result ?? {
+      content: '',
+      response_time_secs: 0,
+      traces: [],
+      propagated: [],
+      timings: NO_TIMINGS,
+      events: [],
+      usage: NO_USAGE,
+      state: turn.state,
+      interrupted: false,
+    },
+    requests,
+    ...(turn.modelError !== undefined ? { modelError: turn.modelError } : {}),
+  });
+  return {
+    user: turn.user,
+    steps: [...turn.steps],
+    observed,
+    ...(turn.before !== undefined ? { before: turn.before } : {}),
+    ...(turn.spoken.length > 0 ? { spoken: [...turn.spoken] } : {}),
+  };
+}
+
+/** Options of {@link saveFixture}. */
+export interface SaveFixtureOptions {
+  readonly file: string;
+  readonly tools: ToolSet;
+  /** Absolute path of the tools file; written relative to the fixture. */
+  readonly toolsFile: string;
+  readonly sessionId: string;
+  readonly startedAt: Date;
+  readonly language: string;
+  readonly languages: readonly string[] | undefined;
+  readonly vars: Readonly<Record<string, unknown>>;
+  readonly services: Readonly<Record<string, ServiceConfig>> | undefined;
+  readonly speechAck: 'host' | 'auto' | undefined;
+  readonly actions: ReadonlyMap<string, FixtureAction> | undefined;
+  readonly turns: readonly RecordedTurn[];
+  readonly exchanges: readonly RecordedExchange[];
+}
+
+/** Writes the fixture; returns the lines to print (saved, or why not). */
+export async function saveFixture(o: SaveFixtureOptions): Promise<string[]> {
+  const path = resolve(o.file);
+  const fixture = buildFixture({
+    name: `repl session ${o.startedAt.toISOString()}`,
+    tools: relative(dirname(path), o.toolsFile) || o.toolsFile,
+    session: {
+      id: o.sessionId,
+      now: o.startedAt.toISOString(),
+      language: o.language,
+      ...(o.languages !== undefined ? { languages: o.languages } : {}),
+      vars: o.vars,
+      ...(o.services !== undefined ? { services: o.services } : {}),
+      ...(o.speechAck !== undefined ? { speechAck: o.speechAck } : {}),
+    },
+    turns: o.turns,
+    exchanges: o.exchanges,
+    simulatedActions: [...o.tools.tools.values()]
+      .filter((t) => t.type === 'action')
+      .map((t) => t.name),
+    ...(o.actions !== undefined ? { declaredActions: o.actions } : {}),
+  });
+  try {
+    await writeFile(path, fixtureToYaml(fixture), 'utf8');
+  } catch (error) {
+    return [`could not save: ${(error as Error).message}`];
+  }
+  const lines = [`(saved ${o.turns.length} turn(s) to ${o.file})`];
+  const cut = o.turns.flatMap((t, i) => (t.observed.interrupted ? [i + 1] : []));
+  if (cut.length > 0)
+    lines.push(
+      `(note: turn(s) ${cut.join(', ')} were interrupted; a fixture replays them without the barge-in, so check their expectations)`,
+    );
+  return lines;
+}

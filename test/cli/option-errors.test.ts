@@ -1,0 +1,143 @@
+/**
+ * Usage mistakes in any command's options: the option is named, with the nearest real option
+ * for a misspelling, and a malformed JSON value is shown with a caret at the place it breaks.
+ */
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { closestName } from '../../src/did-you-mean.js';
+import { optionsInHelp } from '../../src/cli/option-errors.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { transformHelp } from '../../src/cli/commands/transform.js';
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    stdin: Readable.from([]),
+    env: { NO_COLOR: '1' },
+  });
+  return { code, stdout, stderr };
+}
+
+/** The first line of stderr: the message, before the command's help. */
+const first = (text: string): string => text.split('\n\n')[0] ?? '';
+
+const WEATHER = ['transform', 'fixtures/tools/weather.yaml', 'get_weather'];
+
+describe('option mistakes name the option and the fix', () => {
+  it("an unknown option suggests the nearest one, not Node's parseArgs text", async () => {
+    const r = await run([...WEATHER, '--arg', '{}']);
+    expect(r.code).toBe(2);
+    expect(first(r.stderr)).toBe(
+      'switchboard transform: unknown option --arg; did you mean --args <json>? (an argument that starts with "-" goes after "--")',
+    );
+    expect(r.stderr).not.toContain('To specify a positional argument');
+    expect(r.stderr).toContain('Usage: switchboard transform');
+  });
+
+  it('every command gets the same treatment (one helper in the shell)', async () => {
+    const cases: [string[], string][] = [
+      [['validate', '--jsno', 'x.json'], 'unknown option --jsno; did you mean --json?'],
+      [['test', '--reporte', 'tap'], 'unknown option --reporte; did you mean --reporter <name>?'],
+      [['simulate', '--timing', 'f.yaml'], 'unknown option --timing; did you mean --timings?'],
+      [
+        ['repl', 't.json', '--langauge', 'en'],
+        'unknown option --langauge; did you mean --language <tag>?',
+      ],
+      [
+        ['export', '--too', 'vapi', 't.json'],
+        'unknown option --too; did you mean --to <platform>?',
+      ],
+      [['serve', 't.json', '--prot', '1'], 'unknown option --prot; did you mean --port <n>?'],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await run(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(first(r.stderr)).toContain(message);
+    }
+  });
+
+  it('a misspelt command names the nearest one', async () => {
+    const r = await run(['valdate', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(first(r.stderr)).toBe('switchboard: unknown command "valdate"; did you mean validate?');
+  });
+
+  it('nothing near: lists the options', async () => {
+    const r = await run(['validate', '--zzzzzz', 'x.json']);
+    expect(first(r.stderr)).toBe(
+      'switchboard validate: unknown option --zzzzzz; the options are --json, --strict, --help (an argument that starts with "-" goes after "--")',
+    );
+  });
+
+  it('a missing value, a value given to a flag, and an option where a value belongs', async () => {
+    expect(first((await run([...WEATHER, '--args'])).stderr)).toBe(
+      'switchboard transform: --args needs a value: --args <json>',
+    );
+    expect(first((await run([...WEATHER, '--explain=yes'])).stderr)).toBe(
+      'switchboard transform: --explain takes no value; write --explain on its own',
+    );
+    expect(first((await run([...WEATHER, '--args', '--explain'])).stderr)).toContain(
+      '--args needs a value (--args <json>), but the next argument is an option',
+    );
+  });
+});
+
+describe('malformed JSON values say where', () => {
+  it('input that stops short points past its end (was: "Unexpected end of JSON input")', async () => {
+    const r = await run([...WEATHER, '--args', '{"city":']);
+    expect(r.code).toBe(2);
+    expect(first(r.stderr)).toBe(
+      [
+        'switchboard transform: --args is not valid JSON: Unexpected end of JSON input (at character 9)',
+        '  {"city":',
+        '          ^',
+        `write it like --args '{"name": "value"}' (double quotes inside, single quotes around it for the shell)`,
+      ].join('\n'),
+    );
+  });
+
+  it('an unquoted name, a short bad token, a list where an object belongs', async () => {
+    const unquoted = first((await run([...WEATHER, '--args', '{city: 1}'])).stderr);
+    expect(unquoted).toContain(
+      "--args is not valid JSON: Expected property name or '}' (at character 2)",
+    );
+    expect(unquoted).toContain('  {city: 1}\n   ^');
+    const token = first((await run([...WEATHER, '--vars', 'abc'])).stderr);
+    expect(token).toContain("--vars is not valid JSON: Unexpected token 'a' (at character 1)");
+    expect(token).toContain('  abc\n  ^');
+    const escape = first((await run([...WEATHER, '--args', '{"a":\t\u001b[31m}'])).stderr);
+    expect(escape).toContain('  {"a":··[31m}\n        ^');
+    const list = first((await run([...WEATHER, '--static', '[1]'])).stderr);
+    expect(list).toContain('--static must be a JSON object, got a list; write it like --static');
+  });
+});
+
+describe('helpers', () => {
+  it('optionsInHelp reads every option with its usage', () => {
+    const options = optionsInHelp(transformHelp);
+    expect([...options.keys()]).toEqual([
+      '--args',
+      '--vars',
+      '--static',
+      '--language',
+      '--explain',
+      '-h',
+      '--help',
+    ]);
+    expect(options.get('--args')).toBe('--args <json>');
+    expect(options.get('-h')).toBe('-h, --help');
+  });
+
+  it('closestName: typos and truncations, not unrelated names', () => {
+    const names = ['--args', '--vars', '--static', '--explain'];
+    expect(closestName({ name: '--arg', candidates: names })).toBe('--args');
+    expect(closestName({ name: '--expalin', candidates: names })).toBe('--explain');
+    expect(closestName({ name: '--stat', candidates: names })).toBe('--static');
+    expect(closestName({ name: '--zzzzzz', candidates: names })).toBeUndefined();
+    expect(closestName({ name: '-x', candidates: ['-h', '-o'] })).toBeUndefined();
+    expect(closestName({ name: 'hang_up', candidates: ['hangup', 'get_weather'] })).toBe('hangup');
+  });
+});
