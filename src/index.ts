@@ -50,7 +50,7 @@ export {
   applyStaticParameters,
   type ApplyStaticParametersOptions,
 } from './transform/static-parameters.js';
-export { renderMustache, checkMustache, type MustacheView } from './transform/mustache.js';
+export { renderMustache, checkMustache, type MustacheView } from './expressions/mustache.js';
 export {
   compileTemplate,
   MAX_RENDERED_LENGTH,
@@ -128,7 +128,7 @@ export {
   RedisSessionStore,
   type RedisSessionStoreOptions,
   type RedisEvalClient,
-} from './session/redis-store.js';
+} from './redis/redis-store.js';
 export {
   SessionStoreError,
   StaleSessionError,
@@ -154,7 +154,7 @@ export {
   parseChatHistory,
   type RunAgentOptions,
   type ChatHistoryInput,
-} from './session/run-agent.js';
+} from './agent-format/run-agent.js';
 export {
   AGENT_OUTPUT_SCHEMA,
   toAgentOutput,
@@ -162,8 +162,8 @@ export {
   outputText,
   type AgentOutput,
   type AgentTrace,
-} from './session/agent-output.js';
-export { applyAgentConfig, parseAgentConfig, AgentConfigError } from './session/agent-config.js';
+} from './agent-format/agent-output.js';
+export { applyAgentConfig, parseAgentConfig, AgentConfigError } from './agent-format/agent-config.js';
 export {
   runWithPolicy,
   effectivePolicy,
@@ -295,11 +295,11 @@ export {
   type FailureInfo,
   type HostFailure,
   type SessionFailureCode,
-} from './failures.js';
+} from './session/failures.js';
 
 // --- workflows (context.task: Step Workflows, expression and event tasks) ---------------------
-export type * from './workflow/types.js';
-export type { WorkflowState } from './workflow/state.js';
+export type * from './definition/workflow/types.js';
+export type { WorkflowState } from './session/workflow/state.js';
 export {
   compileExpression,
   compileCel,
@@ -311,8 +311,8 @@ export {
   type CompiledExpression,
   type CompileResult,
   type ExpressionLanguage,
-} from './workflow/expression.js';
-export { describeWorkflows } from './workflow/describe.js';
+} from './expressions/expression.js';
+export { describeWorkflows } from './session/workflow/describe.js';
 
 // --- voice policy as data (docs/voice.md) ---------------------------------------------------
 export {

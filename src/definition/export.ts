@@ -4,7 +4,7 @@
  * included (resolve.ts already removed them from the schema); `{{ }}` mustache in descriptions
  * renders over session variables.
  */
-import { renderMustache } from '../transform/mustache.js';
+import { renderMustache } from '../expressions/mustache.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import type { ChatTool } from '../models/types.js';
 import type { ToolDefinition, ToolSet } from './types.js';

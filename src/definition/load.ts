@@ -23,7 +23,7 @@ import { formatPath, joinPath } from './json-path.js';
 import { normaliseDefinition } from './normalise.js';
 import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
-import { lintWorkflows } from '../workflow/lint-workflows.js';
+import { lintWorkflows } from './workflow/lint-workflows.js';
 import { rawDefinitionSchema } from './schema.js';
 import type { ToolDefinition, ToolSet } from './types.js';
 import { ValidatorFactory } from './validator.js';

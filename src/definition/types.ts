@@ -4,7 +4,7 @@
  */
 import type { DefinitionIssue } from '../errors.js';
 import type { CompiledDefaults } from '../transform/types.js';
-import type { WorkflowTask } from '../workflow/types.js';
+import type { WorkflowTask } from './workflow/types.js';
 import type { ArgumentValidator } from './validator-types.js';
 
 /** How a tool executes. */

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { DefinitionIssue } from '../errors.js';
-import { checkMustache } from '../transform/mustache.js';
+import { checkMustache } from '../expressions/mustache.js';
 import { joinPath } from './json-path.js';
 import { defaultSideEffectClass, SIDE_EFFECT_CLASSES } from './side-effects.js';
 import type {

@@ -3,7 +3,7 @@
  * (`{{vars.x}}`, `{{vars.session.language}}`, no HTML escaping): every string inside the value is
  * a template; other values are copied as they are.
  */
-import { renderMustache, type MustacheView } from '../transform/mustache.js';
+import { renderMustache, type MustacheView } from '../expressions/mustache.js';
 
 function renderString(template: string, view: MustacheView): string {
   try {

@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { ToolSet } from '../definition/types.js';
 import { isModelError } from '../models/errors.js';
-import { AgentConfigError } from '../session/agent-config.js';
-import { runAgent, type RunAgentOptions } from '../session/run-agent.js';
+import { AgentConfigError } from '../agent-format/agent-config.js';
+import { runAgent, type RunAgentOptions } from '../agent-format/run-agent.js';
 import { HttpProblem, checkContentType, parseAgentRequest, readBody } from './request-body.js';
 import {
   checkingIntervalMs,

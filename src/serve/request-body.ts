@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import { roleOf, type ChatHistoryInput } from '../session/run-agent.js';
+import { roleOf, type ChatHistoryInput } from '../agent-format/run-agent.js';
 
 /** Deepest nesting of the request's JSON (objects and arrays); deeper is a 400 naming the field. */
 export const MAX_BODY_DEPTH = 64;

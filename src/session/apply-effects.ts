@@ -3,7 +3,7 @@
  * event first, then its effects (language, say, variables, log, handoff, end of session), each
  * with its event. Handlers only describe effects; this is the one place that performs them.
  */
-import { isRetryableToolError } from '../failures.js';
+import { isRetryableToolError } from './failures.js';
 import type { ToolCallResult } from './execute-tool-call.js';
 import { assignVars } from './session-state.js';
 import type { TurnHost } from './turn-host.js';

@@ -31,8 +31,8 @@ import {
   workflowContext,
   workflowTools,
   type WorkflowTools,
-} from '../workflow/runtime.js';
-import { NO_WORKFLOWS } from '../workflow/state.js';
+} from './workflow/runtime.js';
+import { NO_WORKFLOWS } from './workflow/state.js';
 import {
   assignVars,
   jsonCopy,

@@ -4,7 +4,7 @@
  */
 export { toChatTools } from '../definition/export.js';
 export { applyStaticParameters } from '../transform/static-parameters.js';
-export { renderMustache } from '../transform/mustache.js';
+export { renderMustache } from '../expressions/mustache.js';
 export { applySaveRules } from '../handlers/save.js';
 export { createActionHandler } from '../handlers/action-handler.js';
 export { createContextHandler } from '../handlers/context-handler.js';

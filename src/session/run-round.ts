@@ -28,8 +28,8 @@ import {
   NO_WORKFLOW_TOOLS,
   taskForTool,
   workflowTools,
-} from '../workflow/runtime.js';
-import type { ExecutionIO } from '../workflow/execution.js';
+} from './workflow/runtime.js';
+import type { ExecutionIO } from './workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
 import type { HandlerSession } from '../handlers/types.js';
 import type { TurnController } from './turn-signals.js';

@@ -11,7 +11,7 @@
  */
 import type { ModelUsage } from '../models/types.js';
 import type { TurnTimings } from '../observability/types.js';
-import { isRetryableModelError } from '../failures.js';
+import { isRetryableModelError } from './failures.js';
 import { TurnTracing, type TurnTracingInit } from '../observability/turn-tracing.js';
 import { runRound } from './run-round.js';
 import type { TurnHost } from './turn-host.js';

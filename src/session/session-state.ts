@@ -5,7 +5,7 @@
  */
 import type { ChatMessage } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
-import { restoreWorkflows, snapshotWorkflows, type WorkflowState } from '../workflow/state.js';
+import { restoreWorkflows, snapshotWorkflows, type WorkflowState } from './workflow/state.js';
 import type { SessionState } from './types.js';
 
 /** What a live session mutates between turns. */

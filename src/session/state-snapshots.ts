@@ -12,7 +12,7 @@
  * through {@link StateSnapshots.replaceHistoryMessage}, so both views stay exact.
  */
 import type { ChatMessage } from '../models/types.js';
-import { snapshotWorkflows } from '../workflow/state.js';
+import { snapshotWorkflows } from './workflow/state.js';
 import { plainState, type LiveState, type StateFields } from './session-state.js';
 import type { SessionState } from './types.js';
 

@@ -16,7 +16,7 @@ import type { BackgroundCalls } from './voice/background-calls.js';
 import type { BargeInLock } from './voice/barge-in-lock.js';
 import type { SpeechLedger } from './voice/speech-ledger.js';
 import type { StateSnapshots } from './state-snapshots.js';
-import type { WorkflowTools } from '../workflow/runtime.js';
+import type { WorkflowTools } from './workflow/runtime.js';
 
 /** The session as the turn loop sees it. */
 export interface TurnHost {

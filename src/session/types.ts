@@ -11,7 +11,7 @@ import type { ModelErrorCode } from '../models/errors.js';
 import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
 import type { TracingOptions, TurnTimings } from '../observability/types.js';
 import type { TransformTraceEntry } from '../transform/types.js';
-import type { WorkflowState } from '../workflow/state.js';
+import type { WorkflowState } from './workflow/state.js';
 
 import type { NetworkPolicy, ServiceConfig } from '../handlers/endpoint/service-config.js';
 export type { NetworkPolicy, ServiceAuth, ServiceConfig } from '../handlers/endpoint/service-config.js';

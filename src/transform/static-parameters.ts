@@ -4,7 +4,7 @@
  */
 import type { StaticParameter } from '../definition/types.js';
 import { deepCopy, getOwn, setOwn, shallowCopy, type PlainObject } from './own-data.js';
-import { renderMustache } from './mustache.js';
+import { renderMustache } from '../expressions/mustache.js';
 import type { SessionSystemValues } from './types.js';
 
 /** Options of {@link applyStaticParameters}. */

@@ -9,7 +9,7 @@ import { loadTools } from '../../src/definition/load.js';
 import { toChatTools } from '../../src/definition/export.js';
 import { DefinitionError } from '../../src/errors.js';
 import { transformCall } from '../../src/harness/transform-call.js';
-import { renderMustache } from '../../src/transform/mustache.js';
+import { renderMustache } from '../../src/expressions/mustache.js';
 import { exportTools } from '../../src/import/export-tools.js';
 import { importTools } from '../../src/import/import-tools.js';
 import type { ConversionWarning, Platform } from '../../src/import/types.js';

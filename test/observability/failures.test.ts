@@ -6,7 +6,7 @@ import {
   failureForModel,
   failureOf,
   type Failure,
-} from '../../src/failures.js';
+} from '../../src/session/failures.js';
 import { ScriptedModel } from '../../src/models/scripted.js';
 import { createSession } from '../../src/session/create-session.js';
 

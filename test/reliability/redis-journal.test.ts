@@ -11,7 +11,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DefinitionError } from '../../src/errors.js';
 import { InvalidSnapshotError } from '../../src/session/coordination.js';
 import { createSession, resumeSession } from '../../src/session/create-session.js';
-import { RedisSessionStore, type RedisSessionStoreOptions } from '../../src/session/redis-store.js';
+import { RedisSessionStore, type RedisSessionStoreOptions } from '../../src/redis/redis-store.js';
 import { SNAPSHOT_LIMITS } from '../../src/session/snapshot.js';
 import type { SessionState } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SessionStoreFailedError, StaleSessionError } from '../../src/session/coordination.js';
 import { createSession } from '../../src/session/create-session.js';
-import { RedisSessionStore } from '../../src/session/redis-store.js';
+import { RedisSessionStore } from '../../src/redis/redis-store.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { startRedisServer, type RedisServer } from '../redis-server.js';
 import { clinicTools } from '../session/fixtures.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { DefinitionError, ToolError } from '../../src/errors.js';
-import { failureForHost } from '../../src/failures.js';
+import { failureForHost } from '../../src/session/failures.js';
 import { createEndpointHandler } from '../../src/handlers/endpoint/endpoint-handler.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { ServiceConfig } from '../../src/session/types.js';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it, inject } from 'vitest';
 import { createClient } from 'redis';
 import { createSession, resumeSession } from '../../src/session/create-session.js';
-import { RedisSessionStore } from '../../src/session/redis-store.js';
+import { RedisSessionStore } from '../../src/redis/redis-store.js';
 import type { ChatMessage, Model, ModelRequest, ModelStreamPart } from '../../src/models/types.js';
 import { clinicTools } from './fixtures.js';
 

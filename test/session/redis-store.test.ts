@@ -9,7 +9,7 @@ import {
   SessionBusyError,
   StaleSessionError,
 } from '../../src/session/coordination.js';
-import { RedisSessionStore, type RedisSessionStoreOptions } from '../../src/session/redis-store.js';
+import { RedisSessionStore, type RedisSessionStoreOptions } from '../../src/redis/redis-store.js';
 import type { SessionState } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools } from './fixtures.js';

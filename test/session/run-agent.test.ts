@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { AGENT_OUTPUT_SCHEMA } from '../../src/index.js';
 import { actionResult } from '../../src/handlers/action-result.js';
-import { parseChatHistory, runAgent } from '../../src/session/run-agent.js';
+import { parseChatHistory, runAgent } from '../../src/agent-format/run-agent.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools, fn } from './fixtures.js';
 

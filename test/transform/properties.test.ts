@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileDefaults } from '../../src/transform/compile-defaults.js';
 import { applyStaticParameters } from '../../src/transform/static-parameters.js';
-import { renderMustache } from '../../src/transform/mustache.js';
+import { renderMustache } from '../../src/expressions/mustache.js';
 
 const SPECIAL = [
   '__proto__',

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StaticParameter } from '../../src/definition/types.js';
 import { applyStaticParameters } from '../../src/transform/static-parameters.js';
-import { checkMustache, renderMustache } from '../../src/transform/mustache.js';
+import { checkMustache, renderMustache } from '../../src/expressions/mustache.js';
 
 const units: StaticParameter = {
   name: 'units',

@@ -7,7 +7,7 @@
  */
 import { tests } from '@bufbuild/cel-spec/testdata/conformance.js';
 import { describe, expect, it } from 'vitest';
-import { compileCel } from '../../src/workflow/expression.js';
+import { compileCel } from '../../src/expressions/expression.js';
 
 const SUITES = [
   'basic',

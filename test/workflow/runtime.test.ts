@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession, restoreSession } from '../../src/session/create-session.js';
 import { ScriptedModel } from '../../src/testing.js';
-import { NO_WORKFLOWS, writableWorkflows } from '../../src/workflow/state.js';
+import { NO_WORKFLOWS, writableWorkflows } from '../../src/session/workflow/state.js';
 
 const DIR = 'fixtures/syllable/workflows';
 const load = (name: string) => loadTools(join(DIR, `${name}.tools.json`));

@@ -17,7 +17,7 @@ import { changeSession, type SessionChanges } from '../../harness/session-change
 import type { Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
 import type { Session, SessionOptions, TurnResult } from '../../session/types.js';
-import { describeWorkflows } from '../../workflow/describe.js';
+import { describeWorkflows } from '../../session/workflow/describe.js';
 import { checkLanguage } from './check-language.js';
 import { replActionHandlers } from './repl-actions.js';
 import { bannerLines, REPL_COMMANDS } from './repl-banner.js';

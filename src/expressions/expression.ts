@@ -28,7 +28,7 @@ import {
 } from '@bufbuild/cel';
 import * as jmespath from 'jmespath';
 import { isPlainObject } from '../transform/own-data.js';
-import type { RawExpression } from './schema.js';
+import type { RawExpression } from '../definition/workflow/schema.js';
 
 /** Longest expression source accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 2000;

@@ -11,9 +11,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { JournalEntry, JournalRefusal, OpenTurn } from './coordination.js';
+import type { JournalEntry, JournalRefusal, OpenTurn } from '../session/coordination.js';
 import type { Signer } from './redis-snapshot.js';
-import { SNAPSHOT_LIMITS } from './snapshot.js';
+import { SNAPSHOT_LIMITS } from '../session/snapshot.js';
 
 /** Journal records, as written (one JSON text per list item). */
 export type JournalRecord =

@@ -9,12 +9,12 @@
  * requires.
  */
 import Mustache from 'mustache';
-import type { SessionSystemValues } from '../transform/types.js';
-import { getOwn, isPlainObject } from '../transform/own-data.js';
-import type { ToolCallResult } from '../session/execute-tool-call.js';
-import { isTruthy, type CompiledExpression } from './expression.js';
+import type { SessionSystemValues } from '../../transform/types.js';
+import { getOwn, isPlainObject } from '../../transform/own-data.js';
+import type { ToolCallResult } from '../execute-tool-call.js';
+import { isTruthy, type CompiledExpression } from '../../expressions/expression.js';
 import { setOwnValue, type WorkflowState } from './state.js';
-import type { ValueSource, VariableTarget, WorkflowAction, WorkflowInput } from './types.js';
+import type { ValueSource, VariableTarget, WorkflowAction, WorkflowInput } from '../../definition/workflow/types.js';
 
 /** What a run needs from the session. */
 export interface ExecutionIO {

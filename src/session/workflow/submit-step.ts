@@ -5,11 +5,11 @@
  * `if` holds → enter that step (`on.enter`), or complete the workflow when no entry matches or the
  * step has none. `go_to_step` (when the step allows it) jumps without validation.
  */
-import { ToolError } from '../errors.js';
+import { ToolError } from '../../errors.js';
 import type { Execution } from './execution.js';
 import { isEmpty } from './execution.js';
 import { setOwnValue, type WorkflowState } from './state.js';
-import type { StepsTask, WorkflowStep } from './types.js';
+import type { StepsTask, WorkflowStep } from '../../definition/workflow/types.js';
 
 /** The outcome of one submission. */
 export type SubmitOutcome =

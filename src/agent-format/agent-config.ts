@@ -19,7 +19,7 @@
  */
 import { z } from 'zod';
 import type { ToolDefinition, ToolSet } from '../definition/types.js';
-import type { AgentConfig, SessionOptions } from './types.js';
+import type { AgentConfig, SessionOptions } from '../session/types.js';
 
 /** A `config` that does not fit the format; `path` names the key (`config.only_domains[1]`). */
 export class AgentConfigError extends TypeError {

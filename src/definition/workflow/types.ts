@@ -2,8 +2,8 @@
  * The resolved, compiled form of `context.task` (see docs/workflows.md). Built once at load by
  * compile-task.ts; the runtime never re-checks optional fields.
  */
-import type { ArgumentValidator } from '../definition/validator-types.js';
-import type { CompiledExpression } from './expression.js';
+import type { ArgumentValidator } from '../validator-types.js';
+import type { CompiledExpression } from '../../expressions/expression.js';
 
 /** A JSON Schema object. */
 export type JsonSchemaObject = Record<string, unknown>;

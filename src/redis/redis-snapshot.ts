@@ -13,7 +13,7 @@
  * changing, dropping or reordering any stored message breaks it.
  */
 import { createHash } from 'node:crypto';
-import type { SessionState } from './types.js';
+import type { SessionState } from '../session/types.js';
 
 /**
  * Writes a state (KEYS: state hash, history list). ARGV: head, mac, ttl ms, kept message count,

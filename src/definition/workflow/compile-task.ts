@@ -6,11 +6,11 @@
  * naming unknown tools) are in lint-workflows.ts.
  */
 import type { z } from 'zod';
-import type { DefinitionIssue } from '../errors.js';
-import { joinPath } from '../definition/json-path.js';
-import type { ValidatorFactory } from '../definition/validator.js';
-import { checkMustache } from '../transform/mustache.js';
-import { compileExpression, type CompiledExpression } from './expression.js';
+import type { DefinitionIssue } from '../../errors.js';
+import { joinPath } from '../json-path.js';
+import type { ValidatorFactory } from '../validator.js';
+import { checkMustache } from '../../expressions/mustache.js';
+import { compileExpression, type CompiledExpression } from '../../expressions/expression.js';
 import {
   taskSchema,
   type RawAction,

@@ -4,7 +4,7 @@
  * NOSCRIPT (a new or flushed Redis), which also caches it server-side.
  */
 import { createHash } from 'node:crypto';
-import { SessionStoreFailedError } from './coordination.js';
+import { SessionStoreFailedError } from '../session/coordination.js';
 import type { RedisEvalClient } from './redis-store.js';
 
 /** A script and its SHA-1. */

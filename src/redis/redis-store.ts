@@ -15,7 +15,7 @@ import {
   type SessionCoordination,
   type SessionLease,
   type StoredSession,
-} from './coordination.js';
+} from '../session/coordination.js';
 import { acquireRedisLease, type LeaseKeys } from './redis-lease.js';
 import { redisScript, runScript } from './redis-script.js';
 import {
@@ -25,8 +25,8 @@ import {
   type Signer,
   type StoredParts,
 } from './redis-snapshot.js';
-import { parseStoredSnapshot } from './snapshot.js';
-import type { SessionState, SessionStore } from './types.js';
+import { parseStoredSnapshot } from '../session/snapshot.js';
+import type { SessionState, SessionStore } from '../session/types.js';
 
 /**
  * The commands the store sends: EVALSHA when the client has it, else (and for a script Redis has

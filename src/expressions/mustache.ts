@@ -11,8 +11,8 @@
  * still reaches on primitives (`{{vars.name.length}}`) is data, not code.
  */
 import Mustache from 'mustache';
-import { getOwn, isPlainObject, type PlainObject } from './own-data.js';
-import type { SessionSystemValues } from './types.js';
+import { getOwn, isPlainObject, type PlainObject } from '../transform/own-data.js';
+import type { SessionSystemValues } from '../transform/types.js';
 
 /** What a mustache template may read. */
 export interface MustacheView {

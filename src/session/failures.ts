@@ -5,9 +5,9 @@
  * - for the caller: a short speakable sentence, per language, overridable by the host;
  * - for the host: code, source, message, whether trying again can help, and the cause.
  */
-import type { ToolErrorCode } from './errors.js';
-import type { ModelErrorCode } from './models/errors.js';
-import type { SessionEvent } from './session/types.js';
+import type { ToolErrorCode } from '../errors.js';
+import type { ModelErrorCode } from '../models/errors.js';
+import type { SessionEvent } from './types.js';
 
 /** Failures of the session itself (not of a tool or the model). */
 export type SessionFailureCode =

@@ -13,7 +13,7 @@ import {
   type OpenTurn,
   type SessionLease,
   type TurnJournal,
-} from './coordination.js';
+} from '../session/coordination.js';
 import {
   checkJournal,
   encodeRecord,
@@ -23,7 +23,7 @@ import {
 import { redisScript, runScript } from './redis-script.js';
 import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
 import type { RedisEvalClient, RedisStoreSettings } from './redis-store.js';
-import type { SessionState } from './types.js';
+import type { SessionState } from '../session/types.js';
 
 /** The keys of one session. */
 export interface LeaseKeys {

@@ -5,7 +5,7 @@
  * of agents passes results between runners: a string result as-is, anything else as compact JSON,
  * a tool error as its JSON error object (the same text the model read).
  */
-import type { ToolTrace } from './types.js';
+import type { ToolTrace } from '../session/types.js';
 
 /** One trace item of the minimal agent output format (exactly these keys). */
 export interface AgentTrace {

@@ -5,17 +5,17 @@
  * task's submit tool, an expression task's tool). Each call produces an ordinary
  * {@link ToolCallResult}, so results, effects and events flow through the session like any tool's.
  */
-import type { ToolDefinition } from '../definition/types.js';
-import { ToolError } from '../errors.js';
-import type { ChatMessage, ChatTool, ModelToolCall } from '../models/types.js';
-import type { SessionEffect } from '../handlers/types.js';
-import type { ToolCallResult } from '../session/execute-tool-call.js';
-import type { LiveState } from '../session/session-state.js';
-import type { TurnEvent } from '../session/types.js';
+import type { ToolDefinition } from '../../definition/types.js';
+import { ToolError } from '../../errors.js';
+import type { ChatMessage, ChatTool, ModelToolCall } from '../../models/types.js';
+import type { SessionEffect } from '../../handlers/types.js';
+import type { ToolCallResult } from '../execute-tool-call.js';
+import type { LiveState } from '../session-state.js';
+import type { TurnEvent } from '../types.js';
 import { Execution, type ExecutionIO } from './execution.js';
 import { setOwnValue, writableWorkflows, type WorkflowState } from './state.js';
 import { enterStep, stepView, submitStep } from './submit-step.js';
-import type { ExpressionTask, StepsTask, WorkflowTask } from './types.js';
+import type { ExpressionTask, StepsTask, WorkflowTask } from '../../definition/workflow/types.js';
 
 // Tool maps are never changed once built (a ToolSet's, or an agent's cached subset), and this is
 // asked several times per round: kept per map.

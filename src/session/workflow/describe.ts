@@ -2,8 +2,8 @@
  * A human-readable summary of a session's workflows (the REPL's `/step`): each task with its
  * status, current step, goal, the step's instructions as written, collected inputs and locals.
  */
-import type { ToolDefinition } from '../definition/types.js';
-import type { SessionState } from '../session/types.js';
+import type { ToolDefinition } from '../../definition/types.js';
+import type { SessionState } from '../types.js';
 import { tasksOf } from './runtime.js';
 
 /** One line per fact, indented; `(no workflows)` when the tools hold none. */

@@ -9,10 +9,10 @@ import type { ToolSet } from '../definition/types.js';
 import { loadTools } from '../definition/load.js';
 import { DefinitionError } from '../errors.js';
 import type { ChatMessage } from '../models/types.js';
-import { createSession, restoreSession } from './create-session.js';
+import { createSession, restoreSession } from '../session/create-session.js';
 import { AgentConfigError, applyAgentConfig } from './agent-config.js';
 import { toAgentOutput, type AgentOutput } from './agent-output.js';
-import type { SessionOptions } from './types.js';
+import type { SessionOptions } from '../session/types.js';
 
 /** A chat history line list, one string, or messages. */
 export type ChatHistoryInput =

@@ -3,8 +3,8 @@
  * (a steps task's submit tool, an expression task's tool) colliding with another tool or another
  * task's tool; a `call` action or `tools.allow` naming a tool that does not exist.
  */
-import type { DefinitionIssue } from '../errors.js';
-import type { ToolDefinition } from '../definition/types.js';
+import type { DefinitionIssue } from '../../errors.js';
+import type { ToolDefinition } from '../types.js';
 import type { WorkflowAction, WorkflowTask } from './types.js';
 
 /** The issues of every workflow of `tools`. */
