@@ -10,7 +10,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
-import { getOwn, isPlainObject } from '../transform/own-data.js';
+import { getOwn, isPlainObject } from '../own-data.js';
 import {
   DEFAULT_MAX_FILE_BYTES,
   MAX_DEFINITION_DEPTH,

@@ -5,7 +5,7 @@
  * for one of these reasons. The caller's value is never modified.
  */
 import type { DefinitionIssue } from '../errors.js';
-import { getOwn, isPlainObject } from '../transform/own-data.js';
+import { getOwn, isPlainObject } from '../own-data.js';
 import { joinPath } from './json-path.js';
 
 /** The normalised definition (same value when nothing changed) and one warning per rewrite. */

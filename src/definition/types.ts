@@ -43,18 +43,8 @@ export interface EndpointConfig {
   readonly pathParams: readonly string[];
 }
 
-/** Types of static parameters. */
-export type StaticParameterType = 'string' | 'int' | 'boolean' | 'data_source_list';
-
-/** A parameter hidden from the model, merged into the arguments before `defaults`. */
-export interface StaticParameter {
-  readonly name: string;
-  readonly type: StaticParameterType;
-  readonly required: boolean;
-  /** Absent when the definition gave no default. String values are mustache templates. */
-  readonly default?: unknown;
-  readonly description?: string;
-}
+export type { StaticParameter, StaticParameterType } from '../transform/types.js';
+import type { StaticParameter } from '../transform/types.js';
 
 /** `options.save`: copy part of a result (JMESPath) into a session variable. */
 export interface SaveRule {

@@ -27,8 +27,7 @@ import {
   type CelInput,
 } from '@bufbuild/cel';
 import * as jmespath from 'jmespath';
-import { isPlainObject } from '../transform/own-data.js';
-import type { RawExpression } from '../definition/workflow/schema.js';
+import { isPlainObject } from '../own-data.js';
 
 /** Longest expression source accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 2000;
@@ -58,6 +57,16 @@ const jmesCompile = (jmespath as unknown as { compile?: (expression: string) => 
 
 const env = celEnv();
 const COMPREHENSIONS = /\.\s*(all|exists|exists_one|map|filter)\s*\(/g;
+
+/**
+ * An expression as written in a definition: a JMESPath string, a typed object, or Syllable's
+ * reserved case expression (the definition schema parses it into this shape).
+ */
+export type RawExpression =
+  | string
+  | { readonly type: 'cel'; readonly expression: string }
+  | { readonly type?: 'jp' | 'jmespath' | undefined; readonly expression: string }
+  | { readonly case: readonly unknown[] };
 
 /** Compiles an expression as written (a string is JMESPath). */
 export function compileExpression(raw: RawExpression): CompileResult {

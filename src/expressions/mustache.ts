@@ -11,8 +11,19 @@
  * still reaches on primitives (`{{vars.name.length}}`) is data, not code.
  */
 import Mustache from 'mustache';
-import { getOwn, isPlainObject, type PlainObject } from '../transform/own-data.js';
-import type { SessionSystemValues } from '../transform/types.js';
+import { getOwn, isPlainObject, type PlainObject } from '../own-data.js';
+
+/** System values reachable as `vars.session.*` in templates and conditions. */
+export interface SessionSystemValues {
+  readonly id?: string;
+  readonly language?: string;
+  readonly datetime?: string;
+  readonly date?: string;
+  readonly day_of_week?: string;
+  readonly timezone?: string;
+  readonly source?: string;
+  readonly target?: string;
+}
 
 /** What a mustache template may read. */
 export interface MustacheView {

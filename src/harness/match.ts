@@ -7,7 +7,7 @@
  * or a scalar's string form, must match) and `{ any: true }` (any value, but present).
  * Keys are read as own properties only, so `__proto__` or `constructor` in a fixture are data.
  */
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import { joinPath } from '../definition/json-path.js';
 
 /** How strictly objects are compared. */
@@ -31,7 +31,7 @@ export interface MatchOptions {
   readonly path?: string;
 }
 
-export { isPlainObject } from '../transform/own-data.js';
+export { isPlainObject } from '../own-data.js';
 
 function ownKeys(value: Record<string, unknown>): string[] {
   return Object.keys(value);

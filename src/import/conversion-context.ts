@@ -13,7 +13,7 @@ import {
   type SizeMemo,
 } from '../definition/document-limits.js';
 import { formatPath } from '../definition/json-path.js';
-import { isPlainObject, type PlainObject } from '../transform/own-data.js';
+import { isPlainObject, type PlainObject } from '../own-data.js';
 import { printable } from './printable.js';
 import type { ConversionWarning, ImportResult, ToolDefinitionJson } from './types.js';
 

@@ -4,7 +4,7 @@
  * end-call and transfer actions system tools, other actions client tools.
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import { ELEVENLABS_DIALECT } from './elevenlabs.js';
 import {
   beforePhrases,

@@ -4,7 +4,7 @@
  * `dynamic_variable` or `constant_value` becomes a static parameter at the top level and a dotted
  * `@override` rule deeper.
  */
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import { addConstant, addTemplate, type DraftTool } from './draft-tool.js';
 import { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';

@@ -13,7 +13,7 @@ import {
   type ElevenLabsTool,
 } from './elevenlabs-schema.js';
 import { literal, properties } from './elevenlabs-properties.js';
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import {
   importResult,
   locateTools,

@@ -5,7 +5,7 @@
  * exporter maps what its platform can express and warns about the rest by name.
  */
 import type { ToolDefinition } from '../definition/types.js';
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import { ToolWarnings } from './conversion-context.js';
 import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
 import { mustacheText } from './variables.js';

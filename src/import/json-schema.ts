@@ -3,7 +3,7 @@
  * (a platform's own annotations, typos) are removed with a warning naming each, so an imported
  * definition always compiles. Subschemas are walked where JSON Schema puts them.
  */
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import type { JsonSchemaJson } from './types.js';
 

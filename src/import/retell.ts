@@ -4,7 +4,7 @@
  * `general_tools` and `states[].tools`). Table: docs/import.md.
  */
 import { z } from 'zod';
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import {
   checkVendorLimits,
   findList,

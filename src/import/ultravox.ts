@@ -10,7 +10,7 @@ import {
   ultravoxToolSchema,
   type UltravoxTool,
 } from './ultravox-schema.js';
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import {
   importResult,
   locateTools,

@@ -4,7 +4,7 @@
  * `CreateTransferCallToolDto`, `ToolMessageStart`, `ToolMessageDelayed`, `Server`, `JsonSchema`);
  * the field-by-field table is in docs/import.md.
  */
-import { isPlainObject } from '../transform/own-data.js';
+import { isPlainObject } from '../own-data.js';
 import {
   importResult,
   locateTools,

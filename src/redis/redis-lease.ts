@@ -22,7 +22,7 @@ import {
 } from './redis-journal.js';
 import { redisScript, runScript } from './redis-script.js';
 import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
-import type { RedisEvalClient, RedisStoreSettings } from './redis-store.js';
+import type { RedisEvalClient, RedisStoreSettings } from './types.js';
 import type { SessionState } from '../session/types.js';
 
 /** The keys of one session. */

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SessionStoreFailedError } from '../session/coordination.js';
-import type { RedisEvalClient } from './redis-store.js';
+import type { RedisEvalClient } from './types.js';
 
 /** A script and its SHA-1. */
 export interface RedisScript {

@@ -27,15 +27,9 @@ import {
 } from './redis-snapshot.js';
 import { parseStoredSnapshot } from '../session/snapshot.js';
 import type { SessionState, SessionStore } from '../session/types.js';
+import type { RedisEvalClient, RedisStoreSettings } from './types.js';
 
-/**
- * The commands the store sends: EVALSHA when the client has it, else (and for a script Redis has
- * not cached yet) EVAL (node-redis v5+ `client.evalSha` and `client.eval`).
- */
-export interface RedisEvalClient {
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  evalSha?(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-}
+export type { RedisEvalClient } from './types.js';
 
 /** Options of {@link RedisSessionStore.connect} (and of the constructor, with `client`). */
 export interface RedisSessionStoreOptions {
@@ -68,17 +62,6 @@ return {h[1], h[2], h[3] or '0', h[4] or '', h[5] or '', redis.call('LRANGE', KE
 const SET = redisScript(`${WRITE_STATE}
 return write_state(KEYS[1], KEYS[2], ARGV, 1)`);
 const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])`);
-
-/** Store-wide settings the lease needs. */
-export interface RedisStoreSettings {
-  readonly ttlMs: number;
-  readonly endedTtlMs: number;
-  readonly leaseTtlMs: number;
-  readonly leaseWaitMs: number;
-  readonly sign: Signer;
-  /** Whether snapshots are signed (a secret is set). */
-  readonly signing: boolean;
-}
 
 /** A {@link SessionStore} on Redis, with leases, revisions and a tool-call journal. */
 export class RedisSessionStore implements SessionStore {

@@ -4,6 +4,9 @@
  * recursion, so `[[[[…` 100 000 deep cannot overflow the stack here or later).
  */
 import { ToolError } from '../errors.js';
+import { nestingDepthExceeds } from '../json-depth.js';
+
+export { nestingDepthExceeds };
 
 /** Default cap on the raw argument string, bytes (UTF-8): 256 KiB. */
 export const DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
@@ -134,29 +137,4 @@ export function checkFinalArgumentSize(
 function utf8Length(text: string, room: number): number {
   if (text.length > room || text.length * 3 <= room) return text.length;
   return Buffer.byteLength(text, 'utf8');
-}
-
-/**
- * Scans JSON-ish text once, skipping string contents (with escapes), and returns the position
- * where depth first exceeds `max`, or undefined. Works on malformed text too: it only counts.
- */
-export function nestingDepthExceeds(raw: string, max: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      depth++;
-      if (depth > max) return i;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      if (depth > 0) depth--;
-    }
-  }
-  return undefined;
 }

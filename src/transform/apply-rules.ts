@@ -31,7 +31,7 @@ import {
   ownValue,
   shallowCopy,
   type PlainObject,
-} from './own-data.js';
+} from '../own-data.js';
 import type { Predicate } from './condition.js';
 import type { CompiledTemplate, RenderFailure } from './template.js';
 import type {

@@ -7,7 +7,7 @@
  * `"foo": "@remove"` — and allocations: the overlay is one flat array of
  * `[key, value, flags, key, value, flags, …]`.
  */
-import { ownValue, setOwn, shallowCopy, type PlainObject } from './own-data.js';
+import { ownValue, setOwn, shallowCopy, type PlainObject } from '../own-data.js';
 
 const REMOVED: unique symbol = Symbol('removed');
 

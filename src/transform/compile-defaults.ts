@@ -6,7 +6,7 @@
 import type { DefinitionIssue } from '../errors.js';
 import { compileCondition } from './condition.js';
 import { FORBIDDEN_SEGMENTS, MAX_PATH_SEGMENTS } from './field-path.js';
-import { deepCopy } from './own-data.js';
+import { deepCopy } from '../own-data.js';
 import { makeApply, type RuleProgram } from './apply-rules.js';
 import { normaliseRule } from './rule-forms.js';
 import { compileTemplate } from './template.js';

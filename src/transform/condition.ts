@@ -5,7 +5,7 @@
  */
 import { compileField, parseFieldName } from './field-path.js';
 import type { ArgsView } from './args-view.js';
-import { getOwn, isPlainObject } from './own-data.js';
+import { getOwn, isPlainObject } from '../own-data.js';
 import { numberText } from './python-text.js';
 import type { Condition, TransformContext, WhenOperator } from './types.js';
 

@@ -5,7 +5,7 @@
  */
 import type { SessionSystemValues, TransformContext } from './types.js';
 import { keyBit, materialize, readArg, type ArgsView } from './args-view.js';
-import { getOwn, isPlainObject, type PlainObject } from './own-data.js';
+import { getOwn, isPlainObject, type PlainObject } from '../own-data.js';
 
 /** Segments refused anywhere in a key, a `when.key` or a template path. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([

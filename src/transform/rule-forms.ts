@@ -4,7 +4,7 @@
  * with every authoring mistake reported as an issue (never thrown).
  */
 import type { IssueSeverity } from '../errors.js';
-import { isPlainObject } from './own-data.js';
+import { isPlainObject } from '../own-data.js';
 import type { TransformAction } from './types.js';
 
 /** A rule in its normal form, before templates and conditions are compiled. */

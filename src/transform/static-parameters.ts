@@ -2,8 +2,8 @@
  * Static parameters (SPEC §2): values hidden from the LLM, merged into its arguments before the
  * `defaults` run, overriding whatever the LLM sent under the same name.
  */
-import type { StaticParameter } from '../definition/types.js';
-import { deepCopy, getOwn, setOwn, shallowCopy, type PlainObject } from './own-data.js';
+import type { StaticParameter } from './types.js';
+import { deepCopy, getOwn, setOwn, shallowCopy, type PlainObject } from '../own-data.js';
 import { renderMustache } from '../expressions/mustache.js';
 import type { SessionSystemValues } from './types.js';
 

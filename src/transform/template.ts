@@ -6,7 +6,7 @@ import { compileField, parseFieldName, type CompiledField } from './field-path.j
 import { parseFormatSpec, type FormatSpec } from './format-spec.js';
 import { formatValue, TemplateValueError } from './format-value.js';
 import { viewOf, type ArgsView } from './args-view.js';
-import type { PlainObject } from './own-data.js';
+import type { PlainObject } from '../own-data.js';
 import type { TransformContext } from './types.js';
 
 /** Longest string a template may render (characters); longer is a template value error. */

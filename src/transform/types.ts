@@ -21,17 +21,8 @@ export type Condition =
   | { readonly kind: 'all'; readonly conditions: readonly Condition[] }
   | { readonly kind: 'any'; readonly conditions: readonly Condition[] };
 
-/** System values reachable as `vars.session.*` in templates and conditions. */
-export interface SessionSystemValues {
-  readonly id?: string;
-  readonly language?: string;
-  readonly datetime?: string;
-  readonly date?: string;
-  readonly day_of_week?: string;
-  readonly timezone?: string;
-  readonly source?: string;
-  readonly target?: string;
-}
+export type { SessionSystemValues } from '../expressions/mustache.js';
+import type { SessionSystemValues } from '../expressions/mustache.js';
 
 /** Everything applying a rule set may read besides the arguments. */
 export interface TransformContext {
@@ -112,4 +103,17 @@ export interface CompileDefaultsResult {
   readonly compiled: CompiledDefaults;
   /** Problems found, with paths under the given base path. Errors mean `compiled` must not be used. */
   readonly issues: readonly DefinitionIssue[];
+}
+
+/** Types of static parameters. */
+export type StaticParameterType = 'string' | 'int' | 'boolean' | 'data_source_list';
+
+/** A parameter hidden from the model, merged into the arguments before `defaults`. */
+export interface StaticParameter {
+  readonly name: string;
+  readonly type: StaticParameterType;
+  readonly required: boolean;
+  /** Absent when the definition gave no default. String values are mustache templates. */
+  readonly default?: unknown;
+  readonly description?: string;
 }

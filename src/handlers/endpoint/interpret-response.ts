@@ -5,7 +5,7 @@
  * absurdly nested JSON (`bad_response`).
  */
 import { ToolError } from '../../errors.js';
-import { nestingDepthExceeds } from '../../session/argument-limits.js';
+import { nestingDepthExceeds } from '../../json-depth.js';
 import type { ExchangeResponse } from './exchange.js';
 import { rememberJsonText } from '../json-text.js';
 

@@ -10,11 +10,16 @@
  */
 import Mustache from 'mustache';
 import type { SessionSystemValues } from '../../transform/types.js';
-import { getOwn, isPlainObject } from '../../transform/own-data.js';
+import { getOwn, isPlainObject } from '../../own-data.js';
 import type { ToolCallResult } from '../execute-tool-call.js';
 import { isTruthy, type CompiledExpression } from '../../expressions/expression.js';
 import { setOwnValue, type WorkflowState } from './state.js';
-import type { ValueSource, VariableTarget, WorkflowAction, WorkflowInput } from '../../definition/workflow/types.js';
+import type {
+  ValueSource,
+  VariableTarget,
+  WorkflowAction,
+  WorkflowInput,
+} from '../../definition/workflow/types.js';
 
 /** What a run needs from the session. */
 export interface ExecutionIO {

@@ -3,7 +3,7 @@
  * step's collected inputs, and the task's own (`local.*`) variables. Plain JSON, keyed by the
  * task's key, so two workflows never share inputs or locals.
  */
-import { isPlainObject } from '../../transform/own-data.js';
+import { isPlainObject } from '../../own-data.js';
 
 /** The state of one task in one session. */
 export interface WorkflowState {
