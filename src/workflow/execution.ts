@@ -192,7 +192,9 @@ export class Execution {
         return;
       }
       case 'save': {
-        const names = action.inputs ?? Object.keys(this.#state.inputs);
+        // A bare `save` stores the inputs the definition declares, never whatever keys the
+        // inputs happen to hold.
+        const names = action.inputs ?? this.#inputs().map((i) => i.name);
         const picked: Record<string, unknown> = {};
         for (const name of names) {
           if (Object.hasOwn(this.#state.inputs, name))

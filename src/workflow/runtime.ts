@@ -44,6 +44,13 @@ export interface WorkflowTools {
   readonly extra: readonly ChatTool[];
 }
 
+/** A `start: manual` submit tool before activation takes nothing. */
+const MANUAL_START_PARAMETERS = Object.freeze({
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+});
+
 /** What {@link workflowTools} gives for tools without tasks: nothing hidden, nothing added. */
 export const NO_WORKFLOW_TOOLS: WorkflowTools = Object.freeze({
   hidden: new Set<string>(),
@@ -86,7 +93,7 @@ export function workflowTools(
           function: {
             name: task.submitName,
             description: step?.goal ?? task.description,
-            parameters: step?.submit.parameters ?? { type: 'object', properties: {} },
+            parameters: step?.submit.parameters ?? MANUAL_START_PARAMETERS,
           },
         });
         if (step?.tools.allow !== undefined) {
@@ -361,9 +368,9 @@ function runExpression(
   args: Record<string, unknown>,
   io: ExecutionIO,
 ): { run: Execution; output?: unknown; error?: ToolError } {
-  s.inputs = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   const run = new Execution(io, s, () => task.inputs);
-  const check = task.tool.validator.validate(s.inputs);
+  // Validated before it becomes state: a refused call leaves the previous inputs as they were.
+  const check = task.tool.validator.validate(args);
   if (!check.ok) {
     const text = check.failures
       .map((f) => `${f.path === '' ? '(root)' : f.path}: ${f.message}`)
@@ -373,6 +380,7 @@ function runExpression(
       error: new ToolError('invalid_arguments', `arguments do not match the inputs: ${text}`),
     };
   }
+  s.inputs = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   const value = task.expression?.evaluate(run.data()) ?? null;
   const output = task.hasOutput ? run.renderDeep(task.output, { result: value }) : value;
   return { run, output };

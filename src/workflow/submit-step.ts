@@ -67,6 +67,23 @@ export async function submitStep(
     return { type: 'ok', output: { status: 'ok', completed_step: from } };
   }
 
+  // Only declared inputs ever become state (and so only they can reach a `save`); a call naming
+  // anything else is refused whole, before any of it is merged.
+  const undeclared = Object.keys(args).filter(
+    (key) => !(key === 'go_to_step' && step.tools.allowGoToStep) && !step.inputNames.has(key),
+  );
+  if (undeclared.length > 0) {
+    const names = undeclared.slice(0, 10).map((k) => JSON.stringify(k));
+    const known = [...step.inputNames].join(', ');
+    return {
+      type: 'error',
+      error: new ToolError(
+        'invalid_arguments',
+        `step ${from} does not take ${names.join(', ')}; its inputs are: ${known === '' ? '(none)' : known}`,
+        { step: from, undeclared: undeclared.slice(0, 10) },
+      ),
+    };
+  }
   for (const key of Object.keys(args)) {
     if (key === 'go_to_step') continue;
     setOwnValue(s.inputs, key, JSON.parse(JSON.stringify(args[key])) as unknown);

@@ -91,6 +91,7 @@ describe('steps workflows at run time', () => {
       type: 'object',
       properties: { user_name: { type: 'string', description: "The user's name" } },
       required: ['user_name'],
+      additionalProperties: false,
     });
     expect(r.state.workflows?.['collect-input']?.status).toBe('completed');
   });
