@@ -20,9 +20,9 @@ import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import { append } from '../small-arrays.js';
 import { LazySystemValues } from './session-state.js';
+import { activateTasks } from '../workflow/activate.js';
+import { callTask } from '../workflow/call-task.js';
 import {
-  activateTasks,
-  callTask,
   hasTasks,
   NO_WORKFLOW_TOOLS,
   taskForTool,
