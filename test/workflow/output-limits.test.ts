@@ -187,4 +187,32 @@ describe('objects in templates print as JSON, never throw', () => {
     );
     expect(context.length).toBeLessThan(2000);
   });
+
+  it('an activation over the cap leaves the task not started and reports a tool-error', async () => {
+    const tools = await loadTools([
+      container({
+        type: 'event',
+        id: 'greet',
+        on: {
+          start: [
+            { action: 'set', name: 'greeted', value: true },
+            { action: 'say', text: '{{#vars.l}}{{vars.s}}{{/vars.l}}' },
+          ],
+        },
+      }),
+    ]);
+    const model = new ScriptedModel([{ text: 'one' }], { record: true });
+    const r = await createSession({
+      tools,
+      model,
+      vars: { 'vars.l': BIG.l, 'vars.s': BIG.s },
+    }).run('hi');
+    expect(r.content).toBe('one');
+    expect(r.events.filter((e) => e.type === 'tool-error')).toMatchObject([
+      { tool: 'flow', code: 'result_too_large' },
+    ]);
+    expect(r.events.some((e) => e.type === 'say')).toBe(false);
+    expect(r.state.vars).not.toHaveProperty('greeted');
+    expect(r.state.workflows ?? {}).not.toHaveProperty('greet');
+  });
 });
