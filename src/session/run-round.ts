@@ -22,12 +22,7 @@ import { append } from '../small-arrays.js';
 import { LazySystemValues } from './session-state.js';
 import { activateTasks } from '../workflow/activate.js';
 import { callTask } from '../workflow/call-task.js';
-import {
-  hasTasks,
-  NO_WORKFLOW_TOOLS,
-  taskForTool,
-  workflowTools,
-} from '../workflow/runtime.js';
+import { hasTasks, NO_WORKFLOW_TOOLS, taskForTool, workflowTools } from '../workflow/runtime.js';
 import type { ExecutionIO } from '../workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
 import type { HandlerSession } from '../handlers/types.js';

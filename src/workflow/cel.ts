@@ -3,7 +3,7 @@
  * it, and evaluate it under a {@link Meter} (docs/workflows.md, "Expressions and their bounds").
  *
  * Why the tree is rewritten: the evaluator has no hook of its own, and a function we register runs
- * inside a `try` that turns any exception into a CEL error value, which `||`, `&&` and `?:` may
+ * inside a `try` that turns every exception into a CEL error value, which `||`, `&&` and `?:` may
  * discard. Variable lookups are not guarded that way: they end in our bindings object. So every
  * comprehension's loop condition and every variable read is made to read the internal variable
  * `@tick` first (a name CEL source cannot spell), whose getter charges the meter; over budget it
@@ -35,7 +35,13 @@ import {
 } from '@bufbuild/cel';
 import { RE2JS } from 're2js';
 import { isPlainObject } from '../transform/own-data.js';
-import { Meter, MAX_RESULT_BYTES, MAX_RESULT_DEPTH, resultTooLarge, type BudgetOptions } from './budget.js';
+import {
+  Meter,
+  MAX_RESULT_BYTES,
+  MAX_RESULT_DEPTH,
+  resultTooLarge,
+  type BudgetOptions,
+} from './budget.js';
 
 /** Deepest nesting of CEL comprehension macros accepted (counted on the parsed tree). */
 export const MAX_COMPREHENSION_NESTING = 2;
@@ -83,13 +89,18 @@ const env = celEnv({
       return list;
     }),
     // Replaces the standard `matches` (RE2, as the library's): the same test, charged first.
-    celMethod('matches', CelScalar.STRING, [CelScalar.STRING], CelScalar.BOOL, function (
-      this: string,
-      pattern: string,
-    ) {
-      current?.charge(Math.ceil((this.length * Math.max(1, pattern.length)) / MATCH_CHARS_PER_STEP));
-      return RE2JS.compile(pattern).test(this);
-    }),
+    celMethod(
+      'matches',
+      CelScalar.STRING,
+      [CelScalar.STRING],
+      CelScalar.BOOL,
+      function (this: string, pattern: string) {
+        current?.charge(
+          Math.ceil((this.length * Math.max(1, pattern.length)) / MATCH_CHARS_PER_STEP),
+        );
+        return RE2JS.compile(pattern).test(this);
+      },
+    ),
   ],
 });
 
@@ -183,7 +194,11 @@ function instrument(root: Expr): Expr {
     for (const child of children(e.exprKind)) visit(child);
   };
   visit(root);
-  const node = (exprKind: ExprKind): Expr => ({ $typeName: 'cel.expr.Expr', id: nextId++, exprKind });
+  const node = (exprKind: ExprKind): Expr => ({
+    $typeName: 'cel.expr.Expr',
+    id: nextId++,
+    exprKind,
+  });
   const ident = (name: string): Expr =>
     node({ case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name } });
   const call = (fn: string, args: Expr[]): Expr =>

@@ -443,12 +443,7 @@ function compileVariable(
 }
 
 /** `local.x` → the workflow's own variables; `inputs.x` → the step's inputs; else the session. */
-function target(
-  name: string,
-  path: string,
-  at: At,
-  inputs?: ReadonlySet<string>,
-): VariableTarget {
+function target(name: string, path: string, at: At, inputs?: ReadonlySet<string>): VariableTarget {
   const dot = name.indexOf('.');
   const head = dot < 0 ? name : name.slice(0, dot);
   const rest = dot < 0 ? '' : name.slice(dot + 1);

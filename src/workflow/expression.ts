@@ -47,7 +47,6 @@ export type CompileResult =
   | { readonly ok: true; readonly expression: CompiledExpression }
   | { readonly ok: false; readonly message: string };
 
-
 /** Compiles an expression as written (a string is JMESPath). */
 export function compileExpression(raw: RawExpression): CompileResult {
   if (typeof raw === 'string') return compileJmesPath(raw);
