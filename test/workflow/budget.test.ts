@@ -90,6 +90,13 @@ describe('CEL evaluation budget', () => {
     expect(t).toBeLessThan(60);
   });
 
+  it('a pause before the first steps does not end a small evaluation', () => {
+    let t = 0;
+    // Every clock read jumps 1 s (a collector pause, a starved machine).
+    const now = () => (t += 1000);
+    expect(cel('inputs.a + inputs.b').evaluate({ inputs: { a: 1, b: 2 } }, { now })).toBe(3);
+  });
+
   it('charges matches by subject × pattern size before it runs', () => {
     const e = cel("inputs.s.matches('^[a-z]+$')");
     expect(e.evaluate({ inputs: { s: 'abc' } }, STEPS_ONLY)).toBe(true);
