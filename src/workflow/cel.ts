@@ -32,6 +32,7 @@ import {
   plan as planCel,
   type CelInput,
   type CelList,
+  type CelValue,
 } from '@bufbuild/cel';
 import { RE2JS } from 're2js';
 import { isPlainObject } from '../transform/own-data.js';
@@ -75,6 +76,12 @@ let current: Meter | undefined;
  */
 const MATCH_CHARS_PER_STEP = 16;
 
+/** List items one step of `in` pays for: the scan compares each item, all inside one step. */
+const IN_ITEMS_PER_STEP = 32;
+
+/** The library's own `in` over lists (CEL equality), which the charged one below calls. */
+const standardIn = celEnv().funcs.find('@in');
+
 const env = celEnv({
   funcs: [
     celFunc(APPEND, [LIST, LIST], LIST, (acc: CelList, tail: CelList) => {
@@ -87,6 +94,13 @@ const env = celEnv({
       const list = celList(array as CelInput[]);
       owned.set(list, array);
       return list;
+    }),
+    // Replaces the standard `x in list`: the same test, charged by the list's length first.
+    celFunc('@in', [CelScalar.DYN, LIST], CelScalar.BOOL, (value: CelValue, list: CelList) => {
+      current?.charge(Math.ceil(list.size / IN_ITEMS_PER_STEP));
+      const found = standardIn?.call(0, undefined, [value, list]);
+      if (typeof found !== 'boolean') throw new Error('no matching overload for in');
+      return found;
     }),
     // Replaces the standard `matches` (RE2, as the library's): the same test, charged first.
     celMethod(

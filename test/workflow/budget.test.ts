@@ -104,6 +104,17 @@ describe('CEL evaluation budget', () => {
     expect(thrown(() => e.evaluate({ inputs: { s } }, STEPS_ONLY)).code).toBe('expression_budget');
   });
 
+  it('charges in over a list by its length: a chain of scans is stopped by steps', () => {
+    const scans = Array.from({ length: 32 }, (_, i) => `-${i + 1} in x`).join(' || ');
+    const e = cel(`[inputs.l].map(x, ${scans})`);
+    const l = ones(256 * 1024 - 64);
+    expect(thrown(() => e.evaluate({ inputs: { l } }, STEPS_ONLY)).code).toBe('expression_budget');
+    expect(e.evaluate({ inputs: { l: l.slice(0, 1000) } }, STEPS_ONLY)).toEqual([false]);
+    expect(cel('2 in inputs.l && !(3 in inputs.l)').evaluate({ inputs: { l: [1, 2.0] } })).toBe(
+      true,
+    );
+  });
+
   it('map builds a flat list: reading a long map result neither overflows nor goes quadratic', () => {
     const e = cel('inputs.l.map(x, x).exists(y, y == 14999)');
     const l = Array.from({ length: 15_000 }, (_, i) => i);
