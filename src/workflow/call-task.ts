@@ -57,7 +57,8 @@ async function runTask(
 ): Promise<ToolCallResult> {
   const existing = state.workflows.get(task.key);
   const saved = existing === undefined ? undefined : copyState(existing);
-  const before = existing === undefined ? undefined : { status: existing.status, step: existing.step };
+  const before =
+    existing === undefined ? undefined : { status: existing.status, step: existing.step };
   const s = existing ?? startState(task, state);
   const run =
     existing === undefined || task.type !== 'steps'
