@@ -131,13 +131,13 @@ export function compileCelProgram(source: string): CelProgram {
   const what = `CEL expression \`${source.length > 80 ? `${source.slice(0, 77)}...` : source}\``;
   return {
     evaluate(data, budget) {
+      // Started before the conversion below, which is linear in the data: its time counts too.
+      const meter = new Meter(what, budget);
       const bindings: Record<string, CelInput> = {};
       for (const key of Object.keys(data)) {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) continue;
         bindings[key] = toCel(data[key]);
       }
-      // Started after the conversion above (linear in the data, done once per evaluation).
-      const meter = new Meter(what, budget);
       Object.defineProperty(bindings, TICK, {
         get: () => {
           meter.tick();
