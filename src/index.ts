@@ -312,6 +312,13 @@ export {
   type CompileResult,
   type ExpressionLanguage,
 } from './workflow/expression.js';
+export {
+  MAX_EVALUATION_STEPS,
+  EVALUATION_TIME_SLICE_MS,
+  MAX_RESULT_BYTES,
+  MAX_RESULT_DEPTH,
+  type BudgetOptions,
+} from './workflow/budget.js';
 export { describeWorkflows } from './workflow/describe.js';
 
 // --- voice policy as data (docs/voice.md) ---------------------------------------------------
