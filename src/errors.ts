@@ -82,7 +82,11 @@ export type ToolErrorCode =
    */
   | 'outcome_unknown'
   /** The answer held more tool calls than `limits.maxCallsPerAnswer`; this one never ran. */
-  | 'too_many_calls';
+  | 'too_many_calls'
+  /** A workflow expression or template exceeded its step budget or time slice. */
+  | 'expression_budget'
+  /** A workflow's computed or rendered result exceeded the result size or depth cap. */
+  | 'result_too_large';
 
 /** A failure the model should see as the tool's result. */
 export class ToolError extends Error {

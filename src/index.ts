@@ -163,7 +163,11 @@ export {
   type AgentOutput,
   type AgentTrace,
 } from './agent-format/agent-output.js';
-export { applyAgentConfig, parseAgentConfig, AgentConfigError } from './agent-format/agent-config.js';
+export {
+  applyAgentConfig,
+  parseAgentConfig,
+  AgentConfigError,
+} from './agent-format/agent-config.js';
 export {
   runWithPolicy,
   effectivePolicy,
@@ -312,6 +316,13 @@ export {
   type CompileResult,
   type ExpressionLanguage,
 } from './expressions/expression.js';
+export {
+  MAX_EVALUATION_STEPS,
+  EVALUATION_TIME_SLICE_MS,
+  MAX_RESULT_BYTES,
+  MAX_RESULT_DEPTH,
+  type BudgetOptions,
+} from './expressions/budget.js';
 export { describeWorkflows } from './session/workflow/describe.js';
 
 // --- voice policy as data (docs/voice.md) ---------------------------------------------------

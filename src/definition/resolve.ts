@@ -3,7 +3,7 @@
  * spellings merged, defaults filled, rules and JSON Schema compiled, meaning linted.
  */
 import type { DefinitionIssue } from '../errors.js';
-import { checkSaveExpression } from '../expressions/jmespath.js';
+import { checkSaveExpression } from '../expressions/jmespath-check.js';
 import { resolveVoiceOptions } from './voice-options.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { checkMustache } from '../expressions/mustache.js';

@@ -1,24 +1,107 @@
 /**
- * JMESPath checked at load time without running it (`options.save` rules and workflow
- * expressions are compiled when a definition loads, never first at call time).
+ * JMESPath for workflows (the `jmespath` package, as `options.save` uses it), evaluated under a
+ * {@link Meter}. The interpreter has no hook of its own, but it reads the data only by property
+ * access, so it is given the data behind proxies that charge one step per read: a projection,
+ * filter, sort or `join` over a long list pays for every element it touches, and the time slice is
+ * checked at each. The result is copied out of the proxies into plain JSON, measured against the
+ * result caps as it is copied.
  */
 import * as jmespath from 'jmespath';
+import { getOwn, isPlainObject } from '../own-data.js';
+import {
+  Meter,
+  MAX_RESULT_BYTES,
+  MAX_RESULT_DEPTH,
+  resultTooLarge,
+  type BudgetOptions,
+} from './budget.js';
 
-// @types/jmespath declares only `search`; the package also exports `compile` (a parse-only check).
-const compile = (jmespath as unknown as { compile?: (expression: string) => unknown }).compile;
+/** A JMESPath expression, parsed and ready to evaluate. */
+export interface JmesPathProgram {
+  /**
+   * The value as plain JSON, or `undefined` when evaluation failed. Throws a ToolError
+   * (`expression_budget`, `result_too_large`) when over a limit.
+   */
+  evaluate(data: Readonly<Record<string, unknown>>, budget?: BudgetOptions): unknown;
+}
 
-/**
- * Checks a JMESPath expression without running it, for the loader to report at load time.
- * @returns a short problem description, or undefined when the expression is valid.
- */
-export function checkSaveExpression(expression: string): string | undefined {
-  if (expression.trim() === '') return 'empty JMESPath expression';
-  try {
-    if (compile !== undefined) compile(expression);
-    else jmespath.search(null, expression);
-    return undefined;
-  } catch (err) {
-    const message = err instanceof Error ? err.message : 'invalid expression';
-    return `invalid JMESPath expression: ${message.split('\n', 1)[0] ?? ''}`;
-  }
+// @types/jmespath declares only `search`; the package also exports `compile` (parse only).
+const jmesCompile = (jmespath as unknown as { compile?: (expression: string) => unknown }).compile;
+
+/** Parses `source`; throws the parser's Error when it cannot. */
+export function compileJmesPathProgram(source: string): JmesPathProgram {
+  if (jmesCompile !== undefined) jmesCompile(source);
+  else jmespath.search(null, source);
+  const what = `JMESPath expression \`${source.length > 80 ? `${source.slice(0, 77)}...` : source}\``;
+  return {
+    evaluate(data, budget) {
+      const meter = new Meter(what, budget);
+      const targets = new WeakMap<object, object>();
+      const proxies = new WeakMap<object, object>();
+      const wrap = (value: unknown): unknown => {
+        if (value === null || typeof value !== 'object') return value;
+        const known = proxies.get(value);
+        if (known !== undefined) return known;
+        const proxy = new Proxy(value, {
+          get(target, key) {
+            meter.tick();
+            return wrap(Reflect.get(target, key));
+          },
+        });
+        proxies.set(value, proxy);
+        targets.set(proxy, value);
+        return proxy;
+      };
+      let value: unknown;
+      try {
+        value = jmespath.search(wrap(data) as Parameters<typeof jmespath.search>[0], source);
+      } catch {
+        value = undefined;
+      }
+      if (meter.exceeded !== undefined) throw meter.exceeded;
+      return value === undefined ? undefined : plainCopy(value, targets, what);
+    },
+  };
+}
+
+/** A plain JSON copy of `value` (proxies unwrapped), refused once over the result caps. */
+function plainCopy(value: unknown, targets: WeakMap<object, object>, what: string): unknown {
+  let left = MAX_RESULT_BYTES;
+  const spend = (n: number): void => {
+    left -= n;
+    if (left < 0) throw resultTooLarge(`the result of ${what}`);
+  };
+  const copy = (v: unknown, depth: number): unknown => {
+    if (depth > MAX_RESULT_DEPTH)
+      throw resultTooLarge(`the result of ${what}`, `nests deeper than ${MAX_RESULT_DEPTH} levels`);
+    const raw = v !== null && typeof v === 'object' ? (targets.get(v) ?? v) : v;
+    if (typeof raw === 'string') {
+      spend(raw.length + 2);
+      return raw;
+    }
+    if (Array.isArray(raw)) {
+      spend(2);
+      return raw.map((item: unknown) => {
+        spend(1);
+        return copy(item, depth + 1);
+      });
+    }
+    if (isPlainObject(raw)) {
+      spend(2);
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(raw)) {
+        spend(key.length + 4);
+        Object.defineProperty(out, key, {
+          value: copy(getOwn(raw, key), depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return out;
+    }
+    spend(raw === undefined ? 0 : String(raw).length);
+    return raw;
+  };
+  return copy(value, 0);
 }

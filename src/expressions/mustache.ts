@@ -115,3 +115,78 @@ export function renderMustache(template: string, view: MustacheView): string {
   if (!template.includes('{{')) return template;
   return Mustache.render(template, buildMustacheView(view), {}, { escape: noEscape });
 }
+
+/** Bounds of {@link renderBounded}. */
+export interface RenderBounds {
+  /** Longest output, in characters. */
+  readonly maxChars: number;
+  /** Called once per pass over tokens (each section iteration); throws to stop the render. */
+  step(): void;
+  /** The error thrown when the output would exceed {@link maxChars}. */
+  tooLarge(): Error;
+}
+
+/** Objects and arrays as compact JSON, other values as text (never a prototype's toString). */
+function printed(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value) ?? '';
+  return String(value);
+}
+
+/**
+ * Counts what a render produces as it goes: the output is exactly the text, `{{x}}` and `{{{x}}}`
+ * pieces, so their sum is its length, known before any of it is joined. Sections call
+ * `renderTokens` once per item, which is where the step is charged.
+ */
+class BoundedWriter extends Mustache.Writer {
+  bounds: RenderBounds | undefined;
+  produced = 0;
+
+  override renderTokens(...args: Parameters<Mustache.Writer['renderTokens']>): string {
+    this.bounds?.step();
+    return super.renderTokens(...args);
+  }
+
+  override rawValue(token: string[]): string {
+    return this.#count(super.rawValue(token));
+  }
+
+  override escapedValue(token: string[], context: Mustache.Context): string {
+    return this.unescapedValue(token, context);
+  }
+
+  override unescapedValue(token: string[], context: Mustache.Context): string {
+    const value: unknown = context.lookup(token[1] ?? '');
+    return value === null || value === undefined ? '' : this.#count(printed(value));
+  }
+
+  #count(text: string): string {
+    this.produced += text.length;
+    if (this.bounds !== undefined && this.produced > this.bounds.maxChars)
+      throw this.bounds.tooLarge();
+    return text;
+  }
+}
+
+const boundedWriter = new BoundedWriter();
+
+/**
+ * Renders `template` over `view` without escaping, printing objects and arrays as JSON, under
+ * `bounds`: the output never grows past `maxChars` and every section pass is a step, so a template
+ * over model-sized data can neither build a huge string nor loop for long.
+ */
+export function renderBounded(template: string, view: unknown, bounds: RenderBounds): string {
+  if (!template.includes('{{')) {
+    if (template.length > bounds.maxChars) throw bounds.tooLarge();
+    return template;
+  }
+  const outer = { bounds: boundedWriter.bounds, produced: boundedWriter.produced };
+  boundedWriter.bounds = bounds;
+  boundedWriter.produced = 0;
+  try {
+    return boundedWriter.render(template, view, {});
+  } finally {
+    boundedWriter.bounds = outer.bounds;
+    boundedWriter.produced = outer.produced;
+  }
+}

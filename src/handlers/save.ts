@@ -6,7 +6,7 @@
 import * as jmespath from 'jmespath';
 import type { SaveRule } from '../definition/types.js';
 
-export { checkSaveExpression } from '../expressions/jmespath.js';
+export { checkSaveExpression } from '../expressions/jmespath-check.js';
 
 /**
  * Evaluates every save rule over a tool's output.

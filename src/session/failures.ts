@@ -72,6 +72,9 @@ const TOOL: Readonly<Record<ToolErrorCode, FailureInfo>> = {
   handler_error: { retryable: false, blame: 'host', speech: 'unavailable' },
   cancelled: { retryable: true, blame: 'caller', speech: 'interrupted' },
   outcome_unknown: { retryable: false, blame: 'engine', speech: 'unavailable' },
+  // Workflow limits are reached by what the model sent; smaller data may pass.
+  expression_budget: { retryable: true, blame: 'model', speech: 'not_understood' },
+  result_too_large: { retryable: true, blame: 'model', speech: 'not_understood' },
 };
 
 const MODEL: Readonly<Record<ModelErrorCode, FailureInfo>> = {

@@ -21,14 +21,9 @@ import { RoundCalls } from './voice/dedupe.js';
 import { parseToolArguments } from './parse-tool-call.js';
 import { append } from '../small-arrays.js';
 import { LazySystemValues } from './session-state.js';
-import {
-  activateTasks,
-  callTask,
-  hasTasks,
-  NO_WORKFLOW_TOOLS,
-  taskForTool,
-  workflowTools,
-} from './workflow/runtime.js';
+import { activateTasks } from './workflow/activate.js';
+import { callTask } from './workflow/call-task.js';
+import { hasTasks, NO_WORKFLOW_TOOLS, taskForTool, workflowTools } from './workflow/runtime.js';
 import type { ExecutionIO } from './workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
 import type { HandlerSession } from '../handlers/types.js';

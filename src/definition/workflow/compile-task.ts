@@ -312,6 +312,7 @@ function compileStep(
     goal: s.goal,
     instructions,
     inputs: rawInputs.map(toInput),
+    inputNames: declared,
     submit,
     on,
     next,
@@ -348,7 +349,7 @@ function compileAction(
     case 'set':
       return {
         action: 'set',
-        target: target(a.name, joinPath(path, 'name'), at),
+        target: target(a.name, joinPath(path, 'name'), at, inputs),
         value: valueSource(a, path, expr, at),
         ...ifPart,
       };
@@ -365,7 +366,7 @@ function compileAction(
     case 'inc':
       return {
         action: 'inc',
-        target: target(a.name, joinPath(path, 'name'), at),
+        target: target(a.name, joinPath(path, 'name'), at, inputs),
         by: a.by ?? 1,
         ...ifPart,
       };
@@ -373,7 +374,7 @@ function compileAction(
       checkInputs(a.inputs);
       return {
         action: 'save',
-        ...(a.name ? { target: target(a.name, joinPath(path, 'name'), at) } : {}),
+        ...(a.name ? { target: target(a.name, joinPath(path, 'name'), at, inputs) } : {}),
         ...(a.inputs ? { inputs: [...a.inputs] } : {}),
         ...ifPart,
       };
@@ -381,7 +382,7 @@ function compileAction(
       const save = (a.result?.save ?? []).flatMap((m, i) => {
         const where = `${joinPath(joinPath(path, 'result'), 'save')}[${i}]`;
         const from = expr(m.from, joinPath(where, 'from'));
-        const to = target(m.to, joinPath(where, 'to'), at);
+        const to = target(m.to, joinPath(where, 'to'), at, inputs);
         return from === undefined ? [] : [{ from, to }];
       });
       if (a.arguments) templateProblems(a.arguments, joinPath(path, 'arguments'), at);
@@ -442,7 +443,7 @@ function compileVariable(
 }
 
 /** `local.x` → the workflow's own variables; `inputs.x` → the step's inputs; else the session. */
-function target(name: string, path: string, at: At): VariableTarget {
+function target(name: string, path: string, at: At, inputs?: ReadonlySet<string>): VariableTarget {
   const dot = name.indexOf('.');
   const head = dot < 0 ? name : name.slice(0, dot);
   const rest = dot < 0 ? '' : name.slice(dot + 1);
@@ -452,6 +453,11 @@ function target(name: string, path: string, at: At): VariableTarget {
       : { scope: 'global', name };
   if (name.split('.').some((s) => FORBIDDEN.has(s) || s === ''))
     at(path, 'forbidden_name', `"${name}" is not a usable variable name`);
+  // Inputs hold declared names only (the submit schema is closed), so a write elsewhere would
+  // make every later submission fail validation.
+  const input = t.name.split('.', 1)[0]!;
+  if (t.scope === 'inputs' && inputs !== undefined && !inputs.has(input))
+    at(path, 'unknown_input', `input "${input}" is not declared by this step`);
   return t;
 }
 
@@ -504,10 +510,13 @@ function generateTool(
       enum: [...stepIds],
       description: 'Escape hatch: jump to this step instead of submitting the current one.',
     };
+  // Closed: a key the definition did not declare is refused, so a submission can never carry a
+  // name a later `save` would write over a session variable.
   const parameters: JsonSchemaObject = {
     type: 'object',
     properties,
     ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
   };
   try {
     return { parameters, validator: options.validators.compile(parameters) };

@@ -115,6 +115,8 @@ export interface WorkflowStep {
   readonly goal: string;
   readonly instructions: readonly Instruction[];
   readonly inputs: readonly WorkflowInput[];
+  /** The names of {@link inputs}: the only keys a submission may carry. */
+  readonly inputNames: ReadonlySet<string>;
   readonly submit: GeneratedTool;
   readonly on: StepHooks;
   /** Empty: terminal. */

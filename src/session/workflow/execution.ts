@@ -8,10 +8,11 @@
  * sees them — so a `save` in `on.submit` is visible to the `next` conditions, as the reference
  * requires.
  */
-import Mustache from 'mustache';
 import type { SessionSystemValues } from '../../transform/types.js';
 import { getOwn, isPlainObject } from '../../own-data.js';
 import type { ToolCallResult } from '../execute-tool-call.js';
+import { renderBounded } from '../../expressions/mustache.js';
+import { MAX_RESULT_BYTES, Meter, resultTooLarge } from '../../expressions/budget.js';
 import { isTruthy, type CompiledExpression } from '../../expressions/expression.js';
 import { setOwnValue, type WorkflowState } from './state.js';
 import type {
@@ -85,17 +86,19 @@ export class Execution {
     return condition === undefined || isTruthy(condition.evaluate(this.data(extra)));
   }
 
-  /** Renders a mustache template over {@link data}, without escaping. */
+  /**
+   * Renders a mustache template over {@link data}, without escaping; objects print as JSON. Throws
+   * a ToolError past {@link MAX_RESULT_BYTES} characters or the step budget.
+   */
   render(template: string, extra?: Readonly<Record<string, unknown>>): string {
     if (!template.includes('{{')) return template;
-    return Mustache.render(
-      template,
-      nullProto(this.data(extra)),
-      {},
-      {
-        escape: (v: unknown) => (typeof v === 'string' ? v : String(v)),
-      },
-    );
+    const what = `the template "${template.length > 60 ? `${template.slice(0, 57)}...` : template}"`;
+    const meter = new Meter(what);
+    return renderBounded(template, nullProto(this.data(extra)), {
+      maxChars: MAX_RESULT_BYTES,
+      step: () => meter.tick(),
+      tooLarge: () => resultTooLarge(`the text rendered by ${what}`),
+    });
   }
 
   /** Renders every string inside `value`. */
@@ -197,7 +200,9 @@ export class Execution {
         return;
       }
       case 'save': {
-        const names = action.inputs ?? Object.keys(this.#state.inputs);
+        // A bare `save` stores the inputs the definition declares, never whatever keys the
+        // inputs happen to hold.
+        const names = action.inputs ?? this.#inputs().map((i) => i.name);
         const picked: Record<string, unknown> = {};
         for (const name of names) {
           if (Object.hasOwn(this.#state.inputs, name))

@@ -78,3 +78,17 @@ export function restoreWorkflows(value: unknown): Map<string, WorkflowState> {
   }
   return out;
 }
+
+/** A copy of one task's state, to put back with {@link restoreState} when a call is refused. */
+export function copyState(s: WorkflowState): WorkflowState {
+  return JSON.parse(JSON.stringify(s)) as WorkflowState;
+}
+
+/** Puts `saved` back into `s` (the same object: callers hold it). */
+export function restoreState(s: WorkflowState, saved: WorkflowState): void {
+  s.status = saved.status;
+  if (saved.step === undefined) delete s.step;
+  else s.step = saved.step;
+  s.inputs = saved.inputs;
+  s.local = saved.local;
+}

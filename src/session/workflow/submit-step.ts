@@ -5,7 +5,7 @@
  * `if` holds → enter that step (`on.enter`), or complete the workflow when no entry matches or the
  * step has none. `go_to_step` (when the step allows it) jumps without validation.
  */
-import { ToolError } from '../../errors.js';
+import { isToolError, ToolError } from '../../errors.js';
 import type { Execution } from './execution.js';
 import { isEmpty } from './execution.js';
 import { setOwnValue, type WorkflowState } from './state.js';
@@ -29,15 +29,50 @@ export async function enterStep(
   await run.run(step.on.enter);
 }
 
-/** The step's instructions whose conditions hold, rendered. */
+/**
+ * The step's instructions whose conditions hold, rendered. One that hits a workflow limit is
+ * replaced by a note saying so: instructions are rendered on every turn, and a value the model
+ * stored must not make every later turn fail.
+ */
 export function stepView(
   _task: StepsTask,
   step: WorkflowStep,
   run: Execution,
 ): { readonly instructions: readonly string[] } {
-  return {
-    instructions: step.instructions.filter((i) => run.holds(i.if)).map((i) => run.render(i.text)),
-  };
+  const instructions: string[] = [];
+  for (const i of step.instructions) {
+    try {
+      if (run.holds(i.if)) instructions.push(run.render(i.text));
+    } catch (err) {
+      if (!isToolError(err)) throw err;
+      instructions.push(`(an instruction is not shown: ${err.message})`);
+    }
+  }
+  return { instructions };
+}
+
+/** The part of a submit result describing where the workflow now stands. */
+export function stepResult(
+  task: StepsTask,
+  s: WorkflowState,
+  run: Execution,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { workflow: task.key };
+  if (s.status === 'completed') {
+    out['status'] = 'completed';
+    out['message'] = 'The workflow is complete; respond to the user freely.';
+  } else {
+    const step = task.stepById.get(s.step ?? '')!;
+    const view = stepView(task, step, run);
+    out['step'] = step.id;
+    out['goal'] = step.goal;
+    out['instructions'] = view.instructions;
+    if (step.tools.call)
+      out['call_now'] = `Call ${task.submitName} now, without waiting for the user.`;
+  }
+  if (run.says.length > 0) out['say'] = [...run.says];
+  if (run.pending.length > 0) out['pending_tool_calls'] = run.pending;
+  return out;
 }
 
 /** Handles a call of the submit tool while `s.step` is current. */
@@ -67,6 +102,23 @@ export async function submitStep(
     return { type: 'ok', output: { status: 'ok', completed_step: from } };
   }
 
+  // Only declared inputs ever become state (and so only they can reach a `save`); a call naming
+  // anything else is refused whole, before any of it is merged.
+  const undeclared = Object.keys(args).filter(
+    (key) => !(key === 'go_to_step' && step.tools.allowGoToStep) && !step.inputNames.has(key),
+  );
+  if (undeclared.length > 0) {
+    const names = undeclared.slice(0, 10).map((k) => JSON.stringify(k));
+    const known = [...step.inputNames].join(', ');
+    return {
+      type: 'error',
+      error: new ToolError(
+        'invalid_arguments',
+        `step ${from} does not take ${names.join(', ')}; its inputs are: ${known === '' ? '(none)' : known}`,
+        { step: from, undeclared: undeclared.slice(0, 10) },
+      ),
+    };
+  }
   for (const key of Object.keys(args)) {
     if (key === 'go_to_step') continue;
     setOwnValue(s.inputs, key, JSON.parse(JSON.stringify(args[key])) as unknown);

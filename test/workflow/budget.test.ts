@@ -1,0 +1,153 @@
+/**
+ * Issue 43, item 2: CEL and JMESPath evaluation under a step budget and a time slice; CEL nesting
+ * counted on the parsed tree. Every budget here is decided by steps or by an injected clock, never
+ * by how fast the machine is.
+ */
+import { describe, expect, it } from 'vitest';
+import { ToolError } from '../../src/errors.js';
+import { compileExpression, type CompiledExpression } from '../../src/expressions/expression.js';
+
+/** A stopped clock: only the step budget can end an evaluation. */
+const STEPS_ONLY = { now: () => 0 };
+
+function cel(expression: string): CompiledExpression {
+  const c = compileExpression({ type: 'cel', expression });
+  if (!c.ok) throw new Error(c.message);
+  return c.expression;
+}
+
+function jmes(expression: string): CompiledExpression {
+  const c = compileExpression(expression);
+  if (!c.ok) throw new Error(c.message);
+  return c.expression;
+}
+
+/** The ToolError `run` throws (fails the test when it returns). */
+function thrown(run: () => unknown): ToolError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof ToolError) return err;
+    throw err;
+  }
+  throw new Error('expected a ToolError');
+}
+
+/** Digits filling about `bytes` of JSON: `[1,1,1,…]`. */
+function ones(bytes: number): number[] {
+  return Array.from({ length: Math.floor(bytes / 2) - 1 }, () => 1);
+}
+
+describe('CEL comprehension nesting is counted on the parsed tree', () => {
+  it('a comment cannot hide a comprehension (3 deep is refused at load)', () => {
+    const c = compileExpression({
+      type: 'cel',
+      expression: 'inputs.l.//\nmap(a, inputs.l.//\nmap(b, inputs.l.map(c, c)))',
+    });
+    expect(c).toEqual({
+      ok: false,
+      message: 'CEL comprehensions nest 3 deep; at most 2 are allowed',
+    });
+  });
+
+  it('chained comprehensions do not nest', () => {
+    const e = cel('inputs.l.map(x, x + 1).filter(y, y > 1).map(z, z * 2)');
+    expect(e.evaluate({ inputs: { l: [1, 2, 3] } })).toEqual([4, 6, 8]);
+  });
+});
+
+describe('CEL evaluation budget', () => {
+  it('the issue attack at the argument cap ends with expression_budget', () => {
+    const e = cel('inputs.l.map(x, inputs.l.filter(y, y == x).size())');
+    const error = thrown(() => e.evaluate({ inputs: { l: ones(256 * 1024 - 64) } }));
+    expect(error.code).toBe('expression_budget');
+    expect(error.message).toMatch(/^CEL expression `inputs\.l\.map\(x, .*` (took|ran)/);
+  });
+
+  it('counts steps: 400 × 400 is refused, 100 × 100 is answered', () => {
+    const e = cel('inputs.l.all(a, inputs.l.exists(b, b == a))');
+    const l = (n: number) => Array.from({ length: n }, (_, i) => i);
+    expect(thrown(() => e.evaluate({ inputs: { l: l(400) } }, STEPS_ONLY)).message).toMatch(
+      /took more than 100000 steps/,
+    );
+    expect(e.evaluate({ inputs: { l: l(100) } }, STEPS_ONLY)).toBe(true);
+  });
+
+  it('an error value cannot be discarded by || to go on past the budget', () => {
+    const e = cel('inputs.l.all(x, inputs.l.all(y, y >= 0) || true)');
+    const l = Array.from({ length: 400 }, (_, i) => i);
+    expect(thrown(() => e.evaluate({ inputs: { l } }, STEPS_ONLY)).code).toBe('expression_budget');
+  });
+
+  it('checks the time slice at every step (injected clock)', () => {
+    let t = 0;
+    const now = () => (t += 1);
+    const e = cel('inputs.l.map(x, x)');
+    const error = thrown(() =>
+      e.evaluate({ inputs: { l: Array.from({ length: 1000 }, () => 0) } }, { now }),
+    );
+    expect(error.message).toMatch(/ran longer than its 50 ms time slice/);
+    expect(t).toBeLessThan(60);
+  });
+
+  it('a pause before the first steps does not end a small evaluation', () => {
+    let t = 0;
+    // Every clock read jumps 1 s (a collector pause, a starved machine).
+    const now = () => (t += 1000);
+    expect(cel('inputs.a + inputs.b').evaluate({ inputs: { a: 1, b: 2 } }, { now })).toBe(3);
+  });
+
+  it('charges matches by subject × pattern size before it runs', () => {
+    const e = cel("inputs.s.matches('^[a-z]+$')");
+    expect(e.evaluate({ inputs: { s: 'abc' } }, STEPS_ONLY)).toBe(true);
+    const s = 'a'.repeat(256 * 1024);
+    expect(thrown(() => e.evaluate({ inputs: { s } }, STEPS_ONLY)).code).toBe('expression_budget');
+  });
+
+  it('charges in over a list by its length: a chain of scans is stopped by steps', () => {
+    const scans = Array.from({ length: 32 }, (_, i) => `-${i + 1} in x`).join(' || ');
+    const e = cel(`[inputs.l].map(x, ${scans})`);
+    const l = ones(256 * 1024 - 64);
+    expect(thrown(() => e.evaluate({ inputs: { l } }, STEPS_ONLY)).code).toBe('expression_budget');
+    expect(e.evaluate({ inputs: { l: l.slice(0, 1000) } }, STEPS_ONLY)).toEqual([false]);
+    expect(cel('2 in inputs.l && !(3 in inputs.l)').evaluate({ inputs: { l: [1, 2.0] } })).toBe(
+      true,
+    );
+  });
+
+  it('map builds a flat list: reading a long map result neither overflows nor goes quadratic', () => {
+    const e = cel('inputs.l.map(x, x).exists(y, y == 14999)');
+    const l = Array.from({ length: 15_000 }, (_, i) => i);
+    expect(e.evaluate({ inputs: { l } }, STEPS_ONLY)).toBe(true);
+  });
+
+  it('a result over 1 MiB is result_too_large, refused before it is built', () => {
+    // The issue's 62 KB argument: 1,000 × a 60 KB string.
+    const e = cel('inputs.l.map(x, inputs.s)');
+    const inputs = { l: Array.from({ length: 1000 }, () => 0), s: 'x'.repeat(60_000) };
+    const error = thrown(() => e.evaluate({ inputs }, STEPS_ONLY));
+    expect(error.code).toBe('result_too_large');
+    expect(error.message).toMatch(/exceeds 1048576 bytes/);
+  });
+});
+
+describe('JMESPath evaluation budget', () => {
+  it('a filter over a list at the argument cap pays one step per element read', () => {
+    const e = jmes('length(inputs.l[?@ > `0`])');
+    const l = ones(256 * 1024 - 64);
+    expect(thrown(() => e.evaluate({ inputs: { l } }, STEPS_ONLY)).code).toBe('expression_budget');
+    expect(e.evaluate({ inputs: { l: l.slice(0, 1000) } }, STEPS_ONLY)).toBe(1000);
+  });
+
+  it('a result over 1 MiB is result_too_large', () => {
+    const e = jmes('[inputs.s, inputs.s, inputs.s, inputs.s, inputs.s]');
+    const error = thrown(() => e.evaluate({ inputs: { s: 'x'.repeat(250_000) } }, STEPS_ONLY));
+    expect(error.code).toBe('result_too_large');
+  });
+
+  it('returns plain JSON (no proxies) for objects it selects', () => {
+    const value = jmes('inputs.o').evaluate({ inputs: { o: { a: [1, { b: 2 }] } } });
+    expect(value).toEqual({ a: [1, { b: 2 }] });
+    expect(structuredClone(value)).toEqual(value);
+  });
+});
