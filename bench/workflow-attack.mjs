@@ -6,7 +6,7 @@
 import { cpus, loadavg } from 'node:os';
 import { createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
-import { compileExpression } from '../dist/workflow/expression.js';
+import { compileExpression } from '../dist/expressions/expression.js';
 
 const CAP = 256 * 1024 - 64;
 const ones = Array.from({ length: CAP / 2 - 1 }, () => 1);
