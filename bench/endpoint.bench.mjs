@@ -10,7 +10,8 @@
 // latency against `dispatch`, >= 85% of bare throughput. Loopback only; bounded loops.
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
-import { createEndpointHandler, loadTools } from '../dist/index.js';
+import { loadTools } from '../dist/index.js';
+import { createEndpointHandler } from '../dist/entries/handlers.js';
 import { dispatchJson } from './bare-dispatch.mjs';
 import { engineCaller, WEATHER_BODY, weatherDefinition } from './weather-tool.mjs';
 

@@ -2,7 +2,7 @@
 // side by side with a hand-written function doing the same rewrite (targets: >= 1,000,000/s for
 // the dotted-key example, within 3x of hand-written). Imports the built package (../dist).
 // Figures are per second of this process's CPU time (best round of several).
-import { compileDefaults } from '../dist/index.js';
+import { compileDefaults } from '../dist/entries/transform.js';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 

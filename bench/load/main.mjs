@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { RedisSessionStore } from '../../dist/index.js';
+import { RedisSessionStore } from '../../dist/entries/redis.js';
 import { startRedisServer } from './redis-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -11,7 +11,8 @@ import { once } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { WebSocketServer } from 'ws';
-import { attachRealtime, connectRealtime, loadTools } from '../../dist/index.js';
+import { loadTools } from '../../dist/index.js';
+import { attachRealtime, connectRealtime } from '../../dist/entries/realtime.js';
 
 const { values } = parseArgs({
   options: {

@@ -7,7 +7,8 @@
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createAgentServer, loadTools } from '../../dist/index.js';
+import { loadTools } from '../../dist/index.js';
+import { createAgentServer } from '../../dist/entries/serve.js';
 
 const { values } = parseArgs({
   options: { clients: { type: 'string', default: '500' }, 'request-timeout': { type: 'string' } },

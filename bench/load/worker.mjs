@@ -7,10 +7,10 @@ import {
   createSession,
   InMemorySessionStore,
   loadTools,
-  RedisSessionStore,
   resumeSession,
   StaleSessionError,
 } from '../../dist/index.js';
+import { RedisSessionStore } from '../../dist/entries/redis.js';
 import { orderDefinition } from '../order-tool.mjs';
 
 const { values } = parseArgs({

@@ -10,7 +10,10 @@ import { formatPath } from '../definition/json-path.js';
 import { loadTools, parseDocument } from '../definition/load.js';
 import type { ToolDefinition, ToolSet } from '../definition/types.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { mergeToolSets } from '../definition/merge-tool-sets.js';
 import { fixtureSchema, type Fixture } from './fixture-schema.js';
+
+export { mergeToolSets };
 import { isPlainObject, regexError } from './match.js';
 
 /** A fixture ready to run: parsed, validated, tools loaded. */
@@ -165,27 +168,6 @@ function toolPaths(tools: Fixture['tools']): string[] | undefined {
   if (Array.isArray(tools) && tools.length > 0 && tools.every((t) => typeof t === 'string'))
     return tools as string[];
   return undefined;
-}
-
-/** Merges tool sets of several files; a name defined twice is an error. */
-export function mergeToolSets(sets: readonly ToolSet[], file: string): ToolSet {
-  const tools = new Map<string, ToolDefinition>();
-  const issues: DefinitionIssue[] = [];
-  for (const set of sets) {
-    for (const [name, def] of set.tools) {
-      if (tools.has(name)) {
-        issues.push({
-          code: 'duplicate_tool',
-          severity: 'error',
-          path: 'tools',
-          message: `tool "${name}" is defined in more than one tools file`,
-          file,
-        });
-      } else tools.set(name, def);
-    }
-  }
-  if (issues.length > 0) throw new DefinitionError(issues, 'invalid fixture');
-  return { tools, warnings: sets.flatMap((s) => s.warnings), files: sets.flatMap((s) => s.files) };
 }
 
 function checkRegexes(

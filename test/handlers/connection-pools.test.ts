@@ -175,7 +175,7 @@ describe('shared connection pools', () => {
     const origin = `http://127.0.0.1:${(keepAlive.address() as AddressInfo).port}`;
     // A child process makes one call through the default pools and never closes them.
     const script = `
-      const { createEndpointHandler } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
+      const { createEndpointHandler } = await import(${JSON.stringify(new URL('../../dist/entries/handlers.js', import.meta.url).href)});
       const { loadTools } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
       const tools = await loadTools([{ type: 'endpoint', tool: { type: 'function', function: { name: 'ping', parameters: { type: 'object', properties: {} } } },
         endpoint: { url: '${origin}/ping', method: 'get', timeout: 5 } }]);

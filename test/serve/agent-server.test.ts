@@ -5,12 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AGENT_OUTPUT_SCHEMA,
   createAgentServer,
-  loadTools,
   type AgentServer,
-  type Model,
-  type ModelRequest,
-  type ModelStreamPart,
-} from '../../src/index.js';
+} from '../../src/entries/serve.js';
+import { loadTools, type Model, type ModelRequest, type ModelStreamPart } from '../../src/index.js';
 import { fn } from '../session/fixtures.js';
 
 const validate = new Ajv({ strict: true }).compile(AGENT_OUTPUT_SCHEMA);

@@ -7,10 +7,8 @@ import {
   createAgentServer,
   type AgentServer,
   type AgentServerOptions,
-  type Model,
-  type ModelRequest,
-  type ModelStreamPart,
-} from '../../src/index.js';
+} from '../../src/entries/serve.js';
+import { type Model, type ModelRequest, type ModelStreamPart } from '../../src/index.js';
 
 /**
  * The user's message names what to do: `call <tool>` asks for that tool once, then answers; any

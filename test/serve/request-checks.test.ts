@@ -2,7 +2,8 @@
 // `config` the session refuses, history the run would drop, a body that is not JSON by its content
 // type), and the server's network policy denies private addresses unless the host opts out.
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadTools, type AgentServer, type AgentServerOptions } from '../../src/index.js';
+import { type AgentServer, type AgentServerOptions } from '../../src/entries/serve.js';
+import { loadTools } from '../../src/index.js';
 import { fn } from '../session/fixtures.js';
 import { ScriptModel, heldUpstream, post, startServer } from './helpers.js';
 

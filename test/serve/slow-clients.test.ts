@@ -2,7 +2,8 @@
 // a bounded drain at close, and runs that end when their client goes away. Timeouts are injected
 // small and the tests wait for the server's action (a socket closing), never for wall-clock time.
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadTools, type AgentServer } from '../../src/index.js';
+import { type AgentServer } from '../../src/entries/serve.js';
+import { loadTools } from '../../src/index.js';
 import { fn } from '../session/fixtures.js';
 import {
   ScriptModel,

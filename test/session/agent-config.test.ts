@@ -1,6 +1,7 @@
 // The seed format's `config` keys change what a run does; config wins over options.
 import { describe, expect, it } from 'vitest';
-import { AgentConfigError, loadTools, runAgent } from '../../src/index.js';
+import { loadTools } from '../../src/index.js';
+import { AgentConfigError, runAgent } from '../../src/entries/serve.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { fn } from './fixtures.js';
 

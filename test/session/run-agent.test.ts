@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { AGENT_OUTPUT_SCHEMA } from '../../src/index.js';
+import { AGENT_OUTPUT_SCHEMA } from '../../src/entries/serve.js';
 import { actionResult } from '../../src/handlers/action-result.js';
 import { parseChatHistory, runAgent } from '../../src/agent-format/run-agent.js';
 import { ScriptedModel } from '../../src/testing.js';

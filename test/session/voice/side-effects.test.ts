@@ -9,7 +9,7 @@ import {
   sideEffectClass,
 } from '../../../src/definition/side-effects.js';
 import { createSession, restoreSession } from '../../../src/session/create-session.js';
-import { isJournaled } from '../../../src/index.js';
+import { isJournaled } from '../../../src/entries/handlers.js';
 import { ScriptedModel } from '../../../src/testing.js';
 import { fn } from '../fixtures.js';
 
