@@ -6,6 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { extname, resolve as resolvePath } from 'node:path';
+import { celCompiler, mentionsCel } from '../expressions/cel-runtime.js';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
@@ -66,8 +67,10 @@ export async function loadTools(
       file,
       ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
     });
+    if (mentionsCel(value)) await loadCel();
     return buildToolSet(value, { ...options, file }, [resolvePath(source)]);
   }
+  if (mentionsCel(source)) await loadCel();
   return buildToolSet(source, options, []);
 }
 
@@ -363,4 +366,9 @@ function issue(
   file: string | undefined,
 ): DefinitionIssue {
   return { code, severity: 'error', path, message, ...(file !== undefined ? { file } : {}) };
+}
+
+/** Loads the CEL evaluator (`@bufbuild/cel`) the first time a definition names CEL. */
+async function loadCel(): Promise<void> {
+  if (celCompiler() === undefined) await import('../expressions/cel-register.js');
 }

@@ -2,6 +2,9 @@
  * switchboard/transform — the defaults/transform interpreter, templates and the workflow expression
  * languages (CEL, JMESPath) as standalone functions (docs/transform.md, docs/workflows.md).
  */
+// The CEL evaluator loads with this entry: its compile functions are synchronous.
+import '../expressions/cel-register.js';
+
 // --- transform ------------------------------------------------------------------------------
 export type * from '../transform/types.js';
 export { compileDefaults, type CompileDefaultsOptions } from '../transform/compile-defaults.js';

@@ -44,17 +44,9 @@ import {
   type BudgetOptions,
 } from './budget.js';
 
-/** Deepest nesting of CEL comprehension macros accepted (counted on the parsed tree). */
-export const MAX_COMPREHENSION_NESTING = 2;
+import { MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';
 
-/** A CEL expression, parsed, checked, instrumented and planned. */
-export interface CelProgram {
-  /**
-   * The value as JSON, or `undefined` when evaluation failed (no such key, wrong operand types).
-   * Throws a ToolError (`expression_budget`, `result_too_large`) when over a limit.
-   */
-  evaluate(data: Readonly<Record<string, unknown>>, budget?: BudgetOptions): unknown;
-}
+export { MAX_COMPREHENSION_NESTING, type CelProgram };
 
 type Expr = NonNullable<ReturnType<typeof parseCel>['expr']>;
 type ExprKind = Expr['exprKind'];

@@ -18,7 +18,7 @@
  */
 import { isPlainObject } from '../own-data.js';
 import type { BudgetOptions } from './budget.js';
-import { compileCelProgram, MAX_COMPREHENSION_NESTING } from './cel.js';
+import { celCompiler, MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';
 import { compileJmesPathProgram, type JmesPathProgram } from './jmespath.js';
 
 /** Longest expression source accepted, in characters. */
@@ -91,7 +91,14 @@ export function compileJmesPath(source: string): CompileResult {
 export function compileCel(source: string): CompileResult {
   const bound = checkBounds(source);
   if (bound !== undefined) return { ok: false, message: bound };
-  let program: ReturnType<typeof compileCelProgram>;
+  const compileCelProgram = celCompiler();
+  if (compileCelProgram === undefined)
+    return {
+      ok: false,
+      message:
+        'CEL is not loaded: load definitions with loadTools, or import switchboard/transform',
+    };
+  let program: CelProgram;
   try {
     program = compileCelProgram(source);
   } catch (err) {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/errors.js';
 import { compileExpression, type CompiledExpression } from '../../src/expressions/expression.js';
+import '../../src/expressions/cel-register.js';
 
 /** A stopped clock: only the step budget can end an evaluation. */
 const STEPS_ONLY = { now: () => 0 };

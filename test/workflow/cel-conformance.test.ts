@@ -8,6 +8,7 @@
 import { tests } from '@bufbuild/cel-spec/testdata/conformance.js';
 import { describe, expect, it } from 'vitest';
 import { compileCel } from '../../src/expressions/expression.js';
+import '../../src/expressions/cel-register.js';
 
 const SUITES = [
   'basic',
