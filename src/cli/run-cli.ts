@@ -3,56 +3,96 @@
  * mistakes into exit code 2 with a hint, and never lets an exception escape as a stack trace.
  */
 import { readFileSync } from 'node:fs';
-import { exportCommand, exportHelp } from './commands/export.js';
-import { importCommand, importHelp } from './commands/import.js';
-import { replCommand, replHelp } from './commands/repl.js';
-import { serveCommand, serveHelp } from './commands/serve.js';
-import { simulateCommand, simulateHelp } from './commands/simulate.js';
-import { testCommand, testHelp } from './commands/test.js';
-import { transformCommand, transformHelp } from './commands/transform.js';
-import { validateCommand, validateHelp } from './commands/validate.js';
 import { closestName } from '../did-you-mean.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
 import { explainParseArgsError } from './option-errors.js';
 
 type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
 
-const COMMANDS = new Map<string, { run: Command; help: string; summary: string }>([
-  ['test', { run: testCommand, help: testHelp, summary: 'run conversation fixtures' }],
+/** A command's code and help text, loaded only when the command runs (a fast `--version`). */
+interface LoadedCommand {
+  readonly run: Command;
+  readonly help: string;
+}
+
+const COMMANDS = new Map<string, { load: () => Promise<LoadedCommand>; summary: string }>([
+  [
+    'test',
+    {
+      load: async () => {
+        const m = await import('./commands/test.js');
+        return { run: m.testCommand, help: m.testHelp };
+      },
+      summary: 'run conversation fixtures',
+    },
+  ],
   [
     'validate',
-    { run: validateCommand, help: validateHelp, summary: 'check tool definition files' },
+    {
+      load: async () => {
+        const m = await import('./commands/validate.js');
+        return { run: m.validateCommand, help: m.validateHelp };
+      },
+      summary: 'check tool definition files',
+    },
   ],
   [
     'transform',
-    { run: transformCommand, help: transformHelp, summary: "print a call's final arguments" },
+    {
+      load: async () => {
+        const m = await import('./commands/transform.js');
+        return { run: m.transformCommand, help: m.transformHelp };
+      },
+      summary: "print a call's final arguments",
+    },
   ],
   [
     'simulate',
     {
-      run: simulateCommand,
-      help: simulateHelp,
+      load: async () => {
+        const m = await import('./commands/simulate.js');
+        return { run: m.simulateCommand, help: m.simulateHelp };
+      },
       summary: 'replay a fixture as a narrated transcript',
     },
   ],
-  ['repl', { run: replCommand, help: replHelp, summary: 'talk to your tools interactively' }],
+  [
+    'repl',
+    {
+      load: async () => {
+        const m = await import('./commands/repl.js');
+        return { run: m.replCommand, help: m.replHelp };
+      },
+      summary: 'talk to your tools interactively',
+    },
+  ],
   [
     'serve',
-    { run: serveCommand, help: serveHelp, summary: 'serve the tools as an agent over HTTP' },
+    {
+      load: async () => {
+        const m = await import('./commands/serve.js');
+        return { run: m.serveCommand, help: m.serveHelp };
+      },
+      summary: 'serve the tools as an agent over HTTP',
+    },
   ],
   [
     'import',
     {
-      run: importCommand,
-      help: importHelp,
+      load: async () => {
+        const m = await import('./commands/import.js');
+        return { run: m.importCommand, help: m.importHelp };
+      },
       summary: 'convert Vapi/ElevenLabs/Retell/Ultravox tools',
     },
   ],
   [
     'export',
     {
-      run: exportCommand,
-      help: exportHelp,
+      load: async () => {
+        const m = await import('./commands/export.js');
+        return { run: m.exportCommand, help: m.exportHelp };
+      },
       summary: 'write tools for Vapi/ElevenLabs/Retell/Ultravox',
     },
   ],
@@ -98,12 +138,13 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     io.stderr.write(`switchboard: unknown command ${JSON.stringify(name)}${hint}\n\n${mainHelp()}`);
     return EXIT.unusable;
   }
+  const { run, help } = await command.load();
   try {
-    return await command.run(rest, io);
+    return await run(rest, io);
   } catch (thrown) {
-    const error = explainParseArgsError(thrown, command.help);
+    const error = explainParseArgsError(thrown, help);
     if (error instanceof UsageError) {
-      io.stderr.write(`switchboard ${name}: ${error.message}\n\n${command.help}`);
+      io.stderr.write(`switchboard ${name}: ${error.message}\n\n${help}`);
       return EXIT.unusable;
     }
     io.stderr.write(

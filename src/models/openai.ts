@@ -7,12 +7,7 @@
  * Failures become {@link ModelError}s with a clear message: `http_status` (with the status),
  * `timeout` (no response, or no chunk for `timeoutMs` while streaming), `network`.
  */
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
@@ -20,6 +15,11 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { ModelError, abortError, asModelError, scrubModelError } from './errors.js';
+
+/** The `openai` package, loaded on a model's first request (not when switchboard is imported). */
+type OpenAISdk = typeof import('openai');
+let sdk: Promise<OpenAISdk> | undefined;
+const loadSdk = (): Promise<OpenAISdk> => (sdk ??= import('openai'));
 import type {
   ChatMessage,
   ChatTool,
@@ -74,15 +74,21 @@ export function openaiModel(options: OpenAIModelOptions): Model {
   checkSettings(options);
   const timeoutMs = options.timeoutMs ?? options.timeout ?? 60_000;
   const apiKey = options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'none';
-  const client =
-    options.client ??
-    new OpenAI({
-      apiKey,
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      timeout: timeoutMs,
-      maxRetries: options.maxRetries ?? 1,
-    });
+  let made: Promise<OpenAI> | undefined;
+  const client = (): Promise<OpenAI> =>
+    (made ??=
+      options.client !== undefined
+        ? Promise.resolve(options.client)
+        : loadSdk().then(
+            (m) =>
+              new m.OpenAI({
+                apiKey,
+                ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+                ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+                timeout: timeoutMs,
+                maxRetries: options.maxRetries ?? 1,
+              }),
+          ));
   const name = `openai:${options.model}`;
   // The key the client really sends ("none" is the placeholder for servers that need none).
   const key = options.client === undefined ? apiKey : options.client.apiKey;
@@ -134,14 +140,15 @@ interface PartialCall {
 }
 
 async function* streamChat(input: {
-  client: OpenAI;
+  client: () => Promise<OpenAI>;
   options: OpenAIModelOptions;
   name: string;
   timeoutMs: number;
   request: ModelRequest;
   credentials: readonly string[];
 }): AsyncGenerator<ModelStreamPart> {
-  const { client, options, name, timeoutMs, request, credentials } = input;
+  const { options, name, timeoutMs, request, credentials } = input;
+  const [client, errors] = await Promise.all([input.client(), loadSdk()]);
   // One controller for both the caller's interruption and our between-chunks deadline.
   const controller = new AbortController();
   let timedOut = false;
@@ -216,7 +223,7 @@ async function* streamChat(input: {
   } catch (err) {
     if (request.signal.aborted) throw abortError();
     throw scrubModelError(
-      toModelError(err, { model: name, baseURL: client.baseURL, timedOut, timeoutMs }),
+      toModelError(err, { model: name, baseURL: client.baseURL, timedOut, timeoutMs, errors }),
       credentials,
     );
   } finally {
@@ -267,9 +274,17 @@ function badResponse(model: string, message: string): never {
 
 function toModelError(
   err: unknown,
-  context: { model: string; baseURL: string; timedOut: boolean; timeoutMs: number },
+  context: {
+    model: string;
+    baseURL: string;
+    timedOut: boolean;
+    timeoutMs: number;
+    errors: OpenAISdk;
+  },
 ): ModelError {
   const { model, timedOut, timeoutMs } = context;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } =
+    context.errors;
   if (timedOut || err instanceof APIConnectionTimeoutError) {
     return new ModelError({
       code: 'timeout',
