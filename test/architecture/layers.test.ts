@@ -37,7 +37,9 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']+)'/gm)) {
+  for (const m of text.matchAll(
+    /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']+)'/gm,
+  )) {
     out.push(resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts'));
   }
   return out;
@@ -48,7 +50,8 @@ const unitOf = (file: string): string => relative(SRC, file).split('/')[0]!;
 
 function layerOf(unit: string): number {
   const i = LAYERS.findIndex((layer) => layer.includes(unit));
-  if (i < 0) throw new Error(`src/${unit} is in no layer: add it to LAYERS and docs/architecture.md`);
+  if (i < 0)
+    throw new Error(`src/${unit} is in no layer: add it to LAYERS and docs/architecture.md`);
   return i;
 }
 
@@ -104,8 +107,7 @@ describe('layers (docs/architecture.md)', () => {
         }
         work.pop();
         const parent = work[work.length - 1];
-        if (parent !== undefined)
-          low.set(parent[0], Math.min(low.get(parent[0])!, low.get(node)!));
+        if (parent !== undefined) low.set(parent[0], Math.min(low.get(parent[0])!, low.get(node)!));
         if (low.get(node) === index.get(node)) {
           const component: string[] = [];
           let member: string;
