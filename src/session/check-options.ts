@@ -7,7 +7,12 @@
 import { checkStaticValue } from '../definition/resolve.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
-import { originOf, originProblems, ServiceOrigins } from '../handlers/endpoint/service-origins.js';
+import {
+  connectionLimitProblems,
+  originOf,
+  originProblems,
+  ServiceOrigins,
+} from '../handlers/endpoint/service-origins.js';
 import type { SessionOptions } from './types.js';
 
 /** The languages after checking: the canonical initial tag and allow-list. */
@@ -73,7 +78,7 @@ function checkServiceOrigins(options: SessionOptions, issues: DefinitionIssue[])
   const services = options.services;
   if (services === undefined) return;
   for (const [name, config] of Object.entries(services))
-    for (const { path, message } of originProblems(config))
+    for (const { path, message } of [...originProblems(config), ...connectionLimitProblems(config)])
       issues.push({
         code: 'session_options',
         severity: 'error',
