@@ -25,6 +25,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function round() {
   const byTurn = [[], [], [], [], []];
+  const creates = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     const session = createSession({
@@ -33,6 +34,7 @@ async function round() {
       _internal: { now },
       ...(store === undefined ? {} : { store }),
     });
+    creates.push((performance.now() - t0) * 1000);
     for (let t = 0; t < 5; t++) {
       const started = t === 0 ? t0 : performance.now();
       const r = await session.run(ORDER_TEXT);
@@ -40,12 +42,14 @@ async function round() {
       byTurn[t].push((performance.now() - started) * 1000 - call * 1e6);
     }
   }
-  return byTurn.map(median);
+  return [...byTurn.map(median), median(creates)];
 }
 for (let r = 0; r < Number(values.rounds); r++) {
-  const m = await round();
+  const all = await round();
+  const m = all.slice(0, 5);
+  const create = all[5];
   console.log(
-    `round ${r + 1}: engine µs per turn (median, create included in turn 1): ${m.map((x) => x.toFixed(0)).join(' / ')}; turn 1 ÷ turns 2–5 ${(m[0] / median(m.slice(1))).toFixed(2)}×`,
+    `round ${r + 1}: engine µs per turn (median, create included in turn 1): ${m.map((x) => x.toFixed(0)).join(' / ')}; turn 1 ÷ turns 2–5 ${(m[0] / median(m.slice(1))).toFixed(2)}×; createSession ${create.toFixed(0)} µs`,
   );
 }
 upstream.kill();
