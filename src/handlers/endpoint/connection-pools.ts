@@ -44,7 +44,7 @@ export interface PoolRequest {
   /** Cap on a response header block, in bytes (an Agent option). */
   readonly maxHeaderBytes: number;
   /** Connection caps of origins whose service sets `maxConnections` (service-origins.ts). */
-  readonly connectionLimits?: ReadonlyMap<string, number>;
+  readonly connectionLimits?: ReadonlyMap<string, number> | undefined;
 }
 
 /** One shared Agent and the addresses its policy approved. */

@@ -227,12 +227,10 @@ class EndpointCalls implements EndpointHandler {
 
   #pool(): SharedPool {
     if (!this.#ownsAgent) {
-      const services = this.#options.services;
-      const limits = services === undefined ? undefined : connectionLimits(services);
       this.#shared ??= (this.#options.pools ?? connectionPools).poolFor({
         policy: this.#policy,
         maxHeaderBytes: this.#maxHeaderBytes,
-        ...(limits === undefined ? {} : { connectionLimits: limits }),
+        connectionLimits: connectionLimits(this.#options.services),
       });
       return this.#shared;
     }
@@ -250,7 +248,7 @@ class EndpointCalls implements EndpointHandler {
       maxHeaderSize: this.#maxHeaderBytes,
       factory: cappedFactory(
         DEFAULT_CONNECTIONS_PER_ORIGIN,
-        this.#options.services === undefined ? undefined : connectionLimits(this.#options.services),
+        connectionLimits(this.#options.services),
       ),
     });
     return { dispatcher: this.#ownAgent, pins, connects };

@@ -120,8 +120,9 @@ export function connectionLimitProblems(
  * origin), or undefined when none does.
  */
 export function connectionLimits(
-  services: Readonly<Record<string, ServiceConfig>>,
+  services: Readonly<Record<string, ServiceConfig>> | undefined,
 ): ReadonlyMap<string, number> | undefined {
+  if (services === undefined) return undefined;
   let limits: Map<string, number> | undefined;
   for (const config of Object.values(services)) {
     const max = config.maxConnections;
