@@ -76,7 +76,9 @@ export { SecretSet, MIN_SCRUB_LENGTH } from './handlers/endpoint/secret-set.js';
 export {
   connectionPools,
   createConnectionPools,
+  DEFAULT_CONNECTIONS_PER_ORIGIN,
   type ConnectionPools,
+  type ConnectionPoolsOptions,
   type PoolRequest,
   type SharedPool,
 } from './handlers/endpoint/connection-pools.js';
