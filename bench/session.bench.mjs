@@ -1,18 +1,28 @@
-// Session engine benchmark: per-turn engine overhead with a scripted model (one tool call to an
-// in-process action handler, then a final answer), side by side with @openai/agents (Runner with
-// a fake Model) and the Vercel `ai` SDK v5 (generateText with MockLanguageModelV2), plus heap per
-// idle session holding 10 tools. Run with --expose-gc (bench/run.mjs does).
-import { performance } from 'node:perf_hooks';
+// Session engine benchmark: per-turn engine CPU with a scripted model (one tool call, then a final
+// answer), side by side with @openai/agents (Runner with a fake Model) and the Vercel `ai` SDK v5
+// (generateText with MockLanguageModelV2), plus heap per idle session holding 10 tools. Run with
+// --expose-gc (bench/run.mjs does).
+//
+// Two tool variants: in-process (the tool returns an object), and HTTP (each peer's tool makes the
+// same `undici.request` POST to a loopback server in a child process, answering at once). The three
+// peers run interleaved — 8 rounds, the order rotating each round — so all see the same machine;
+// each round measures CPU per turn (process.cpuUsage: user + system, GC included). Reported: the
+// median and the spread (min–max over rounds) of CPU per turn, and of each peer's ratio to
+// switchboard in the same round. Options (env): SESSION_BENCH_ROUNDS (8), SESSION_BENCH_TURNS
+// (turns per peer per round, in-process; 4,000), SESSION_BENCH_HTTP_TURNS (500; 0 skips HTTP).
+import { request } from 'undici';
 import { createSession, loadTools } from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
 import { Agent, Runner, Usage, setTracingDisabled, tool as agentsTool } from '@openai/agents';
 import { generateText, stepCountIs, tool as aiTool } from 'ai';
 import { MockLanguageModelV2 } from 'ai/test';
 import { z } from 'zod';
+import { startUpstream } from './order-tool.mjs';
 
 const WARMUP = 2_000;
-const ITERATIONS = 20_000;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.SESSION_BENCH_ROUNDS ?? 8);
+const TURNS = Number(process.env.SESSION_BENCH_TURNS ?? 4_000);
+const HTTP_TURNS = Number(process.env.SESSION_BENCH_HTTP_TURNS ?? 500);
 
 const schema = {
   type: 'object',
@@ -20,7 +30,20 @@ const schema = {
   required: ['city'],
   additionalProperties: false,
 };
-const lookup = (city) => ({ city, weather: 'sunny' });
+const inProcess = async (city) => ({ city, weather: 'sunny' });
+// The HTTP variant's tool, the same for every peer.
+const { upstream, origin } = HTTP_TURNS > 0 ? await startUpstream(0) : {};
+const overHttp = async (city) => {
+  const res = await request(`${origin}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ref: city }),
+  });
+  await res.body.json();
+  return { city, weather: 'sunny' };
+};
+// The tool every peer's turn calls (set per variant).
+let lookup = inProcess;
 
 // --- switchboard --------------------------------------------------------------------------
 const toolSet = await loadTools([
@@ -33,6 +56,7 @@ const toolSet = await loadTools([
   },
 ]);
 const actions = new Map([['lookup', (args) => lookup(args.city)]]);
+const heapActions = new Map([['lookup', (args) => inProcess(args.city)]]);
 const steps = [
   { tool_calls: [{ name: 'lookup', args: { city: 'Bronx' } }] },
   { text: 'It is sunny.' },
@@ -141,30 +165,62 @@ async function aiTurn() {
   if (r.text !== 'It is sunny.') throw new Error(`ai: wrong result ${r.text}`);
 }
 
-async function measure(fn) {
-  for (let i = 0; i < WARMUP; i++) await fn();
-  let best = Infinity;
-  for (let round = 0; round < ROUNDS; round++) {
-    globalThis.gc?.();
-    const start = performance.now();
-    for (let i = 0; i < ITERATIONS; i++) await fn();
-    best = Math.min(best, (performance.now() - start) / ITERATIONS);
-  }
-  return best * 1000; // µs per turn
+/** CPU µs per turn of `turns` turns of `fn`. */
+async function cpuPerTurn(fn, turns) {
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < turns; i++) await fn();
+  const cpu = process.cpuUsage(cpu0);
+  return (cpu.user + cpu.system) / turns;
 }
 
-const results = [
-  ['switchboard', await measure(switchboardTurn)],
-  ['@openai/agents', await measure(agentsTurn)],
-  ['ai (v5)', await measure(aiTurn)],
+const peers = [
+  ['switchboard', switchboardTurn],
+  ['@openai/agents', agentsTurn],
+  ['ai (v5)', aiTurn],
 ];
-console.log(
-  `per-turn engine overhead (scripted model, 1 tool call + final answer; best of ${ROUNDS} × ${ITERATIONS}):`,
-);
-for (const [name, us] of results)
-  console.log(`  ${name.padEnd(16)} ${us.toFixed(1).padStart(8)} µs/turn`);
-const fastest = results.reduce((a, b) => (b[1] < a[1] ? b : a));
-console.log(`  lowest overhead: ${fastest[0]}`);
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+
+/** The three peers interleaved, rotating order, ROUNDS rounds; per-round CPU and ratios. */
+async function compare(label, tool, turns) {
+  lookup = tool;
+  for (const [, fn] of peers) for (let i = 0; i < Math.min(WARMUP, turns * 2); i++) await fn();
+  const cpu = new Map(peers.map(([name]) => [name, []]));
+  const ratio = new Map(peers.map(([name]) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = peers.map((_, i) => peers[(i + round) % peers.length]);
+    const got = new Map();
+    for (const [name, fn] of order) {
+      globalThis.gc?.();
+      got.set(name, await cpuPerTurn(fn, turns));
+    }
+    for (const [name] of peers) {
+      cpu.get(name).push(got.get(name));
+      ratio.get(name).push(got.get(name) / got.get('switchboard'));
+    }
+  }
+  console.log(
+    `CPU per turn, ${label} (1 tool call + final answer; ${ROUNDS} interleaved rounds × ${turns} turns, order rotating): median [min–max]`,
+  );
+  for (const [name] of peers) {
+    const c = cpu.get(name);
+    const r = ratio.get(name);
+    console.log(
+      `  ${name.padEnd(16)} ${pct(c, 50).toFixed(1).padStart(8)} µs/turn [${Math.min(...c).toFixed(1)}–${Math.max(...c).toFixed(1)}]` +
+        (name === 'switchboard'
+          ? ''
+          : `  → ${pct(r, 50).toFixed(2)}× switchboard's [${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}]`),
+    );
+  }
+}
+
+await compare('in-process tool', inProcess, TURNS);
+if (HTTP_TURNS > 0) {
+  await compare('HTTP tool (undici.request to a loopback server)', overHttp, HTTP_TURNS);
+  upstream.kill();
+}
 
 // --- heap per idle session ------------------------------------------------------------------
 if (typeof globalThis.gc !== 'function') {
@@ -186,7 +242,9 @@ if (typeof globalThis.gc !== 'function') {
   globalThis.gc();
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < N; i++)
-    keep.push(createSession({ tools: ten, model, actions, vars: { caller: `+1555000${i}` } }));
+    keep.push(
+      createSession({ tools: ten, model, actions: heapActions, vars: { caller: `+1555000${i}` } }),
+    );
   globalThis.gc();
   globalThis.gc();
   const after = process.memoryUsage().heapUsed;

@@ -33,12 +33,19 @@
 // 0 = no pause), --saturate (TURN_HTTP_SATURATE, "1000"; "0" skips), --turns (turns per session
 // per phase; default about 5 s of the offered rate, or 10,000/N (at least 10) when saturating), --pairs (TURN_HTTP_PAIRS, 3), --fd-sessions
 // (TURN_HTTP_FD_SESSIONS, 5000; 0 skips), --long-sessions (TURN_HTTP_LONG_SESSIONS, 20; 0 skips),
-// --long-turns (1000), --only engine|bare (skips the comparison, fd check and long run).
+// --long-turns (1000), --burst (TURN_HTTP_BURST, "5000"; "0" skips: a closed loop against bare
+// undici capped at the engine's connections per origin), --only engine|bare (skips the comparison, fd
+// check and long run).
 import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { connectionPools, createSession, loadTools } from '../dist/index.js';
+import {
+  connectionPools,
+  createSession,
+  DEFAULT_CONNECTIONS_PER_ORIGIN,
+  loadTools,
+} from '../dist/index.js';
 import { ScriptedModel } from '../dist/testing.js';
 import { dispatchJson } from './bare-dispatch.mjs';
 import { busyUs } from './cpu-profile-time.mjs';
@@ -68,6 +75,7 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '20' },
     rate: { type: 'string', default: process.env.TURN_HTTP_RATE ?? '1000' },
     saturate: { type: 'string', default: process.env.TURN_HTTP_SATURATE ?? '1000' },
+    burst: { type: 'string', default: process.env.TURN_HTTP_BURST ?? '5000' },
   },
 });
 const bound = (name, text, min, max) => {
@@ -86,6 +94,13 @@ const saturateAt = values.saturate
   .split(',')
   .filter((x) => x !== '' && x !== '0')
   .map((x) => bound('saturate', x, 1, 10_000));
+// Burst: a closed loop at N = 5,000 (each session sends its next turn as soon as the last ends),
+// the bare side's Agent capped at the engine's default connections per origin, so both queue on
+// the same number of sockets (docs/handlers.md).
+const burstAt = values.burst
+  .split(',')
+  .filter((x) => x !== '' && x !== '0')
+  .map((x) => bound('burst', x, 1, 20_000));
 const only = values.only;
 if (only !== undefined && only !== 'engine' && only !== 'bare')
   throw new Error('--only must be engine or bare');
@@ -200,6 +215,10 @@ async function phase(side, n, turns, rate, heap = false) {
   const cpu0 = process.cpuUsage();
   const ticks0 = threadTicks();
   const t0 = performance.now();
+  // Connected sockets, sampled every 50 ms: the most the phase had open at once.
+  const socketsNow = () => (side === 'engine' ? sharedSockets() : socketsOf(bareAgent));
+  let maxSockets = socketsNow();
+  const sampler = setInterval(() => (maxSockets = Math.max(maxSockets, socketsNow())), 50);
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
       side === 'engine'
@@ -208,6 +227,7 @@ async function phase(side, n, turns, rate, heap = false) {
     ),
   );
   const wallMs = performance.now() - t0;
+  clearInterval(sampler);
   const cpu = process.cpuUsage(cpu0);
   const ticks = ticksSince(ticks0, threadTicks());
   loop.disable();
@@ -242,6 +262,7 @@ async function phase(side, n, turns, rate, heap = false) {
     heapPerSession: side === 'engine' && heap ? (heap1 - heap0) / n : NaN,
     fdsPerSession: side === 'engine' ? (fds - fd0 - (sockets - sockets0)) / n : NaN,
     sockets,
+    maxSockets: Math.max(maxSockets, sockets),
   };
   sessions.length = 0;
   return out;
@@ -270,9 +291,14 @@ const turnsFor = (n, rate) =>
     ? bound('turns', values.turns, 1, 2000)
     : Math.max(rate === 0 ? 10 : 5, Math.ceil(rate === 0 ? 10_000 / n : (5 * rate) / n));
 
-/** Engine and bare phases, alternating order per pair; medians and per-pair ratios. */
-async function compare(n, rate) {
+/**
+ * Engine and bare phases, alternating order per pair; medians and per-pair ratios. `cap`: the bare
+ * Agent's connections per origin (the engine's are always capped at its default).
+ */
+async function compare(n, rate, cap = undefined) {
   const turns = turnsFor(n, rate);
+  await bareAgent.close();
+  bareAgent = cap === undefined ? new Agent() : new Agent({ connections: cap });
   console.log(
     `\nN = ${n} sessions × ${turns} turns per phase, ${rate === 0 ? 'closed loop without pause (saturation)' : `offered ${rate} turns/s (a turn every ${(n / rate).toFixed(2)} s per session)`}, upstream ${values.latency} ms`,
   );
@@ -283,12 +309,14 @@ async function compare(n, rate) {
   await phase('engine', n, turns, rate);
   const ratios = { perSec: [], cpu: [] };
   const rows = { engine: [], bare: [] };
+  const maxSockets = { engine: 0, bare: 0 };
   for (let p = 0; p < pairs; p++) {
     const order = p % 2 === 0 ? ['bare', 'engine'] : ['engine', 'bare'];
     const got = {};
     for (const side of order) {
       got[side] = await phase(side, n, turns, rate);
       show(got[side]);
+      maxSockets[side] = Math.max(maxSockets[side], got[side].maxSockets);
       rows[side].push(got[side]);
     }
     ratios.perSec.push(got.engine.perSec / got.bare.perSec);
@@ -303,6 +331,8 @@ async function compare(n, rate) {
   return {
     n,
     rate,
+    cap,
+    maxSockets,
     throughputRatio: median(ratios.perSec),
     cpuRatio: median(ratios.cpu),
     engine: {
@@ -393,7 +423,22 @@ if (only !== undefined) {
   const summary = [];
   for (const n of sizes) summary.push(await compare(n, rate));
   for (const n of saturateAt) summary.push(await compare(n, 0));
+  for (const n of burstAt) summary.push(await compare(n, 0, DEFAULT_CONNECTIONS_PER_ORIGIN));
   for (const r of summary) {
+    if (r.cap !== undefined) {
+      console.log(
+        `\nN=${r.n}, burst: closed loop, bare undici capped at ${r.cap} connections like the engine (median of ${pairs} pairs): ` +
+          `throughput engine ${r.engine.perSec.toFixed(0)} vs bare ${r.bare.perSec.toFixed(0)} turns/s → ${(r.throughputRatio * 100).toFixed(1)}% (target ≥ 85%) ${r.throughputRatio >= 0.85 ? 'OK' : 'MISSED'}`,
+      );
+      console.log(
+        `  CPU per turn engine ${r.engine.cpu.toFixed(0)} µs vs bare ${r.bare.cpu.toFixed(0)} µs → ${r.cpuRatio.toFixed(2)}× (target ≤ 1.6×) ${r.cpuRatio <= 1.6 ? 'OK' : 'MISSED'}; ` +
+          `sockets at most engine ${r.maxSockets.engine}, bare ${r.maxSockets.bare} (cap ${r.cap}) ${r.maxSockets.engine <= r.cap ? 'OK' : 'MISSED'}`,
+      );
+      console.log(
+        `  latency p50/p99 engine ${f1(r.engine.p50)}/${f1(r.engine.p99)} ms, bare ${f1(r.bare.p50)}/${f1(r.bare.p99)} ms`,
+      );
+      continue;
+    }
     const label = r.rate === 0 ? 'saturation (no pause)' : `offered ${r.rate} turns/s`;
     console.log(
       `\nN=${r.n}, ${label} (median of ${pairs} pairs): throughput engine ${r.engine.perSec.toFixed(0)} vs bare ${r.bare.perSec.toFixed(0)} turns/s → ` +

@@ -32,7 +32,10 @@ export { actionResult, isActionResult } from './handlers/action-result.js';
 export type { BrandedActionResult } from './handlers/action-result.js';
 export {
   connectionPools,
+  createConnectionPools,
+  DEFAULT_CONNECTIONS_PER_ORIGIN,
   type ConnectionPools,
+  type ConnectionPoolsOptions,
   type PoolRequest,
   type SharedPool,
 } from './handlers/endpoint/connection-pools.js';

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createClient } from 'redis';
 import { RedisSessionStore } from '../../dist/entries/redis.js';
 import { startRedisServer } from './redis-server.mjs';
 
@@ -72,6 +73,19 @@ if (values.store === 'redis' && !redisUrl) {
   redisUrl = redis.url;
 }
 const keyPrefix = `load:${Date.now()}:`;
+
+/** Scripts Redis ran (EVALSHA + EVAL calls, from INFO commandstats): one round trip each. */
+async function redisScriptCalls() {
+  const client = createClient({ url: redisUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  const info = await client.info('commandstats');
+  await client.close();
+  let calls = 0;
+  for (const m of info.matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)) calls += Number(m[2]);
+  return calls;
+}
+const scriptCalls0 = values.store === 'redis' ? await redisScriptCalls() : 0;
 const workers = [];
 for (let i = 0; i < workerCount; i++) {
   const child = fork(
@@ -190,6 +204,8 @@ while (inflight.size > 0) await Promise.race([...inflight]);
 const wallS = (performance.now() - started) / 1000;
 
 // --- collect -----------------------------------------------------------------------------------
+// Before the verification pass, which reads every session back.
+const scriptCalls = values.store === 'redis' ? (await redisScriptCalls()) - scriptCalls0 : 0;
 const workerStats = await Promise.all(
   live().map(async (w) => {
     const p = once(w.child, 'stats');
@@ -293,7 +309,9 @@ const group = (rs) => ({
   ),
 });
 const byTurn = [];
-for (const t of [1, 2, 5, 10, 20, 100, 250, 500].filter((t) => ok.some((r) => r.turn === t))) {
+for (const t of [1, 2, 3, 4, 5, 10, 20, 100, 250, 500].filter((t) =>
+  ok.some((r) => r.turn === t),
+)) {
   byTurn.push({ turn: t, ...group(ok.filter((r) => r.turn === t)) });
 }
 const report = {
@@ -313,6 +331,12 @@ const report = {
     killedAtS: killedAt ?? null,
   },
   wallS,
+  // Turns completed per second of the whole run (drain included): the throughput when the offered
+  // rate (sessions ÷ interval) is above what the engine can do.
+  turnsPerSec: ok.length / wallS,
+  // Store scripts per turn (Redis): each is one round trip (EVALSHA, or EVAL on a script's first use).
+  redisScriptsPerTurn:
+    values.store === 'redis' && records.length > 0 ? scriptCalls / records.length : null,
   turnsScheduled: records.length,
   turnsOk: ok.length,
   successRate: records.length === 0 ? 0 : ok.length / records.length,
@@ -346,6 +370,10 @@ const rows = [
     'turns ok / scheduled',
     `${ok.length} / ${records.length} (${(report.successRate * 100).toFixed(2)}%)`,
   ],
+  ['turns/s completed (wall incl. drain)', f(report.turnsPerSec)],
+  ...(report.redisScriptsPerTurn === null
+    ? []
+    : [['Redis round trips (scripts) per turn', f(report.redisScriptsPerTurn)]]),
   [
     'engine overhead p50 / p99 ms',
     `${f(report.overall.overheadP50Ms)} / ${f(report.overall.overheadP99Ms)}`,
@@ -364,6 +392,10 @@ const rows = [
   ...byTurn.map((b) => [
     `overhead p50 / p99 ms at turn ${b.turn}`,
     `${f(b.overheadP50Ms)} / ${f(b.overheadP99Ms)}`,
+  ]),
+  ...workerStats.map((w) => [
+    `worker ${w.worker}: CPU µs per turn (GC, store client incl.)`,
+    f(w.cpuUsPerTurn),
   ]),
   ...workerStats.map((w) => [
     `worker ${w.worker}: loop p99 ms, heap/RSS KiB per session`,

@@ -82,6 +82,10 @@ const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();
 global.gc?.();
 const baseline = process.memoryUsage();
+// The worker's CPU (user + system) and turns run since start: CPU per turn is what bounds its
+// throughput, and the ratio between two stores at the same load is their throughput ratio.
+const cpu0 = process.cpuUsage();
+let turnsRun = 0;
 
 async function open(id, slow) {
   let session = live.get(id);
@@ -124,6 +128,7 @@ async function runTurn({ id, slow, text }, queueMs) {
     result = await session.run(text);
   }
   const totalMs = performance.now() - started;
+  turnsRun++;
   const clock = clocks.get(session);
   const modelMs = clock.modelMs;
   clock.modelMs = 0;
@@ -145,6 +150,7 @@ async function runTurn({ id, slow, text }, queueMs) {
 }
 
 function stats() {
+  const cpu = process.cpuUsage(cpu0);
   global.gc?.();
   const mem = process.memoryUsage();
   const resources = {};
@@ -153,6 +159,7 @@ function stats() {
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
     liveSessions: live.size,
+    cpuUsPerTurn: turnsRun === 0 ? 0 : (cpu.user + cpu.system) / turnsRun,
     heapPerSessionBytes: live.size === 0 ? 0 : (mem.heapUsed - baseline.heapUsed) / live.size,
     rssPerSessionBytes: live.size === 0 ? 0 : (mem.rss - baseline.rss) / live.size,
     heapUsedMb: mem.heapUsed / 2 ** 20,

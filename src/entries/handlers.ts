@@ -5,7 +5,6 @@
  */
 // --- handlers -------------------------------------------------------------------------------
 export type * from '../handlers/types.js';
-export { createConnectionPools } from '../handlers/endpoint/connection-pools.js';
 export {
   createEndpointHandler,
   DEFAULT_MAX_HEADER_BYTES,

@@ -56,16 +56,19 @@ return 1`);
 /**
  * KEYS: lease, state, journal, history. ARGV: token, expected revision, then WRITE_STATE's
  * arguments. A save that keeps stored messages checks their count first (-3: write them all).
+ * SAVE_RELEASE, the turn's last save, also releases the lease: one round trip instead of two.
  */
-const SAVE = redisScript(`${WRITE_STATE}
+const saveScript = (release: boolean): string => `${WRITE_STATE}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
 local cur = tonumber(redis.call('HGET', KEYS[2], 'rev') or '0')
 if cur ~= tonumber(ARGV[2]) then return {-2, cur} end
 local keep = tonumber(ARGV[6])
 if keep > 0 and tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep then return {-3, cur} end
 local rev = write_state(KEYS[2], KEYS[4], ARGV, 3)
-redis.call('DEL', KEYS[3])
-return {rev, 0}`);
+redis.call('DEL', KEYS[3])${release ? "\nredis.call('DEL', KEYS[1])" : ''}
+return {rev, 0}`;
+const SAVE = redisScript(saveScript(false));
+const SAVE_RELEASE = redisScript(saveScript(true));
 
 /**
  * Drops refused journal records and releases the lease, in one step. KEYS: lease, journal, refused
@@ -177,15 +180,29 @@ async function refuse(
   );
 }
 
+/**
+ * Result records waiting for their write: sent together with the next journal write, dropped by
+ * the turn's save (which clears the journal), or on their own on the next turn of the event loop.
+ */
+interface PendingRecords {
+  readonly items: string[];
+  readonly settle: (error?: unknown) => void;
+  readonly written: Promise<void>;
+  timer: NodeJS.Immediate | undefined;
+}
+
 class RedisLease implements SessionLease {
   readonly revision: number;
   readonly openTurns: readonly OpenTurn[];
   readonly #r: AcquireRequest;
   readonly #renewal: NodeJS.Timeout;
   #lost = false;
+  /** The lease was released (by the turn's last save, or by release()). */
+  #released = false;
   /** What is stored at revision {@link #storedAt}: the history a save can extend. */
   #stored: StoredHistory;
   #storedAt: number;
+  #pending: PendingRecords | undefined;
 
   constructor(
     request: AcquireRequest,
@@ -221,51 +238,118 @@ class RedisLease implements SessionLease {
     }
   }
 
-  journal(turn: number, userText: string): TurnJournal {
-    let headed = false;
-    // Records name the revision they extend: after a recovery save that is the new one.
-    const r = this.#storedAt;
-    const append = async (records: JournalRecord[]): Promise<void> => {
-      const { client, keys, token, settings, id } = this.#r;
-      const items = records.map((record) => encodeRecord(id, record, settings));
+  /** Appends encoded records (after any pending ones, which it takes along) under the lease. */
+  async #append(items: string[]): Promise<void> {
+    const pending = this.#takePending();
+    const { client, keys, token, settings, id } = this.#r;
+    try {
       const ok = await runScript(
         client,
         APPEND,
         {
           keys: [keys.lease, keys.journal],
-          arguments: [token, String(settings.ttlMs), ...items],
+          arguments: [
+            token,
+            String(settings.ttlMs),
+            ...(pending === undefined ? items : [...pending.items, ...items]),
+          ],
         },
-        this.#r.id,
+        id,
       );
       if (ok !== 1) {
         this.#lost = true;
-        throw new SessionLeaseLostError(this.#r.id);
+        throw new SessionLeaseLostError(id);
       }
-    };
+      pending?.settle();
+    } catch (err) {
+      pending?.settle(err);
+      throw err;
+    }
+  }
+
+  #takePending(): PendingRecords | undefined {
+    const pending = this.#pending;
+    if (pending?.timer !== undefined) clearImmediate(pending.timer);
+    this.#pending = undefined;
+    return pending;
+  }
+
+  /**
+   * A result record is written behind the call: on the next turn of the event loop, or sooner and
+   * in the same command as the next journal write or the save. The result is journaled by the
+   * time the model's next call is under way, as before, without a round trip of its own when the
+   * turn goes on at once.
+   */
+  #later(item: string): Promise<void> {
+    if (this.#pending !== undefined) {
+      this.#pending.items.push(item);
+      return this.#pending.written;
+    }
+    let settle!: (error?: unknown) => void;
+    const written = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    const pending: PendingRecords = { items: [item], settle, written, timer: undefined };
+    pending.timer = setImmediate(() => {
+      if (this.#pending === pending) void this.#append([]).catch(() => undefined);
+    });
+    this.#pending = pending;
+    return written;
+  }
+
+  journal(turn: number, userText: string): TurnJournal {
+    let headed = false;
+    // Records name the revision they extend: after a recovery save that is the new one.
+    const r = this.#storedAt;
+    const { id, settings } = this.#r;
     return {
       record: async (entry) => {
         const records: JournalRecord[] = headed ? [] : [{ t: 'turn', r, turn, userText }];
         records.push({ t: 'call', r, turn, entry });
-        await append(records);
+        await this.#append(records.map((record) => encodeRecord(id, record, settings)));
         headed = true;
       },
-      complete: (callId, content) => append([{ t: 'done', r, turn, callId, content }]),
+      complete: (callId, content) =>
+        this.#later(encodeRecord(id, { t: 'done', r, turn, callId, content }, settings)),
     };
   }
 
-  async save(state: SessionState, expected: number, unchangedPrefix = 0): Promise<number> {
+  save(state: SessionState, expected: number, unchangedPrefix = 0): Promise<number> {
+    return this.#save(state, expected, unchangedPrefix, false);
+  }
+
+  finish(state: SessionState, expected: number, unchangedPrefix = 0): Promise<number> {
+    return this.#save(state, expected, unchangedPrefix, true);
+  }
+
+  async #save(
+    state: SessionState,
+    expected: number,
+    unchangedPrefix: number,
+    release: boolean,
+  ): Promise<number> {
     const { id } = this.#r;
     if (this.#lost) throw new SessionLeaseLostError(id);
-    // Append only when the caller vouches for every stored message and nothing was saved since.
-    const extend =
-      expected === this.#storedAt &&
-      this.#stored.count > 0 &&
-      unchangedPrefix >= this.#stored.count &&
-      state.history.length >= this.#stored.count;
-    const first = await this.#write(state, expected, extend ? this.#stored : undefined);
-    // -3: the stored count is not what this lease read (it cannot happen while revisions match,
-    // but a full write is always right).
-    return first ?? (await this.#write(state, expected, undefined)) ?? expected;
+    // Pending result records are moot once the save clears the journal; kept if it fails.
+    const pending = this.#takePending();
+    try {
+      // Append only when the caller vouches for every stored message and nothing was saved since.
+      const extend =
+        expected === this.#storedAt &&
+        this.#stored.count > 0 &&
+        unchangedPrefix >= this.#stored.count &&
+        state.history.length >= this.#stored.count;
+      const first = await this.#write(state, expected, extend ? this.#stored : undefined, release);
+      // -3: the stored count is not what this lease read (it cannot happen while revisions match,
+      // but a full write is always right).
+      const revision = first ?? (await this.#write(state, expected, undefined, release));
+      pending?.settle();
+      return revision ?? expected;
+    } catch (err) {
+      if (pending !== undefined)
+        void this.#append(pending.items).then(pending.settle, pending.settle);
+      throw err;
+    }
   }
 
   /** One save script; undefined when the stored history was not what `from` says. */
@@ -273,6 +357,7 @@ class RedisLease implements SessionLease {
     state: SessionState,
     expected: number,
     from: StoredHistory | undefined,
+    release: boolean,
   ): Promise<number | undefined> {
     const { client, keys, token, id, settings } = this.#r;
     const { args, stored } = writeArguments(
@@ -283,7 +368,7 @@ class RedisLease implements SessionLease {
     );
     const reply = (await runScript(
       client,
-      SAVE,
+      release ? SAVE_RELEASE : SAVE,
       {
         keys: [keys.lease, keys.state, keys.journal, keys.history],
         arguments: [token, String(expected), ...args],
@@ -296,11 +381,22 @@ class RedisLease implements SessionLease {
     if (status === -3) return undefined;
     this.#stored = stored;
     this.#storedAt = status;
+    if (release) this.#stop();
     return status;
   }
 
-  async release(): Promise<void> {
+  #stop(): void {
     clearInterval(this.#renewal);
+    this.#released = true;
+  }
+
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#stop();
+    // Pending result records go first, on the same connection (the lease still holds for them).
+    const pending = this.#takePending();
+    if (pending !== undefined)
+      void this.#append(pending.items).then(pending.settle, pending.settle);
     const { client, keys, token, id } = this.#r;
     await runScript(client, RELEASE, { keys: [keys.lease], arguments: [token] }, id);
   }

@@ -12,6 +12,7 @@ import { headerProblem } from '../handlers/endpoint/build-request.js';
 import {
   ANY_ORIGIN,
   originOf,
+  connectionLimitProblems,
   originProblems,
   ServiceOrigins,
 } from '../handlers/endpoint/service-origins.js';
@@ -19,7 +20,7 @@ import type { SessionOptions } from './types.js';
 
 type Problem = (path: string, message: string, code?: string) => void;
 
-const SERVICE_KEYS = ['auth', 'headers', 'origins'];
+const SERVICE_KEYS = ['auth', 'headers', 'origins', 'maxConnections'];
 const AUTH_KEYS: Readonly<Record<string, readonly string[]>> = {
   basic: ['type', 'username', 'password'],
   bearer: ['type', 'token'],
@@ -145,7 +146,8 @@ function checkService(
       );
   if (config['headers'] !== undefined)
     checkHeaders(`${base}.headers`, config['headers'], false, problem);
-  for (const { path, message } of originProblems(config)) problem(`${base}.${path}`, message);
+  for (const { path, message } of [...originProblems(config), ...connectionLimitProblems(config)])
+    problem(`${base}.${path}`, message);
   const auth = config['auth'];
   if (auth === undefined) return;
   checkAuth(`${base}.auth`, auth, problem);

@@ -61,6 +61,12 @@ export interface SessionLease {
    * since it loaded or saved revision `expected` (a store may then write only the rest).
    */
   save(state: SessionState, expected: number, unchangedPrefix?: number): Promise<number>;
+  /**
+   * The turn's last save: {@link save}, then the lease is released, in one step (one round trip
+   * to the store). When it throws the lease is kept, and {@link release} releases it.
+   */
+  finish(state: SessionState, expected: number, unchangedPrefix?: number): Promise<number>;
+  /** Releases the lease (nothing to do after a {@link finish} that succeeded). */
   release(): Promise<void>;
 }
 

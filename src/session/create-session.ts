@@ -358,19 +358,27 @@ class LiveSession implements Session, TurnHost {
         // One more turn, whatever number the journal gave it (at most the next; never a jump).
         this.state.turns += 1;
       }
-      await this.persist(snapshotState(this.state));
+      await this.#save(snapshotState(this.state), false);
     }
     this.journal = lease.journal(this.state.turns + 1, userText);
   }
 
-  async persist(state: SessionState): Promise<void> {
+  /** The turn's save: its last use of the lease, which it releases in the same step. */
+  persist(state: SessionState): Promise<void> {
+    return this.#save(state, true);
+  }
+
+  async #save(state: SessionState, last: boolean): Promise<void> {
     const lease = this.#lease;
     if (lease !== undefined) {
       // A history rewrite while the save is under way lowers storedPrefix again.
       const vouched = this.snapshots.storedPrefix;
       this.snapshots.storedPrefix = state.history.length;
+      const expected = this.#revision ?? lease.revision;
       try {
-        this.#revision = await lease.save(state, this.#revision ?? lease.revision, vouched);
+        this.#revision = last
+          ? await lease.finish(state, expected, vouched)
+          : await lease.save(state, expected, vouched);
       } catch (err) {
         this.snapshots.storedPrefix = Math.min(vouched, this.snapshots.storedPrefix);
         throw err;

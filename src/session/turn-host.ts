@@ -60,7 +60,7 @@ export interface TurnHost {
   hasAgent(name: string): boolean;
   /** The running turn's tool-call journal, when the store keeps one (coordination.ts). */
   readonly journal: TurnJournal | undefined;
-  /** Saves the state at the end of a turn (to `options.store`, under the lease if any). */
+  /** Saves the state at the end of a turn (to `options.store`; under a lease, releasing it). */
   persist(state: SessionState): Promise<void>;
   /** Reason given by the effect that ended the session, if any. */
   endReason: string | undefined;

@@ -179,7 +179,7 @@ describe('a journal written to while it is being refused', () => {
 });
 
 describe('signing the journal costs no round trip', () => {
-  it('a turn with a journaled call sends five commands, three awaited, as before', async () => {
+  it('a turn with a journaled call sends three commands, all awaited', async () => {
     const client = createClient({ url });
     client.on('error', () => undefined);
     await client.connect();
@@ -202,8 +202,9 @@ describe('signing the journal costs no round trip', () => {
       { text: 'booked' },
     ]);
     await session(s, 'rt', model).run('book me');
-    // lease (acquire), journal record, journal result (not awaited), save, release (not awaited)
-    expect(sent).toEqual(['3 keys', '2 keys', '2 keys', '4 keys', '1 keys']);
+    // lease (acquire), journal record, save and release (the result record, due after the call,
+    // is dropped by the save, which clears the journal: the model answered within the same tick)
+    expect(sent).toEqual(['3 keys', '2 keys', '4 keys']);
   });
 });
 

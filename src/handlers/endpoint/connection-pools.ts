@@ -8,21 +8,43 @@
  * policies (or header caps) get different Agents; the addresses a policy check approved are
  * pinned per Agent, so they are reused only by sessions under the same policy.
  *
+ * Each origin's pool holds at most `connectionsPerOrigin` connections (default 100; a service's
+ * `maxConnections` lowers or raises it for its origins): a burst of thousands of calls to one API
+ * queues on warm keep-alive connections instead of dialling a socket per call. A queued call
+ * still ends at its deadline (exchange.ts), and one whose deadline passed is never sent.
+ *
  * Closing a session never closes a shared Agent. Idle keep-alive sockets are unref'd by undici,
  * so a process exits on its own; `closeAll()` is for a host that wants its sockets closed now
  * (graceful shutdown, tests).
  */
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { Agent, buildConnector, Pool, type Dispatcher } from 'undici';
 import type { NetworkPolicy } from './service-config.js';
 import { systemResolver } from './network-policy.js';
 import { PendingConnects } from './pending-connects.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
+
+/** The most connections per origin a cap may allow: far beyond one API's need, below fd limits. */
+export const MAX_CONNECTIONS_PER_ORIGIN = 10_000;
+
+/** Connections per origin when neither the pools nor a service say otherwise. */
+export const DEFAULT_CONNECTIONS_PER_ORIGIN = 100;
+
+/** Options of {@link createConnectionPools}. */
+export interface ConnectionPoolsOptions {
+  /**
+   * Most connections open at once to one origin, per network configuration; calls beyond it
+   * queue for a free connection. Default {@link DEFAULT_CONNECTIONS_PER_ORIGIN}.
+   */
+  readonly connectionsPerOrigin?: number;
+}
 
 /** What a handler needs to know to pick its shared pool. */
 export interface PoolRequest {
   readonly policy: NetworkPolicy;
   /** Cap on a response header block, in bytes (an Agent option). */
   readonly maxHeaderBytes: number;
+  /** Connection caps of origins whose service sets `maxConnections` (service-origins.ts). */
+  readonly connectionLimits?: ReadonlyMap<string, number> | undefined;
 }
 
 /** One shared Agent and the addresses its policy approved. */
@@ -48,20 +70,43 @@ export interface ConnectionPools {
   destroyAll(): Promise<void>;
 }
 
-/** A policy as a string key: the same rules give the same key whatever the host order. */
-function policyKey(policy: NetworkPolicy, maxHeaderBytes: number): string {
+/** A configuration as a string key: the same rules give the same key whatever the order. */
+function poolKey({ policy, maxHeaderBytes, connectionLimits }: PoolRequest): string {
   const hosts =
     policy.allowedHosts === undefined
       ? '*'
       : JSON.stringify([...new Set(policy.allowedHosts.map((h) => h.toLowerCase()))].sort());
-  return `${policy.denyPrivateNetworks === true ? 'deny' : 'any'}|${hosts}|${maxHeaderBytes}`;
+  const limits =
+    connectionLimits === undefined
+      ? ''
+      : JSON.stringify([...connectionLimits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return `${policy.denyPrivateNetworks === true ? 'deny' : 'any'}|${hosts}|${maxHeaderBytes}|${limits}`;
+}
+
+/**
+ * undici's Agent makes one pool per origin through this: capped at the origin's limit. `origin`
+ * is what a dispatch names (a URL's `origin`).
+ */
+export function cappedFactory(
+  perOrigin: number,
+  limits: ReadonlyMap<string, number> | undefined,
+): (origin: string | URL, options: object) => Dispatcher {
+  return (origin, options) => {
+    const key = typeof origin === 'string' ? origin : origin.origin;
+    return new Pool(origin, { ...options, connections: limits?.get(key) ?? perOrigin });
+  };
 }
 
 /**
  * Creates a separate set of shared pools (a host running several tenants, or a test that wants
  * its own sockets). Most hosts use {@link connectionPools}, the process-wide default.
  */
-export function createConnectionPools(): ConnectionPools {
+export function createConnectionPools(options: ConnectionPoolsOptions = {}): ConnectionPools {
+  const perOrigin = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
+  if (!Number.isInteger(perOrigin) || perOrigin < 1 || perOrigin > MAX_CONNECTIONS_PER_ORIGIN)
+    throw new TypeError(
+      `createConnectionPools: connectionsPerOrigin must be a whole number from 1 to ${MAX_CONNECTIONS_PER_ORIGIN}, got ${String(perOrigin)}`,
+    );
   const pools = new Map<string, SharedPool & { readonly agent: Agent }>();
   const drain = async (how: 'close' | 'destroy'): Promise<void> => {
     const drained = [...pools.values()];
@@ -71,8 +116,9 @@ export function createConnectionPools(): ConnectionPools {
     await Promise.all(agents.map((a) => (how === 'close' ? a.close() : a.destroy())));
   };
   return {
-    poolFor({ policy, maxHeaderBytes }) {
-      const key = policyKey(policy, maxHeaderBytes);
+    poolFor(request) {
+      const { policy, maxHeaderBytes } = request;
+      const key = poolKey(request);
       let pool = pools.get(key);
       if (pool === undefined) {
         // Pins use the real clock: they are shared by sessions whose injected clocks differ.
@@ -88,6 +134,7 @@ export function createConnectionPools(): ConnectionPools {
             }),
           ),
           maxHeaderSize: maxHeaderBytes,
+          factory: cappedFactory(perOrigin, request.connectionLimits),
         });
         pool = { agent, dispatcher: agent, pins, connects };
         pools.set(key, pool);

@@ -30,7 +30,13 @@ import {
 import { exchange, type ExchangeFailure } from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
-import { connectionPools, type ConnectionPools, type SharedPool } from './connection-pools.js';
+import {
+  cappedFactory,
+  connectionPools,
+  DEFAULT_CONNECTIONS_PER_ORIGIN,
+  type ConnectionPools,
+  type SharedPool,
+} from './connection-pools.js';
 import { PendingConnects } from './pending-connects.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
 import { redactHeaders } from './redact.js';
@@ -38,7 +44,7 @@ import { SecretSet } from './secret-set.js';
 import { idempotencyKey, mayRetry, sideEffectClass } from '../../definition/side-effects.js';
 import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
 import { ServiceAuth, serviceNotConfigured } from './service-auth.js';
-import { ServiceOrigins } from './service-origins.js';
+import { connectionLimits, ServiceOrigins } from './service-origins.js';
 import { parseUrlTemplate, type UrlTemplate } from './url.js';
 import { append } from '../../small-arrays.js';
 
@@ -224,6 +230,7 @@ class EndpointCalls implements EndpointHandler {
       this.#shared ??= (this.#options.pools ?? connectionPools).poolFor({
         policy: this.#policy,
         maxHeaderBytes: this.#maxHeaderBytes,
+        connectionLimits: connectionLimits(this.#options.services),
       });
       return this.#shared;
     }
@@ -239,6 +246,10 @@ class EndpointCalls implements EndpointHandler {
         }),
       ),
       maxHeaderSize: this.#maxHeaderBytes,
+      factory: cappedFactory(
+        DEFAULT_CONNECTIONS_PER_ORIGIN,
+        connectionLimits(this.#options.services),
+      ),
     });
     return { dispatcher: this.#ownAgent, pins, connects };
   }

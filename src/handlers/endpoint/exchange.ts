@@ -281,7 +281,10 @@ class Exchange implements Dispatcher.DispatchHandler, AbortWatcher {
 
   onRequestStart(c: Dispatcher.DispatchController): void {
     this.#controller = c;
-    if (this.#settled) c.abort(new Aborted('stopped'));
+    // Ended while it waited for a connection (a queued call's deadline passed, or it was
+    // cancelled): it must not be sent. Throwing here makes undici drop the request and keep the
+    // warm connection; abort() would destroy the socket, one lost connection per expired call.
+    if (this.#settled) throw new Aborted('ended before it was sent');
   }
 
   onResponseStart(

@@ -29,6 +29,12 @@ export interface ServiceConfig {
    * `["*"]` sends its credentials to any origin (a warning at `createSession`).
    */
   readonly origins?: readonly string[];
+  /**
+   * Most connections open at once to each of `origins` (which it needs), across every session
+   * sharing the process's connection pools; calls beyond it wait for a free connection, within
+   * their deadline. Default: the pools' `connectionsPerOrigin` (100). docs/handlers.md.
+   */
+  readonly maxConnections?: number;
 }
 
 /** Network policy for definitions from less trusted authors. */

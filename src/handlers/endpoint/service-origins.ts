@@ -8,6 +8,7 @@
  * without `origins` (no auth, or a handler made without a session) may be used with any URL.
  */
 import type { ServiceConfig } from './service-config.js';
+import { MAX_CONNECTIONS_PER_ORIGIN } from './connection-pools.js';
 
 /** The origin of a configured origin or URL as `URL#origin` reports it, or undefined. */
 export function originOf(text: string): string | undefined {
@@ -97,4 +98,55 @@ export class ServiceOrigins {
   declared(service: string): readonly string[] {
     return [...(this.#allowed.get(service) ?? [])];
   }
+}
+
+/** Problems of a service's `maxConnections` (a whole number in range, with `origins`). */
+export function connectionLimitProblems(
+  config: ServiceConfig,
+): Array<{ path: string; message: string }> {
+  const max: unknown = config.maxConnections;
+  if (max === undefined) return [];
+  if (
+    typeof max !== 'number' ||
+    !Number.isInteger(max) ||
+    max < 1 ||
+    max > MAX_CONNECTIONS_PER_ORIGIN
+  )
+    return [
+      {
+        path: 'maxConnections',
+        message: `must be a whole number from 1 to ${MAX_CONNECTIONS_PER_ORIGIN}, got ${JSON.stringify(max) ?? String(max)}`,
+      },
+    ];
+  if (config.origins === undefined || config.origins.length === 0)
+    return [
+      {
+        path: 'maxConnections',
+        message:
+          'applies per origin, so it needs the service\'s origins (e.g. origins: ["https://api.example.com"])',
+      },
+    ];
+  return [];
+}
+
+/**
+ * The connection cap of each origin the services set one for (the lowest, when services share an
+ * origin), or undefined when none does.
+ */
+export function connectionLimits(
+  services: Readonly<Record<string, ServiceConfig>> | undefined,
+): ReadonlyMap<string, number> | undefined {
+  if (services === undefined) return undefined;
+  let limits: Map<string, number> | undefined;
+  for (const config of Object.values(services)) {
+    const max = config.maxConnections;
+    if (max === undefined || config.origins === undefined) continue;
+    for (const entry of config.origins) {
+      const origin = originOf(entry);
+      if (origin === undefined) continue;
+      limits ??= new Map();
+      limits.set(origin, Math.min(max, limits.get(origin) ?? max));
+    }
+  }
+  return limits;
 }
