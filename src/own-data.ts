@@ -90,7 +90,7 @@ function copyValue(value: unknown, depth: number): unknown {
 }
 
 /**
- * Empty in the sense of SPEC §2 `default`: absent, `null`, `""`, `[]` or `{}`. `0` and `false` are
+ * Empty in the sense of docs/transform.md `default`: absent, `null`, `""`, `[]` or `{}`. `0` and `false` are
  * values.
  */
 export function isEmptyValue(value: unknown): boolean {

@@ -1,5 +1,5 @@
 /**
- * The minimal agent output format that other runners validate against (SPEC §4): `{ content,
+ * The minimal agent output format that other runners validate against (docs/session.md): `{ content,
  * response_time_secs, traces: [{ tool, args?, output, duration_secs }] }`. A trace's `output` is
  * always text — "the tool result serialized to text" — so the format holds exactly when a system
  * of agents passes results between runners: a string result as-is, anything else as compact JSON,
@@ -27,7 +27,7 @@ export interface AgentOutput {
 }
 
 /**
- * The JSON Schema of the minimal agent output format, verbatim from the seed format (SPEC §4,
+ * The JSON Schema of the minimal agent output format, verbatim from the seed format (docs/session.md,
  * issue 8). Extra top-level keys are allowed (`tools_used`); trace items allow none.
  */
 export const AGENT_OUTPUT_SCHEMA = {

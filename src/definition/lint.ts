@@ -1,5 +1,5 @@
 /**
- * Semantic lint of one resolved definition (SPEC §1): the mistakes a schema cannot see.
+ * Semantic lint of one resolved definition (docs/definitions.md): the mistakes a schema cannot see.
  * Errors block loading; warnings are reported with the tool set.
  */
 import type { DefinitionIssue } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The zod schema of one raw tool definition (SPEC §1), accepting snake_case and camelCase
+ * The zod schema of one raw tool definition (docs/definitions.md), accepting snake_case and camelCase
  * spellings. It checks shapes only; meaning (templates, placeholders, duplicates…) is checked by
  * lint.ts, and the resolved internal type is built by resolve.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The action handler (SPEC §3): runs the host's handler registered under the tool's name, under a
+ * The action handler (docs/handlers.md): runs the host's handler registered under the tool's name, under a
  * deadline, and returns to the model, in order of preference, the handler's value, the
  * definition's `result`, or `{"status":"ok"}`. An `actionResult(...)` adds session effects.
  */

@@ -1,5 +1,5 @@
 /**
- * The context handler (SPEC §3): turns `language` and `say` (alias `message`) arguments into
+ * The context handler (docs/handlers.md): turns `language` and `say` (alias `message`) arguments into
  * session effects. The language tag is canonicalised and checked against the session's declared
  * languages; spoken text is stripped of control characters and length-capped.
  */

@@ -1,5 +1,5 @@
 /**
- * The log handler (SPEC §3): records the arguments as a `log` effect (the session emits a `log`
+ * The log handler (docs/handlers.md): records the arguments as a `log` effect (the session emits a `log`
  * event and keeps them in the trace) and returns the definition's `result` or `{"status":"logged"}`.
  */
 import { copyValue, errorBody, finishOutcome, neverThrow } from './outcome.js';

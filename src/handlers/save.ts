@@ -1,5 +1,5 @@
 /**
- * `options.save` (SPEC §3): copies parts of a tool's result into session variables with JMESPath.
+ * `options.save` (docs/handlers.md): copies parts of a tool's result into session variables with JMESPath.
  * A rule whose expression finds nothing (`null`) sets nothing, so a missing field never clobbers a
  * variable that already has a value.
  */

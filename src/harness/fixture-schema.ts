@@ -1,5 +1,5 @@
 /**
- * The fixture format (SPEC §5): one conversation per YAML or JSON file, validated once with zod.
+ * The fixture format (docs/harness.md): one conversation per YAML or JSON file, validated once with zod.
  *
  * Free-form JSON values (tool arguments, response bodies, variables, expected values) are kept as
  * `unknown` so zod never rebuilds them: a key named `__proto__` in a fixture stays plain data.

@@ -100,7 +100,7 @@ export function exportViews(
   return { tools, warnings };
 }
 
-/** The long form of a rule as written (SPEC §2), or undefined for one that sets nothing. */
+/** The long form of a rule as written (docs/transform.md), or undefined for one that sets nothing. */
 export function ruleOf(key: string, raw: unknown): RuleView | undefined {
   if (typeof raw === 'string') {
     if (raw === '@remove') return { key, action: 'remove', conditional: false };

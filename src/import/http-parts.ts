@@ -52,7 +52,7 @@ function hostOf(url: string): string | undefined {
 }
 
 /**
- * Headers cannot live in a definition (SPEC §3: auth and headers belong to a service). Each one
+ * Headers cannot live in a definition (docs/handlers.md: auth and headers belong to a service). Each one
  * becomes a warning telling what to configure on `service`; a credential's value is never
  * repeated. Returns true when the tool needs the service.
  */

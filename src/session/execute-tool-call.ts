@@ -3,7 +3,7 @@
  * `options.save`, and produce the trace and the message content the model receives. Never throws:
  * every outcome, including a cancelled or crashed handler, becomes a result for the model.
  *
- * Cancellation policy (SPEC §4, docs/voice.md): calls whose side-effect class is `none` (by
+ * Cancellation policy (docs/session.md, docs/voice.md): calls whose side-effect class is `none` (by
  * default endpoint `get`, context and log) are safe to cancel; when the turn's signal aborts they
  * resolve at once with a `cancelled` tool error. `idempotent` and `unsafe` calls already started
  * (by default endpoint `post`/`put`/`delete` and actions) get a signal that interruption never
@@ -61,7 +61,7 @@ export interface ToolCallResult {
   readonly nested?: readonly ToolCallResult[];
 }
 
-/** True if interrupting may cancel a call of this tool: side-effect class `none` (SPEC §4). */
+/** True if interrupting may cancel a call of this tool: side-effect class `none` (docs/session.md). */
 export { isCancellable };
 
 /**

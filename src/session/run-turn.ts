@@ -1,5 +1,5 @@
 /**
- * The turn loop (SPEC §4): user message → model → tool calls → model … until the model answers
+ * The turn loop (docs/session.md): user message → model → tool calls → model … until the model answers
  * without tool calls, `maxToolRounds` rounds of tool calls (or `maxCalls` model calls) have run (a
  * `max-rounds` event, and the turn ends cleanly), its `timeout` passed (turn-limits.ts), a tool ended the session, or the caller interrupted.
  *

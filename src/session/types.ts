@@ -1,5 +1,5 @@
 /**
- * Public types of the session engine (SPEC §4): options, events, traces, turn results, state.
+ * Public types of the session engine (docs/session.md): options, events, traces, turn results, state.
  */
 import type { Dispatcher } from 'undici';
 import type { ToolSet } from '../definition/types.js';
@@ -14,7 +14,11 @@ import type { TransformTraceEntry } from '../transform/types.js';
 import type { WorkflowState } from './workflow/state.js';
 
 import type { NetworkPolicy, ServiceConfig } from '../handlers/endpoint/service-config.js';
-export type { NetworkPolicy, ServiceAuth, ServiceConfig } from '../handlers/endpoint/service-config.js';
+export type {
+  NetworkPolicy,
+  ServiceAuth,
+  ServiceConfig,
+} from '../handlers/endpoint/service-config.js';
 
 /** Where a host callback threw (see `SessionOptions.hostError`). */
 export interface HostErrorContext {

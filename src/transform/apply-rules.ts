@@ -1,5 +1,5 @@
 /**
- * Applying compiled rules (SPEC §2): document order over the evolving arguments, one trace entry
+ * Applying compiled rules (docs/transform.md): document order over the evolving arguments, one trace entry
  * per rule. Each rule is compiled into a step closure, so the hot path does no parsing, no
  * regular expressions and no generic dispatch on the rule's form.
  *

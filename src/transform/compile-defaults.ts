@@ -55,7 +55,7 @@ export function parseRuleKey(
 }
 
 /**
- * Compiles a `defaults` object (SPEC §2). Never throws for bad input: problems are returned as
+ * Compiles a `defaults` object (docs/transform.md). Never throws for bad input: problems are returned as
  * issues (`unknown_verb`, `value_and_format`, `invalid_key`, `forbidden_segment`,
  * `template_syntax`, `template_limit`, `invalid_when`, `invalid_action`, `invalid_rule` are
  * errors; `unknown_field`, `ignored_value`, `no_value` warnings). When any error is reported,

@@ -7,7 +7,7 @@
 /** Largest width or precision a template may ask for. */
 export const MAX_SPEC_NUMBER = 10_000;
 
-/** Presentation types supported (SPEC §2 plus their upper-case and `g` siblings). */
+/** Presentation types supported (docs/transform.md plus their upper-case and `g` siblings). */
 export type SpecType =
   's' | 'd' | 'f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%' | 'x' | 'X' | 'o' | 'b' | '';
 

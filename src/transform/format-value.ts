@@ -1,5 +1,5 @@
 /**
- * Python `format(value, spec)` for JSON values, in the subset of SPEC §2. Numbers are rounded
+ * Python `format(value, spec)` for JSON values, in the subset of docs/transform.md. Numbers are rounded
  * exactly (half-even on the exact binary value, as CPython does), not with `toFixed`.
  * A value of the wrong type for its spec (`{x:d}` with a string) throws {@link TemplateValueError},
  * Python's `ValueError`/`TypeError`.

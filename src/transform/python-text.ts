@@ -1,5 +1,5 @@
 /**
- * How values print, the Python way (`str()` and `repr()`), for templates (SPEC §2).
+ * How values print, the Python way (`str()` and `repr()`), for templates (docs/transform.md).
  *
  * JSON has one number type; Python has two. A number that is an integer in JavaScript
  * (`Number.isInteger`) prints as a Python `int` (`2.0` in the JSON is the number 2 and prints

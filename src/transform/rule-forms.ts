@@ -1,5 +1,5 @@
 /**
- * The rule forms of SPEC §2 — `{"transform": {…}}`, `"@remove"`, `"@override <fmt>"`,
+ * The rule forms of docs/transform.md — `{"transform": {…}}`, `"@remove"`, `"@override <fmt>"`,
  * `"@default <fmt>"`, plain strings (templates) and literal values — normalised into one shape,
  * with every authoring mistake reported as an issue (never thrown).
  */

@@ -1,5 +1,5 @@
 /**
- * Static parameters (SPEC §2): values hidden from the LLM, merged into its arguments before the
+ * Static parameters (docs/transform.md): values hidden from the LLM, merged into its arguments before the
  * `defaults` run, overriding whatever the LLM sent under the same name.
  */
 import type { StaticParameter } from './types.js';

@@ -1,5 +1,5 @@
 /**
- * Types of the defaults/transform interpreter (SPEC §2): what a compiled rule set looks like,
+ * Types of the defaults/transform interpreter (docs/transform.md): what a compiled rule set looks like,
  * what applying it needs, and the trace it leaves.
  */
 import type { DefinitionIssue } from '../errors.js';

@@ -136,7 +136,7 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     io.stderr.write(
       `switchboard transform: the call would fail with ${result.code}: ${result.message}\n`,
     );
-    // SPEC §6: exit 2 with the reason when the input is bad; refused arguments are bad input.
+    // docs/cli.md: exit 2 with the reason when the input is bad; refused arguments are bad input.
     return EXIT.unusable;
   }
   io.stdout.write(`${JSON.stringify(result.args, null, 2)}\n`);

@@ -1,5 +1,5 @@
 /**
- * Builds the HTTP request of one endpoint call from the final arguments (SPEC §3 placement):
+ * Builds the HTTP request of one endpoint call from the final arguments (docs/handlers.md placement):
  * path placeholders, query string, JSON body or form body. Every model value is checked for
  * control characters, and the built URL must keep the configured origin and path prefix —
  * anything else is refused before a connection is made.
@@ -246,7 +246,7 @@ export function buildRequest(
       } catch {
         return { problem: 'the arguments do not make a valid URL' };
       }
-      // The invariant of SPEC §3: no value may move the request to another origin or path.
+      // The invariant of docs/handlers.md: no value may move the request to another origin or path.
       if (parsed.origin !== template.origin || !parsed.pathname.startsWith(template.pathPrefix)) {
         return { problem: 'the arguments would move the request outside the configured URL' };
       }

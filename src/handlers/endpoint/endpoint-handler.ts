@@ -1,5 +1,5 @@
 /**
- * The endpoint handler (SPEC §3): builds the request from the final arguments, applies the
+ * The endpoint handler (docs/handlers.md): builds the request from the final arguments, applies the
  * service's auth and the network policy, sends it through one undici dispatcher (injected, or the
  * process's shared pool for its network policy — never undici's global one) under one deadline,
  * retries idempotent calls, and turns whatever comes back into a value or a typed tool error. It
@@ -323,7 +323,7 @@ class EndpointCalls implements EndpointHandler {
 
   /**
    * The call from its deadline to its outcome: the network policy's check, then the request,
-   * retried as SPEC §3 allows, until a final answer or the deadline. The attempts are inline, not
+   * retried as docs/handlers.md allows, until a final answer or the deadline. The attempts are inline, not
    * an inner async function awaited: a promise, a frame and a tick less per call.
    */
   async #call(

@@ -1,5 +1,5 @@
 /**
- * When an endpoint call is tried again (SPEC §3): calls whose side-effect class allows it
+ * When an endpoint call is tried again (docs/handlers.md): calls whose side-effect class allows it
  * (`mayRetry`: `none`/`idempotent`, by default get, put, delete; docs/voice.md), on
  * network errors and 429/502/503/504, at most 2 retries, with exponential backoff or the server's
  * `Retry-After` — and only if the wait fits in what is left of the deadline.

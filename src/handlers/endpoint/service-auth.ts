@@ -1,5 +1,5 @@
 /**
- * Services (SPEC §3): what a definition's `"service": "…"` adds to its requests — auth headers
+ * Services (docs/handlers.md): what a definition's `"service": "…"` adds to its requests — auth headers
  * (basic, bearer, custom headers, oauth2 client credentials) and plain extra headers. Every
  * configured secret, and every token issued for a service, joins the session's `SecretSet` so the
  * handler (and the REPL) can scrub it from anything they show.

@@ -4,7 +4,7 @@
  * options carry them through.
  */
 
-/** Auth of a service (SPEC §3). Secrets never leave the endpoint handler. */
+/** Auth of a service (docs/handlers.md). Secrets never leave the endpoint handler. */
 export type ServiceAuth =
   | { readonly type: 'basic'; readonly username: string; readonly password: string }
   | { readonly type: 'bearer'; readonly token: string }
