@@ -35,6 +35,8 @@ export interface DraftTool {
   description?: string;
   properties: Record<string, JsonSchemaJson>;
   required: string[];
+  /** Root keywords of the argument schema besides its properties (`additionalProperties: false`). */
+  schemaExtras: JsonSchemaJson;
   http?: DraftHttp;
   service?: string;
   statics: StaticParameterJson[];
@@ -67,6 +69,7 @@ export function draft(name: string, nameField: FieldPath, description?: string):
     ...(description !== undefined && description !== '' ? { description } : {}),
     properties: {},
     required: [],
+    schemaExtras: {},
     statics: [],
     staticNames: new Set(),
     defaults: {},
@@ -169,7 +172,12 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
         name,
         // A tool description is mustache too (rendered into the model's tool list): kept literal.
         ...(d.description !== undefined ? { description: mustacheLiteral(d.description) } : {}),
-        parameters: objectSchema(d.properties, [...new Set(d.required)]),
+        parameters: objectSchema(
+          d.properties,
+          [...new Set(d.required)],
+          undefined,
+          d.schemaExtras,
+        ),
       },
     },
     ...(endpoint !== undefined ? { endpoint } : {}),

@@ -10,6 +10,7 @@ import {
   beforePhrases,
   descriptionOf,
   exportViews,
+  unexpressedExtras,
   unexpressedRule,
   writtenText,
   type ExportView,
@@ -23,6 +24,7 @@ const PLATFORM = 'ElevenLabs';
 /** Exports definitions as ElevenLabs tool configs. */
 export function exportElevenLabs(defs: readonly ToolDefinition[]): ExportResult {
   return exportViews(defs, (v) => {
+    unexpressedExtras(v, PLATFORM);
     const tool = toolConfig(v);
     if (v.kind !== 'http') for (const rule of v.rules) unexpressedRule(v, rule, PLATFORM);
     return tool;

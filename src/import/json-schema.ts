@@ -77,30 +77,44 @@ export function cleanSchema(
   return out;
 }
 
-/** The `properties` and `required` of an object schema; each empty when missing or malformed. */
+/**
+ * The `properties` and `required` of an object schema (each empty when missing or malformed), and
+ * its other root keywords (`extras`: `additionalProperties`, `minProperties`…), which constrain the
+ * arguments as much as the properties do and so are kept on both import and export.
+ */
 export function objectParts(schema: JsonSchemaJson): {
   properties: Record<string, JsonSchemaJson>;
   required: string[];
+  extras: JsonSchemaJson;
 } {
+  const extras: JsonSchemaJson = {};
+  for (const [key, value] of Object.entries(schema))
+    if (!ROOT_PARTS.has(key)) extras[key] = structuredClone(value);
   return {
     properties: (isPlainObject(schema['properties']) ? schema['properties'] : {}) as Record<
       string,
       JsonSchemaJson
     >,
     required: Array.isArray(schema['required']) ? schema['required'].map(String) : [],
+    extras,
   };
 }
+
+/** Root keywords {@link objectParts} returns apart (`description` is the tool's, not kept). */
+const ROOT_PARTS = new Set(['type', 'properties', 'required', 'description', 'title']);
 
 /** `{ type: object, properties, required? }` with `required` left out when empty. */
 export function objectSchema(
   properties: Record<string, JsonSchemaJson>,
   required: readonly string[],
   description?: string,
+  extras: JsonSchemaJson = {},
 ): JsonSchemaJson {
   return {
     type: 'object',
     ...(description !== undefined ? { description } : {}),
     properties,
     ...(required.length > 0 ? { required: [...required] } : {}),
+    ...structuredClone(extras),
   };
 }

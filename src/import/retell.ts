@@ -181,9 +181,11 @@ function speech(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
 }
 
 function parameters(schema: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
-  ({ properties: d.properties, required: d.required } = objectParts(
-    cleanSchema(w, ['parameters'], schema),
-  ));
+  ({
+    properties: d.properties,
+    required: d.required,
+    extras: d.schemaExtras,
+  } = objectParts(cleanSchema(w, ['parameters'], schema)));
 }
 
 function custom(t: RetellTool, w: ToolWarnings, d: DraftTool): void {

@@ -107,9 +107,11 @@ function withFunction(t: VapiTool, w: ToolWarnings, fallback: string): DraftTool
     fn?.description,
   );
   if (fn?.parameters !== undefined)
-    ({ properties: d.properties, required: d.required } = objectParts(
-      cleanSchema(w, ['function', 'parameters'], fn.parameters),
-    ));
+    ({
+      properties: d.properties,
+      required: d.required,
+      extras: d.schemaExtras,
+    } = objectParts(cleanSchema(w, ['function', 'parameters'], fn.parameters)));
   const action =
     t.type === 'apiRequest' ? false : t.type === 'function' ? t.server?.url === undefined : true;
   messages(t, w, d, action);
@@ -128,7 +130,7 @@ function functionTool(t: VapiTool, w: ToolWarnings): DraftTool {
   } else {
     w.warn(
       ['server', 'url'],
-      'Vapi POSTs a "tool-calls" message envelope and reads { results: [...] }; switchboard POSTs the arguments as the JSON body and gives the model the response as is: adapt the server',
+      'Vapi POSTs a "tool-calls" message envelope and reads { results: [...] }; switchboard POSTs the arguments as the JSON body and gives the model the response as is: adapt the server. Exported back to Vapi it is an apiRequest tool (the call switchboard makes), not a function tool',
     );
     setHttp(d, mapUrl(w, ['server', 'url'], server.url, VAPI_DIALECT, false), {
       method: 'post',
@@ -165,6 +167,9 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   const method = t.method ?? 'POST';
   const inQuery = ['get', 'delete'].includes(method.toLowerCase());
   if (t.body !== undefined) bodySchema(t.body, w, d);
+  // Before the URL's hidden values, so an export (which writes them all as `parameters`) reads back
+  // in the same order.
+  staticParameters(t, w, d);
   setHttp(d, mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery), {
     method,
     location: inQuery ? 'query' : 'body',
@@ -180,7 +185,6 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
       'switchboard retries get/put/delete on network errors, 429 and 502-504 by itself (docs/handlers.md); the plan is not imported',
     );
   auth(w, d, t.credentialId, ['credentialId'], schemaHeaders(t.headers), t.url ?? '');
-  staticParameters(t, w, d);
   extraction(t, w, d);
   return d;
 }
@@ -188,6 +192,8 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */
 function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
   const { properties: props, required: list } = objectParts(body);
+  // The body's own keywords (`additionalProperties: false`) constrain what the model may send.
+  Object.assign(d.schemaExtras, cleanSchema(w, ['body'], objectParts(body).extras));
   const required = new Set(list);
   for (const [name, prop] of Object.entries(props)) {
     const field: FieldPath = ['body', 'properties', name];
@@ -236,7 +242,50 @@ function constant(
       toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m)),
       description,
     );
-  else addConstant(d, name, value, description);
+  else {
+    addConstant(d, name, value, description);
+    nestedLiquid(w, d, name, value, field);
+  }
+}
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * Vapi renders Liquid in strings nested in object and list values too. A string inside objects
+ * becomes a dotted `@override` rule after the rule that writes the whole value (`"metadata.callId":
+ * {transform: {action: override, format: "{vars.transport.callSid}"}}`); one inside a list cannot
+ * be addressed by a rule and is a warning naming it (sent as the literal text).
+ */
+function nestedLiquid(
+  w: ToolWarnings,
+  d: DraftTool,
+  key: string,
+  value: unknown,
+  field: FieldPath,
+  inList = false,
+): void {
+  if (typeof value === 'string') {
+    if (!hasVendorVariable(value)) return;
+    if (inList || key.split('.').some((k) => !PLAIN_KEY.test(k))) {
+      w.warn(
+        field,
+        `the Liquid in "${value}" sits ${inList ? 'in a list' : 'under a key that is not a plain name'}, which a switchboard rule cannot address; sent as the literal text`,
+      );
+      return;
+    }
+    d.defaults[key] = {
+      transform: {
+        action: 'override',
+        format: toFormat(value, VAPI_DIALECT, (m) => w.warn(field, m)),
+      },
+    };
+    return;
+  }
+  if (Array.isArray(value))
+    value.forEach((v, i) => nestedLiquid(w, d, key, v, [...field, i], true));
+  else if (isPlainObject(value))
+    for (const [k, v] of Object.entries(value))
+      nestedLiquid(w, d, `${key}.${k}`, v, [...field, k], inList);
 }
 
 function staticParameters(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
