@@ -172,12 +172,7 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
         name,
         // A tool description is mustache too (rendered into the model's tool list): kept literal.
         ...(d.description !== undefined ? { description: mustacheLiteral(d.description) } : {}),
-        parameters: objectSchema(
-          d.properties,
-          [...new Set(d.required)],
-          undefined,
-          d.schemaExtras,
-        ),
+        parameters: objectSchema(d.properties, [...new Set(d.required)], undefined, d.schemaExtras),
       },
     },
     ...(endpoint !== undefined ? { endpoint } : {}),

@@ -127,8 +127,46 @@ export function importRetell(value: unknown, source: SourceInfo): ImportResult {
       tools.push(finishDraft(w, toDraft(t, w)));
     }
   }
+  if (isPlainObject(value) && findList(value, ['tools']) === undefined)
+    stateWarnings(value, new ToolWarnings(warnings, '', undefined));
   const items = lists.flatMap((l) => l.list);
   return importResult(tools, warnings, expected, items, source);
+}
+
+/**
+ * A multi-state Retell LLM (`states`, `edges`, `starting_state`) is a conversation flow: which
+ * tools the model has depends on the state, and the model moves along edges. An import is of tools
+ * only, all offered at once; each part of the flow is named in a warning so nothing of it is lost
+ * without a word (docs/import.md: model it with a step workflow, docs/workflows.md).
+ */
+function stateWarnings(llm: Record<string, unknown>, w: ToolWarnings): void {
+  if (typeof llm['starting_state'] === 'string')
+    w.warn(
+      ['starting_state'],
+      `the call starts in state "${llm['starting_state']}"; states are not imported (every state's tools are offered from the start)`,
+    );
+  if (!Array.isArray(llm['states'])) return;
+  llm['states'].forEach((state, i) => {
+    if (!isPlainObject(state)) return;
+    const name = typeof state['name'] === 'string' ? state['name'] : `#${i}`;
+    if (typeof state['state_prompt'] === 'string' && state['state_prompt'] !== '')
+      w.warn(
+        ['states', i, 'state_prompt'],
+        `the prompt of state "${name}" is not imported (prompts are the host's); its tools are offered in every state`,
+      );
+    if (!Array.isArray(state['edges'])) return;
+    state['edges'].forEach((edge, j) => {
+      if (!isPlainObject(edge)) return;
+      const to =
+        typeof edge['destination_state_name'] === 'string' ? edge['destination_state_name'] : '?';
+      const when =
+        typeof edge['description'] === 'string' ? ` (when: "${edge['description']}")` : '';
+      w.warn(
+        ['states', i, 'edges', j],
+        `the transition from "${name}" to "${to}"${when} is not imported: switchboard has no state for an imported LLM to move between`,
+      );
+    });
+  });
 }
 
 function locate(value: unknown): { list: unknown[]; base: string }[] {

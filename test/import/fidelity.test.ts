@@ -1,0 +1,180 @@
+/**
+ * Imports keep the vendor's meaning (issue 46, items 1-5): each published example that changed
+ * meaning silently is imported, run through the transform or validator, and exported back.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { exportTools } from '../../src/import/export-tools.js';
+import { importTools } from '../../src/import/import-tools.js';
+import type { Platform } from '../../src/import/types.js';
+import { transformCall } from '../../src/harness/transform-call.js';
+
+function vendor(p: Platform, file: string) {
+  const path = `fixtures/import/${p}/${file}`;
+  return importTools(JSON.parse(readFileSync(path, 'utf8')), { from: p, file: path });
+}
+
+async function run(
+  p: Platform,
+  file: string,
+  tool: string,
+  args: Record<string, unknown>,
+  vars: Record<string, unknown> = {},
+) {
+  const set = await loadTools({ tools: vendor(p, file).tools });
+  return transformCall({ tools: set, tool, args: JSON.stringify(args), vars });
+}
+
+describe('Vapi', () => {
+  it('keeps additionalProperties: false of the body: an extra argument is refused', async () => {
+    const set = await loadTools({ tools: vendor('vapi', 'order-status.json').tools });
+    const def = set.tools.get('getCoffeeOrderStatus')!;
+    expect(def.tool.function.parameters['additionalProperties']).toBe(false);
+    expect(def.validator.validate({ orderId: 47730 }).ok).toBe(true);
+    expect(def.validator.validate({ orderId: 47730, extra: 1 }).ok).toBe(false);
+    const out = exportTools(set, { to: 'vapi' });
+    expect(out.tools[0]).toMatchObject({ body: { additionalProperties: false } });
+  });
+
+  it('translates Liquid nested in an object-valued static parameter; warns for one in a list', async () => {
+    const { warnings } = vendor('vapi', 'static-parameters.json');
+    const out = await run(
+      'vapi',
+      'static-parameters.json',
+      'create_lead',
+      {},
+      { 'vars.transport.callSid': 'CA123', 'vars.session.source': '+1555' },
+    );
+    expect(out.ok && out.args).toMatchObject({
+      org_id: 'my-org-123',
+      priority: 1,
+      metadata: {
+        channel: 'voice',
+        callId: 'CA123',
+        routing: { department: 'sales', queue: 'priority' },
+      },
+    });
+    const messages = warnings.map((w) => `${w.path}: ${w.message}`).join('\n');
+    expect(messages).toMatch(
+      /parameters\[3\]\.value\.callId: Vapi's call variable "transport\.callSid" has no switchboard system value/,
+    );
+    expect(messages).toMatch(
+      /parameters\[3\]\.value\.tags\[1\]: the Liquid in "\{\{ customer\.number \}\}" sits in a list/,
+    );
+  });
+
+  it("maps Vapi's call variables to session values: caller, number called, call id", async () => {
+    const out = await run(
+      'vapi',
+      'static-parameters.json',
+      'lookup_and_verify_user',
+      { name: 'Steffen', email: 's@example.com' },
+      { 'vars.session.source': '+15551234567', 'vars.session.target': '+18005551212' },
+    );
+    expect(out.ok && out.args).toMatchObject({
+      caller_number: '+15551234567',
+      called_number: '+18005551212',
+      call_id: expect.any(String),
+    });
+  });
+
+  it('exports static values as the documented parameters list, nested Liquid as written', async () => {
+    const set = await loadTools({ tools: vendor('vapi', 'static-parameters.json').tools });
+    const out = exportTools(set, { to: 'vapi' });
+    const lead = out.tools[0] as { body: { properties: object }; parameters: unknown[] };
+    expect(lead.body.properties).toEqual({});
+    expect(lead.parameters).toEqual(
+      JSON.parse(readFileSync('fixtures/import/vapi/static-parameters.json', 'utf8'))[0].parameters,
+    );
+  });
+
+  it('a function tool with a server says at import that it exports back as apiRequest', () => {
+    const { warnings } = vendor('vapi', 'static-parameters.json');
+    expect(warnings.find((w) => w.path === 'tools[1].server.url')?.message).toMatch(
+      /Exported back to Vapi it is an apiRequest tool/,
+    );
+  });
+});
+
+describe('ElevenLabs', () => {
+  it('placeholders in the query string become query arguments; literal values stay', async () => {
+    const { tools, warnings } = vendor('elevenlabs', 'weather-open-meteo.json');
+    expect(warnings).toEqual([]);
+    expect(tools[0]).toMatchObject({
+      type: 'endpoint',
+      endpoint: {
+        url: 'https://api.open-meteo.com/v1/forecast?current=temperature_2m,wind_speed_10m&hourly=temperature_2m,relative_humidity_2m,wind_speed_10m',
+        method: 'get',
+        argument_location: 'query',
+      },
+    });
+  });
+
+  it('a query placeholder under another key is named in a warning', () => {
+    const { warnings } = importTools(
+      {
+        type: 'webhook',
+        name: 'w',
+        description: 'd',
+        api_schema: {
+          url: 'https://api.weather.test/f?lat={latitude}',
+          method: 'GET',
+          path_params_schema: { latitude: { type: 'string', description: 'x' } },
+        },
+      },
+      { from: 'elevenlabs' },
+    );
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(
+      /query parameter "lat" takes \{latitude\}/,
+    );
+  });
+});
+
+describe('Retell', () => {
+  it('names the starting state, each state prompt and each edge of a multi-state LLM', () => {
+    const { tools, warnings } = vendor('retell', 'multi-state-llm.json');
+    expect(tools.map((t) => t.tool.function.name)).toEqual(['end_call', 'transfer_to_support']);
+    expect(warnings.map((w) => w.path)).toEqual(
+      expect.arrayContaining([
+        'starting_state',
+        'states[0].state_prompt',
+        'states[0].edges[0]',
+        'states[1].state_prompt',
+      ]),
+    );
+    expect(warnings.find((w) => w.path === 'states[0].edges[0]')?.message).toMatch(
+      /from "information_collection" to "appointment_booking"/,
+    );
+  });
+});
+
+describe('Ultravox', () => {
+  const get = {
+    temporaryTool: {
+      modelToolName: 'getCatFact',
+      description: 'Returns back a random cat fact',
+      http: { baseUrlPattern: 'https://catfact.ninja/fact', httpMethod: 'GET' },
+    },
+  };
+
+  it('a GET without precomputable exports without it', async () => {
+    const set = await loadTools({ tools: importTools([get], { from: 'ultravox' }).tools });
+    const out = exportTools(set, { to: 'ultravox' });
+    expect(out.tools[0]).toEqual(get);
+  });
+
+  it('precomputable on a POST round-trips; on a GET it is named at import', async () => {
+    const post = structuredClone(get);
+    Object.assign(post.temporaryTool, { precomputable: true });
+    post.temporaryTool.http.httpMethod = 'POST';
+    const set = await loadTools({ tools: importTools([post], { from: 'ultravox' }).tools });
+    expect(exportTools(set, { to: 'ultravox' }).tools[0]).toMatchObject({
+      temporaryTool: { precomputable: true },
+    });
+    const onGet = structuredClone(get);
+    Object.assign(onGet.temporaryTool, { precomputable: true });
+    const { warnings } = importTools([onGet], { from: 'ultravox' });
+    expect(warnings.map((w) => w.field)).toEqual(['precomputable']);
+  });
+});
