@@ -66,10 +66,21 @@ for (const p of PLATFORMS) {
       });
     }
 
-    it('plays its conversation fixture over the imported tools', async () => {
-      const result = await runFixture(join('fixtures/import', p, 'conversation.yaml'));
-      expect(resultProblemLines(result)).toEqual([]);
-      expect(result.status).toBe('passed');
+    const conversations = readdirSync(join('fixtures/import', p)).filter((f) =>
+      /^conversation.*\.yaml$/.test(f),
+    );
+    for (const file of conversations)
+      it(`plays ${file} over the imported tools`, async () => {
+        const result = await runFixture(join('fixtures/import', p, file));
+        expect(resultProblemLines(result)).toEqual([]);
+        expect(result.status).toBe('passed');
+      });
+
+    it('runs every example in a conversation fixture', () => {
+      const played = conversations
+        .map((f) => readFileSync(join('fixtures/import', p, f), 'utf8'))
+        .join('\n');
+      for (const file of examples(p)) expect(played, file).toContain(`imported/${file}`);
     });
   });
 }
