@@ -33,6 +33,7 @@ import {
 } from './http-parts.js';
 import { cleanSchema, objectParts } from './json-schema.js';
 import type { ConversionWarning, ImportResult } from './types.js';
+import { STATES_TOOL, statesWorkflow } from './retell-states.js';
 import { hasVendorVariable, type VariableDialect } from './variables.js';
 
 /** Retell dynamic variables: `{{name}}`; `{{call_id}}` is the call's id. */
@@ -119,54 +120,32 @@ export function importRetell(value: unknown, source: SourceInfo): ImportResult {
   checkVendorLimits(lists, source);
   const warnings: ConversionWarning[] = [];
   const tools = [];
+  // The names each list's tools got, so a state's step allows exactly its tools.
+  const named = new Map<string, string[]>();
   for (const found of lists) {
+    const list: string[] = [];
+    named.set(found.base, list);
     for (const [index, raw] of found.list.entries()) {
       const base = `${found.base}[${index}]`;
       const t = parseVendor(retellToolSchema, raw, base, source);
       const w = new ToolWarnings(warnings, base, t.name);
-      tools.push(finishDraft(w, toDraft(t, w)));
+      const def = finishDraft(w, toDraft(t, w));
+      list.push(def.tool.function.name);
+      tools.push(def);
     }
   }
-  if (isPlainObject(value) && findList(value, ['tools']) === undefined)
-    stateWarnings(value, new ToolWarnings(warnings, '', undefined));
+  if (isPlainObject(value) && findList(value, ['tools']) === undefined) {
+    const flow = statesWorkflow(
+      value,
+      new ToolWarnings(warnings, '', STATES_TOOL),
+      RETELL_DIALECT,
+      named.get('general_tools') ?? [],
+      (i) => named.get(`states[${i}].tools`) ?? [],
+    );
+    if (flow !== undefined) tools.push(flow);
+  }
   const items = lists.flatMap((l) => l.list);
   return importResult(tools, warnings, expected, items, source);
-}
-
-/**
- * A multi-state Retell LLM (`states`, `edges`, `starting_state`) is a conversation flow: which
- * tools the model has depends on the state, and the model moves along edges. An import is of tools
- * only, all offered at once; each part of the flow is named in a warning so nothing of it is lost
- * without a word (docs/import.md: model it with a step workflow, docs/workflows.md).
- */
-function stateWarnings(llm: Record<string, unknown>, w: ToolWarnings): void {
-  if (typeof llm['starting_state'] === 'string')
-    w.warn(
-      ['starting_state'],
-      `the call starts in state "${llm['starting_state']}"; states are not imported (every state's tools are offered from the start)`,
-    );
-  if (!Array.isArray(llm['states'])) return;
-  llm['states'].forEach((state, i) => {
-    if (!isPlainObject(state)) return;
-    const name = typeof state['name'] === 'string' ? state['name'] : `#${i}`;
-    if (typeof state['state_prompt'] === 'string' && state['state_prompt'] !== '')
-      w.warn(
-        ['states', i, 'state_prompt'],
-        `the prompt of state "${name}" is not imported (prompts are the host's); its tools are offered in every state`,
-      );
-    if (!Array.isArray(state['edges'])) return;
-    state['edges'].forEach((edge, j) => {
-      if (!isPlainObject(edge)) return;
-      const to =
-        typeof edge['destination_state_name'] === 'string' ? edge['destination_state_name'] : '?';
-      const when =
-        typeof edge['description'] === 'string' ? ` (when: "${edge['description']}")` : '';
-      w.warn(
-        ['states', i, 'edges', j],
-        `the transition from "${name}" to "${to}"${when} is not imported: switchboard has no state for an imported LLM to move between`,
-      );
-    });
-  });
 }
 
 function locate(value: unknown): { list: unknown[]; base: string }[] {

@@ -132,20 +132,52 @@ describe('ElevenLabs', () => {
 });
 
 describe('Retell', () => {
-  it('names the starting state, each state prompt and each edge of a multi-state LLM', () => {
+  it('a multi-state LLM becomes a step workflow: one step per state, starting state first', async () => {
     const { tools, warnings } = vendor('retell', 'multi-state-llm.json');
-    expect(tools.map((t) => t.tool.function.name)).toEqual(['end_call', 'transfer_to_support']);
-    expect(warnings.map((w) => w.path)).toEqual(
-      expect.arrayContaining([
-        'starting_state',
-        'states[0].state_prompt',
-        'states[0].edges[0]',
-        'states[1].state_prompt',
-      ]),
+    expect(tools.map((t) => t.tool.function.name)).toEqual([
+      'end_call',
+      'transfer_to_support',
+      'retell_states',
+    ]);
+    const task = tools[2]!.context!.task as {
+      steps: { id: string; tools: { allow: string[] }; instructions: string[]; next: string[] }[];
+    };
+    expect(task.steps.map((s) => s.id)).toEqual(['information_collection', 'appointment_booking']);
+    expect(task.steps[0]!.tools.allow).toEqual(['end_call', 'transfer_to_support']);
+    expect(task.steps[1]!.tools.allow).toEqual(['end_call']);
+    expect(task.steps[0]!.instructions[1]).toMatch(/go_to_step "appointment_booking"/);
+    expect(task.steps[0]!.next).toEqual(['information_collection']);
+    expect(warnings.map((w) => w.path)).toEqual(['states']);
+    const set = await loadTools({ tools });
+    expect(set.warnings.filter((w) => w.severity === 'error')).toEqual([]);
+  });
+
+  it('starts in starting_state; edge parameters and a missing destination are named', () => {
+    const { tools, warnings } = importTools(
+      {
+        general_tools: [{ type: 'end_call', name: 'end_call' }],
+        states: [
+          { name: 'a', edges: [{ destination_state_name: 'nowhere', description: 'x' }] },
+          {
+            name: 'b',
+            edges: [
+              {
+                destination_state_name: 'a',
+                description: 'back',
+                parameters: { type: 'object', properties: {} },
+              },
+            ],
+          },
+        ],
+        starting_state: 'b',
+      },
+      { from: 'retell' },
     );
-    expect(warnings.find((w) => w.path === 'states[0].edges[0]')?.message).toMatch(
-      /from "information_collection" to "appointment_booking"/,
-    );
+    const task = tools[1]!.context!.task as { steps: { id: string }[] };
+    expect(task.steps.map((s) => s.id)).toEqual(['b', 'a']);
+    const byPath = new Map(warnings.map((w) => [w.path, w.message]));
+    expect(byPath.get('states[0].edges[0]')).toMatch(/"nowhere", which is no state/);
+    expect(byPath.get('states[1].edges[0].parameters')).toMatch(/no place in go_to_step/);
   });
 });
 

@@ -26,6 +26,13 @@ const LOSSY: Record<
       expect(desc(again)).not.toContain('billing');
     },
   },
+  'retell/multi-state-llm.json': {
+    warning: /a context tool runs inside switchboard/,
+    differs: (first, again) => {
+      expect(first.type).toBe('context');
+      expect(again.type).not.toBe('context');
+    },
+  },
   'retell/custom-post-order.json': {
     warning: /Retell tools carry their headers/,
     differs: (first, again) => {
@@ -50,12 +57,12 @@ for (const p of PLATFORMS) {
       const lossy = LOSSY[`${p}/${file}`];
       it(`${file}${lossy ? ' (documented loss)' : ''}`, async () => {
         const { first, exported, again } = await roundTrip(p, file);
-        expect(exported.tools.length).toBe(first.tools.length);
         if (lossy === undefined) {
+          expect(exported.tools.length).toBe(first.tools.length);
           expect(again.tools).toEqual(first.tools);
         } else {
           expect(exported.warnings.map((w) => w.message).join('\n')).toMatch(lossy.warning);
-          lossy.differs(first.tools[0]!, again.tools[0]!);
+          lossy.differs(first.tools.at(-1)!, again.tools.at(-1)!);
         }
       });
     }
