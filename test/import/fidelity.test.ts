@@ -210,3 +210,59 @@ describe('Ultravox', () => {
     expect(warnings.map((w) => w.field)).toEqual(['precomputable']);
   });
 });
+
+describe('Vapi spoken messages', () => {
+  it('a start or delay phrase holding Liquid is named and left out (it would be spoken with braces)', () => {
+    const { tools, warnings } = importTools(
+      {
+        type: 'function',
+        function: { name: 'f' },
+        messages: [
+          { type: 'request-start', content: 'One moment, {{customer.name}}.' },
+          {
+            type: 'request-response-delayed',
+            contents: [
+              { type: 'text', text: 'Still on it.' },
+              { type: 'text', text: 'Hold on {{ name }}', language: 'en' },
+            ],
+          },
+        ],
+      },
+      { from: 'vapi' },
+    );
+    expect(tools[0]!.options?.speech?.before).toBeUndefined();
+    expect(tools[0]!.options?.bridge_phrases).toEqual({ '*': ['Still on it.'] });
+    const byPath = new Map(warnings.map((w) => [w.path, w.message]));
+    expect(byPath.get('tools[0].messages[0].content')).toMatch(
+      /\{\{customer\.name\}\}\) would be read out/,
+    );
+    expect(byPath.get('tools[0].messages[1].contents[1]')).toMatch(/\{\{name\}\}/);
+  });
+});
+
+describe('malformed vendor JSON Schema keywords', () => {
+  it('are removed with a warning naming the vendor path, so the import loads', async () => {
+    const { tools, warnings } = importTools(
+      {
+        type: 'function',
+        function: {
+          name: 'f',
+          parameters: {
+            type: 'object',
+            required: [1],
+            properties: { a: { type: 5 }, b: { type: 'string', minLength: -1, minimum: -3 } },
+          },
+        },
+      },
+      { from: 'vapi' },
+    );
+    expect(warnings.map((w) => w.path).sort()).toEqual([
+      'tools[0].function.parameters.properties.a.type',
+      'tools[0].function.parameters.properties.b.minLength',
+      'tools[0].function.parameters.required',
+      'tools[0].server',
+    ]);
+    const set = await loadTools({ tools });
+    expect(set.tools.get('f')!.validator.validate({ a: 1, b: '' }).ok).toBe(true);
+  });
+});
