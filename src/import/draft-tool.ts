@@ -24,6 +24,8 @@ export interface DraftHttp {
   readonly timeoutSecs?: number;
   /** Where the method was written, for the warning when it has no endpoint here. */
   readonly methodField: FieldPath;
+  /** Where the URL was written (default `url`), for warnings about it. */
+  readonly urlField?: FieldPath;
   /** Set when the URL cannot be an endpoint URL; the tool becomes an action. */
   readonly unusable?: string;
 }
@@ -146,7 +148,7 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
     const method = http.method.toLowerCase();
     if (http.unusable !== undefined) {
       w.warn(
-        ['url'],
+        http.urlField ?? ['url'],
         `${http.unusable}: not an endpoint URL switchboard can call; imported as an action for the host to implement`,
       );
     } else if (!METHODS.has(method)) {
@@ -155,6 +157,7 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
         `${http.method.toUpperCase()} has no switchboard endpoint (get, post, put, delete); imported as an action for the host to implement`,
       );
     } else {
+      orphanPlaceholders(w, d, http.url, http.urlField ?? ['url']);
       endpoint = {
         url: http.url,
         method: method as 'get' | 'post' | 'put' | 'delete',
@@ -224,5 +227,28 @@ export function transferDestination(
       description: `Where to transfer the call: ${targets.map((t) => (t.description !== undefined ? `${t.value} (${t.description})` : t.value)).join('; ')}`,
     };
     d.required.push('destination');
+  }
+}
+
+/**
+ * A URL placeholder naming no parameter would not load. The platform fills it from the model's
+ * arguments, so it becomes a required string parameter the model fills, with a warning.
+ */
+function orphanPlaceholders(w: ToolWarnings, d: DraftTool, url: string, field: FieldPath): void {
+  const path = url.split('?')[0]!;
+  for (const m of path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    const name = m[1]!;
+    if (
+      Object.hasOwn(d.properties, name) ||
+      d.staticNames.has(name) ||
+      Object.hasOwn(d.defaults, name)
+    )
+      continue;
+    d.properties[name] = { type: 'string', description: `Fills {${name}} in the URL` };
+    d.required.push(name);
+    w.warn(
+      field,
+      `placeholder {${name}} names no parameter; added as a required string parameter the model fills`,
+    );
   }
 }

@@ -225,6 +225,7 @@ function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): Dr
       method,
       location: argsIn,
       methodField: ['http', 'httpMethod'],
+      urlField: ['http', 'baseUrlPattern'],
       ...(t.timeout !== undefined
         ? { timeoutSecs: timeoutSecs(w, ['timeout'], Number.parseFloat(t.timeout)) }
         : {}),

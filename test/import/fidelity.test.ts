@@ -266,3 +266,28 @@ describe('malformed vendor JSON Schema keywords', () => {
     expect(set.tools.get('f')!.validator.validate({ a: 1, b: '' }).ok).toBe(true);
   });
 });
+
+describe('a URL placeholder naming no parameter', () => {
+  it('becomes a required string parameter, named in a warning at the vendor URL field', async () => {
+    const { tools, warnings } = importTools(
+      [
+        {
+          temporaryTool: {
+            modelToolName: 'q',
+            description: 'd',
+            http: {
+              baseUrlPattern: 'https://api.stocks.test/v1/{symbol}/price',
+              httpMethod: 'GET',
+            },
+          },
+        },
+      ],
+      { from: 'ultravox' },
+    );
+    expect(warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+      'tools[0].temporaryTool.http.baseUrlPattern: placeholder {symbol} names no parameter; added as a required string parameter the model fills',
+    ]);
+    const set = await loadTools({ tools });
+    expect(set.tools.get('q')!.validator.validate({}).ok).toBe(false);
+  });
+});
