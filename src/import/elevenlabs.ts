@@ -14,6 +14,7 @@ import {
 } from './elevenlabs-schema.js';
 import { literal, properties } from './elevenlabs-properties.js';
 import { isPlainObject } from '../transform/own-data.js';
+import { apiForm } from './elevenlabs-dashboard.js';
 import {
   importResult,
   locateTools,
@@ -63,7 +64,8 @@ export function importElevenLabs(value: unknown, source: SourceInfo): ImportResu
       raw = item['tool_config'];
       base = `${base}.tool_config`;
     }
-    const t = parseVendor(elevenLabsToolSchema, raw, base, source);
+    // The dashboard's Tool JSON (list-form schemas and headers) reads as the API's form.
+    const t = parseVendor(elevenLabsToolSchema, apiForm(raw), base, source);
     const w = new ToolWarnings(warnings, base, t.name);
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
