@@ -108,12 +108,17 @@ function apiRequest(v: ExportView): Record<string, unknown> {
     parameters.set(s.name, value);
   }
   const rules = hiddenValues(v, parameters);
+  // Vapi fills `{{name}}` in the URL from the argument `name` the body declares (its docs' GET
+  // example), which is what a placeholder filled by an argument means here.
   for (const p of endpoint.pathParams)
-    if (url.includes(`{${p}}`))
-      v.w.warn(
-        ['endpoint', 'url'],
-        `placeholder {${p}} is filled from the model's arguments; Vapi's url takes Liquid variables only (unconfirmed for arguments); kept as written`,
-      );
+    if (url.includes(`{${p}}`)) {
+      if (properties[p] === undefined)
+        v.w.warn(
+          ['endpoint', 'url'],
+          `placeholder {${p}} is filled by neither an argument nor a static value; kept as written`,
+        );
+      else url = url.replace(`{${p}}`, `{{${p}}}`);
+    }
   for (const rule of rules) {
     const target = properties[rule.key];
     if (rule.conditional || rule.action !== 'default' || target === undefined) {

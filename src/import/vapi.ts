@@ -28,6 +28,7 @@ import {
   headersToService,
   mapUrl,
   serviceName,
+  type MappedUrl,
   timeoutSecs,
   type VendorHeader,
 } from './http-parts.js';
@@ -170,7 +171,7 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   // Before the URL's hidden values, so an export (which writes them all as `parameters`) reads back
   // in the same order.
   staticParameters(t, w, d);
-  setHttp(d, mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery), {
+  setHttp(d, argumentPlaceholders(d, mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery)), {
     method,
     location: inQuery ? 'query' : 'body',
     methodField: ['method'],
@@ -187,6 +188,18 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   auth(w, d, t.credentialId, ['credentialId'], schemaHeaders(t.headers), t.url ?? '');
   extraction(t, w, d);
   return d;
+}
+
+/**
+ * Vapi fills `{{name}}` in an apiRequest URL from the model's arguments when the body declares
+ * `name` (its docs' `…/orders/{{orderNumber}}` with body property `orderNumber`): the placeholder
+ * is then the argument's, not a hidden value from a session variable.
+ */
+function argumentPlaceholders(d: DraftTool, url: MappedUrl): MappedUrl {
+  const statics = url.statics.filter(
+    (s) => !(Object.hasOwn(d.properties, s.name) && s.default === `{{vars.${s.name}}}`),
+  );
+  return statics.length === url.statics.length ? url : { ...url, statics };
 }
 
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */

@@ -291,3 +291,19 @@ describe('a URL placeholder naming no parameter', () => {
     expect(set.tools.get('q')!.validator.validate({}).ok).toBe(false);
   });
 });
+
+describe('Vapi apiRequest URL variables', () => {
+  it('{{orderNumber}} naming a body property is the argument, and exports back as Liquid', async () => {
+    const { tools } = vendor('vapi', 'api-request-retry.json');
+    expect(tools[0]!.static_parameters).toBeUndefined();
+    const out = await run('vapi', 'api-request-retry.json', 'checkOrderStatus', {
+      orderNumber: 'B-2',
+    });
+    expect(out.ok && out.args).toEqual({ orderNumber: 'B-2' });
+    const exported = exportTools(await loadTools({ tools }), { to: 'vapi' });
+    expect(exported.tools[0]).toMatchObject({
+      url: 'https://api.yourcompany.com/orders/{{orderNumber}}',
+    });
+    expect(exported.warnings.map((w) => w.field)).not.toContain('endpoint.url');
+  });
+});
