@@ -307,3 +307,36 @@ describe('Vapi apiRequest URL variables', () => {
     expect(exported.warnings.map((w) => w.field)).not.toContain('endpoint.url');
   });
 });
+
+describe('ElevenLabs system variables', () => {
+  it('map to session values where switchboard has one; the others are named', () => {
+    const { tools, warnings } = importTools(
+      {
+        type: 'webhook',
+        name: 'log_call',
+        description: 'd',
+        api_schema: {
+          url: 'https://api.calls.test/log',
+          method: 'POST',
+          request_body_schema: {
+            type: 'object',
+            properties: {
+              caller: { type: 'string', dynamic_variable: 'system__caller_id' },
+              called: { type: 'string', dynamic_variable: 'system__called_number' },
+              sid: { type: 'string', dynamic_variable: 'system__call_sid' },
+            },
+          },
+        },
+      },
+      { from: 'elevenlabs' },
+    );
+    expect(tools[0]!.static_parameters?.map((s) => s.default)).toEqual([
+      '{{vars.session.source}}',
+      '{{vars.session.target}}',
+      '{{vars.system__call_sid}}',
+    ]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      'ElevenLabs\'s call variable "system__call_sid" has no switchboard system value; imported as the session variable vars.system__call_sid, which the host must set',
+    ]);
+  });
+});
