@@ -69,12 +69,13 @@ export function draft(name: string, nameField: FieldPath, description?: string):
     name,
     nameField,
     ...(description !== undefined && description !== '' ? { description } : {}),
-    properties: {},
+    // Keyed by vendor names: a name like `__proto__` must be an own key, not the prototype.
+    properties: Object.create(null) as Record<string, JsonSchemaJson>,
     required: [],
     schemaExtras: {},
     statics: [],
     staticNames: new Set(),
-    defaults: {},
+    defaults: Object.create(null) as Record<string, unknown>,
     options: {},
   };
 }

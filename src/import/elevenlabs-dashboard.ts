@@ -33,7 +33,7 @@ function objectOf(list: readonly unknown[]): { properties: Json; required: strin
   const required: string[] = [];
   for (const item of list) {
     if (!isPlainObject(item) || typeof item['id'] !== 'string') continue;
-    properties[item['id']] = property(item);
+    setOwn(properties, item['id'], property(item));
     if (item['required'] === true) required.push(item['id']);
   }
   return { properties, required };
@@ -57,7 +57,7 @@ function property(p: Json): Json {
       if (o.required.length > 0) out['required'] = o.required;
       continue;
     }
-    out[key] = key === 'items' && isPlainObject(value) ? property(value) : value;
+    setOwn(out, key, key === 'items' && isPlainObject(value) ? property(value) : value);
   }
   return out;
 }
@@ -66,10 +66,25 @@ function headers(list: readonly unknown[]): Json {
   const out: Json = {};
   for (const h of list) {
     if (!isPlainObject(h) || typeof h['name'] !== 'string') continue;
-    if (h['type'] === 'secret') out[h['name']] = { secret_id: h['secret_id'] };
-    else if (h['type'] === 'dynamic_variable')
-      out[h['name']] = { variable_name: h['variable_name'] ?? h['dynamic_variable'] };
-    else out[h['name']] = h['value'];
+    setOwn(
+      out,
+      h['name'],
+      h['type'] === 'secret'
+        ? { secret_id: h['secret_id'] }
+        : h['type'] === 'dynamic_variable'
+          ? { variable_name: h['variable_name'] ?? h['dynamic_variable'] }
+          : h['value'],
+    );
   }
   return out;
+}
+
+/** Writes an own property even for a vendor name like `__proto__` (a plain assignment would not). */
+function setOwn(target: Json, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

@@ -131,7 +131,8 @@ function literalProps(
   required: readonly string[],
   at: string[],
 ): JsonSchemaJson {
-  const out: Record<string, JsonSchemaJson> = {};
+  // Keyed by argument names (`__proto__` must stay an own key).
+  const out = Object.create(null) as Record<string, JsonSchemaJson>;
   for (const [name, schema] of Object.entries(props)) out[name] = property(schema);
   if (at.length === 0) {
     for (const s of v.def.staticParameters) {

@@ -22,7 +22,8 @@ export function properties(
   const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
   // Sets: a vendor schema may list tens of thousands of properties.
   const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
-  const out: Record<string, JsonSchemaJson> = {};
+  // Keyed by vendor names (`__proto__` must stay an own key).
+  const out = Object.create(null) as Record<string, JsonSchemaJson>;
   const outRequired: string[] = [];
   for (const [name, prop] of Object.entries(props)) {
     if (!isPlainObject(prop)) continue;

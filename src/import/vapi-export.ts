@@ -112,7 +112,7 @@ function apiRequest(v: ExportView): Record<string, unknown> {
   // example), which is what a placeholder filled by an argument means here.
   for (const p of endpoint.pathParams)
     if (url.includes(`{${p}}`)) {
-      if (properties[p] === undefined)
+      if (!Object.hasOwn(properties, p))
         v.w.warn(
           ['endpoint', 'url'],
           `placeholder {${p}} is filled by neither an argument nor a static value; kept as written`,
@@ -172,7 +172,7 @@ function hiddenValues(v: ExportView, parameters: Map<string, unknown>): RuleView
   const rest: RuleView[] = [];
   for (const rule of v.rules) {
     const hidden =
-      !rule.conditional && rule.action === 'override' && v.properties[rule.key] === undefined;
+      !rule.conditional && rule.action === 'override' && !Object.hasOwn(v.properties, rule.key);
     if (hidden && !rule.key.includes('.') && rule.value !== undefined) {
       parameters.set(rule.key, structuredClone(rule.value));
       continue;

@@ -340,3 +340,36 @@ describe('ElevenLabs system variables', () => {
     ]);
   });
 });
+
+describe('vendor names like __proto__', () => {
+  it('an ElevenLabs list-form property named __proto__ stays an own property, never a prototype', () => {
+    const { tools } = importTools(
+      {
+        type: 'webhook',
+        name: 'p',
+        description: 'd',
+        api_schema: {
+          url: 'https://api.p.test/x',
+          method: 'POST',
+          path_params_schema: [],
+          query_params_schema: [],
+          request_body_schema: {
+            id: 'body',
+            type: 'object',
+            properties: [{ id: '__proto__', type: 'string', description: 'x', required: true }],
+          },
+          request_headers: [],
+        },
+      },
+      { from: 'elevenlabs' },
+    );
+    const props = tools[0]!.tool.function.parameters['properties'] as object;
+    expect(Object.hasOwn(props, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(props)?.type).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(tools[0]!.tool.function.parameters))).toEqual(
+      JSON.parse(
+        '{"type":"object","properties":{"__proto__":{"type":"string","description":"x"}},"required":["__proto__"]}',
+      ),
+    );
+  });
+});
