@@ -24,6 +24,8 @@ export interface DraftHttp {
   readonly timeoutSecs?: number;
   /** Where the method was written, for the warning when it has no endpoint here. */
   readonly methodField: FieldPath;
+  /** Where the URL was written (default `url`), for warnings about it. */
+  readonly urlField?: FieldPath;
   /** Set when the URL cannot be an endpoint URL; the tool becomes an action. */
   readonly unusable?: string;
 }
@@ -35,6 +37,8 @@ export interface DraftTool {
   description?: string;
   properties: Record<string, JsonSchemaJson>;
   required: string[];
+  /** Root keywords of the argument schema besides its properties (`additionalProperties: false`). */
+  schemaExtras: JsonSchemaJson;
   http?: DraftHttp;
   service?: string;
   statics: StaticParameterJson[];
@@ -65,11 +69,13 @@ export function draft(name: string, nameField: FieldPath, description?: string):
     name,
     nameField,
     ...(description !== undefined && description !== '' ? { description } : {}),
-    properties: {},
+    // Keyed by vendor names: a name like `__proto__` must be an own key, not the prototype.
+    properties: Object.create(null) as Record<string, JsonSchemaJson>,
     required: [],
+    schemaExtras: {},
     statics: [],
     staticNames: new Set(),
-    defaults: {},
+    defaults: Object.create(null) as Record<string, unknown>,
     options: {},
   };
 }
@@ -143,7 +149,7 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
     const method = http.method.toLowerCase();
     if (http.unusable !== undefined) {
       w.warn(
-        ['url'],
+        http.urlField ?? ['url'],
         `${http.unusable}: not an endpoint URL switchboard can call; imported as an action for the host to implement`,
       );
     } else if (!METHODS.has(method)) {
@@ -152,6 +158,7 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
         `${http.method.toUpperCase()} has no switchboard endpoint (get, post, put, delete); imported as an action for the host to implement`,
       );
     } else {
+      orphanPlaceholders(w, d, http.url, http.urlField ?? ['url']);
       endpoint = {
         url: http.url,
         method: method as 'get' | 'post' | 'put' | 'delete',
@@ -169,7 +176,7 @@ export function finishDraft(w: ToolWarnings, d: DraftTool): ToolDefinitionJson {
         name,
         // A tool description is mustache too (rendered into the model's tool list): kept literal.
         ...(d.description !== undefined ? { description: mustacheLiteral(d.description) } : {}),
-        parameters: objectSchema(d.properties, [...new Set(d.required)]),
+        parameters: objectSchema(d.properties, [...new Set(d.required)], undefined, d.schemaExtras),
       },
     },
     ...(endpoint !== undefined ? { endpoint } : {}),
@@ -221,5 +228,28 @@ export function transferDestination(
       description: `Where to transfer the call: ${targets.map((t) => (t.description !== undefined ? `${t.value} (${t.description})` : t.value)).join('; ')}`,
     };
     d.required.push('destination');
+  }
+}
+
+/**
+ * A URL placeholder naming no parameter would not load. The platform fills it from the model's
+ * arguments, so it becomes a required string parameter the model fills, with a warning.
+ */
+function orphanPlaceholders(w: ToolWarnings, d: DraftTool, url: string, field: FieldPath): void {
+  const path = url.split('?')[0]!;
+  for (const m of path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    const name = m[1]!;
+    if (
+      Object.hasOwn(d.properties, name) ||
+      d.staticNames.has(name) ||
+      Object.hasOwn(d.defaults, name)
+    )
+      continue;
+    d.properties[name] = { type: 'string', description: `Fills {${name}} in the URL` };
+    d.required.push(name);
+    w.warn(
+      field,
+      `placeholder {${name}} names no parameter; added as a required string parameter the model fills`,
+    );
   }
 }

@@ -10,6 +10,7 @@ import {
   beforePhrases,
   descriptionOf,
   exportViews,
+  unexpressedExtras,
   unexpressedRule,
   writtenText,
   type ExportView,
@@ -23,6 +24,7 @@ const PLATFORM = 'ElevenLabs';
 /** Exports definitions as ElevenLabs tool configs. */
 export function exportElevenLabs(defs: readonly ToolDefinition[]): ExportResult {
   return exportViews(defs, (v) => {
+    unexpressedExtras(v, PLATFORM);
     const tool = toolConfig(v);
     if (v.kind !== 'http') for (const rule of v.rules) unexpressedRule(v, rule, PLATFORM);
     return tool;
@@ -129,7 +131,8 @@ function literalProps(
   required: readonly string[],
   at: string[],
 ): JsonSchemaJson {
-  const out: Record<string, JsonSchemaJson> = {};
+  // Keyed by argument names (`__proto__` must stay an own key).
+  const out = Object.create(null) as Record<string, JsonSchemaJson>;
   for (const [name, schema] of Object.entries(props)) out[name] = property(schema);
   if (at.length === 0) {
     for (const s of v.def.staticParameters) {

@@ -9,7 +9,7 @@ import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import { addConstant, addTemplate, type DraftTool } from './draft-tool.js';
 import { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';
 import type { JsonSchemaJson } from './types.js';
-import { isVariableName } from './variables.js';
+import { isVariableName, toFormat, toMustache } from './variables.js';
 
 /** Object properties (request body, client parameters): nested constants become dotted `@override` rules. */
 export function properties(
@@ -22,7 +22,8 @@ export function properties(
   const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
   // Sets: a vendor schema may list tens of thousands of properties.
   const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
-  const out: Record<string, JsonSchemaJson> = {};
+  // Keyed by vendor names (`__proto__` must stay an own key).
+  const out = Object.create(null) as Record<string, JsonSchemaJson>;
   const outRequired: string[] = [];
   for (const [name, prop] of Object.entries(props)) {
     if (!isPlainObject(prop)) continue;
@@ -85,9 +86,17 @@ export function literal(
     return undefined;
   }
   if (typeof variable === 'string') {
-    const vars = ELEVENLABS_DIALECT.system.get(variable) ?? variable;
-    if (path.length === 1) addTemplate(d, name, `{{vars.${vars}}}`, str0(prop['description']));
-    else d.defaults[name] = `@override {vars.${vars}}`;
+    // The dialect maps ElevenLabs' system variables and names those without a switchboard value.
+    const problem = (m: string): void => w.warn([...field, 'dynamic_variable'], m);
+    const text = `{{${variable}}}`;
+    if (path.length === 1)
+      addTemplate(
+        d,
+        name,
+        toMustache(text, ELEVENLABS_DIALECT, problem),
+        str0(prop['description']),
+      );
+    else d.defaults[name] = `@override ${toFormat(text, ELEVENLABS_DIALECT, problem)}`;
     return undefined;
   }
   if (prop['constant_value'] !== undefined) {

@@ -9,7 +9,16 @@ import type { VariableDialect } from './variables.js';
 
 /** ElevenLabs dynamic variables: `{{name}}`; `system__conversation_id` is the session id. */
 export const ELEVENLABS_DIALECT: VariableDialect = {
-  system: new Map([['system__conversation_id', 'session.id']]),
+  // ElevenLabs' system dynamic variables with a switchboard system value; the other `system__*`
+  // ones (`system__call_sid`, `system__agent_id`…) stay session variables, with a warning.
+  system: new Map([
+    ['system__conversation_id', 'session.id'],
+    ['system__caller_id', 'session.source'],
+    ['system__called_number', 'session.target'],
+    ['system__time_utc', 'session.datetime'],
+  ]),
+  unmapped: { names: new Set(), prefixes: ['system__'] },
+  platform: 'ElevenLabs',
 };
 
 const str = z.string({ error: 'expected a string' });

@@ -14,6 +14,7 @@ import {
 } from './elevenlabs-schema.js';
 import { literal, properties } from './elevenlabs-properties.js';
 import { isPlainObject } from '../own-data.js';
+import { apiForm } from './elevenlabs-dashboard.js';
 import {
   importResult,
   locateTools,
@@ -63,7 +64,8 @@ export function importElevenLabs(value: unknown, source: SourceInfo): ImportResu
       raw = item['tool_config'];
       base = `${base}.tool_config`;
     }
-    const t = parseVendor(elevenLabsToolSchema, raw, base, source);
+    // The dashboard's Tool JSON (list-form schemas and headers) reads as the API's form.
+    const t = parseVendor(elevenLabsToolSchema, apiForm(raw), base, source);
     const w = new ToolWarnings(warnings, base, t.name);
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
@@ -214,7 +216,10 @@ function webhook(
       );
     properties(api.request_body_schema, [...at, 'request_body_schema'], [], w, d);
   }
-  const url = appendQuery(api.url, constants);
+  const url = appendQuery(
+    queryPlaceholders(api.url, api.path_params_schema ?? {}, location, w, [...at, 'url']),
+    constants,
+  );
   const mapped = mapUrl(w, [...at, 'url'], url, ELEVENLABS_DIALECT, location === 'query');
   setHttp(d, mapped, {
     method,
@@ -287,4 +292,35 @@ function system(t: ElevenLabsTool, w: ToolWarnings, d: DraftTool): DraftTool {
     `system tool "${kind}" runs inside ElevenLabs; imported as an action for the host to implement`,
   );
   return d;
+}
+
+/**
+ * ElevenLabs fills `{name}` anywhere in the URL, the query string included (its weather example:
+ * `?latitude={latitude}&longitude={longitude}&current=…`). A switchboard placeholder is path-only,
+ * so `key={key}` in the query becomes the query argument `key` (the model's parameter of that name,
+ * sent in the query string), and the literal pairs stay in the URL. A placeholder whose key differs
+ * from its name, or one in a request that sends a body, stays and makes the tool an action (warned).
+ */
+function queryPlaceholders(
+  url: string,
+  pathParams: Record<string, unknown>,
+  location: 'body' | 'form' | 'query',
+  w: ToolWarnings,
+  field: FieldPath,
+): string {
+  const at = url.indexOf('?');
+  if (at < 0 || location !== 'query') return url;
+  const kept: string[] = [];
+  for (const pair of url.slice(at + 1).split('&')) {
+    const m = /^([A-Za-z0-9_.-]+)=\{([A-Za-z0-9_]+)\}$/.exec(pair);
+    if (m === null || !Object.hasOwn(pathParams, m[2]!)) kept.push(pair);
+    else if (m[1] !== m[2])
+      w.warn(
+        field,
+        `query parameter "${m[1]}" takes {${m[2]}}: switchboard sends a query argument under its own name; rename the parameter to "${m[1]}" to import it as an HTTP call`,
+      );
+    else continue;
+  }
+  if (kept.length > 0 && kept.some((p) => /\{[A-Za-z0-9_]+\}/.test(p))) return url;
+  return kept.length > 0 ? `${url.slice(0, at)}?${kept.join('&')}` : url.slice(0, at);
 }

@@ -7,6 +7,7 @@
 import type { ToolDefinition } from '../definition/types.js';
 import { isPlainObject } from '../own-data.js';
 import { ToolWarnings } from './conversion-context.js';
+import { objectParts } from './json-schema.js';
 import type { ConversionWarning, ExportResult, JsonSchemaJson } from './types.js';
 import { mustacheText } from './variables.js';
 
@@ -29,6 +30,8 @@ export interface ExportView {
   readonly kind: ToolKind;
   readonly properties: Record<string, JsonSchemaJson>;
   readonly required: string[];
+  /** Root keywords of the argument schema besides its properties (`additionalProperties`). */
+  readonly extras: JsonSchemaJson;
   readonly rules: RuleView[];
 }
 
@@ -51,6 +54,7 @@ export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): Expo
     isPlainObject(params['properties']) ? structuredClone(params['properties']) : {}
   ) as Record<string, JsonSchemaJson>;
   const required = Array.isArray(params['required']) ? params['required'].map(String) : [];
+  const { extras } = objectParts(params);
   const hasDestination =
     def.staticParameters.some((s) => s.name === 'destination') ||
     Array.isArray(properties['destination']?.['enum']);
@@ -79,7 +83,7 @@ export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): Expo
     w.warn(['options', 'propagate_tool_result'], 'no platform equivalent; not exported');
   if (def.hasResult && kind === 'http')
     w.warn(['result'], "an endpoint's result is its response; not exported");
-  return { def, w, kind, properties, required, rules };
+  return { def, w, kind, properties, required, extras, rules };
 }
 
 /**
@@ -169,4 +173,13 @@ export function beforePhrases(def: ToolDefinition): Map<string, string> {
 /** The placeholders of the endpoint URL. */
 export function pathParams(def: ToolDefinition): readonly string[] {
   return def.endpoint?.pathParams ?? [];
+}
+
+/** A warning for each root keyword of the argument schema a platform's format cannot hold. */
+export function unexpressedExtras(v: ExportView, platform: string): void {
+  for (const key of Object.keys(v.extras))
+    v.w.warn(
+      ['tool', 'function', 'parameters', key],
+      `${platform} tool parameters have no place for "${key}" (the constraint on the whole argument object); not exported`,
+    );
 }

@@ -138,7 +138,7 @@ function custom(v: ExportView): Record<string, unknown> {
     url,
     method: endpoint.method.toUpperCase(),
     args_at_root: true,
-    parameters: objectSchema(v.properties, v.required),
+    parameters: objectSchema(v.properties, v.required, undefined, v.extras),
     ...(Object.keys(query).length > 0 ? { query_params: query } : {}),
     timeout_ms: Math.round(endpoint.timeoutSecs * 1000),
     ...(def.options.save.length > 0

@@ -33,6 +33,7 @@ import {
 } from './http-parts.js';
 import { cleanSchema, objectParts } from './json-schema.js';
 import type { ConversionWarning, ImportResult } from './types.js';
+import { STATES_TOOL, statesWorkflow } from './retell-states.js';
 import { hasVendorVariable, type VariableDialect } from './variables.js';
 
 /** Retell dynamic variables: `{{name}}`; `{{call_id}}` is the call's id. */
@@ -119,13 +120,29 @@ export function importRetell(value: unknown, source: SourceInfo): ImportResult {
   checkVendorLimits(lists, source);
   const warnings: ConversionWarning[] = [];
   const tools = [];
+  // The names each list's tools got, so a state's step allows exactly its tools.
+  const named = new Map<string, string[]>();
   for (const found of lists) {
+    const list: string[] = [];
+    named.set(found.base, list);
     for (const [index, raw] of found.list.entries()) {
       const base = `${found.base}[${index}]`;
       const t = parseVendor(retellToolSchema, raw, base, source);
       const w = new ToolWarnings(warnings, base, t.name);
-      tools.push(finishDraft(w, toDraft(t, w)));
+      const def = finishDraft(w, toDraft(t, w));
+      list.push(def.tool.function.name);
+      tools.push(def);
     }
+  }
+  if (isPlainObject(value) && findList(value, ['tools']) === undefined) {
+    const flow = statesWorkflow(
+      value,
+      new ToolWarnings(warnings, '', STATES_TOOL),
+      RETELL_DIALECT,
+      named.get('general_tools') ?? [],
+      (i) => named.get(`states[${i}].tools`) ?? [],
+    );
+    if (flow !== undefined) tools.push(flow);
   }
   const items = lists.flatMap((l) => l.list);
   return importResult(tools, warnings, expected, items, source);
@@ -181,9 +198,11 @@ function speech(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
 }
 
 function parameters(schema: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
-  ({ properties: d.properties, required: d.required } = objectParts(
-    cleanSchema(w, ['parameters'], schema),
-  ));
+  ({
+    properties: d.properties,
+    required: d.required,
+    extras: d.schemaExtras,
+  } = objectParts(cleanSchema(w, ['parameters'], schema)));
 }
 
 function custom(t: RetellTool, w: ToolWarnings, d: DraftTool): void {

@@ -58,7 +58,7 @@ export interface ImportedOptionsJson {
 
 /** One Syllable-format definition, as JSON (the shape `loadTools` accepts). */
 export interface ToolDefinitionJson {
-  type: 'action' | 'endpoint';
+  type: 'action' | 'endpoint' | 'context';
   tool: {
     type: 'function';
     function: { name: string; description?: string; parameters: JsonSchemaJson };
@@ -74,6 +74,8 @@ export interface ToolDefinitionJson {
   defaults?: Record<string, unknown>;
   result?: unknown;
   options?: ImportedOptionsJson;
+  /** A workflow (a Retell multi-state LLM's states): `{ task }` as docs/workflows.md writes it. */
+  context?: { task: Record<string, unknown> };
 }
 
 /** Result of {@link importTools}. */

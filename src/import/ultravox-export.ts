@@ -9,6 +9,7 @@ import {
   beforePhrases,
   descriptionOf,
   exportViews,
+  unexpressedExtras,
   unexpressedRule,
   type ExportView,
 } from './export-view.js';
@@ -20,6 +21,7 @@ const PLATFORM = 'Ultravox';
 /** Exports definitions as Ultravox `selectedTools` entries. */
 export function exportUltravox(defs: readonly ToolDefinition[]): ExportResult {
   return exportViews(defs, (v) => {
+    unexpressedExtras(v, PLATFORM);
     speech(v);
     if (v.kind !== 'end_call') return { temporaryTool: definition(v) };
     if (v.def.name !== 'hangUp')
@@ -120,7 +122,8 @@ function definition(v: ExportView): Record<string, unknown> {
     ...(endpoint !== undefined && endpoint.timeoutSecs !== 20
       ? { timeout: `${endpoint.timeoutSecs}s` }
       : {}),
-    ...(def.options.sideEffects === 'none' && endpoint !== undefined
+    // Only a declaration: every GET is `none` by default, and Ultravox precomputes a tool marked so.
+    ...(def.options.sideEffects === 'none' && endpoint !== undefined && endpoint.method !== 'get'
       ? { precomputable: true }
       : {}),
     ...(endpoint !== undefined

@@ -147,7 +147,17 @@ function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): Dr
     t.modelToolName !== undefined ? ['modelToolName'] : ['name'],
     t.description,
   );
-  if (t.precomputable === true) d.options.side_effects = 'none';
+  if (t.precomputable === true) {
+    // A GET is side-effect free in switchboard already: writing it would say nothing, and the
+    // export could not tell a declared GET from any other (it writes `precomputable` only for a
+    // declaration that differs from the method's default).
+    if ((t.http?.httpMethod ?? '').toUpperCase() === 'GET')
+      w.warn(
+        ['precomputable'],
+        'a GET is side-effect free in switchboard by default (options.side_effects: none); exporting back to Ultravox leaves precomputable out (its default, false)',
+      );
+    else d.options.side_effects = 'none';
+  }
   if (
     t.defaultReaction !== undefined &&
     !['AGENT_REACTION_SPEAKS', 'AGENT_REACTION_UNSPECIFIED'].includes(t.defaultReaction)
@@ -215,6 +225,7 @@ function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): Dr
       method,
       location: argsIn,
       methodField: ['http', 'httpMethod'],
+      urlField: ['http', 'baseUrlPattern'],
       ...(t.timeout !== undefined
         ? { timeoutSecs: timeoutSecs(w, ['timeout'], Number.parseFloat(t.timeout)) }
         : {}),

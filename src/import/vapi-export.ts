@@ -12,11 +12,13 @@ import {
   unexpressedRule,
   writtenText,
   type ExportView,
+  type RuleView,
 } from './export-view.js';
+import { isPlainObject } from '../own-data.js';
 import { objectSchema } from './json-schema.js';
 import type { ExportResult, JsonSchemaJson } from './types.js';
 import { VAPI_DIALECT } from './vapi.js';
-import { fromFormat, fromMustache } from './variables.js';
+import { fromFormat, fromMustache, hasVendorVariable } from './variables.js';
 
 /** Exports definitions as Vapi tools. */
 export function exportVapi(defs: readonly ToolDefinition[]): ExportResult {
@@ -65,7 +67,7 @@ function fn(v: ExportView): Record<string, unknown> {
   return {
     name: f.name,
     ...(f.description !== undefined ? { description: descriptionOf(v.def) } : {}),
-    parameters: objectSchema(v.properties, v.required),
+    parameters: objectSchema(v.properties, v.required, undefined, v.extras),
   };
 }
 
@@ -94,6 +96,8 @@ function apiRequest(v: ExportView): Record<string, unknown> {
   const endpoint = def.endpoint!;
   let url = endpoint.url;
   const properties: Record<string, JsonSchemaJson> = { ...v.properties };
+  // Vapi's documented place for fixed values is the tool's `parameters` list (key/value, Liquid).
+  const parameters = new Map<string, unknown>();
   for (const s of def.staticParameters) {
     const value = liquid(v, s.name, s.default);
     if (value === undefined) continue;
@@ -101,19 +105,21 @@ function apiRequest(v: ExportView): Record<string, unknown> {
       url = url.replace(`{${s.name}}`, value);
       continue;
     }
-    properties[s.name] = {
-      type: jsonType(s.default),
-      ...(s.description !== undefined ? { description: s.description } : {}),
-      value,
-    };
+    parameters.set(s.name, value);
   }
+  const rules = hiddenValues(v, parameters);
+  // Vapi fills `{{name}}` in the URL from the argument `name` the body declares (its docs' GET
+  // example), which is what a placeholder filled by an argument means here.
   for (const p of endpoint.pathParams)
-    if (url.includes(`{${p}}`))
-      v.w.warn(
-        ['endpoint', 'url'],
-        `placeholder {${p}} is filled from the model's arguments; Vapi's url takes Liquid variables only (unconfirmed for arguments); kept as written`,
-      );
-  for (const rule of v.rules) {
+    if (url.includes(`{${p}}`)) {
+      if (!Object.hasOwn(properties, p))
+        v.w.warn(
+          ['endpoint', 'url'],
+          `placeholder {${p}} is filled by neither an argument nor a static value; kept as written`,
+        );
+      else url = url.replace(`{${p}}`, `{{${p}}}`);
+    }
+  for (const rule of rules) {
     const target = properties[rule.key];
     if (rule.conditional || rule.action !== 'default' || target === undefined) {
       unexpressedRule(
@@ -140,7 +146,10 @@ function apiRequest(v: ExportView): Record<string, unknown> {
     ...(def.tool.function.description !== undefined ? { description: descriptionOf(def) } : {}),
     method: endpoint.method.toUpperCase(),
     url,
-    body: objectSchema(properties, v.required),
+    body: objectSchema(properties, v.required, undefined, v.extras),
+    ...(parameters.size > 0
+      ? { parameters: [...parameters].map(([key, value]) => ({ key, value })) }
+      : {}),
     ...(endpoint.timeoutSecs !== 20 ? { timeoutSeconds: endpoint.timeoutSecs } : {}),
     ...(def.service !== undefined ? { credentialId: def.service } : {}),
     ...(def.options.save.length > 0
@@ -153,10 +162,43 @@ function apiRequest(v: ExportView): Record<string, unknown> {
   };
 }
 
-function jsonType(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (Number.isInteger(value)) return 'integer';
-  return typeof value === 'boolean' ? 'boolean' : typeof value === 'number' ? 'number' : 'string';
+/**
+ * Unconditional overrides of a value the model does not fill (`metadata`), and dotted template
+ * overrides inside it (`metadata.callId` = `{vars.transport.callSid}`), go back into `parameters`
+ * as one value with Liquid where the templates were (what the import of such a value writes).
+ * Returns the rules left for the body's defaults.
+ */
+function hiddenValues(v: ExportView, parameters: Map<string, unknown>): RuleView[] {
+  const rest: RuleView[] = [];
+  for (const rule of v.rules) {
+    const hidden =
+      !rule.conditional && rule.action === 'override' && !Object.hasOwn(v.properties, rule.key);
+    if (hidden && !rule.key.includes('.') && rule.value !== undefined) {
+      parameters.set(rule.key, structuredClone(rule.value));
+      continue;
+    }
+    const [head, ...path] = rule.key.split('.');
+    const text = rule.format !== undefined ? fromFormat(rule.format, VAPI_DIALECT) : undefined;
+    const into = parameters.get(head!);
+    if (hidden && text !== undefined && path.length > 0 && setIn(into, path, text)) continue;
+    rest.push(rule);
+  }
+  return rest;
+}
+
+/** Sets `path` inside `target` (plain objects only); false when a step is missing. */
+function setIn(target: unknown, path: readonly string[], value: string): boolean {
+  let at = target;
+  for (const key of path.slice(0, -1)) {
+    if (!isPlainObject(at) || !Object.hasOwn(at, key)) return false;
+    at = at[key];
+  }
+  const last = path[path.length - 1]!;
+  if (!isPlainObject(at) || !Object.hasOwn(at, last)) return false;
+  // The value an import wrote still holds the Liquid as Vapi wrote it (spacing and all).
+  const current = at[last];
+  if (!(typeof current === 'string' && hasVendorVariable(current))) at[last] = value;
+  return true;
 }
 
 function destinations(v: ExportView): Record<string, unknown>[] {

@@ -7,7 +7,7 @@ import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import { toJmesPath, type DraftTool } from './draft-tool.js';
 import { addBridge, addPhrase, setBefore, setOnError, type Phrases } from './messages.js';
 import { VAPI_DIALECT, type VapiMessage, type VapiTool } from './vapi-schema.js';
-import { toMustache } from './variables.js';
+import { toMustache, vendorVariables } from './variables.js';
 
 /** `variableExtractionPlan.aliases` whose value is one `{{path}}` → `options.save`. */
 export function extraction(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
@@ -26,12 +26,30 @@ export function extraction(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
   }
 }
 
-function phrasesOf(m: VapiMessage): Phrases {
+/**
+ * The message's phrases. With `asWritten` (pre-tool and bridge phrases, which switchboard speaks
+ * without rendering), a phrase holding Liquid is left out with a warning naming its variables:
+ * it would be spoken with the braces.
+ */
+function phrasesOf(m: VapiMessage, w?: ToolWarnings, field?: FieldPath): Phrases {
   const phrases: Phrases = {};
-  for (const c of m.contents ?? [])
-    if (c.text !== undefined) addPhrase(phrases, c.text, c.language ?? '*');
-  if (Object.keys(phrases).length === 0 && m.content !== undefined && m.content !== '')
-    addPhrase(phrases, m.content);
+  const add = (text: string, language: string, at: FieldPath): void => {
+    const vars = w !== undefined ? vendorVariables(text) : [];
+    if (vars.length === 0) addPhrase(phrases, text, language);
+    else
+      w!.warn(
+        at,
+        `switchboard speaks this phrase as written, so its Liquid (${vars.map((v) => `{{${v}}}`).join(', ')}) would be read out as braces; not imported`,
+      );
+  };
+  for (const [i, c] of (m.contents ?? []).entries())
+    if (c.text !== undefined) add(c.text, c.language ?? '*', [...(field ?? []), 'contents', i]);
+  if (
+    !(m.contents ?? []).some((c) => c.text !== undefined) &&
+    m.content !== undefined &&
+    m.content !== ''
+  )
+    add(m.content, '*', [...(field ?? []), 'content']);
   return phrases;
 }
 
@@ -46,13 +64,13 @@ export function messages(t: VapiTool, w: ToolWarnings, d: DraftTool, action: boo
       );
     switch (m.type) {
       case 'request-start':
-        setBefore(d.options, phrasesOf(m));
+        setBefore(d.options, phrasesOf(m, w, field));
         // Actions already wait for earlier speech (docs/voice.md); only endpoints need the flag.
         if (m.blocking === true && !action)
           d.options.speech = { ...d.options.speech, after_speech: true };
         break;
       case 'request-response-delayed':
-        addBridge(d.options, phrasesOf(m));
+        addBridge(d.options, phrasesOf(m, w, field));
         if (m.timingMilliseconds !== undefined)
           w.warn(
             [...field, 'timingMilliseconds'],

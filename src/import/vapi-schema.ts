@@ -7,8 +7,28 @@
 import { z } from 'zod';
 import type { VariableDialect } from './variables.js';
 
-/** Vapi's variables: Liquid `{{name}}`; `{{call.id}}` is the call's id. */
-export const VAPI_DIALECT: VariableDialect = { system: new Map([['call.id', 'session.id']]) };
+/**
+ * Vapi's variables: Liquid `{{name}}`. Its call variables (docs.vapi.ai, "The variable bag") that
+ * switchboard has a system value for map to it: the call id, the caller's number (`source`), the
+ * number called (`target`), the time. The first Vapi name of a value is the one export writes.
+ * The other call variables (`transport.callSid`, `customer.name`…) stay session variables of the
+ * same name, with a warning.
+ */
+export const VAPI_DIALECT: VariableDialect = {
+  system: new Map([
+    ['call.id', 'session.id'],
+    ['customer.number', 'session.source'],
+    ['phoneNumber.number', 'session.target'],
+    ['now', 'session.datetime'],
+    ['currentDateTime', 'session.datetime'],
+    ['date', 'session.date'],
+  ]),
+  unmapped: {
+    names: new Set(['time', 'year', 'month', 'day', 'messages', 'transcript', 'prompt']),
+    prefixes: ['call.', 'customer.', 'phoneNumber.', 'transport.', 'assistant.'],
+  },
+  platform: 'Vapi',
+};
 
 const str = z.string({ error: 'expected a string' });
 const num = z.number({ error: 'expected a number' });

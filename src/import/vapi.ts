@@ -28,6 +28,7 @@ import {
   headersToService,
   mapUrl,
   serviceName,
+  type MappedUrl,
   timeoutSecs,
   type VendorHeader,
 } from './http-parts.js';
@@ -107,9 +108,11 @@ function withFunction(t: VapiTool, w: ToolWarnings, fallback: string): DraftTool
     fn?.description,
   );
   if (fn?.parameters !== undefined)
-    ({ properties: d.properties, required: d.required } = objectParts(
-      cleanSchema(w, ['function', 'parameters'], fn.parameters),
-    ));
+    ({
+      properties: d.properties,
+      required: d.required,
+      extras: d.schemaExtras,
+    } = objectParts(cleanSchema(w, ['function', 'parameters'], fn.parameters)));
   const action =
     t.type === 'apiRequest' ? false : t.type === 'function' ? t.server?.url === undefined : true;
   messages(t, w, d, action);
@@ -128,7 +131,7 @@ function functionTool(t: VapiTool, w: ToolWarnings): DraftTool {
   } else {
     w.warn(
       ['server', 'url'],
-      'Vapi POSTs a "tool-calls" message envelope and reads { results: [...] }; switchboard POSTs the arguments as the JSON body and gives the model the response as is: adapt the server',
+      'Vapi POSTs a "tool-calls" message envelope and reads { results: [...] }; switchboard POSTs the arguments as the JSON body and gives the model the response as is: adapt the server. Exported back to Vapi it is an apiRequest tool (the call switchboard makes), not a function tool',
     );
     setHttp(d, mapUrl(w, ['server', 'url'], server.url, VAPI_DIALECT, false), {
       method: 'post',
@@ -165,7 +168,10 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   const method = t.method ?? 'POST';
   const inQuery = ['get', 'delete'].includes(method.toLowerCase());
   if (t.body !== undefined) bodySchema(t.body, w, d);
-  setHttp(d, mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery), {
+  // Before the URL's hidden values, so an export (which writes them all as `parameters`) reads back
+  // in the same order.
+  staticParameters(t, w, d);
+  setHttp(d, argumentPlaceholders(d, mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery)), {
     method,
     location: inQuery ? 'query' : 'body',
     methodField: ['method'],
@@ -180,14 +186,27 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
       'switchboard retries get/put/delete on network errors, 429 and 502-504 by itself (docs/handlers.md); the plan is not imported',
     );
   auth(w, d, t.credentialId, ['credentialId'], schemaHeaders(t.headers), t.url ?? '');
-  staticParameters(t, w, d);
   extraction(t, w, d);
   return d;
+}
+
+/**
+ * Vapi fills `{{name}}` in an apiRequest URL from the model's arguments when the body declares
+ * `name` (its docs' `…/orders/{{orderNumber}}` with body property `orderNumber`): the placeholder
+ * is then the argument's, not a hidden value from a session variable.
+ */
+function argumentPlaceholders(d: DraftTool, url: MappedUrl): MappedUrl {
+  const statics = url.statics.filter(
+    (s) => !(Object.hasOwn(d.properties, s.name) && s.default === `{{vars.${s.name}}}`),
+  );
+  return statics.length === url.statics.length ? url : { ...url, statics };
 }
 
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */
 function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
   const { properties: props, required: list } = objectParts(body);
+  // The body's own keywords (`additionalProperties: false`) constrain what the model may send.
+  Object.assign(d.schemaExtras, cleanSchema(w, ['body'], objectParts(body).extras));
   const required = new Set(list);
   for (const [name, prop] of Object.entries(props)) {
     const field: FieldPath = ['body', 'properties', name];
@@ -236,7 +255,50 @@ function constant(
       toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m)),
       description,
     );
-  else addConstant(d, name, value, description);
+  else {
+    addConstant(d, name, value, description);
+    nestedLiquid(w, d, name, value, field);
+  }
+}
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * Vapi renders Liquid in strings nested in object and list values too. A string inside objects
+ * becomes a dotted `@override` rule after the rule that writes the whole value (`"metadata.callId":
+ * {transform: {action: override, format: "{vars.transport.callSid}"}}`); one inside a list cannot
+ * be addressed by a rule and is a warning naming it (sent as the literal text).
+ */
+function nestedLiquid(
+  w: ToolWarnings,
+  d: DraftTool,
+  key: string,
+  value: unknown,
+  field: FieldPath,
+  inList = false,
+): void {
+  if (typeof value === 'string') {
+    if (!hasVendorVariable(value)) return;
+    if (inList || key.split('.').some((k) => !PLAIN_KEY.test(k))) {
+      w.warn(
+        field,
+        `the Liquid in "${value}" sits ${inList ? 'in a list' : 'under a key that is not a plain name'}, which a switchboard rule cannot address; sent as the literal text`,
+      );
+      return;
+    }
+    d.defaults[key] = {
+      transform: {
+        action: 'override',
+        format: toFormat(value, VAPI_DIALECT, (m) => w.warn(field, m)),
+      },
+    };
+    return;
+  }
+  if (Array.isArray(value))
+    value.forEach((v, i) => nestedLiquid(w, d, key, v, [...field, i], true));
+  else if (isPlainObject(value))
+    for (const [k, v] of Object.entries(value))
+      nestedLiquid(w, d, `${key}.${k}`, v, [...field, k], inList);
 }
 
 function staticParameters(t: VapiTool, w: ToolWarnings, d: DraftTool): void {

@@ -12,6 +12,24 @@ import Mustache from 'mustache';
 export interface VariableDialect {
   /** Vendor variable → switchboard variable path (without `vars.`), e.g. `call.id` → `session.id`. */
   readonly system: ReadonlyMap<string, string>;
+  /**
+   * The platform's own call variables that have no switchboard system value (`transport.callSid`):
+   * each is imported as a session variable of the same name, with a warning that the host must set
+   * it. A name here or under a prefix here (`transport.`) counts.
+   */
+  readonly unmapped?: { readonly names: ReadonlySet<string>; readonly prefixes: readonly string[] };
+  /** The platform's name, for warnings. */
+  readonly platform?: string;
+}
+
+/** Warns when `name` is one of the platform's call variables without a switchboard value. */
+function checkUnmapped(name: string, dialect: VariableDialect, problem: VariableProblem): void {
+  const u = dialect.unmapped;
+  if (u === undefined || dialect.system.has(name)) return;
+  if (u.names.has(name) || u.prefixes.some((p) => name.startsWith(p)))
+    problem(
+      `${dialect.platform ?? 'the platform'}'s call variable "${name}" has no switchboard system value; imported as the session variable vars.${name}, which the host must set`,
+    );
 }
 
 const VENDOR_VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -69,6 +87,7 @@ export function toMustache(
   for (const m of text.matchAll(VENDOR_VARIABLE)) {
     const name = checked(m[1] ?? '', problem);
     if (!NAME.test(name)) continue;
+    checkUnmapped(name, dialect, problem);
     out += escapeBraceRuns(text.slice(last, m.index), true);
     out += `{{vars.${sessionName(name, dialect)}}}`;
     last = m.index + m[0].length;
@@ -138,6 +157,7 @@ export function toFormat(text: string, dialect: VariableDialect, problem: Variab
   for (const m of text.matchAll(VENDOR_VARIABLE)) {
     const name = checked(m[1] ?? '', problem);
     if (!NAME.test(name)) continue;
+    checkUnmapped(name, dialect, problem);
     out += escapeBraces(text.slice(last, m.index));
     out += `{vars.${sessionName(name, dialect)}}`;
     last = m.index + m[0].length;

@@ -24,22 +24,27 @@ function imported(p: Platform, file: string) {
 
 for (const p of PLATFORMS) {
   describe(`${p} examples`, () => {
-    it('has at least four sourced examples', () => {
-      expect(examples(p).length).toBeGreaterThanOrEqual(4);
+    it('has at least five sourced examples, each listed in the README', () => {
+      expect(examples(p).length).toBeGreaterThanOrEqual(5);
+      const readme = readFileSync(join('fixtures/import', p, 'README.md'), 'utf8');
       for (const file of examples(p)) {
         const meta = parseYaml(
           readFileSync(join('fixtures/import', p, file.replace(/\.json$/, '.source.yaml')), 'utf8'),
         ) as {
-          source: { repo: string; path: string; version: string; commit: string }[];
+          source: { repo?: string; path?: string; commit?: string; url?: string }[];
           notes: string;
         };
         expect(meta.source.length, file).toBeGreaterThan(0);
         for (const s of meta.source) {
-          expect(s.repo).toMatch(/^[\w.-]+\/[\w.-]+$/);
-          expect(s.commit).toMatch(/^[0-9a-f]{40}$/);
-          expect(s.path.length).toBeGreaterThan(3);
+          // A repository file at a commit, or a published page's address.
+          if (s.repo !== undefined) {
+            expect(s.repo).toMatch(/^[\w.-]+\/[\w.-]+$/);
+            expect(s.commit).toMatch(/^[0-9a-f]{40}$/);
+            expect(s.path?.length).toBeGreaterThan(3);
+          } else expect(s.url).toMatch(/^https:\/\/[\w.-]+\//);
         }
         expect(meta.notes.length).toBeGreaterThan(20);
+        expect(readme, `${file} in README.md`).toContain(file);
       }
     });
 
@@ -61,10 +66,21 @@ for (const p of PLATFORMS) {
       });
     }
 
-    it('plays its conversation fixture over the imported tools', async () => {
-      const result = await runFixture(join('fixtures/import', p, 'conversation.yaml'));
-      expect(resultProblemLines(result)).toEqual([]);
-      expect(result.status).toBe('passed');
+    const conversations = readdirSync(join('fixtures/import', p)).filter((f) =>
+      /^conversation.*\.yaml$/.test(f),
+    );
+    for (const file of conversations)
+      it(`plays ${file} over the imported tools`, async () => {
+        const result = await runFixture(join('fixtures/import', p, file));
+        expect(resultProblemLines(result)).toEqual([]);
+        expect(result.status).toBe('passed');
+      });
+
+    it('runs every example in a conversation fixture', () => {
+      const played = conversations
+        .map((f) => readFileSync(join('fixtures/import', p, f), 'utf8'))
+        .join('\n');
+      for (const file of examples(p)) expect(played, file).toContain(`imported/${file}`);
     });
   });
 }
@@ -82,7 +98,7 @@ describe('imported tools transform as the platform meant', () => {
   }
 
   it('Vapi: a Liquid path variable fills the URL placeholder; a body "default" fills only a missing argument', async () => {
-    const vars = { 'vars.customer.number': '+1555' };
+    const vars = { 'vars.session.source': '+1555' };
     const filled = await transform('vapi', 'api-request.json', 'lookup_customer', {}, vars);
     expect(filled.ok && filled.args).toEqual({
       source: 'vapi',

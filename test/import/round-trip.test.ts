@@ -26,6 +26,13 @@ const LOSSY: Record<
       expect(desc(again)).not.toContain('billing');
     },
   },
+  'retell/multi-state-llm.json': {
+    warning: /a context tool runs inside switchboard/,
+    differs: (first, again) => {
+      expect(first.type).toBe('context');
+      expect(again.type).not.toBe('context');
+    },
+  },
   'retell/custom-post-order.json': {
     warning: /Retell tools carry their headers/,
     differs: (first, again) => {
@@ -34,6 +41,12 @@ const LOSSY: Record<
     },
   },
 };
+
+function withoutDefaultTimeout(t: ToolDefinitionJson): ToolDefinitionJson {
+  if (t.endpoint?.timeout !== 20) return t;
+  const { timeout: _default, ...endpoint } = t.endpoint;
+  return { ...t, endpoint };
+}
 
 async function roundTrip(p: Platform, file: string) {
   const path = join('fixtures/import', p, file);
@@ -50,12 +63,13 @@ for (const p of PLATFORMS) {
       const lossy = LOSSY[`${p}/${file}`];
       it(`${file}${lossy ? ' (documented loss)' : ''}`, async () => {
         const { first, exported, again } = await roundTrip(p, file);
-        expect(exported.tools.length).toBe(first.tools.length);
         if (lossy === undefined) {
-          expect(again.tools).toEqual(first.tools);
+          expect(exported.tools.length).toBe(first.tools.length);
+          // A timeout equal to switchboard's default (20 s) is not exported (docs/import.md).
+          expect(again.tools).toEqual(first.tools.map(withoutDefaultTimeout));
         } else {
           expect(exported.warnings.map((w) => w.message).join('\n')).toMatch(lossy.warning);
-          lossy.differs(first.tools[0]!, again.tools[0]!);
+          lossy.differs(first.tools.at(-1)!, again.tools.at(-1)!);
         }
       });
     }

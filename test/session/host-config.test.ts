@@ -119,7 +119,7 @@ describe('services are checked at createSession, every auth kind and field', () 
 
   it('the service itself: unknown settings, headers, origins, and a non-object', () => {
     expect(issuesOf({ services: services({ orgins: [ORIGIN] }) })).toEqual([
-      'services.clinic.orgins: is not a service setting (did you mean `origins`?); settings: auth, headers, origins',
+      'services.clinic.orgins: is not a service setting (did you mean `origins`?); settings: auth, headers, origins, maxConnections',
     ]);
     expect(issuesOf({ services: services({ headers: { 'x-site': 7 } }) })).toEqual([
       'services.clinic.headers.x-site: expected a string, got a number',

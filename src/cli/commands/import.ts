@@ -35,8 +35,12 @@ export async function importCommand(argv: readonly string[], io: CliIO): Promise
     oneFile: 'name exactly one file to import',
     async convert({ file, platform, out }) {
       const result = importTools(await readToolsFile(file), { from: platform, file });
-      // The promise of the command: what it writes loads. A failure here is a bug, reported as such.
-      await loadTools({ tools: result.tools }, { file: out ?? '<stdout>' });
+      // The promise of the command: what it writes loads. A failure here is a bug; it names the
+      // vendor file it came from (the paths are those of the imported definitions).
+      await loadTools(
+        { tools: result.tools },
+        { file: `${out ?? '<stdout>'} (imported from ${file})` },
+      );
       return {
         output: { tools: result.tools },
         count: result.tools.length,

@@ -1,0 +1,375 @@
+/**
+ * Imports keep the vendor's meaning (issue 46, items 1-5): each published example that changed
+ * meaning silently is imported, run through the transform or validator, and exported back.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { exportTools } from '../../src/import/export-tools.js';
+import { importTools } from '../../src/import/import-tools.js';
+import type { Platform } from '../../src/import/types.js';
+import { transformCall } from '../../src/harness/transform-call.js';
+
+function vendor(p: Platform, file: string) {
+  const path = `fixtures/import/${p}/${file}`;
+  return importTools(JSON.parse(readFileSync(path, 'utf8')), { from: p, file: path });
+}
+
+async function run(
+  p: Platform,
+  file: string,
+  tool: string,
+  args: Record<string, unknown>,
+  vars: Record<string, unknown> = {},
+) {
+  const set = await loadTools({ tools: vendor(p, file).tools });
+  return transformCall({ tools: set, tool, args: JSON.stringify(args), vars });
+}
+
+describe('Vapi', () => {
+  it('keeps additionalProperties: false of the body: an extra argument is refused', async () => {
+    const set = await loadTools({ tools: vendor('vapi', 'order-status.json').tools });
+    const def = set.tools.get('getCoffeeOrderStatus')!;
+    expect(def.tool.function.parameters['additionalProperties']).toBe(false);
+    expect(def.validator.validate({ orderId: 47730 }).ok).toBe(true);
+    expect(def.validator.validate({ orderId: 47730, extra: 1 }).ok).toBe(false);
+    const out = exportTools(set, { to: 'vapi' });
+    expect(out.tools[0]).toMatchObject({ body: { additionalProperties: false } });
+  });
+
+  it('translates Liquid nested in an object-valued static parameter; warns for one in a list', async () => {
+    const { warnings } = vendor('vapi', 'static-parameters.json');
+    const out = await run(
+      'vapi',
+      'static-parameters.json',
+      'create_lead',
+      {},
+      { 'vars.transport.callSid': 'CA123', 'vars.session.source': '+1555' },
+    );
+    expect(out.ok && out.args).toMatchObject({
+      org_id: 'my-org-123',
+      priority: 1,
+      metadata: {
+        channel: 'voice',
+        callId: 'CA123',
+        routing: { department: 'sales', queue: 'priority' },
+      },
+    });
+    const messages = warnings.map((w) => `${w.path}: ${w.message}`).join('\n');
+    expect(messages).toMatch(
+      /parameters\[3\]\.value\.callId: Vapi's call variable "transport\.callSid" has no switchboard system value/,
+    );
+    expect(messages).toMatch(
+      /parameters\[3\]\.value\.tags\[1\]: the Liquid in "\{\{ customer\.number \}\}" sits in a list/,
+    );
+  });
+
+  it("maps Vapi's call variables to session values: caller, number called, call id", async () => {
+    const out = await run(
+      'vapi',
+      'static-parameters.json',
+      'lookup_and_verify_user',
+      { name: 'Steffen', email: 's@example.com' },
+      { 'vars.session.source': '+15551234567', 'vars.session.target': '+18005551212' },
+    );
+    expect(out.ok && out.args).toMatchObject({
+      caller_number: '+15551234567',
+      called_number: '+18005551212',
+      call_id: expect.any(String),
+    });
+  });
+
+  it('exports static values as the documented parameters list, nested Liquid as written', async () => {
+    const set = await loadTools({ tools: vendor('vapi', 'static-parameters.json').tools });
+    const out = exportTools(set, { to: 'vapi' });
+    const lead = out.tools[0] as { body: { properties: object }; parameters: unknown[] };
+    expect(lead.body.properties).toEqual({});
+    expect(lead.parameters).toEqual(
+      JSON.parse(readFileSync('fixtures/import/vapi/static-parameters.json', 'utf8'))[0].parameters,
+    );
+  });
+
+  it('a function tool with a server says at import that it exports back as apiRequest', () => {
+    const { warnings } = vendor('vapi', 'static-parameters.json');
+    expect(warnings.find((w) => w.path === 'tools[1].server.url')?.message).toMatch(
+      /Exported back to Vapi it is an apiRequest tool/,
+    );
+  });
+});
+
+describe('ElevenLabs', () => {
+  it('placeholders in the query string become query arguments; literal values stay', async () => {
+    const { tools, warnings } = vendor('elevenlabs', 'weather-open-meteo.json');
+    expect(warnings).toEqual([]);
+    expect(tools[0]).toMatchObject({
+      type: 'endpoint',
+      endpoint: {
+        url: 'https://api.open-meteo.com/v1/forecast?current=temperature_2m,wind_speed_10m&hourly=temperature_2m,relative_humidity_2m,wind_speed_10m',
+        method: 'get',
+        argument_location: 'query',
+      },
+    });
+  });
+
+  it('a query placeholder under another key is named in a warning', () => {
+    const { warnings } = importTools(
+      {
+        type: 'webhook',
+        name: 'w',
+        description: 'd',
+        api_schema: {
+          url: 'https://api.weather.test/f?lat={latitude}',
+          method: 'GET',
+          path_params_schema: { latitude: { type: 'string', description: 'x' } },
+        },
+      },
+      { from: 'elevenlabs' },
+    );
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(
+      /query parameter "lat" takes \{latitude\}/,
+    );
+  });
+});
+
+describe('Retell', () => {
+  it('a multi-state LLM becomes a step workflow: one step per state, starting state first', async () => {
+    const { tools, warnings } = vendor('retell', 'multi-state-llm.json');
+    expect(tools.map((t) => t.tool.function.name)).toEqual([
+      'end_call',
+      'transfer_to_support',
+      'retell_states',
+    ]);
+    const task = tools[2]!.context!.task as {
+      steps: { id: string; tools: { allow: string[] }; instructions: string[]; next: string[] }[];
+    };
+    expect(task.steps.map((s) => s.id)).toEqual(['information_collection', 'appointment_booking']);
+    expect(task.steps[0]!.tools.allow).toEqual(['end_call', 'transfer_to_support']);
+    expect(task.steps[1]!.tools.allow).toEqual(['end_call']);
+    expect(task.steps[0]!.instructions[1]).toMatch(/go_to_step "appointment_booking"/);
+    expect(task.steps[0]!.next).toEqual(['information_collection']);
+    expect(warnings.map((w) => w.path)).toEqual(['states']);
+    const set = await loadTools({ tools });
+    expect(set.warnings.filter((w) => w.severity === 'error')).toEqual([]);
+  });
+
+  it('starts in starting_state; edge parameters and a missing destination are named', () => {
+    const { tools, warnings } = importTools(
+      {
+        general_tools: [{ type: 'end_call', name: 'end_call' }],
+        states: [
+          { name: 'a', edges: [{ destination_state_name: 'nowhere', description: 'x' }] },
+          {
+            name: 'b',
+            edges: [
+              {
+                destination_state_name: 'a',
+                description: 'back',
+                parameters: { type: 'object', properties: {} },
+              },
+            ],
+          },
+        ],
+        starting_state: 'b',
+      },
+      { from: 'retell' },
+    );
+    const task = tools[1]!.context!.task as { steps: { id: string }[] };
+    expect(task.steps.map((s) => s.id)).toEqual(['b', 'a']);
+    const byPath = new Map(warnings.map((w) => [w.path, w.message]));
+    expect(byPath.get('states[0].edges[0]')).toMatch(/"nowhere", which is no state/);
+    expect(byPath.get('states[1].edges[0].parameters')).toMatch(/no place in go_to_step/);
+  });
+});
+
+describe('Ultravox', () => {
+  const get = {
+    temporaryTool: {
+      modelToolName: 'getCatFact',
+      description: 'Returns back a random cat fact',
+      http: { baseUrlPattern: 'https://catfact.ninja/fact', httpMethod: 'GET' },
+    },
+  };
+
+  it('a GET without precomputable exports without it', async () => {
+    const set = await loadTools({ tools: importTools([get], { from: 'ultravox' }).tools });
+    const out = exportTools(set, { to: 'ultravox' });
+    expect(out.tools[0]).toEqual(get);
+  });
+
+  it('precomputable on a POST round-trips; on a GET it is named at import', async () => {
+    const post = structuredClone(get);
+    Object.assign(post.temporaryTool, { precomputable: true });
+    post.temporaryTool.http.httpMethod = 'POST';
+    const set = await loadTools({ tools: importTools([post], { from: 'ultravox' }).tools });
+    expect(exportTools(set, { to: 'ultravox' }).tools[0]).toMatchObject({
+      temporaryTool: { precomputable: true },
+    });
+    const onGet = structuredClone(get);
+    Object.assign(onGet.temporaryTool, { precomputable: true });
+    const { warnings } = importTools([onGet], { from: 'ultravox' });
+    expect(warnings.map((w) => w.field)).toEqual(['precomputable']);
+  });
+});
+
+describe('Vapi spoken messages', () => {
+  it('a start or delay phrase holding Liquid is named and left out (it would be spoken with braces)', () => {
+    const { tools, warnings } = importTools(
+      {
+        type: 'function',
+        function: { name: 'f' },
+        messages: [
+          { type: 'request-start', content: 'One moment, {{customer.name}}.' },
+          {
+            type: 'request-response-delayed',
+            contents: [
+              { type: 'text', text: 'Still on it.' },
+              { type: 'text', text: 'Hold on {{ name }}', language: 'en' },
+            ],
+          },
+        ],
+      },
+      { from: 'vapi' },
+    );
+    expect(tools[0]!.options?.speech?.before).toBeUndefined();
+    expect(tools[0]!.options?.bridge_phrases).toEqual({ '*': ['Still on it.'] });
+    const byPath = new Map(warnings.map((w) => [w.path, w.message]));
+    expect(byPath.get('tools[0].messages[0].content')).toMatch(
+      /\{\{customer\.name\}\}\) would be read out/,
+    );
+    expect(byPath.get('tools[0].messages[1].contents[1]')).toMatch(/\{\{name\}\}/);
+  });
+});
+
+describe('malformed vendor JSON Schema keywords', () => {
+  it('are removed with a warning naming the vendor path, so the import loads', async () => {
+    const { tools, warnings } = importTools(
+      {
+        type: 'function',
+        function: {
+          name: 'f',
+          parameters: {
+            type: 'object',
+            required: [1],
+            properties: { a: { type: 5 }, b: { type: 'string', minLength: -1, minimum: -3 } },
+          },
+        },
+      },
+      { from: 'vapi' },
+    );
+    expect(warnings.map((w) => w.path).sort()).toEqual([
+      'tools[0].function.parameters.properties.a.type',
+      'tools[0].function.parameters.properties.b.minLength',
+      'tools[0].function.parameters.required',
+      'tools[0].server',
+    ]);
+    const set = await loadTools({ tools });
+    expect(set.tools.get('f')!.validator.validate({ a: 1, b: '' }).ok).toBe(true);
+  });
+});
+
+describe('a URL placeholder naming no parameter', () => {
+  it('becomes a required string parameter, named in a warning at the vendor URL field', async () => {
+    const { tools, warnings } = importTools(
+      [
+        {
+          temporaryTool: {
+            modelToolName: 'q',
+            description: 'd',
+            http: {
+              baseUrlPattern: 'https://api.stocks.test/v1/{symbol}/price',
+              httpMethod: 'GET',
+            },
+          },
+        },
+      ],
+      { from: 'ultravox' },
+    );
+    expect(warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+      'tools[0].temporaryTool.http.baseUrlPattern: placeholder {symbol} names no parameter; added as a required string parameter the model fills',
+    ]);
+    const set = await loadTools({ tools });
+    expect(set.tools.get('q')!.validator.validate({}).ok).toBe(false);
+  });
+});
+
+describe('Vapi apiRequest URL variables', () => {
+  it('{{orderNumber}} naming a body property is the argument, and exports back as Liquid', async () => {
+    const { tools } = vendor('vapi', 'api-request-retry.json');
+    expect(tools[0]!.static_parameters).toBeUndefined();
+    const out = await run('vapi', 'api-request-retry.json', 'checkOrderStatus', {
+      orderNumber: 'B-2',
+    });
+    expect(out.ok && out.args).toEqual({ orderNumber: 'B-2' });
+    const exported = exportTools(await loadTools({ tools }), { to: 'vapi' });
+    expect(exported.tools[0]).toMatchObject({
+      url: 'https://api.yourcompany.com/orders/{{orderNumber}}',
+    });
+    expect(exported.warnings.map((w) => w.field)).not.toContain('endpoint.url');
+  });
+});
+
+describe('ElevenLabs system variables', () => {
+  it('map to session values where switchboard has one; the others are named', () => {
+    const { tools, warnings } = importTools(
+      {
+        type: 'webhook',
+        name: 'log_call',
+        description: 'd',
+        api_schema: {
+          url: 'https://api.calls.test/log',
+          method: 'POST',
+          request_body_schema: {
+            type: 'object',
+            properties: {
+              caller: { type: 'string', dynamic_variable: 'system__caller_id' },
+              called: { type: 'string', dynamic_variable: 'system__called_number' },
+              sid: { type: 'string', dynamic_variable: 'system__call_sid' },
+            },
+          },
+        },
+      },
+      { from: 'elevenlabs' },
+    );
+    expect(tools[0]!.static_parameters?.map((s) => s.default)).toEqual([
+      '{{vars.session.source}}',
+      '{{vars.session.target}}',
+      '{{vars.system__call_sid}}',
+    ]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      'ElevenLabs\'s call variable "system__call_sid" has no switchboard system value; imported as the session variable vars.system__call_sid, which the host must set',
+    ]);
+  });
+});
+
+describe('vendor names like __proto__', () => {
+  it('an ElevenLabs list-form property named __proto__ stays an own property, never a prototype', () => {
+    const { tools } = importTools(
+      {
+        type: 'webhook',
+        name: 'p',
+        description: 'd',
+        api_schema: {
+          url: 'https://api.p.test/x',
+          method: 'POST',
+          path_params_schema: [],
+          query_params_schema: [],
+          request_body_schema: {
+            id: 'body',
+            type: 'object',
+            properties: [{ id: '__proto__', type: 'string', description: 'x', required: true }],
+          },
+          request_headers: [],
+        },
+      },
+      { from: 'elevenlabs' },
+    );
+    const props = tools[0]!.tool.function.parameters['properties'] as object;
+    expect(Object.hasOwn(props, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(props)?.type).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(tools[0]!.tool.function.parameters))).toEqual(
+      JSON.parse(
+        '{"type":"object","properties":{"__proto__":{"type":"string","description":"x"}},"required":["__proto__"]}',
+      ),
+    );
+  });
+});
