@@ -92,20 +92,38 @@ export function resultTooLarge(what: string, why = `exceeds ${MAX_RESULT_BYTES} 
   return new ToolError('result_too_large', `${what} ${why}; it was not used`);
 }
 
+/** What a result converted or checked so far has cost; each throws {@link resultTooLarge} once over. */
+export interface ResultMeter {
+  /** Counts `n` more bytes of the result's JSON form. */
+  spend(n: number): void;
+  /** Checks the nesting depth reached. */
+  depth(depth: number): void;
+}
+
+/** A meter of one result against `maxBytes` and {@link MAX_RESULT_DEPTH}. */
+export function resultMeter(what: string, maxBytes = MAX_RESULT_BYTES): ResultMeter {
+  let left = maxBytes;
+  return {
+    spend: (n) => {
+      left -= n;
+      if (left < 0) throw resultTooLarge(what, `exceeds ${maxBytes} bytes`);
+    },
+    depth: (depth) => {
+      if (depth > MAX_RESULT_DEPTH)
+        throw resultTooLarge(what, `nests deeper than ${MAX_RESULT_DEPTH} levels`);
+    },
+  };
+}
+
 /**
  * Throws {@link resultTooLarge} when `value` as JSON would exceed `maxBytes` or nest deeper than
  * {@link MAX_RESULT_DEPTH}. Stops as soon as the budget is spent, so it costs at most O(maxBytes)
  * whatever the value (a list holding one long string a million times included).
  */
 export function checkResultSize(what: string, value: unknown, maxBytes = MAX_RESULT_BYTES): void {
-  let left = maxBytes;
-  const spend = (n: number): void => {
-    left -= n;
-    if (left < 0) throw resultTooLarge(what, `exceeds ${maxBytes} bytes`);
-  };
+  const { spend, depth: checkDepth } = resultMeter(what, maxBytes);
   const walk = (v: unknown, depth: number): void => {
-    if (depth > MAX_RESULT_DEPTH)
-      throw resultTooLarge(what, `nests deeper than ${MAX_RESULT_DEPTH} levels`);
+    checkDepth(depth);
     if (typeof v === 'string') {
       // Length first: a rope of many megabytes is refused without being flattened.
       spend(v.length + 2);

@@ -36,13 +36,7 @@ import {
 } from '@bufbuild/cel';
 import { RE2JS } from 're2js';
 import { isPlainObject } from '../own-data.js';
-import {
-  Meter,
-  MAX_RESULT_BYTES,
-  MAX_RESULT_DEPTH,
-  resultTooLarge,
-  type BudgetOptions,
-} from './budget.js';
+import { Meter, resultMeter, type BudgetOptions } from './budget.js';
 
 import { MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';
 
@@ -271,14 +265,9 @@ function toCel(value: unknown): CelInput {
 
 /** The result as JSON, refused once it would exceed the result caps (never fully built first). */
 function fromCel(value: unknown, what: string): unknown {
-  let left = MAX_RESULT_BYTES;
-  const spend = (n: number): void => {
-    left -= n;
-    if (left < 0) throw resultTooLarge(`the result of ${what}`);
-  };
+  const { spend, depth: checkDepth } = resultMeter(`the result of ${what}`);
   const convert = (v: unknown, depth: number): unknown => {
-    if (depth > MAX_RESULT_DEPTH)
-      throw resultTooLarge(`the result of ${what}`, `nests deeper than ${MAX_RESULT_DEPTH} levels`);
+    checkDepth(depth);
     if (typeof v === 'bigint') {
       spend(8);
       return Number(v);

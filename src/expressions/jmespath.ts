@@ -8,13 +8,7 @@
  */
 import * as jmespath from 'jmespath';
 import { getOwn, isPlainObject } from '../own-data.js';
-import {
-  Meter,
-  MAX_RESULT_BYTES,
-  MAX_RESULT_DEPTH,
-  resultTooLarge,
-  type BudgetOptions,
-} from './budget.js';
+import { Meter, resultMeter, type BudgetOptions } from './budget.js';
 
 /** A JMESPath expression, parsed and ready to evaluate. */
 export interface JmesPathProgram {
@@ -66,14 +60,9 @@ export function compileJmesPathProgram(source: string): JmesPathProgram {
 
 /** A plain JSON copy of `value` (proxies unwrapped), refused once over the result caps. */
 function plainCopy(value: unknown, targets: WeakMap<object, object>, what: string): unknown {
-  let left = MAX_RESULT_BYTES;
-  const spend = (n: number): void => {
-    left -= n;
-    if (left < 0) throw resultTooLarge(`the result of ${what}`);
-  };
+  const { spend, depth: checkDepth } = resultMeter(`the result of ${what}`);
   const copy = (v: unknown, depth: number): unknown => {
-    if (depth > MAX_RESULT_DEPTH)
-      throw resultTooLarge(`the result of ${what}`, `nests deeper than ${MAX_RESULT_DEPTH} levels`);
+    checkDepth(depth);
     const raw = v !== null && typeof v === 'object' ? (targets.get(v) ?? v) : v;
     if (typeof raw === 'string') {
       spend(raw.length + 2);
