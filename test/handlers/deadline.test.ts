@@ -216,7 +216,7 @@ describe('deadlines under fake timers that leave the clock alone', () => {
 
 describe('deadlines and the process', () => {
   const script = (body: string): string =>
-    `import { startDeadline } from '../../src/handlers/endpoint/deadline.js';
+    `import { startDeadline } from './dist/handlers/endpoint/deadline.js';
      const never = new AbortController().signal;
      ${body}`;
 
