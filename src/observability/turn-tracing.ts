@@ -7,11 +7,10 @@
  * The turn span's parent is the context active when the turn started, which is the host's context
  * at `send()` when the host runs a context manager (AsyncLocalStorage follows the promise chain).
  * Attributes never carry secrets; argument and result values only when the host opts in.
+ * A tool call's instruments are in tool-call-trace.ts, the report's shape in turn-timings.ts.
  */
 import {
-  ProxyTracerProvider,
   SpanKind,
-  SpanStatusCode,
   context,
   propagation,
   trace,
@@ -25,38 +24,17 @@ import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
 import { append } from '../small-arrays.js';
 import { REDACTED, safeUrl } from './safe-url.js';
+import { fail, globalTracer, modelId, providerOf, safeJson, traceparent } from './span-helpers.js';
+import { NO_ATTEMPT, ToolCall, type AttemptTrace, type ToolCallTrace } from './tool-call-trace.js';
+import { turnTimings } from './turn-timings.js';
+
+export type { AttemptTrace, ToolCallTrace } from './tool-call-trace.js';
+export { NO_TIMINGS } from './turn-timings.js';
 
 /** Scrubs secrets from text and values (the session's SecretSet). */
 export interface Scrubber {
   scrubText(text: string): string;
   scrubValue(value: unknown): unknown;
-}
-
-const TRACER_NAME = 'switchboard';
-
-/** Tracks one tool call. */
-export interface ToolCallTrace {
-  /** The handler starts (the call waited until now). */
-  dispatched(): void;
-  /**
-   * Whether the call has a recording span: only then do its HTTP attempts get spans, so without
-   * it `attempt` need not be called (it would return no headers and an end that does nothing).
-   */
-  readonly recording: boolean;
-  /**
-   * One HTTP attempt is about to be sent; returns headers to add and its end. `urlTemplate`: the
-   * tool's endpoint URL, whose literal path segments `url.full` keeps.
-   */
-  attempt(record: HttpExchangeRecord, urlTemplate?: string): AttemptTrace;
-  /** The call finished: its error code, if it failed, and its output. */
-  end(errorCode: string | undefined, output: unknown): void;
-}
-
-/** Tracks one HTTP attempt. */
-export interface AttemptTrace {
-  /** W3C trace context headers to send (empty unless the host enabled propagation). */
-  readonly headers: Readonly<Record<string, string>>;
-  end(status: number | undefined, failure?: string): void;
 }
 
 /** What a turn's instruments need to know. */
@@ -70,20 +48,6 @@ export interface TurnTracingInit {
   readonly options?: TracingOptions;
   /** The session's secrets: scrubbed from recorded values and error messages. */
   readonly secrets?: Scrubber;
-}
-
-/**
- * The global tracer, or undefined while no tracer provider is registered (the global provider is
- * then a proxy without a delegate, whose tracers only make non-recording spans).
- */
-function globalTracer(): Tracer | undefined {
-  const provider = trace.getTracerProvider();
-  if (
-    provider instanceof ProxyTracerProvider &&
-    provider.getDelegateTracer(TRACER_NAME) === undefined
-  )
-    return undefined;
-  return trace.getTracer(TRACER_NAME);
 }
 
 /** The instruments of one turn. */
@@ -344,141 +308,5 @@ export class TurnTracing {
   #child(name: string, kind: SpanKind, attributes: Attributes): Span | undefined {
     if (this.#tracer === undefined || this.#context === undefined) return undefined;
     return this.#tracer.startSpan(name, { kind, attributes }, this.#context);
-  }
-}
-
-/** The W3C `traceparent` of a span (version 00). */
-function traceparent(span: Span): string {
-  const c = span.spanContext();
-  return `00-${c.traceId}-${c.spanId}-${(c.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
-}
-
-const NO_ATTEMPT: AttemptTrace = { headers: {}, end: () => undefined };
-
-function fail(span: Span, code: string, message?: string): void {
-  span.setAttribute('error.type', code);
-  span.setStatus({ code: SpanStatusCode.ERROR, ...(message === undefined ? {} : { message }) });
-}
-
-/** `openai:gpt-4o-mini` → `gpt-4o-mini`. */
-function modelId(name: string): string {
-  const colon = name.indexOf(':');
-  return colon === -1 ? name : name.slice(colon + 1);
-}
-
-function providerOf(name: string): Attributes {
-  const colon = name.indexOf(':');
-  return colon === -1 ? {} : { 'gen_ai.provider.name': name.slice(0, colon) };
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch {
-    return '"[unserialisable]"';
-  }
-}
-
-/**
- * A turn's report, its keys in the documented order. Each combination of the optional keys is
- * written as a literal of its own: conditional spreads cost a copy per key and, once optimized,
- * can give every report a hidden class of its own (docs/architecture.md); made every turn.
- */
-function turnTimings(
-  totalMs: number,
-  firstToken: number | undefined,
-  firstToolCall: number | undefined,
-  modelCalls: readonly ModelCallTimings[],
-  tools: TurnTimings['tools'],
-  phrasesSpoken: number,
-): TurnTimings {
-  if (firstToken === undefined)
-    return firstToolCall === undefined
-      ? { totalMs, modelCalls, tools, phrasesSpoken }
-      : { totalMs, modelTimeToFirstToolCallMs: firstToolCall, modelCalls, tools, phrasesSpoken };
-  return firstToolCall === undefined
-    ? { totalMs, modelTimeToFirstTokenMs: firstToken, modelCalls, tools, phrasesSpoken }
-    : {
-        totalMs,
-        modelTimeToFirstTokenMs: firstToken,
-        modelTimeToFirstToolCallMs: firstToolCall,
-        modelCalls,
-        tools,
-        phrasesSpoken,
-      };
-}
-
-/** The report of a turn that produced none (a turn that failed before it ran). */
-export const NO_TIMINGS: TurnTimings = Object.freeze({
-  totalMs: 0,
-  modelCalls: [],
-  tools: [],
-  phrasesSpoken: 0,
-});
-
-/**
- * One tool call. A class, not an object of closures: made for every call, so a single object with
- * its state in fields instead of closures, their context and the object holding them. (Calls of a
- * round run side by side, so each has its own, unlike the model calls.)
- */
-class ToolCall implements ToolCallTrace {
-  readonly #turn: TurnTracing;
-  readonly #callId: string;
-  readonly #tool: string;
-  readonly #started: number;
-  readonly #span: Span | undefined;
-  readonly #spanContext: Context | undefined;
-  #dispatchedAt: number | undefined;
-  /** Values left out of this call's `url.full`s (made by its first traced attempt). */
-  #redacted: string[] | undefined;
-
-  constructor(
-    turn: TurnTracing,
-    callId: string,
-    tool: string,
-    started: number,
-    span: Span | undefined,
-  ) {
-    this.#turn = turn;
-    this.#callId = callId;
-    this.#tool = tool;
-    this.#started = started;
-    this.#span = span;
-    this.#spanContext = span === undefined ? undefined : turn.contextOf(span);
-  }
-
-  dispatched(): void {
-    this.#dispatchedAt ??= this.#turn.now();
-  }
-
-  get recording(): boolean {
-    return this.#span !== undefined;
-  }
-
-  attempt(record: HttpExchangeRecord, urlTemplate?: string): AttemptTrace {
-    return this.#turn.attempt(record, this.#spanContext, urlTemplate, (this.#redacted ??= []));
-  }
-
-  end(errorCode: string | undefined, output: unknown): void {
-    const at = this.#turn.now();
-    const callId = this.#callId;
-    const tool = this.#tool;
-    const durationMs = at - this.#started;
-    const queuedMs = (this.#dispatchedAt ?? at) - this.#started;
-    this.#turn.toolCallEnded(
-      errorCode === undefined
-        ? { callId, tool, durationMs, queuedMs }
-        : { callId, tool, durationMs, queuedMs, errorCode },
-    );
-    const span = this.#span;
-    if (span === undefined) return;
-    span.setAttribute('switchboard.tool.queued_ms', queuedMs);
-    if (errorCode !== undefined) fail(span, errorCode);
-    else if (this.#turn.recordsValues())
-      span.setAttribute(
-        'gen_ai.tool.call.result',
-        this.#turn.recorded(output, this.#redacted ?? []),
-      );
-    span.end();
   }
 }

@@ -9,7 +9,8 @@
  * A response whose instructions start with the verbatim-say marker is spoken as given, without
  * asking the model (switchboard's `say` effect). The test controls play the caller:
  * {@link RealtimeLoopback.callerSays} (speech, a server-started response, the transcript after a
- * delay) and {@link RealtimeLoopback.bargeIn}.
+ * delay) and {@link RealtimeLoopback.bargeIn}. Its public shape is in realtime-loopback.ts; reading
+ * client events, the model's chat request and function call events are in their own files.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -17,77 +18,22 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isModelError } from '../models/errors.js';
-import type { ChatMessage, ChatTool, Model, ModelToolCall } from '../models/types.js';
+import type { Model, ModelToolCall } from '../models/types.js';
+import { chatMessages, chatTools } from './chat-messages.js';
+import { applySessionUpdate, clientItem, isObject } from './client-events.js';
+import { functionCallEvents } from './function-call-events.js';
 import { SAY_INSTRUCTIONS } from './realtime-link.js';
+import type {
+  LoopbackItem,
+  RealtimeLoopback,
+  RealtimeLoopbackOptions,
+} from './realtime-loopback.js';
 
-/** Options of {@link startRealtimeLoopback}. */
-export interface RealtimeLoopbackOptions {
-  /** The brain: asked once per model response. */
-  readonly model: Model;
-  /** Default 0 (a free port). Always listens on 127.0.0.1. */
-  readonly port?: number;
-  /**
-   * Serve `wss:` with this key and certificate (PEM). The `openai` package's `OpenAIRealtimeWS`
-   * always dials `wss:`; plain `ws:` suits {@link connectRealtime}. Default: plain.
-   */
-  readonly tls?: { readonly key: string; readonly cert: string };
-}
-
-/** A conversation item as the server keeps it. */
-type Item =
-  | {
-      readonly id: string;
-      readonly type: 'message';
-      readonly role: 'user' | 'assistant';
-      text: string;
-    }
-  | {
-      readonly id: string;
-      readonly type: 'function_call';
-      readonly call_id: string;
-      readonly name: string;
-      readonly arguments: string;
-      readonly response: string;
-    }
-  | {
-      readonly id: string;
-      readonly type: 'function_call_output';
-      readonly call_id: string;
-      readonly output: string;
-    };
+export type { RealtimeLoopback, RealtimeLoopbackOptions } from './realtime-loopback.js';
 
 interface ActiveResponse {
   readonly id: string;
   readonly controller: AbortController;
-}
-
-/** A running loopback server. */
-export interface RealtimeLoopback {
-  /** `http(s)://127.0.0.1:PORT/v1`: the `baseURL` of an `OpenAI` client for `OpenAIRealtimeWS`. */
-  readonly baseURL: string;
-  /** `ws(s)://127.0.0.1:PORT/v1/realtime`: for {@link connectRealtime}. */
-  readonly url: string;
-  /** Every client event received, in order (for assertions). */
-  readonly received: readonly Record<string, unknown>[];
-  /** The server's conversation items, in order. */
-  readonly items: readonly Readonly<Item>[];
-  /** Current session config from `session.update`. */
-  readonly config: {
-    instructions: string;
-    tools: readonly Record<string, unknown>[];
-    transcriptionLanguage?: string;
-  };
-  /** The caller speaks: speech events, a server-started response, the transcript after `transcriptDelayMs` (default 0). */
-  callerSays(text: string, options?: { readonly transcriptDelayMs?: number }): void;
-  /** The caller starts speaking (and says nothing the model answers yet). */
-  bargeIn(): void;
-  /** Sends a raw server event (to test malformed or `error` events). */
-  emit(event: Record<string, unknown>): void;
-  /** Closes the client socket (the call dropped). */
-  dropClient(): void;
-  /** Resolves when no response is running. */
-  idle(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Starts a loopback Realtime server. */
@@ -107,7 +53,7 @@ class LoopbackServer implements RealtimeLoopback {
   readonly baseURL: string;
   readonly url: string;
   readonly received: Record<string, unknown>[] = [];
-  readonly items: Item[] = [];
+  readonly items: LoopbackItem[] = [];
   readonly config: {
     instructions: string;
     tools: readonly Record<string, unknown>[];
@@ -151,7 +97,7 @@ class LoopbackServer implements RealtimeLoopback {
 
   callerSays(text: string, options: { readonly transcriptDelayMs?: number } = {}): void {
     this.bargeIn();
-    const item: Item = { id: this.#id('item'), type: 'message', role: 'user', text };
+    const item: LoopbackItem = { id: this.#id('item'), type: 'message', role: 'user', text };
     this.emit({ type: 'input_audio_buffer.speech_stopped', item_id: item.id });
     this.emit({ type: 'input_audio_buffer.committed', item_id: item.id });
     this.items.push(item);
@@ -219,7 +165,7 @@ class LoopbackServer implements RealtimeLoopback {
     const eventId = typeof event.event_id === 'string' ? event.event_id : undefined;
     switch (event.type) {
       case 'session.update':
-        this.#sessionUpdate(event.session);
+        applySessionUpdate(this.config, event.session);
         this.emit({
           type: 'session.updated',
           session: {
@@ -261,35 +207,11 @@ class LoopbackServer implements RealtimeLoopback {
     }
   }
 
-  #sessionUpdate(session: unknown): void {
-    if (!isObject(session)) return;
-    if (typeof session.instructions === 'string') this.config.instructions = session.instructions;
-    if (Array.isArray(session.tools)) this.config.tools = session.tools.filter(isObject);
-    const audio = isObject(session.audio) ? session.audio : undefined;
-    const input = isObject(audio?.input) ? audio.input : undefined;
-    const transcription = isObject(input?.transcription) ? input.transcription : undefined;
-    if (typeof transcription?.language === 'string')
-      this.config.transcriptionLanguage = transcription.language;
-  }
-
   #itemCreate(raw: unknown, eventId: string | undefined): void {
     if (!isObject(raw)) return this.#error('invalid_item', 'item missing', eventId);
     const id = this.#id('item');
-    let item: Item;
-    if (
-      raw.type === 'function_call_output' &&
-      typeof raw.call_id === 'string' &&
-      typeof raw.output === 'string'
-    ) {
-      item = { id, type: 'function_call_output', call_id: raw.call_id, output: raw.output };
-    } else if (raw.type === 'message' && raw.role === 'user' && Array.isArray(raw.content)) {
-      const text = raw.content
-        .map((c: unknown) => (isObject(c) && typeof c.text === 'string' ? c.text : ''))
-        .join('');
-      item = { id, type: 'message', role: 'user', text };
-    } else {
-      return this.#error('invalid_item', 'unsupported item', eventId);
-    }
+    const item = clientItem(raw, id);
+    if (item === undefined) return this.#error('invalid_item', 'unsupported item', eventId);
     this.items.push(item);
     this.emit({ type: 'conversation.item.added', previous_item_id: null, item: { ...raw, id } });
   }
@@ -325,8 +247,8 @@ class LoopbackServer implements RealtimeLoopback {
     let usage: { input_tokens: number; output_tokens: number } | undefined;
     try {
       const stream = this.#model.stream({
-        messages: this.#messages(),
-        tools: this.#tools(),
+        messages: chatMessages(this.config, this.items),
+        tools: chatTools(this.config.tools),
         signal,
       });
       for await (const part of stream) {
@@ -377,35 +299,7 @@ class LoopbackServer implements RealtimeLoopback {
         arguments: call.arguments,
         response: responseId,
       });
-      this.emit({
-        type: 'response.output_item.added',
-        response_id: responseId,
-        output_index: output.length,
-        item: { ...item, arguments: '', status: 'in_progress' },
-      });
-      this.emit({
-        type: 'response.function_call_arguments.delta',
-        response_id: responseId,
-        item_id: item.id,
-        output_index: output.length,
-        call_id: call.id,
-        delta: call.arguments,
-      });
-      this.emit({
-        type: 'response.function_call_arguments.done',
-        response_id: responseId,
-        item_id: item.id,
-        output_index: output.length,
-        call_id: call.id,
-        name: call.name,
-        arguments: call.arguments,
-      });
-      this.emit({
-        type: 'response.output_item.done',
-        response_id: responseId,
-        output_index: output.length,
-        item,
-      });
+      for (const event of functionCallEvents(responseId, output.length, item)) this.emit(event);
       output.push(item);
     }
     this.#done(responseId, signal.aborted ? 'cancelled' : 'completed', output, usage);
@@ -465,55 +359,6 @@ class LoopbackServer implements RealtimeLoopback {
     active.controller.abort();
   }
 
-  #messages(): ChatMessage[] {
-    const out: ChatMessage[] = [];
-    if (this.config.instructions !== '')
-      out.push({ role: 'system', content: this.config.instructions });
-    let lastResponse: string | undefined;
-    for (const item of this.items) {
-      if (item.type === 'message') {
-        out.push(
-          item.role === 'user'
-            ? { role: 'user', content: item.text }
-            : { role: 'assistant', content: item.text },
-        );
-        lastResponse = undefined;
-      } else if (item.type === 'function_call') {
-        const call = {
-          id: item.call_id,
-          type: 'function' as const,
-          function: { name: item.name, arguments: item.arguments },
-        };
-        const prev = out[out.length - 1];
-        if (prev?.role === 'assistant' && lastResponse === item.response)
-          out[out.length - 1] = { ...prev, tool_calls: [...(prev.tool_calls ?? []), call] };
-        else out.push({ role: 'assistant', content: null, tool_calls: [call] });
-        lastResponse = item.response;
-      } else {
-        out.push({ role: 'tool', tool_call_id: item.call_id, content: item.output });
-        lastResponse = undefined;
-      }
-    }
-    return out;
-  }
-
-  #tools(): ChatTool[] {
-    return this.config.tools.flatMap((t) =>
-      typeof t.name === 'string'
-        ? [
-            {
-              type: 'function' as const,
-              function: {
-                name: t.name,
-                ...(typeof t.description === 'string' ? { description: t.description } : {}),
-                parameters: isObject(t.parameters) ? t.parameters : {},
-              },
-            },
-          ]
-        : [],
-    );
-  }
-
   #error(code: string, message: string, eventId: string | undefined): void {
     this.emit({
       type: 'error',
@@ -538,10 +383,6 @@ class LoopbackServer implements RealtimeLoopback {
   #id(prefix: string): string {
     return `${prefix}_${(++this.#ids).toString(36)}`;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function tick(): Promise<void> {
