@@ -2,11 +2,11 @@
 // 256 KiB argument cap. Part 1 times each evaluation alone (what the budget bounds); part 2 runs
 // each through a session and reports the longest event-loop gap seen by a 1 ms interval, next to
 // two trivial expressions over the same argument (the turn's own cost of a 256 KiB argument).
-// Run: npm run build && node bench/workflow-attack.mjs
+// Run: npm run build && node bench/investigate/workflow-attack.mjs
 import { cpus, loadavg } from 'node:os';
-import { createSession, loadTools } from '../dist/index.js';
-import { ScriptedModel } from '../dist/testing.js';
-import { compileExpression } from '../dist/expressions/expression.js';
+import { createSession, loadTools } from '../../dist/index.js';
+import { ScriptedModel } from '../../dist/testing.js';
+import { compileExpression } from '../../dist/entries/transform.js';
 
 const CAP = 256 * 1024 - 64;
 const ones = Array.from({ length: CAP / 2 - 1 }, () => 1);
