@@ -19,9 +19,9 @@ const { values } = parseArgs({
   },
 });
 const dist = pathToFileURL(resolve(values.dist)).href;
-const { createSession, InMemorySessionStore, loadTools, RedisSessionStore } = await import(
-  `${dist}/index.js`
-);
+const { createSession, InMemorySessionStore, loadTools } = await import(`${dist}/index.js`);
+// The Redis store has its own entry (switchboard/redis) since the package was split by capability.
+const { RedisSessionStore } = await import(`${dist}/entries/redis.js`);
 const { ScriptedModel } = await import(`${dist}/testing.js`);
 const C = Number(values.sessions);
 const TURNS = Number(values.turns);
