@@ -63,7 +63,9 @@ function compare(name, engineArgs, baseArgs, target) {
 const main = join(root, 'dist', 'index.js');
 const cli = join(root, 'dist', 'cli', 'main.js');
 let ok = true;
-ok = compare('import switchboard vs import ai', ['-e', rssAfter(main)], ['-e', rssAfter('ai')], 1.5) && ok;
+ok =
+  compare('import switchboard vs import ai', ['-e', rssAfter(main)], ['-e', rssAfter('ai')], 1.5) &&
+  ok;
 ok = compare('switchboard --version vs node -e 0', [cli, '--version'], ['-e', '0'], 2.5) && ok;
 ok = compare('switchboard --help vs node -e 0', [cli, '--help'], ['-e', '0'], 2.5) && ok;
 

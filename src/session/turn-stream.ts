@@ -5,13 +5,7 @@
  * event and rejects `result`; the rejection is pre-handled so a host that only iterates never
  * sees an unhandled-rejection crash.
  */
-import type {
-  HostErrorContext,
-  SessionEvent,
-  TurnEvent,
-  TurnResult,
-  TurnStream,
-} from './types.js';
+import type { HostErrorContext, SessionEvent, TurnEvent, TurnResult, TurnStream } from './types.js';
 
 /** The producer side of a turn stream. */
 export interface TurnChannel {
