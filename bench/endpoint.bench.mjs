@@ -50,7 +50,7 @@ async function bareCall() {
   return res.body.json();
 }
 
-// The headers the engine's handler sends on every call without a service (endpoint-handler.ts).
+// The headers the engine's handler sends on every call without a service (request-parts.ts).
 const ENGINE_HEADERS = {
   accept: 'application/json, */*;q=0.8',
   'accept-encoding': 'gzip, deflate, br',

@@ -40,7 +40,7 @@ export function orderDefinition(origin, name = 'place_order', path = '/orders') 
 
 /**
  * The bare side's request: the `POST` the engine sends for one `place_order` call, with its fixed
- * headers (endpoint-handler.ts) but not the idempotency key it derives per call (deriving it is
+ * headers (request-parts.ts) but not the idempotency key it derives per call (deriving it is
  * the engine's work), for undici's `dispatch`.
  */
 export function orderRequest(origin) {

@@ -54,7 +54,7 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   const history = parseChatHistory(options.chatHistory ?? options.chat_history);
   const memory = memoryText(options.memory);
   // The memory's context is written over a copy, not added after a spread (see checkedOptions in
-  // create-session.ts: a key added after a spread gives each copy its own hidden class).
+  // session-setup.ts: a key added after a spread gives each copy its own hidden class).
   let base: SessionOptions = sessionOptions;
   if (memory !== undefined) {
     const systemContext = joinContext(sessionOptions.systemContext, memory);

@@ -1,0 +1,478 @@
+/**
+ * The live session object of createSession and restoreSession (siblings: create-session.ts,
+ * restore-session.ts). It owns the mutable state, serialises turns (a `send` while a turn runs
+ * waits for it), creates handlers lazily (an idle session holds no handler, dispatcher or timer;
+ * session-handlers.ts), and hands each turn to the turn loop. Endpoint calls go through the
+ * process's shared connection pools unless the options name a dispatcher or other pools.
+ */
+import type { ToolDefinition, ToolType } from '../definition/types.js';
+import { SecretSet } from '../handlers/endpoint/secret-set.js';
+import type { Handler } from '../handlers/types.js';
+import type { ChatMessage, ChatTool, Model } from '../models/types.js';
+import type { SessionSystemValues } from '../transform/types.js';
+import { resolveArgumentLimits, type ArgumentLimits } from './argument-limits.js';
+import {
+  createActionHandler,
+  createContextHandler,
+  createEndpointHandler,
+  createLogHandler,
+  type EndpointHandlerOptions,
+  renderMustache,
+  toChatTools,
+} from './deps.js';
+import { runTurn } from './run-turn.js';
+import { limitEndpointCalls } from './endpoint-limiter.js';
+import {
+  hasTasks,
+  workflowContext,
+  workflowTools,
+  type WorkflowTools,
+} from './workflow/runtime.js';
+import {
+  jsonCopy,
+  snapshotState,
+  systemValues,
+  type LazySystemValues,
+  type LiveState,
+} from './session-state.js';
+import { ModelMessages, StateSnapshots } from './state-snapshots.js';
+import { createTurnChannel, type TurnChannel } from './turn-stream.js';
+import { append } from '../small-arrays.js';
+import {
+  coordinationOf,
+  crashedTurnMessages,
+  StaleSessionError,
+  type SessionLease,
+  type TurnJournal,
+} from './coordination.js';
+import type { ToolCallResult } from './execute-tool-call.js';
+import { BackgroundCalls, backgroundResultMessage } from './voice/background-calls.js';
+import { BargeInLock } from './voice/barge-in-lock.js';
+import { SpeechLedger } from './voice/speech-ledger.js';
+import {
+  agentTools,
+  chatToolCache,
+  defaultId,
+  SessionHandlers,
+  toActionMap,
+} from './session-handlers.js';
+import { hasOwnAgent } from './session-setup.js';
+import { releaseTurnController, takeTurnController, type TurnController } from './turn-signals.js';
+import type { TurnHost } from './turn-host.js';
+import type {
+  AgentConfig,
+  Session,
+  SessionOptions,
+  SessionState,
+  SessionEvent,
+  TurnEvent,
+  TurnResult,
+  TurnStream,
+} from './types.js';
+
+/** The turn queue of a session with no turn queued or running: one settled promise for all. */
+const IDLE: Promise<unknown> = Promise.resolve();
+
+/** Thrown by `send`/`run` on a session that has ended (a tool ended it, or `close()`). */
+export class SessionEndedError extends Error {
+  override readonly name = 'SessionEndedError';
+}
+
+export class LiveSession implements Session, TurnHost {
+  readonly options: SessionOptions;
+  readonly state: LiveState;
+  readonly limits: ArgumentLimits;
+  readonly now: () => number;
+  readonly generateId: () => string;
+  endReason: string | undefined;
+  journal: TurnJournal | undefined;
+  /** Store revision this state was loaded or saved at; undefined: unknown (restored by hand). */
+  #revision: number | undefined;
+  #lease: SessionLease | undefined;
+  readonly speech: SpeechLedger;
+  readonly bargeIn = new BargeInLock();
+  readonly background = new BackgroundCalls();
+  readonly snapshots = new StateSnapshots();
+  readonly #messages = new ModelMessages();
+  #channel: { emit(event: TurnEvent): void } | undefined;
+  #handlers: SessionHandlers | undefined;
+  #secrets: SecretSet | undefined;
+  #endpoint: (Handler & { close(): Promise<void> }) | undefined;
+  #current: TurnController | undefined;
+  #queue: Promise<unknown> = IDLE;
+  /** Turns queued or running; at 0 the queue goes back to the shared idle promise. */
+  #queuedTurns = 0;
+  #closed = false;
+
+  constructor(options: SessionOptions, state: LiveState, revision: number | undefined) {
+    this.options = options;
+    this.#revision = revision;
+    this.state = state;
+    // A session loaded from a store at a revision holds exactly the stored history.
+    if (revision !== undefined) this.snapshots.storedPrefix = state.history.length;
+    this.limits = resolveArgumentLimits(options.limits);
+    this.now = options._internal?.now ?? Date.now;
+    this.generateId = options._internal?.generateId ?? defaultId;
+    this.speech = new SpeechLedger(options.speechAck ?? 'auto');
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  get vars(): Readonly<Record<string, unknown>> {
+    return jsonCopy(this.state.vars);
+  }
+
+  get language(): string {
+    return this.state.language;
+  }
+
+  get ended(): boolean {
+    return this.state.ended || this.#closed;
+  }
+
+  send(userText: string): TurnStream {
+    if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
+    return this.#enqueue(userText, undefined);
+  }
+
+  /** Queues a turn behind the running one (caller turns and background-result turns alike). */
+  #enqueue(userText: string, background: ToolCallResult | undefined): TurnStream {
+    const channel = createTurnChannel(this.options.onEvent, this.speech, this.options.hostError);
+    // The queue is the turn itself: it settles with nothing and never rejects (its outcome goes to
+    // the channel), so a queue holding it keeps no TurnResult alive until the next turn, and no
+    // promise chain per turn is needed to observe it.
+    this.#queuedTurns++;
+    this.#queue = this.#queued(this.#queue, channel, takeTurnController(), userText, background);
+    return channel.stream;
+  }
+
+  /** Runs one turn after `previous` settles; delivers its result or error to `channel`. */
+  async #queued(
+    previous: Promise<unknown>,
+    channel: TurnChannel,
+    controller: TurnController,
+    userText: string,
+    background: ToolCallResult | undefined,
+  ): Promise<void> {
+    // Always a tick first, even when idle: a turn never starts inside send().
+    await previous;
+    let result: TurnResult;
+    try {
+      if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
+      const coordination = coordinationOf(this.options.store);
+      const lease = coordination === undefined ? undefined : await coordination.acquire(this.id);
+      this.#current = controller;
+      this.#channel = channel;
+      try {
+        if (lease !== undefined) await this.#adopt(lease, userText);
+        result = await runTurn(
+          this,
+          userText,
+          controller,
+          channel.emit,
+          channel.events,
+          background,
+        );
+      } finally {
+        if (this.#current === controller) this.#current = undefined;
+        if (this.#channel === channel) this.#channel = undefined;
+        this.#lease = undefined;
+        this.journal = undefined;
+        // Not awaited: the release goes out on the store's connection ahead of anything this process
+        // sends later (the next turn's acquire cannot overtake it), and waiting for its reply put a
+        // whole round trip on every turn. Another process that asks meanwhile retries shortly.
+        void lease?.release().catch(() => undefined);
+      }
+    } catch (err) {
+      this.#dequeued();
+      channel.reject(err);
+      return;
+    }
+    this.#dequeued();
+    releaseTurnController(controller);
+    channel.resolve(result);
+  }
+
+  /**
+   * A turn is over. With none queued behind it the queue goes back to the shared idle promise, so
+   * an idle session holds no promise of its own (one per turn, kept until the next, outlived the
+   * young generation and was copied into the old one).
+   */
+  #dequeued(): void {
+    if (--this.#queuedTurns === 0) this.#queue = IDLE;
+  }
+
+  /**
+   * Under a fresh lease: refuses a stale copy, closes turns a crashed holder left unsaved (their
+   * journaled calls answered, never repeated) and saves that, then opens this turn's journal.
+   */
+  async #adopt(lease: SessionLease, userText: string): Promise<void> {
+    const expected = this.#revision ?? lease.revision;
+    if (lease.revision !== expected) throw new StaleSessionError(this.id, expected, lease.revision);
+    this.#revision = expected;
+    this.#lease = lease;
+    const crashed = lease.openTurns.filter((t) => t.turn > this.state.turns);
+    if (crashed.length > 0) {
+      for (const turn of crashed) {
+        this.state.history.push(...crashedTurnMessages(turn));
+        // One more turn, whatever number the journal gave it (at most the next; never a jump).
+        this.state.turns += 1;
+      }
+      await this.#save(snapshotState(this.state), false);
+    }
+    this.journal = lease.journal(this.state.turns + 1, userText);
+  }
+
+  /** The turn's save: its last use of the lease, which it releases in the same step. */
+  persist(state: SessionState): Promise<void> {
+    return this.#save(state, true);
+  }
+
+  async #save(state: SessionState, last: boolean): Promise<void> {
+    const lease = this.#lease;
+    if (lease !== undefined) {
+      // A history rewrite while the save is under way lowers storedPrefix again.
+      const vouched = this.snapshots.storedPrefix;
+      this.snapshots.storedPrefix = state.history.length;
+      const expected = this.#revision ?? lease.revision;
+      try {
+        this.#revision = last
+          ? await lease.finish(state, expected, vouched)
+          : await lease.save(state, expected, vouched);
+      } catch (err) {
+        this.snapshots.storedPrefix = Math.min(vouched, this.snapshots.storedPrefix);
+        throw err;
+      }
+    } else if (this.options.store !== undefined) {
+      await this.options.store.set(state);
+    }
+  }
+
+  run(userText: string): Promise<TurnResult> {
+    return this.send(userText).result;
+  }
+
+  interrupt(): boolean {
+    if (this.bargeIn.locked) return false;
+    this.#current?.abort();
+    return true;
+  }
+
+  spoken(speechId: string): boolean {
+    if (!this.speech.spoken(speechId)) return false;
+    this.#channel?.emit({ type: 'spoken', speechId });
+    return true;
+  }
+
+  spokenAll(): number {
+    return this.speech.spokenAll();
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      const queue = this.#queue;
+      await queue;
+      await this.background.settled();
+      if (queue === this.#queue && this.background.size === 0) return;
+    }
+  }
+
+  backgroundFinished(result: ToolCallResult, closed: boolean): void {
+    // Object.assign, not a key after a spread (a hidden class per result once optimized).
+    const finished = {
+      ...result,
+      trace: Object.assign({}, result.trace, { background: 'finished' as const }),
+    };
+    if (closed || this.ended) {
+      // No turn after close: keep the result in history so the call is never repeated.
+      this.state.history.push({ role: 'system', content: backgroundResultMessage(finished) });
+      return;
+    }
+    const turn = this.#enqueue('', finished);
+    this.options.onTurn?.(turn);
+  }
+
+  toJSON(): SessionState {
+    return snapshotState(this.state);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#current?.abort();
+    await this.#queue;
+    await this.background.close();
+    const endpoint = this.#endpoint;
+    this.#endpoint = undefined;
+    this.#handlers = undefined;
+    await endpoint?.close();
+  }
+
+  secrets(): SecretSet {
+    if (this.#secrets !== undefined) return this.#secrets;
+    const o = this.options;
+    const set = o.secrets ?? new SecretSet();
+    if (o.services !== undefined) set.addServices(o.services);
+    for (const model of [o.model, ...Object.values(o.agents ?? {}).map((a) => a.model)])
+      for (const credential of model?.credentials?.() ?? []) set.add(credential);
+    return (this.#secrets = set);
+  }
+
+  handlerFor(type: ToolType): Handler {
+    const handlers = (this.#handlers ??= new SessionHandlers());
+    return (handlers[type] ??= this.#createHandler(type));
+  }
+
+  #createHandler(type: ToolType): Handler {
+    const o = this.options;
+    switch (type) {
+      case 'action':
+        return createActionHandler({
+          actions: toActionMap(o.actions),
+          now: this.now,
+          ...(o.actionTimeoutSecs === undefined ? {} : { timeoutSecs: o.actionTimeoutSecs }),
+        });
+      case 'endpoint': {
+        // Keys set one by one, not conditional spreads: a literal starting with spreads gives each
+        // session's handler options a hidden class of its own once optimized, and the handler
+        // reads them on every call (docs/benchmarks.md, "Issue 17, fifth round").
+        const endpoint: {
+          -readonly [K in keyof EndpointHandlerOptions]: EndpointHandlerOptions[K];
+        } = { now: this.now };
+        if (o.dispatcher !== undefined) endpoint.dispatcher = o.dispatcher;
+        if (o.pools !== undefined) endpoint.pools = o.pools;
+        if (o.services !== undefined) endpoint.services = o.services;
+        endpoint.secrets = this.secrets();
+        if (o.networkPolicy !== undefined) endpoint.networkPolicy = o.networkPolicy;
+        if (o.maxResponseBytes !== undefined) endpoint.maxResponseBytes = o.maxResponseBytes;
+        this.#endpoint = limitEndpointCalls(
+          createEndpointHandler(endpoint),
+          this.limits.maxConcurrentEndpointCalls,
+          this.now,
+        );
+        return this.#endpoint;
+      }
+      case 'context':
+        return createContextHandler({ now: this.now });
+      case 'log':
+        return createLogHandler({ now: this.now });
+      default: {
+        const _exhaustive: never = type;
+        return _exhaustive;
+      }
+    }
+  }
+
+  #agentConfig(): AgentConfig | undefined {
+    const agents = this.options.agents;
+    const name = this.state.agent;
+    return agents !== undefined && name !== undefined && Object.hasOwn(agents, name)
+      ? agents[name]
+      : undefined;
+  }
+
+  hasAgent(name: string): boolean {
+    return hasOwnAgent(this.options, name);
+  }
+
+  // Without agents (most sessions) the session's own model, tools and prompt, with no lookup: these
+  // are read several times a round.
+  activeModel(): Model {
+    if (this.options.agents === undefined) return this.options.model;
+    return this.#agentConfig()?.model ?? this.options.model;
+  }
+
+  activeTools(): ReadonlyMap<string, ToolDefinition> {
+    const all = this.options.tools.tools;
+    if (this.options.agents === undefined) return all;
+    const agent = this.#agentConfig();
+    if (agent?.tools === undefined) return all;
+    let tools = agentTools.get(agent);
+    if (tools === undefined) {
+      const map = new Map<string, ToolDefinition>();
+      for (const name of agent.tools) {
+        const def = all.get(name);
+        if (def !== undefined) map.set(name, def);
+      }
+      tools = map;
+      agentTools.set(agent, tools);
+    }
+    return tools;
+  }
+
+  chatTools(
+    tools: ReadonlyMap<string, ToolDefinition>,
+    system: LazySystemValues,
+    wf: WorkflowTools = workflowTools(this.state, tools),
+  ): readonly ChatTool[] {
+    const base = this.#baseChatTools(tools, system);
+    // Workflows (docs/workflows.md): definitions holding tasks give way to their generated
+    // tools, and a current step's `tools.allow` hides the other tools.
+    if (wf.hidden.size === 0 && wf.extra.length === 0) return base;
+    return [...base.filter((t) => !wf.hidden.has(t.function.name)), ...wf.extra];
+  }
+
+  #baseChatTools(
+    tools: ReadonlyMap<string, ToolDefinition>,
+    system: LazySystemValues,
+  ): readonly ChatTool[] {
+    const cached = chatToolCache.get(tools);
+    if (cached !== undefined) return cached;
+    const templated = [...tools.values()].some(
+      (t) => t.tool.function.description?.includes('{{') === true,
+    );
+    // Without a template in any description, neither vars nor system values are read.
+    if (!templated) {
+      const rendered = toChatTools(tools.values());
+      chatToolCache.set(tools, rendered);
+      return rendered;
+    }
+    return toChatTools(tools.values(), { vars: this.state.vars, session: system.get() });
+  }
+
+  systemMessages(system: LazySystemValues, workflows?: boolean): readonly ChatMessage[] {
+    const prompt =
+      (this.options.agents === undefined ? undefined : this.#agentConfig()?.prompt) ??
+      this.options.prompt;
+    // Built with `append`: one or two messages, made every round.
+    let out: ChatMessage[] = [];
+    if (prompt !== undefined && prompt !== '') {
+      const content = prompt.includes('{{')
+        ? renderMustache(prompt, { vars: this.state.vars, session: system.get() })
+        : prompt;
+      out = append(out, { role: 'system', content });
+    }
+    const extra = this.options.systemContext;
+    if (extra !== undefined && extra !== '') out = append(out, { role: 'system', content: extra });
+    // Workflows, when the round has not already looked (the Realtime transport calls this too).
+    const tools = workflows === false ? undefined : this.activeTools();
+    const context =
+      tools !== undefined && (workflows ?? hasTasks(tools))
+        ? workflowContext(this.state, tools, {
+            vars: this.state.vars,
+            system: system.get(),
+            callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
+          })
+        : undefined;
+    if (context !== undefined) out = append(out, { role: 'system', content: context });
+    return out;
+  }
+
+  modelMessages(head: readonly ChatMessage[]): readonly ChatMessage[] {
+    return this.#messages.view(head, this.state.history, this.snapshots.revision);
+  }
+
+  systemValues(): SessionSystemValues {
+    return systemValues(this.state, this.now(), this.options.systemValues);
+  }
+}
+
+/**
+ * The turn loop's view of a session made by {@link createSession} or {@link restoreSession}.
+ * Internal (not exported from the package): transports such as Realtime read the rendered prompt
+ * and tools and the history through it.
+ */
+export function turnHostOf(session: Session): TurnHost | undefined {
+  return session instanceof LiveSession ? session : undefined;
+}
