@@ -1,8 +1,9 @@
 /**
  * EndpointCalls, the class behind createEndpointHandler (endpoint-handler.ts): per call it builds
  * the request, applies the service's auth and the network policy, sends it under one deadline,
- * retries idempotent calls and turns the answer into an outcome. One class, not split further:
- * its methods share private state and #call is the hot path of every endpoint call.
+ * retries idempotent calls and turns the answer into an outcome. One class of about 480 lines,
+ * not split further: its methods share private state and #call is the hot path of every
+ * endpoint call (docs/performance-notes.md).
  */
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
