@@ -26,8 +26,8 @@ async function handlerArgs(
     },
   });
   const r = await s.run('go');
-  for (const e of r.events)
-    if (e.type === 'tool_result') expect(JSON.stringify(e)).not.toContain('is required');
+  // Accepted on the first try: no call was refused.
+  expect(r.events.filter((e) => e.type === 'tool-error')).toEqual([]);
   return seen;
 }
 
