@@ -110,11 +110,42 @@ class AjvArgumentValidator implements ArgumentValidator {
   validate(
     value: unknown,
   ): { ok: true; value: unknown } | { ok: false; failures: readonly ValidationFailure[] } {
-    // The copy keeps Ajv's writes out of the caller's objects (arguments are JSON data).
-    const data = this.#copies ? structuredClone(value) : value;
-    if (this.#fn(data)) return { ok: true, value: data };
+    if (!this.#copies) {
+      if (this.#fn(value)) return { ok: true, value };
+      return { ok: false, failures: (this.#fn.errors ?? []).map(describeError) };
+    }
+    // Ajv fills defaults on a copy, never the caller's objects. The copy's objects have no
+    // prototype: Ajv tests `data.toString === undefined`, which an inherited member would fail
+    // (no default), and assigns `data["__proto__"] = …`, which would set the prototype.
+    const data = bareCopy(value);
+    if (this.#fn(data)) return { ok: true, value: plainCopy(data) };
     return { ok: false, failures: (this.#fn.errors ?? []).map(describeError) };
   }
+}
+
+/** A deep copy of JSON data whose objects have a null prototype. */
+function bareCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(bareCopy);
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, child] of Object.entries(value)) out[key] = bareCopy(child);
+  return out;
+}
+
+/** A deep copy of JSON data into ordinary objects (own `__proto__` keys stay own keys). */
+function plainCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(plainCopy);
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    Object.defineProperty(out, key, {
+      value: plainCopy(child),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 /** Whether `default` is a key anywhere in `schema` (a property named "default" counts too). */

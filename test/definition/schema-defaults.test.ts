@@ -61,3 +61,22 @@ describe('ValidatorFactory: schema defaults', () => {
     );
   });
 });
+
+describe('ValidatorFactory: defaults for names Object.prototype has', () => {
+  it('fills `toString` and `__proto__` as own properties', () => {
+    const properties = JSON.parse(
+      '{"toString": {"type": "string", "default": "x"}, "__proto__": {"type": "integer", "default": 2}}',
+    ) as Record<string, unknown>;
+    const v = new ValidatorFactory().compile({
+      type: 'object',
+      properties,
+      required: ['toString', '__proto__'],
+    });
+    const result = v.validate({});
+    if (!result.ok) throw new Error(JSON.stringify(result.failures));
+    const value = result.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, 'toString') && value['toString']).toBe('x');
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toBe(2);
+  });
+});
