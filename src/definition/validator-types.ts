@@ -6,7 +6,13 @@ export interface ValidationFailure {
   readonly message: string;
 }
 
-/** Validates a tool's arguments against its JSON Schema, compiled once. */
+/**
+ * Validates a tool's arguments against its JSON Schema, compiled once. Never writes into `value`:
+ * on success `value` is the arguments to use, with the schema's `default`s filled in for
+ * properties left out — a fresh deep copy when the schema has any `default`, else the input itself.
+ */
 export interface ArgumentValidator {
-  validate(value: unknown): { ok: true } | { ok: false; failures: readonly ValidationFailure[] };
+  validate(
+    value: unknown,
+  ): { ok: true; value: unknown } | { ok: false; failures: readonly ValidationFailure[] };
 }

@@ -1,7 +1,10 @@
 /**
  * Ajv behind the one-method {@link ArgumentValidator} interface. Schemas compile once, at load:
  * strict mode (a typo'd keyword fails loading), `$data` refused, `allErrors` on, no type
- * coercion, own properties only, and no defaults written into the model's arguments. `pattern`
+ * coercion, own properties only. A property's `default` fills it in when the model leaves it out
+ * (Ajv's `useDefaults`, before `required` is checked), on a copy of the arguments; defaults where
+ * Ajv cannot apply them (under `anyOf`/`oneOf`/`not`/`if`, the schema root) are ignored, not
+ * refused. `pattern`
  * and `patternProperties` run on a linear-time engine (`linear-regexp.ts`), never V8's
  * backtracking one.
  */
@@ -19,14 +22,19 @@ export class ValidatorFactory {
     strictRequired: false,
     allErrors: true,
     coerceTypes: false,
-    useDefaults: false,
+    // Ajv writes each default as a fresh literal per call, so no object is shared between calls.
+    useDefaults: true,
     removeAdditional: false,
     $data: false,
     validateFormats: false,
     // Without it, `properties`/`required` read inherited members: a parameter named `toString`
     // would fail ("must be string") whenever the model left it out, and `required` would pass.
     ownProperties: true,
-    logger: false,
+    // 'log' only so the "default is ignored" notices (defaults under anyOf/oneOf/not/if, or at
+    // the root) do not refuse a schema that loaded before defaults were applied; every other
+    // strict-mode complaint still throws, from the logger.
+    strictSchema: 'log',
+    logger: { log: () => undefined, warn: strictWarning, error: () => undefined },
     // A pattern on V8's engine can backtrack for seconds on 30 characters of model input.
     code: { regExp: linearRegExp },
     // Errors carry the failing value, so a string too long for a pattern can be told apart.
@@ -77,24 +85,83 @@ export class ValidatorFactory {
     if (dataRef !== undefined)
       throw new Error(`$data references are not allowed (at ${dataRef || '/'})`);
     const fn = this.#ajv.compile(schema);
-    const validator = new AjvArgumentValidator(fn);
+    const validator = new AjvArgumentValidator(fn, hasDefaultKey(schema));
     this.#cache.set(key, validator);
     return validator;
   }
 }
 
-/** The verdict on valid arguments: one frozen object, not one per call. */
-const VALID: { readonly ok: true } = Object.freeze({ ok: true });
+/** Throws Ajv's strict-mode complaints except the notice that a `default` cannot be applied. */
+function strictWarning(...args: unknown[]): void {
+  const message = args.map(String).join(' ');
+  if (!message.startsWith('strict mode:')) return;
+  if (message.startsWith('strict mode: default is ignored')) return;
+  throw new Error(message);
+}
 
 class AjvArgumentValidator implements ArgumentValidator {
   readonly #fn: ValidateFunction;
-  constructor(fn: ValidateFunction) {
+  /** Whether the schema has a `default` anywhere (then Ajv may write: validate a copy). */
+  readonly #copies: boolean;
+  constructor(fn: ValidateFunction, copies: boolean) {
     this.#fn = fn;
+    this.#copies = copies;
   }
-  validate(value: unknown): { ok: true } | { ok: false; failures: readonly ValidationFailure[] } {
-    if (this.#fn(value)) return VALID;
+  validate(
+    value: unknown,
+  ): { ok: true; value: unknown } | { ok: false; failures: readonly ValidationFailure[] } {
+    if (!this.#copies) {
+      if (this.#fn(value)) return { ok: true, value };
+      return { ok: false, failures: (this.#fn.errors ?? []).map(describeError) };
+    }
+    // Ajv fills defaults on a copy, never the caller's objects. The copy's objects have no
+    // prototype: Ajv tests `data.toString === undefined`, which an inherited member would fail
+    // (no default), and assigns `data["__proto__"] = …`, which would set the prototype.
+    const data = bareCopy(value);
+    if (this.#fn(data)) return { ok: true, value: plainCopy(data) };
     return { ok: false, failures: (this.#fn.errors ?? []).map(describeError) };
   }
+}
+
+/** A deep copy of JSON data whose objects have a null prototype. */
+function bareCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(bareCopy);
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, child] of Object.entries(value)) out[key] = bareCopy(child);
+  return out;
+}
+
+/** A deep copy of JSON data into ordinary objects (own `__proto__` keys stay own keys). */
+function plainCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(plainCopy);
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    Object.defineProperty(out, key, {
+      value: plainCopy(child),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/** Whether `default` is a key anywhere in `schema` (a property named "default" counts too). */
+function hasDefaultKey(node: unknown): boolean {
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') continue;
+    if (Array.isArray(item)) {
+      stack.push(...(item as unknown[]));
+      continue;
+    }
+    if (Object.hasOwn(item, 'default')) return true;
+    stack.push(...Object.values(item));
+  }
+  return false;
 }
 
 /** Turns an ajv error into a path and a message a model can act on. */

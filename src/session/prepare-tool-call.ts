@@ -86,7 +86,8 @@ export function prepareToolCall(
     };
   }
 
-  let merged = parsed.args;
+  // The schema's defaults filled in (a copy when there are any): what the rest of the call uses.
+  let merged = validation.value as Record<string, unknown>;
   let outcome: TransformOutcome;
   if (tool.staticParameters.length === 0 && tool.defaults.rules.length === 0) {
     // Nothing to merge or apply (most tools): the arguments are this call's own parse, used as

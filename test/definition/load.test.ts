@@ -158,7 +158,10 @@ describe('loadTools: sources', () => {
       properties: { city: { type: 'string' } },
       required: ['city'],
     });
-    expect(tool.validator.validate({ city: 'Paris' })).toEqual({ ok: true });
+    expect(tool.validator.validate({ city: 'Paris' })).toEqual({
+      ok: true,
+      value: { city: 'Paris' },
+    });
   });
 
   it('validates arguments: paths, required, enums with allowed values', async () => {

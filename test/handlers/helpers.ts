@@ -54,7 +54,7 @@ export function makeTool(overrides: ToolOverrides = {}): ToolDefinition {
       ...defaultVoicePolicy(type, endpoint?.method),
     },
     ...(overrides.service === undefined ? {} : { service: overrides.service }),
-    validator: { validate: () => ({ ok: true }) },
+    validator: { validate: (value) => ({ ok: true, value }) },
     source: { index: 0 },
   };
 }

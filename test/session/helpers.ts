@@ -70,7 +70,7 @@ export function miniTool(t: MiniTool): ToolDefinition {
             });
           }
         }
-        return failures.length === 0 ? { ok: true } : { ok: false, failures };
+        return failures.length === 0 ? { ok: true, value } : { ok: false, failures };
       },
     },
     source: { index: 0 },
