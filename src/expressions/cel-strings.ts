@@ -85,8 +85,6 @@ export function stringFunctions(charge: Charge): CelFunc[] {
   const split2 = library('split', 2);
   const substring1 = library('substring', 1);
   const substring2 = library('substring', 2);
-  const lower = library('lowerAscii', 0);
-  const upper = library('upperAscii', 0);
   const trim = library('trim', 0);
   const charAt = library('charAt', 1);
   const quote = library('strings.quote', 1);
@@ -142,11 +140,12 @@ export function stringFunctions(charge: Charge): CelFunc[] {
     ),
     celMethod('lowerAscii', STRING, [], STRING, function (this: string) {
       charge(byChars(this.length));
-      return delegate(lower, this, []);
+      // ASCII letters only, as the library's; a regex runs natively (its loop concatenates).
+      return this.replace(/[A-Z]+/g, (run) => run.toLowerCase());
     }),
     celMethod('upperAscii', STRING, [], STRING, function (this: string) {
       charge(byChars(this.length));
-      return delegate(upper, this, []);
+      return this.replace(/[a-z]+/g, (run) => run.toUpperCase());
     }),
     celMethod('trim', STRING, [], STRING, function (this: string) {
       charge(byChars(this.length));
