@@ -37,6 +37,7 @@ import {
 import { RE2JS } from 're2js';
 import { isPlainObject } from '../own-data.js';
 import { Meter, resultMeter, type BudgetOptions } from './budget.js';
+import { stringFunctions } from './cel-strings.js';
 
 import { MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';
 
@@ -48,6 +49,8 @@ type ExprKind = Expr['exprKind'];
 const TICK = '@tick';
 const APPEND = '@append';
 const LIST = listType(CelScalar.DYN);
+/** Functions whose name has a dot: CEL parses them as a call on an identifier. */
+const NAMESPACED = new Set(['strings.quote']);
 
 /** Lists `@append` may grow in place, with their backing arrays. */
 const owned = new WeakMap<CelList, unknown[]>();
@@ -70,6 +73,8 @@ const standardIn = celEnv().funcs.find('@in');
 
 const env = celEnv({
   funcs: [
+    // The strings extension, each function charged by its input size (cel-strings.ts).
+    ...stringFunctions((steps) => current?.charge(steps)),
     celFunc(APPEND, [LIST, LIST], LIST, (acc: CelList, tail: CelList) => {
       const backing = owned.get(acc);
       if (backing !== undefined) {
@@ -216,7 +221,11 @@ function instrument(root: Expr): Expr {
         return e;
       case 'callExpr': {
         const c = k.value;
-        if (c.target !== undefined) c.target = rewrite(c.target);
+        // `strings.quote(…)` names a function, not a read of a variable `strings`.
+        const namespaced =
+          c.target?.exprKind.case === 'identExpr' &&
+          NAMESPACED.has(`${c.target.exprKind.value.name}.${c.function}`);
+        if (c.target !== undefined && !namespaced) c.target = rewrite(c.target);
         c.args = c.args.map(rewrite);
         const [first, second] = c.args.map((a) => a.exprKind);
         if (

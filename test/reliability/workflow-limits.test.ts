@@ -8,7 +8,11 @@ import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import { ScriptedModel } from '../../src/testing.js';
 
-function expressionTool(name: string, expression: unknown): Record<string, unknown> {
+function expressionTool(
+  name: string,
+  expression: unknown,
+  input: { name: string; type: string } = { name: 'l', type: 'array' },
+): Record<string, unknown> {
   return {
     type: 'context',
     context: {
@@ -16,7 +20,7 @@ function expressionTool(name: string, expression: unknown): Record<string, unkno
         type: 'expression',
         id: name,
         tool: { name },
-        inputs: [{ name: 'l', type: 'array' }],
+        inputs: [input],
         expression,
       },
     },
@@ -61,6 +65,46 @@ describe('workflow expressions at the argument cap', () => {
     expect(r.traces.map((t) => t.errorCode)).toEqual([
       'expression_budget',
       'expression_budget',
+      'expression_budget',
+    ]);
+    expect(r.content).toBe('done');
+  });
+});
+
+describe('CEL string functions over a model argument at the cap (issue 46 item 8)', () => {
+  it('end in expression_budget or result_too_large, never a long block', async () => {
+    const input = { name: 's', type: 'string' };
+    const tools = await loadTools([
+      expressionTool(
+        'expand',
+        { type: 'cel', expression: "inputs.s.replace('a', inputs.s)" },
+        input,
+      ),
+      expressionTool('grow', { type: 'cel', expression: "inputs.s.replace('a', 'aaaaa')" }, input),
+      expressionTool(
+        'joined',
+        { type: 'cel', expression: "inputs.s.split('').map(c, inputs.s).join()" },
+        input,
+      ),
+    ]);
+    const s = 'a'.repeat(256 * 1024 - 64);
+    const model = new ScriptedModel(
+      [
+        {
+          tool_calls: [
+            { name: 'expand', args: { s } },
+            { name: 'grow', args: { s } },
+            { name: 'joined', args: { s } },
+          ],
+        },
+        { text: 'done' },
+      ],
+      { record: true },
+    );
+    const r = await createSession({ tools, model }).run('go');
+    expect(r.traces.map((t) => t.errorCode)).toEqual([
+      'expression_budget',
+      'result_too_large',
       'expression_budget',
     ]);
     expect(r.content).toBe('done');
