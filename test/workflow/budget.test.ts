@@ -3,10 +3,19 @@
  * counted on the parsed tree. Every budget here is decided by steps or by an injected clock, never
  * by how fast the machine is.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToolError } from '../../src/errors.js';
 import { compileExpression, type CompiledExpression } from '../../src/expressions/expression.js';
 import '../../src/expressions/cel-register.js';
+
+// The 50 ms time slice reads performance.now(); frozen here so that which limit ends an
+// evaluation (steps or result size) never depends on how loaded the machine is.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** A stopped clock: only the step budget can end an evaluation. */
 const STEPS_ONLY = { now: () => 0 };

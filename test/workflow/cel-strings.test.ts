@@ -2,13 +2,22 @@
  * Issue 46 item 8: the CEL strings extension is enabled, and each of its functions is charged by
  * the size of its input (and of its output for replace, join and format) before it runs.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToolError } from '../../src/errors.js';
 import { compileExpression, type CompiledExpression } from '../../src/expressions/expression.js';
 import '../../src/expressions/cel-register.js';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import { ScriptedModel } from '../../src/testing.js';
+
+// The 50 ms time slice reads performance.now(); frozen here so that which limit ends an
+// evaluation (steps or result size) never depends on how loaded the machine is.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** A stopped clock: only the step budget can end an evaluation. */
 const STEPS_ONLY = { now: () => 0 };
