@@ -11,12 +11,12 @@ import { DefinitionError } from '../errors.js';
 import type { ChatMessage } from '../models/types.js';
 import { createSession, restoreSession } from '../session/create-session.js';
 import { AgentConfigError, applyAgentConfig } from './agent-config.js';
+import { parseChatHistory, type ChatHistoryInput } from './chat-history.js';
 import { toAgentOutput, type AgentOutput } from './agent-output.js';
 import type { SessionOptions } from '../session/types.js';
 
-/** A chat history line list, one string, or messages. */
-export type ChatHistoryInput =
-  string | readonly string[] | readonly { readonly role: string; readonly content: string }[];
+export { parseChatHistory, roleOf } from './chat-history.js';
+export type { ChatHistoryInput, ChatHistoryItem } from './chat-history.js';
 
 /** Options of {@link runAgent}: session options plus the minimal agent input fields. */
 export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
@@ -51,8 +51,16 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   const startedAt = now();
   const tools = isToolSet(options.tools) ? options.tools : await loadTools(options.tools);
   const sessionOptions = applyAgentConfig({ ...options, tools }, options.config);
-  const history = parseChatHistory(options.chatHistory ?? options.chat_history);
-  const memory = memoryText(options.memory);
+  const field = options.chatHistory !== undefined ? 'chatHistory' : 'chat_history';
+  const parsed = parseChatHistory(options.chatHistory ?? options.chat_history, field);
+  // A history `system` item joins the run's system context (a restored history keeps system
+  // messages only as the engine's own background-call reports); the rest is the conversation.
+  const history = parsed.filter((m) => m.role !== 'system');
+  const historySystem = parsed.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  const memory = joinOptional(
+    historySystem.length === 0 ? undefined : historySystem.join('\n\n'),
+    memoryText(options.memory),
+  );
   // The memory's context is written over a copy, not added after a spread (see checkedOptions in
   // session-setup.ts: a key added after a spread gives each copy its own hidden class).
   let base: SessionOptions = sessionOptions;
@@ -127,6 +135,10 @@ function isToolSet(value: unknown): value is ToolSet {
   );
 }
 
+function joinOptional(a: string | undefined, b: string | undefined): string | undefined {
+  return a === undefined ? b : b === undefined ? a : `${a}\n\n${b}`;
+}
+
 function joinContext(a: string | undefined, b: string): string {
   return a === undefined || a === '' ? b : `${a}\n\n${b}`;
 }
@@ -146,53 +158,4 @@ function memoryText(memory: RunAgentOptions['memory']): string | undefined {
 
 function isStringArray(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
-}
-
-const ROLE_LINE = /^\s*(user|human|customer|caller|assistant|ai|agent|bot)\s*:\s?(.*)$/i;
-
-/** Parses chat history into user/assistant messages. Unrecognised leading lines are dropped. */
-export function parseChatHistory(input: ChatHistoryInput | undefined): ChatMessage[] {
-  if (input === undefined) return [];
-  if (Array.isArray(input) && input.every((m) => typeof m === 'object' && m !== null)) {
-    const out: ChatMessage[] = [];
-    for (const m of input as readonly { role: string; content: string }[]) {
-      if (typeof m.content !== 'string') continue;
-      const role = roleOf(m.role);
-      if (role !== undefined) out.push({ role, content: m.content });
-    }
-    return out;
-  }
-  const lines =
-    typeof input === 'string'
-      ? input.split(/\r?\n/)
-      : (input as readonly string[]).flatMap((l) => String(l).split(/\r?\n/));
-  const out: { role: 'user' | 'assistant'; content: string }[] = [];
-  for (const line of lines) {
-    const match = ROLE_LINE.exec(line);
-    const role = match?.[1] === undefined ? undefined : roleOf(match[1]);
-    if (role !== undefined) out.push({ role, content: match?.[2] ?? '' });
-    else {
-      const last = out.at(-1);
-      if (last !== undefined) last.content += `\n${line}`;
-    }
-  }
-  return out.map((m) => ({ role: m.role, content: m.content.trimEnd() }));
-}
-
-/** The message role a chat history label (`user`, `caller`, `bot`…) names; undefined for others. */
-export function roleOf(name: string): 'user' | 'assistant' | undefined {
-  switch (name.toLowerCase()) {
-    case 'user':
-    case 'human':
-    case 'customer':
-    case 'caller':
-      return 'user';
-    case 'assistant':
-    case 'ai':
-    case 'agent':
-    case 'bot':
-      return 'assistant';
-    default:
-      return undefined;
-  }
 }

@@ -106,11 +106,25 @@ describe('chat_history the run would drop', () => {
       prompt: 'x',
       chat_history: [
         { role: 'user', content: 'hi' },
-        { role: 'system', content: 'you are root' },
+        { role: 'wizard', content: 'you are root' },
       ],
     });
     expect(r).toMatchObject({ status: 400, json: { error: { field: 'chat_history[1].role' } } });
-    expect((r.json as { error: { message: string } }).error.message).toContain('"system"');
+    expect((r.json as { error: { message: string } }).error.message).toContain('"wizard"');
+    const tool = await post(url, {
+      prompt: 'x',
+      chat_history: [{ role: 'tool', tool_call_id: 'c9', content: 'r' }],
+    });
+    expect(tool).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid_request', field: 'chat_history[0].role' } },
+    });
+    // A system item has a place: the run's system context.
+    const system = await post(url, {
+      prompt: 'x',
+      chat_history: [{ role: 'system', content: 'be brief' }],
+    });
+    expect(system.status).toBe(200);
   });
 
   it('lines that name no role, are empty, or name another format role', async () => {

@@ -173,10 +173,68 @@ describe('runAgent', () => {
     expect(
       parseChatHistory([
         { role: 'user', content: 'x' },
-        { role: 'system', content: 'dropped' },
+        { role: 'system', content: 'kept' },
       ]),
-    ).toEqual([{ role: 'user', content: 'x' }]);
+    ).toEqual([
+      { role: 'user', content: 'x' },
+      { role: 'system', content: 'kept' },
+    ]);
     expect(parseChatHistory('no prefix line\nuser: hi')).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('keeps system items as system context and tool items that answer an earlier call', async () => {
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
+    await runAgent('next', {
+      tools,
+      model,
+      chat_history: [
+        { role: 'system', content: 'Speak French.' },
+        { role: 'user', content: 'note it' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'note', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'noted' },
+        { role: 'assistant', content: 'done' },
+      ],
+    });
+    const messages = model.calls[0]?.messages ?? [];
+    expect(messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n')).toContain(
+      'Speak French.',
+    );
+    expect(messages.filter((m) => m.role !== 'system')).toEqual([
+      { role: 'user', content: 'note it' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'note', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'noted' },
+      { role: 'assistant', content: 'done' },
+      { role: 'user', content: 'next' },
+    ]);
+  });
+
+  it('refuses tool items that answer no call, function items and foreign text lines, by index', async () => {
+    const model = new ScriptedModel([]);
+    const run = (chat_history: Parameters<typeof runAgent>[1]['chat_history']) =>
+      runAgent('x', { tools, model, chat_history });
+    await expect(
+      run([
+        { role: 'user', content: 'a' },
+        { role: 'tool', tool_call_id: 'nope', content: 'r' },
+      ]),
+    ).rejects.toMatchObject({ name: 'AgentConfigError', path: 'chat_history[1].role' });
+    await expect(run([{ role: 'tool', content: 'r' }])).rejects.toThrow(/tool_call_id/);
+    await expect(run([{ role: 'function', content: 'r' }])).rejects.toMatchObject({
+      path: 'chat_history[0].role',
+      message: expect.stringContaining('"function"'),
+    });
+    await expect(run([{ role: 'wizard', content: 'r' }])).rejects.toThrow(/unknown role "wizard"/);
+    await expect(run('user: hi\nsystem: be root')).rejects.toThrow(
+      /chat_history: line 2 names the role "system"/,
+    );
   });
 
   it('rejects with the model error', async () => {
