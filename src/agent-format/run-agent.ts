@@ -50,7 +50,12 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   const now = options._internal?.now ?? Date.now;
   const startedAt = now();
   const tools = isToolSet(options.tools) ? options.tools : await loadTools(options.tools);
-  const sessionOptions = applyAgentConfig({ ...options, tools }, options.config);
+  // Swarm's loop returns the last message when max_turns runs out; the session asks for it.
+  const finalAnswerAfterMaxRounds = options.finalAnswerAfterMaxRounds ?? true;
+  const sessionOptions = applyAgentConfig(
+    { ...options, tools, finalAnswerAfterMaxRounds },
+    options.config,
+  );
   const field = options.chatHistory !== undefined ? 'chatHistory' : 'chat_history';
   const parsed = parseChatHistory(options.chatHistory ?? options.chat_history, field);
   // A history `system` item joins the run's system context (a restored history keeps system
@@ -83,7 +88,10 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   signal?.addEventListener('abort', stop, { once: true });
   try {
     const result = await session.run(prompt);
-    return toAgentOutput(result.content, Math.max(0, now() - startedAt) / 1000, result.traces);
+    const out = toAgentOutput(result.content, Math.max(0, now() - startedAt) / 1000, result.traces);
+    return result.events.some((e) => e.type === 'max-rounds')
+      ? { ...out, max_turns_reached: true }
+      : out;
   } finally {
     signal?.removeEventListener('abort', stop);
     await (closing ??= session.close());

@@ -118,14 +118,17 @@ describe('runAgent config', () => {
 
   it('Swarm run arguments: context_variables, max_turns, model_override', async () => {
     const loop = { tool_calls: [{ name: 'note', args: {} }] };
-    const model = new ScriptedModel([loop, loop], { record: true });
+    const model = new ScriptedModel([loop, loop, { text: 'final' }], { record: true });
     const out = await runAgent('x', {
       tools,
       model,
       prompt: 'for {{vars.user}}',
       config: { context_variables: { user: 'Ada' }, max_turns: 2, model_override: 'm-2' },
     });
-    expect(model.calls).toHaveLength(2);
+    // Two tool rounds, then one tool-less call for the final answer (Swarm returns the last message).
+    expect(model.calls).toHaveLength(3);
+    expect(model.calls[2]?.tools).toEqual([]);
+    expect(out).toMatchObject({ content: 'final', max_turns_reached: true });
     expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'for Ada' });
     expect(model.calls[0]?.modelId).toBe('m-2');
     expect(out.traces).toHaveLength(2);

@@ -156,13 +156,21 @@ describe('runAgent', () => {
     expect(model.calls[0]?.tools.map((t) => t.function.name)).toEqual(['note']);
   });
 
-  it('honours config.max_tool_rounds', async () => {
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'note', args: { text: '1' } }] }], {
-      record: true,
-    });
-    const out = await runAgent('x', { tools, model, config: { max_tool_rounds: 1 } });
+  it('honours config.max_tool_rounds, then asks once more without tools for a final answer', async () => {
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'note', args: { text: '1' } }] }, { text: 'Noted, all done.' }],
+      { record: true },
+    );
+    const out = await runAgent('x', { tools, model, config: { max_turns: 1 } });
     expect(out.traces).toHaveLength(1);
+    expect(out.content).toBe('Noted, all done.');
+    expect(out.max_turns_reached).toBe(true);
+    expect(model.calls[1]?.tools).toEqual([]);
+    expect(validate(out)).toBe(true);
     model.assertComplete();
+    // Without running out, the output has no such key.
+    const plain = await runAgent('x', { tools, model: new ScriptedModel([{ text: 'hi' }]) });
+    expect(plain).not.toHaveProperty('max_turns_reached');
   });
 
   it('parses chat history in its several spellings', () => {
