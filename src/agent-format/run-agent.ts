@@ -12,6 +12,7 @@ import type { ChatMessage } from '../models/types.js';
 import { createSession, restoreSession } from '../session/create-session.js';
 import { AgentConfigError, applyAgentConfig } from './agent-config.js';
 import { parseChatHistory, type ChatHistoryInput } from './chat-history.js';
+import { resolveToolsPath } from './tool-root.js';
 import { toAgentOutput, type AgentOutput } from './agent-output.js';
 import type { SessionOptions } from '../session/types.js';
 
@@ -49,7 +50,8 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
 export async function runAgent(prompt: string, options: RunAgentOptions): Promise<AgentOutput> {
   const now = options._internal?.now ?? Date.now;
   const startedAt = now();
-  const tools = isToolSet(options.tools) ? options.tools : await loadTools(options.tools);
+  const source = await resolveToolsPath(options.tools, toolRootOf(options.config));
+  const tools = isToolSet(source) ? source : await loadTools(source);
   // Swarm's loop returns the last message when max_turns runs out; the session asks for it.
   const finalAnswerAfterMaxRounds = options.finalAnswerAfterMaxRounds ?? true;
   const sessionOptions = applyAgentConfig(
@@ -132,6 +134,12 @@ function blameConfig(error: unknown, config: RunAgentOptions['config']): unknown
   const key = CONFIG_KEYS.get(root)?.find((k) => Object.hasOwn(config, k));
   if (key === undefined) return error;
   return new AgentConfigError(`config.${key}${issue.path.slice(root.length)}`, issue.message);
+}
+
+function toolRootOf(config: RunAgentOptions['config']): unknown {
+  return config !== undefined && Object.hasOwn(config, 'tool_root')
+    ? config['tool_root']
+    : undefined;
 }
 
 function isToolSet(value: unknown): value is ToolSet {

@@ -6,11 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { AgentConfigError } from '../agent-format/agent-config.js';
-import {
-  parseChatHistory,
-  roleOf,
-  type ChatHistoryInput,
-} from '../agent-format/chat-history.js';
+import { parseChatHistory, roleOf, type ChatHistoryInput } from '../agent-format/chat-history.js';
 
 /** Deepest nesting of the request's JSON (objects and arrays); deeper is a 400 naming the field. */
 export const MAX_BODY_DEPTH = 64;

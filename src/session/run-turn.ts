@@ -167,7 +167,9 @@ async function runTurnUntil(
     if (state.ended) break;
     if (rounds >= maxRounds) {
       const finalAnswer = host.options.finalAnswerAfterMaxRounds === true;
-      emit(finalAnswer ? { type: 'max-rounds', rounds, finalAnswer } : { type: 'max-rounds', rounds });
+      emit(
+        finalAnswer ? { type: 'max-rounds', rounds, finalAnswer } : { type: 'max-rounds', rounds },
+      );
       if (!finalAnswer) break;
       finalRound = true;
     }

@@ -96,6 +96,12 @@ describe('400, not 500, for what the client sent', () => {
     expect(lang).toMatchObject({ status: 400, json: { error: { field: 'config.language' } } });
     const agent = await post(url, { prompt: 'x', config: { agent: 'nobody' } });
     expect(agent).toMatchObject({ status: 400, json: { error: { field: 'config.agent' } } });
+    // The server's tools are loaded at start: a caller cannot point it at files to read.
+    const root = await post(url, { prompt: 'x', config: { tool_root: '/etc' } });
+    expect(root).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid_config', field: 'config.tool_root' } },
+    });
   });
 });
 

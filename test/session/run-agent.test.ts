@@ -208,9 +208,12 @@ describe('runAgent', () => {
       ],
     });
     const messages = model.calls[0]?.messages ?? [];
-    expect(messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n')).toContain(
-      'Speak French.',
-    );
+    expect(
+      messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n'),
+    ).toContain('Speak French.');
     expect(messages.filter((m) => m.role !== 'system')).toEqual([
       { role: 'user', content: 'note it' },
       {
