@@ -23,7 +23,11 @@ export type { ChatHistoryInput, ChatHistoryItem } from './chat-history.js';
 export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
   /** A loaded ToolSet, a path to a tools file, or the parsed definitions. */
   readonly tools: ToolSet | string | readonly unknown[] | { readonly tools: readonly unknown[] };
-  /** Earlier conversation: lines `user: …` / `assistant: …` (continuation lines join the previous one). */
+  /**
+   * Earlier conversation: lines `user: …` / `assistant: …` (continuation lines join the previous
+   * one), or `{ role, content }` items; `system` items join the system context, `tool` items must
+   * answer an earlier assistant item's `tool_calls` (chat-history.ts).
+   */
   readonly chatHistory?: ChatHistoryInput;
   /** `chatHistory` in the seed format's spelling (`chatHistory` wins when both are given). */
   readonly chat_history?: ChatHistoryInput;
@@ -31,7 +35,8 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
   readonly memory?: string | readonly string[] | Readonly<Record<string, unknown>>;
   /**
    * Per-call config of the seed format, winning over the options: `model_overrides`,
-   * `domain_timeout_secs`, `only_domains`, `execution_mode` (ignored), and `prompt`/
+   * `domain_timeout_secs`, `only_domains`, `execution_mode` (ignored), `tool_root` (the folder
+   * a `tools` path is read from; refused for loaded tools), and `prompt`/
    * `system_prompt`, `maxToolRounds`/`max_tool_rounds`, `maxCalls`/`max_calls`, `language`,
    * `languages`, `vars` (merged over `vars`), `toolDefaults`/`tool_defaults`, `agent`,
    * `onMissingTemplateValue`. Unknown keys are ignored; a known key of the wrong type throws an

@@ -90,7 +90,7 @@ describe('400, not 500, for what the client sent', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('config.language and config.agent the session refuses', async () => {
+  it('config.language and config.agent the session refuses (tool_root too)', async () => {
     const url = await start();
     const lang = await post(url, { prompt: 'x', config: { language: 'not a tag!' } });
     expect(lang).toMatchObject({ status: 400, json: { error: { field: 'config.language' } } });
