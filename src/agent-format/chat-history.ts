@@ -11,6 +11,7 @@
  *   role: an {@link AgentConfigError} naming the item (`chat_history[2].role`).
  */
 import type { ChatMessage } from '../models/types.js';
+import { SNAPSHOT_LIMITS } from '../session/snapshot.js';
 import { AgentConfigError } from './agent-config.js';
 
 /** One `chat_history` item as an object: `{ role, content }`, OpenAI's tool fields optional. */
@@ -136,6 +137,10 @@ function toolCall(raw: unknown, where: string): ToolCall {
       where,
       'expected { id, type: "function", function: { name, arguments } } with string fields',
     );
+  // Over the session state's cap a restore would refuse it as the host's fault; it is the caller's.
+  const max = SNAPSHOT_LIMITS.maxNameLength;
+  if (c.id.length > max || fn.name.length > max)
+    throw new AgentConfigError(where, `the id and function name are at most ${max} characters`);
   return { id: c.id, type: 'function', function: { name: fn.name, arguments: fn.arguments } };
 }
 
