@@ -73,7 +73,7 @@ export function parseChatHistory(
 function parseItems(items: readonly ChatHistoryItem[], field: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   // Ids of assistant tool calls not yet answered: a tool item must answer one of them.
-  const open = new Set<string>();
+  const open = new Map<string, string>(); // id -> where the call is, for an unanswered one
   items.forEach((m, i) => {
     const where = `${field}[${i}]`;
     const role = typeof m.role === 'string' ? m.role.toLowerCase() : '';
@@ -103,7 +103,7 @@ function parseItems(items: readonly ChatHistoryItem[], field: string): ChatMessa
       );
     if (mapped === 'assistant' && m.tool_calls !== undefined && m.tool_calls.length > 0) {
       const calls = m.tool_calls.map((c, n) => toolCall(c, `${where}.tool_calls[${n}]`));
-      for (const c of calls) open.add(c.id);
+      calls.forEach((c, n) => open.set(c.id, `${where}.tool_calls[${n}]`));
       out.push({ role: 'assistant', content: m.content, tool_calls: calls });
       return;
     }
@@ -111,6 +111,15 @@ function parseItems(items: readonly ChatHistoryItem[], field: string): ChatMessa
     if (typeof m.content !== 'string') return;
     out.push({ role: mapped, content: m.content });
   });
+  // A model API refuses a tool call left without its result, so the run would fail at the model.
+  const unanswered = open.entries().next().value;
+  if (unanswered !== undefined) {
+    const [id, where] = unanswered;
+    throw new AgentConfigError(
+      where,
+      `the call ${JSON.stringify(id)} is answered by no later "tool" item with that tool_call_id`,
+    );
+  }
   return out;
 }
 

@@ -251,6 +251,10 @@ describe('runAgent', () => {
     await expect(
       run([{ role: 'assistant', content: null, tool_calls: [long] }]),
     ).rejects.toMatchObject({ name: 'AgentConfigError', path: 'chat_history[0].tool_calls[0]' });
+    const call = { id: 'c1', type: 'function', function: { name: 'n', arguments: '{}' } };
+    await expect(run([{ role: 'assistant', content: null, tool_calls: [call] }])).rejects.toThrow(
+      /chat_history\[0\]\.tool_calls\[0\]: the call "c1" is answered by no later/,
+    );
     await expect(run('user: hi\nsystem: be root')).rejects.toThrow(
       /chat_history: line 2 names the role "system"/,
     );
