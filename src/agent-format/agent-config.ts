@@ -8,6 +8,7 @@
  * - `domain_timeout_secs`: caps every tool call's deadline for the run.
  * - `only_domains`: the run may use only these agents (or, without agents, these tools).
  * - `execution_mode`: accepted and ignored (one engine, one mode).
+ * - `tool_root`: the folder a `tools` path is read from (tool-root.ts; runAgent applies it).
  * - Swarm's run arguments: `context_variables` (merged into `vars`), `max_turns` (as
  *   `maxToolRounds`), `model_override` (a model id, below `model_overrides`).
  * - switchboard's own per-call overrides: `prompt`/`system_prompt`, `maxToolRounds`/

@@ -24,6 +24,11 @@ export interface AgentOutput {
   readonly traces: AgentTrace[];
   /** Tool names in order of first use, without repeats. */
   readonly tools_used: string[];
+  /**
+   * Present (true) when the tool rounds ran out (`max_turns`, `maxToolRounds`, `maxCalls`); runAgent
+   * then asked the model once more, with no tools, and `content` is that final answer.
+   */
+  readonly max_turns_reached?: true;
 }
 
 /**

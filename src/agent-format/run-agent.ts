@@ -11,18 +11,23 @@ import { DefinitionError } from '../errors.js';
 import type { ChatMessage } from '../models/types.js';
 import { createSession, restoreSession } from '../session/create-session.js';
 import { AgentConfigError, applyAgentConfig } from './agent-config.js';
+import { parseChatHistory, type ChatHistoryInput } from './chat-history.js';
+import { resolveToolsPath } from './tool-root.js';
 import { toAgentOutput, type AgentOutput } from './agent-output.js';
 import type { SessionOptions } from '../session/types.js';
 
-/** A chat history line list, one string, or messages. */
-export type ChatHistoryInput =
-  string | readonly string[] | readonly { readonly role: string; readonly content: string }[];
+export { parseChatHistory, roleOf } from './chat-history.js';
+export type { ChatHistoryInput, ChatHistoryItem } from './chat-history.js';
 
 /** Options of {@link runAgent}: session options plus the minimal agent input fields. */
 export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
   /** A loaded ToolSet, a path to a tools file, or the parsed definitions. */
   readonly tools: ToolSet | string | readonly unknown[] | { readonly tools: readonly unknown[] };
-  /** Earlier conversation: lines `user: …` / `assistant: …` (continuation lines join the previous one). */
+  /**
+   * Earlier conversation: lines `user: …` / `assistant: …` (continuation lines join the previous
+   * one), or `{ role, content }` items; `system` items join the system context, `tool` items must
+   * answer an earlier assistant item's `tool_calls` (chat-history.ts).
+   */
   readonly chatHistory?: ChatHistoryInput;
   /** `chatHistory` in the seed format's spelling (`chatHistory` wins when both are given). */
   readonly chat_history?: ChatHistoryInput;
@@ -30,7 +35,8 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
   readonly memory?: string | readonly string[] | Readonly<Record<string, unknown>>;
   /**
    * Per-call config of the seed format, winning over the options: `model_overrides`,
-   * `domain_timeout_secs`, `only_domains`, `execution_mode` (ignored), and `prompt`/
+   * `domain_timeout_secs`, `only_domains`, `execution_mode` (ignored), `tool_root` (the folder
+   * a `tools` path is read from; refused for loaded tools), and `prompt`/
    * `system_prompt`, `maxToolRounds`/`max_tool_rounds`, `maxCalls`/`max_calls`, `language`,
    * `languages`, `vars` (merged over `vars`), `toolDefaults`/`tool_defaults`, `agent`,
    * `onMissingTemplateValue`. Unknown keys are ignored; a known key of the wrong type throws an
@@ -49,10 +55,24 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
 export async function runAgent(prompt: string, options: RunAgentOptions): Promise<AgentOutput> {
   const now = options._internal?.now ?? Date.now;
   const startedAt = now();
-  const tools = isToolSet(options.tools) ? options.tools : await loadTools(options.tools);
-  const sessionOptions = applyAgentConfig({ ...options, tools }, options.config);
-  const history = parseChatHistory(options.chatHistory ?? options.chat_history);
-  const memory = memoryText(options.memory);
+  const source = await resolveToolsPath(options.tools, toolRootOf(options.config));
+  const tools = isToolSet(source) ? source : await loadTools(source);
+  // Swarm's loop returns the last message when max_turns runs out; the session asks for it.
+  const finalAnswerAfterMaxRounds = options.finalAnswerAfterMaxRounds ?? true;
+  const sessionOptions = applyAgentConfig(
+    { ...options, tools, finalAnswerAfterMaxRounds },
+    options.config,
+  );
+  const field = options.chatHistory !== undefined ? 'chatHistory' : 'chat_history';
+  const parsed = parseChatHistory(options.chatHistory ?? options.chat_history, field);
+  // A history `system` item joins the run's system context (a restored history keeps system
+  // messages only as the engine's own background-call reports); the rest is the conversation.
+  const history = parsed.filter((m) => m.role !== 'system');
+  const historySystem = parsed.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+  const memory = joinOptional(
+    historySystem.length === 0 ? undefined : historySystem.join('\n\n'),
+    memoryText(options.memory),
+  );
   // The memory's context is written over a copy, not added after a spread (see checkedOptions in
   // session-setup.ts: a key added after a spread gives each copy its own hidden class).
   let base: SessionOptions = sessionOptions;
@@ -75,7 +95,10 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   signal?.addEventListener('abort', stop, { once: true });
   try {
     const result = await session.run(prompt);
-    return toAgentOutput(result.content, Math.max(0, now() - startedAt) / 1000, result.traces);
+    const out = toAgentOutput(result.content, Math.max(0, now() - startedAt) / 1000, result.traces);
+    return result.events.some((e) => e.type === 'max-rounds')
+      ? { ...out, max_turns_reached: true }
+      : out;
   } finally {
     signal?.removeEventListener('abort', stop);
     await (closing ??= session.close());
@@ -118,6 +141,12 @@ function blameConfig(error: unknown, config: RunAgentOptions['config']): unknown
   return new AgentConfigError(`config.${key}${issue.path.slice(root.length)}`, issue.message);
 }
 
+function toolRootOf(config: RunAgentOptions['config']): unknown {
+  return config !== undefined && Object.hasOwn(config, 'tool_root')
+    ? config['tool_root']
+    : undefined;
+}
+
 function isToolSet(value: unknown): value is ToolSet {
   return (
     typeof value === 'object' &&
@@ -125,6 +154,10 @@ function isToolSet(value: unknown): value is ToolSet {
     'tools' in value &&
     (value as { tools: unknown }).tools instanceof Map
   );
+}
+
+function joinOptional(a: string | undefined, b: string | undefined): string | undefined {
+  return a === undefined ? b : b === undefined ? a : `${a}\n\n${b}`;
 }
 
 function joinContext(a: string | undefined, b: string): string {
@@ -146,53 +179,4 @@ function memoryText(memory: RunAgentOptions['memory']): string | undefined {
 
 function isStringArray(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
-}
-
-const ROLE_LINE = /^\s*(user|human|customer|caller|assistant|ai|agent|bot)\s*:\s?(.*)$/i;
-
-/** Parses chat history into user/assistant messages. Unrecognised leading lines are dropped. */
-export function parseChatHistory(input: ChatHistoryInput | undefined): ChatMessage[] {
-  if (input === undefined) return [];
-  if (Array.isArray(input) && input.every((m) => typeof m === 'object' && m !== null)) {
-    const out: ChatMessage[] = [];
-    for (const m of input as readonly { role: string; content: string }[]) {
-      if (typeof m.content !== 'string') continue;
-      const role = roleOf(m.role);
-      if (role !== undefined) out.push({ role, content: m.content });
-    }
-    return out;
-  }
-  const lines =
-    typeof input === 'string'
-      ? input.split(/\r?\n/)
-      : (input as readonly string[]).flatMap((l) => String(l).split(/\r?\n/));
-  const out: { role: 'user' | 'assistant'; content: string }[] = [];
-  for (const line of lines) {
-    const match = ROLE_LINE.exec(line);
-    const role = match?.[1] === undefined ? undefined : roleOf(match[1]);
-    if (role !== undefined) out.push({ role, content: match?.[2] ?? '' });
-    else {
-      const last = out.at(-1);
-      if (last !== undefined) last.content += `\n${line}`;
-    }
-  }
-  return out.map((m) => ({ role: m.role, content: m.content.trimEnd() }));
-}
-
-/** The message role a chat history label (`user`, `caller`, `bot`…) names; undefined for others. */
-export function roleOf(name: string): 'user' | 'assistant' | undefined {
-  switch (name.toLowerCase()) {
-    case 'user':
-    case 'human':
-    case 'customer':
-    case 'caller':
-      return 'user';
-    case 'assistant':
-    case 'ai':
-    case 'agent':
-    case 'bot':
-      return 'assistant';
-    default:
-      return undefined;
-  }
 }

@@ -8,6 +8,7 @@ export {
   parseChatHistory,
   type RunAgentOptions,
   type ChatHistoryInput,
+  type ChatHistoryItem,
 } from '../agent-format/run-agent.js';
 export {
   AGENT_OUTPUT_SCHEMA,

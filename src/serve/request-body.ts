@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import { roleOf, type ChatHistoryInput } from '../agent-format/run-agent.js';
+import { AgentConfigError } from '../agent-format/agent-config.js';
+import { parseChatHistory, roleOf, type ChatHistoryInput } from '../agent-format/chat-history.js';
 
 /** Deepest nesting of the request's JSON (objects and arrays); deeper is a 400 naming the field. */
 export const MAX_BODY_DEPTH = 64;
@@ -31,7 +32,19 @@ export interface AgentRequest {
 }
 
 const historySchema = z.union(
-  [z.string(), z.array(z.string()), z.array(z.object({ role: z.string(), content: z.string() }))],
+  [
+    z.string(),
+    z.array(z.string()),
+    // OpenAI's tool fields are kept (not stripped) so a tool item can answer an earlier call.
+    z.array(
+      z.looseObject({
+        role: z.string(),
+        content: z.string().nullable(),
+        tool_calls: z.array(z.unknown()).optional(),
+        tool_call_id: z.string().optional(),
+      }),
+    ),
+  ],
   { error: 'expected a string, a list of lines, or a list of { role, content }' },
 );
 
@@ -143,13 +156,18 @@ function checkHistory(history: ChatHistoryInput, field: string): void {
     checkLines(history.split(/\r?\n/), field, bad, false);
     return;
   }
-  history.forEach((item, i) => {
-    if (typeof item === 'string') {
-      checkLines(item.split(/\r?\n/), `${field}[${i}]`, bad, true);
-    } else if (roleOf(item.role) === undefined) {
-      bad(`${field}[${i}].role`, `unknown role ${JSON.stringify(item.role)}; expected ${ROLES}`);
-    }
-  });
+  if (history.every((item) => typeof item === 'string')) {
+    history.forEach((item, i) => checkLines(item.split(/\r?\n/), `${field}[${i}]`, bad, true));
+    return;
+  }
+  // Items: the run's own parser decides (system kept, tool only answering an earlier call).
+  try {
+    parseChatHistory(history, field);
+  } catch (error) {
+    if (error instanceof AgentConfigError)
+      throw new HttpProblem(400, 'invalid_request', error.message, error.path);
+    throw error;
+  }
 }
 
 function checkLines(

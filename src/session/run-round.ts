@@ -43,6 +43,7 @@ export interface RoundOutcome {
 }
 
 const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
+const NO_TOOLS: ReadonlyMap<string, ToolDefinition> = new Map();
 
 /**
  * Runs one model call and its tool calls. A model failure is in `error`; anything else thrown while
@@ -54,6 +55,8 @@ export async function runRound(
   turn: TurnController,
   emit: (event: TurnEvent) => void,
   tracing?: TurnTracing,
+  /** A final answer after the tool rounds ran out: the model is shown no tool and may run none. */
+  toolless = false,
 ): Promise<RoundOutcome> {
   // Handed on (model, handlers); the round itself asks `turn.stopped`, a field, not the signal.
   const signal = turn.signal;
@@ -88,8 +91,12 @@ export async function runRound(
   // The model may call only what it is shown (host.chatTools). Workflows are looked at once per
   // round, and not at all without tasks.
   const wf = workflows ? workflowTools(host.state, agentTools) : NO_WORKFLOW_TOOLS;
-  const tools = wf.hidden.size === 0 ? agentTools : without(agentTools, wf.hidden);
-  const chatTools = host.chatTools(agentTools, system, wf);
+  const tools = toolless
+    ? NO_TOOLS
+    : wf.hidden.size === 0
+      ? agentTools
+      : without(agentTools, wf.hidden);
+  const chatTools = toolless ? [] : host.chatTools(agentTools, system, wf);
   let modelPrepareCtx: PrepareContext | undefined;
   const messages = host.modelMessages(host.systemMessages(system, workflows));
 

@@ -122,6 +122,8 @@ async function runTurnUntil(
   let content = '';
   let rounds = 0;
   let interrupted = false;
+  // Set once the tool rounds ran out and `finalAnswerAfterMaxRounds` asks for one more answer.
+  let finalRound = false;
   for (;;) {
     if (turn.stopped) {
       interrupted = true;
@@ -129,7 +131,7 @@ async function runTurnUntil(
     }
     let round: Awaited<ReturnType<typeof runRound>>;
     try {
-      round = await runRound(host, turn, emit, tracing);
+      round = await runRound(host, turn, emit, tracing, finalRound);
     } catch (err) {
       // Not the model's failure (those come back in round.error): the turn span ends with the
       // error's own name and the error goes to the host as it is.
@@ -160,12 +162,16 @@ async function runTurnUntil(
       interrupted = true;
       break;
     }
-    if (round.results.length === 0) break;
+    if (finalRound || round.results.length === 0) break;
     rounds++;
     if (state.ended) break;
     if (rounds >= maxRounds) {
-      emit({ type: 'max-rounds', rounds });
-      break;
+      const finalAnswer = host.options.finalAnswerAfterMaxRounds === true;
+      emit(
+        finalAnswer ? { type: 'max-rounds', rounds, finalAnswer } : { type: 'max-rounds', rounds },
+      );
+      if (!finalAnswer) break;
+      finalRound = true;
     }
   }
   if (interrupted)

@@ -87,6 +87,13 @@ export interface SessionOptions {
   readonly pools?: ConnectionPools;
   /** Default 8. */
   readonly maxToolRounds?: number;
+  /**
+   * When the tool rounds (`maxToolRounds`, `maxCalls`) run out, ask the model once more, showing
+   * it no tool, for a final answer, so the turn does not end with empty content (Swarm's
+   * `max_turns` returns the last message). The `max-rounds` event then has `finalAnswer: true`.
+   * That extra call is one model call past `maxCalls`. Default false; runAgent sets it.
+   */
+  readonly finalAnswerAfterMaxRounds?: boolean;
   /** Default `skip`. */
   readonly onMissingTemplateValue?: 'skip' | 'error';
   /** Deadline of host action handlers in seconds, above 0 and at most 2,147,483. Default 20. */
@@ -294,7 +301,12 @@ export type SessionEvent =
       readonly status: 'active' | 'completed';
       readonly step?: string;
     }
-  | { readonly type: 'max-rounds'; readonly rounds: number }
+  | {
+      readonly type: 'max-rounds';
+      readonly rounds: number;
+      /** A tool-less model call for a final answer follows (`finalAnswerAfterMaxRounds`). */
+      readonly finalAnswer?: boolean;
+    }
   /** The turn stopped early: the caller interrupted, or (`reason: 'timeout'`) its deadline passed. */
   | { readonly type: 'interrupted'; readonly reason?: 'timeout' }
   /** The model call failed (HTTP error, timeout); the turn ends and `result` rejects with a ModelError. */

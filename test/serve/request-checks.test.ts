@@ -90,12 +90,18 @@ describe('400, not 500, for what the client sent', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('config.language and config.agent the session refuses', async () => {
+  it('config.language and config.agent the session refuses (tool_root too)', async () => {
     const url = await start();
     const lang = await post(url, { prompt: 'x', config: { language: 'not a tag!' } });
     expect(lang).toMatchObject({ status: 400, json: { error: { field: 'config.language' } } });
     const agent = await post(url, { prompt: 'x', config: { agent: 'nobody' } });
     expect(agent).toMatchObject({ status: 400, json: { error: { field: 'config.agent' } } });
+    // The server's tools are loaded at start: a caller cannot point it at files to read.
+    const root = await post(url, { prompt: 'x', config: { tool_root: '/etc' } });
+    expect(root).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid_config', field: 'config.tool_root' } },
+    });
   });
 });
 
@@ -106,11 +112,25 @@ describe('chat_history the run would drop', () => {
       prompt: 'x',
       chat_history: [
         { role: 'user', content: 'hi' },
-        { role: 'system', content: 'you are root' },
+        { role: 'wizard', content: 'you are root' },
       ],
     });
     expect(r).toMatchObject({ status: 400, json: { error: { field: 'chat_history[1].role' } } });
-    expect((r.json as { error: { message: string } }).error.message).toContain('"system"');
+    expect((r.json as { error: { message: string } }).error.message).toContain('"wizard"');
+    const tool = await post(url, {
+      prompt: 'x',
+      chat_history: [{ role: 'tool', tool_call_id: 'c9', content: 'r' }],
+    });
+    expect(tool).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid_request', field: 'chat_history[0].role' } },
+    });
+    // A system item has a place: the run's system context.
+    const system = await post(url, {
+      prompt: 'x',
+      chat_history: [{ role: 'system', content: 'be brief' }],
+    });
+    expect(system.status).toBe(200);
   });
 
   it('lines that name no role, are empty, or name another format role', async () => {

@@ -1,4 +1,7 @@
 // The seed format's `config` keys change what a run does; config wins over options.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/index.js';
 import { AgentConfigError, runAgent } from '../../src/entries/serve.js';
@@ -118,16 +121,55 @@ describe('runAgent config', () => {
 
   it('Swarm run arguments: context_variables, max_turns, model_override', async () => {
     const loop = { tool_calls: [{ name: 'note', args: {} }] };
-    const model = new ScriptedModel([loop, loop], { record: true });
+    const model = new ScriptedModel([loop, loop, { text: 'final' }], { record: true });
     const out = await runAgent('x', {
       tools,
       model,
       prompt: 'for {{vars.user}}',
       config: { context_variables: { user: 'Ada' }, max_turns: 2, model_override: 'm-2' },
     });
-    expect(model.calls).toHaveLength(2);
+    // Two tool rounds, then one tool-less call for the final answer (Swarm returns the last message).
+    expect(model.calls).toHaveLength(3);
+    expect(model.calls[2]?.tools).toEqual([]);
+    expect(out).toMatchObject({ content: 'final', max_turns_reached: true });
     expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'for Ada' });
     expect(model.calls[0]?.modelId).toBe('m-2');
     expect(out.traces).toHaveLength(2);
+  });
+});
+
+describe('config.tool_root', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sb-tool-root-'));
+  const outside = mkdtempSync(join(tmpdir(), 'sb-outside-'));
+  mkdirSync(join(root, 'bot'));
+  writeFileSync(
+    join(root, 'bot', 'tools.json'),
+    JSON.stringify([{ type: 'log', tool: fn('inner', {}) }]),
+  );
+  writeFileSync(
+    join(outside, 'tools.json'),
+    JSON.stringify([{ type: 'log', tool: fn('secret', {}) }]),
+  );
+  symlinkSync(join(outside, 'tools.json'), join(root, 'link.json'));
+
+  it('reads a relative tools path from the root', async () => {
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
+    await runAgent('x', { tools: 'bot/tools.json', model, config: { tool_root: root } });
+    expect(names(model)).toEqual(['inner']);
+  });
+
+  it('refuses paths leading out of it (.., absolute, symbolic link) and loaded tools', async () => {
+    const model = new ScriptedModel([]);
+    for (const path of [
+      '../' + basename(outside) + '/tools.json',
+      join(outside, 'tools.json'),
+      'link.json',
+    ])
+      await expect(
+        runAgent('x', { tools: path, model, config: { tool_root: root } }),
+      ).rejects.toMatchObject({ name: 'AgentConfigError', path: 'config.tool_root' });
+    await expect(runAgent('x', { tools, model, config: { tool_root: root } })).rejects.toThrow(
+      /config\.tool_root: this run's tools are already loaded/,
+    );
   });
 });

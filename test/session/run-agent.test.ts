@@ -156,13 +156,21 @@ describe('runAgent', () => {
     expect(model.calls[0]?.tools.map((t) => t.function.name)).toEqual(['note']);
   });
 
-  it('honours config.max_tool_rounds', async () => {
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'note', args: { text: '1' } }] }], {
-      record: true,
-    });
-    const out = await runAgent('x', { tools, model, config: { max_tool_rounds: 1 } });
+  it('honours config.max_tool_rounds, then asks once more without tools for a final answer', async () => {
+    const model = new ScriptedModel(
+      [{ tool_calls: [{ name: 'note', args: { text: '1' } }] }, { text: 'Noted, all done.' }],
+      { record: true },
+    );
+    const out = await runAgent('x', { tools, model, config: { max_turns: 1 } });
     expect(out.traces).toHaveLength(1);
+    expect(out.content).toBe('Noted, all done.');
+    expect(out.max_turns_reached).toBe(true);
+    expect(model.calls[1]?.tools).toEqual([]);
+    expect(validate(out)).toBe(true);
     model.assertComplete();
+    // Without running out, the output has no such key.
+    const plain = await runAgent('x', { tools, model: new ScriptedModel([{ text: 'hi' }]) });
+    expect(plain).not.toHaveProperty('max_turns_reached');
   });
 
   it('parses chat history in its several spellings', () => {
@@ -173,10 +181,83 @@ describe('runAgent', () => {
     expect(
       parseChatHistory([
         { role: 'user', content: 'x' },
-        { role: 'system', content: 'dropped' },
+        { role: 'system', content: 'kept' },
       ]),
-    ).toEqual([{ role: 'user', content: 'x' }]);
+    ).toEqual([
+      { role: 'user', content: 'x' },
+      { role: 'system', content: 'kept' },
+    ]);
     expect(parseChatHistory('no prefix line\nuser: hi')).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('keeps system items as system context and tool items that answer an earlier call', async () => {
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
+    await runAgent('next', {
+      tools,
+      model,
+      chat_history: [
+        { role: 'system', content: 'Speak French.' },
+        { role: 'user', content: 'note it' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'note', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'noted' },
+        { role: 'assistant', content: 'done' },
+      ],
+    });
+    const messages = model.calls[0]?.messages ?? [];
+    expect(
+      messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n'),
+    ).toContain('Speak French.');
+    expect(messages.filter((m) => m.role !== 'system')).toEqual([
+      { role: 'user', content: 'note it' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'note', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'noted' },
+      { role: 'assistant', content: 'done' },
+      { role: 'user', content: 'next' },
+    ]);
+  });
+
+  it('refuses tool items that answer no call, function items and foreign text lines, by index', async () => {
+    const model = new ScriptedModel([]);
+    const run = (chat_history: Parameters<typeof runAgent>[1]['chat_history']) =>
+      runAgent('x', { tools, model, chat_history });
+    await expect(
+      run([
+        { role: 'user', content: 'a' },
+        { role: 'tool', tool_call_id: 'nope', content: 'r' },
+      ]),
+    ).rejects.toMatchObject({ name: 'AgentConfigError', path: 'chat_history[1].role' });
+    await expect(run([{ role: 'tool', content: 'r' }])).rejects.toThrow(/tool_call_id/);
+    await expect(run([{ role: 'function', content: 'r' }])).rejects.toMatchObject({
+      path: 'chat_history[0].role',
+      message: expect.stringContaining('"function"'),
+    });
+    await expect(run([{ role: 'wizard', content: 'r' }])).rejects.toThrow(/unknown role "wizard"/);
+    const long = {
+      id: 'c'.repeat(100_000),
+      type: 'function',
+      function: { name: 'n', arguments: '{}' },
+    };
+    await expect(
+      run([{ role: 'assistant', content: null, tool_calls: [long] }]),
+    ).rejects.toMatchObject({ name: 'AgentConfigError', path: 'chat_history[0].tool_calls[0]' });
+    const call = { id: 'c1', type: 'function', function: { name: 'n', arguments: '{}' } };
+    await expect(run([{ role: 'assistant', content: null, tool_calls: [call] }])).rejects.toThrow(
+      /chat_history\[0\]\.tool_calls\[0\]: the call "c1" is answered by no later/,
+    );
+    await expect(run('user: hi\nsystem: be root')).rejects.toThrow(
+      /chat_history: line 2 names the role "system"/,
+    );
   });
 
   it('rejects with the model error', async () => {
