@@ -3,28 +3,12 @@
  * counted on the parsed tree. Every budget here is decided by steps or by an injected clock, never
  * by how fast the machine is.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/errors.js';
 import { compileExpression, type CompiledExpression } from '../../src/expressions/expression.js';
-import '../../src/expressions/cel-register.js';
+import { cel, freezeTimeSlice, STEPS_ONLY } from './expression-helpers.js';
 
-// The 50 ms time slice reads performance.now(); frozen here so that which limit ends an
-// evaluation (steps or result size) never depends on how loaded the machine is.
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['performance'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-/** A stopped clock: only the step budget can end an evaluation. */
-const STEPS_ONLY = { now: () => 0 };
-
-function cel(expression: string): CompiledExpression {
-  const c = compileExpression({ type: 'cel', expression });
-  if (!c.ok) throw new Error(c.message);
-  return c.expression;
-}
+freezeTimeSlice();
 
 function jmes(expression: string): CompiledExpression {
   const c = compileExpression(expression);

@@ -2,19 +2,13 @@
  * Issue 43, item 3: what a workflow renders or computes is capped (a typed tool error, nothing of
  * the call applied), objects in templates print as JSON, and no template ever throws out of a turn.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import { ScriptedModel } from '../../src/testing.js';
+import { freezeTimeSlice } from './expression-helpers.js';
 
-// The 50 ms time slice reads performance.now(); frozen here so that which limit ends an
-// evaluation (steps or result size) never depends on how loaded the machine is.
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['performance'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+freezeTimeSlice();
 
 function container(task: unknown, name = 'flow'): Record<string, unknown> {
   return {
