@@ -9,7 +9,8 @@ export interface ValidationFailure {
 /**
  * Validates a tool's arguments against its JSON Schema, compiled once. Never writes into `value`:
  * on success `value` is the arguments to use, with the schema's `default`s filled in for
- * properties left out — a fresh deep copy when the schema has any `default`, else the input itself.
+ * properties left out — a fresh deep copy when the schema has a `default` somewhere, else the
+ * input itself.
  */
 export interface ArgumentValidator {
   validate(

@@ -6,6 +6,8 @@
  *
  * Failures become {@link ModelError}s with a clear message: `http_status` (with the status),
  * `timeout` (no response, or no chunk for `timeoutMs` while streaming), `network`.
+ * About 410 lines: one adapter — options, request building, the streamed answer and the error
+ * mapping read best together; the message and tool conversions are small functions of it.
  */
 import type OpenAI from 'openai';
 import type {

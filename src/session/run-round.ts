@@ -3,6 +3,8 @@
  * starts as soon as the stream delivers it (so parallel calls overlap with the rest of the
  * stream); results are applied and appended to history in call order; every tool call id gets
  * exactly one tool message, also after a model error or an interruption.
+ * About 420 lines: one round (a model call and its tool calls) read top-down, the path of every
+ * turn; splitting it would put the turn's hot path behind more call layers (performance-notes.md).
  */
 import { NO_USAGE, type ModelToolCall, type ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
@@ -163,7 +165,15 @@ export async function runRound(
         ...(parsed.ok ? { args: parsed.args } : {}),
       });
       const running = parsed.ok
-        ? callTask(task, call, parsed.args, host.state, workflowIO, startedAt, host.now)
+        ? callTask({
+            task,
+            call,
+            args: parsed.args,
+            state: host.state,
+            io: workflowIO,
+            startedAt,
+            now: host.now,
+          })
         : executeToolCall(
             call,
             { ok: false, transform: [], error: parsed.error },

@@ -92,7 +92,7 @@ export function parseSnapshot(value: unknown, options: SnapshotCheckOptions = {}
 
 /**
  * The checks of {@link parseSnapshot} that need no session options, for a store checking what it
- * reads: any BCP-47 language and any agent name pass (restoring checks them against the options).
+ * reads: every BCP-47 language and every agent name pass (restoring checks them against the options).
  */
 export function parseStoredSnapshot(value: unknown): SessionState {
   return parse(value, undefined);

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/errors.js';
 import { InvalidSnapshotError } from '../../src/session/coordination.js';
 import { createSession, resumeSession } from '../../src/session/create-session.js';
@@ -16,16 +16,9 @@ import { SNAPSHOT_LIMITS } from '../../src/session/snapshot.js';
 import type { SessionState } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools } from '../session/fixtures.js';
+import { redisTestClient } from '../session/redis-test-client.js';
 
-const url = inject('redisUrl');
-const raw = createClient({ url });
-raw.on('error', () => undefined);
-await raw.connect();
-const stores: RedisSessionStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((s) => s.close()));
-  await raw.close();
-});
+const { url, raw, stores } = await redisTestClient();
 const tools = await clinicTools();
 
 async function store(options: RedisSessionStoreOptions = {}) {

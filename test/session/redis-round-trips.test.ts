@@ -7,22 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSession } from '../../src/session/create-session.js';
 import { RedisSessionStore } from '../../src/redis/redis-store.js';
 import type { Model, ModelRequest, ModelStreamPart } from '../../src/models/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools } from './fixtures.js';
+import { redisTestClient } from './redis-test-client.js';
 
-const url = inject('redisUrl');
-const raw = createClient({ url });
-raw.on('error', () => undefined);
-await raw.connect();
-const stores: RedisSessionStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((s) => s.close()));
-  await raw.close();
-});
+const { url, raw, stores } = await redisTestClient();
 const tools = await clinicTools();
 
 /**

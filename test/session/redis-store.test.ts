@@ -2,7 +2,7 @@
 // the SessionStore contract, revisions, leases, TTLs and snapshot checks.
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSession, resumeSession } from '../../src/session/create-session.js';
 import {
   InvalidSnapshotError,
@@ -14,16 +14,9 @@ import type { SessionState } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools } from './fixtures.js';
 import { sessionStoreContract } from './store.contract.js';
+import { redisTestClient } from './redis-test-client.js';
 
-const url = inject('redisUrl');
-const raw = createClient({ url });
-raw.on('error', () => undefined);
-await raw.connect();
-const stores: RedisSessionStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((s) => s.close()));
-  await raw.close();
-});
+const { url, raw, stores } = await redisTestClient();
 
 /** A store on its own key prefix (tests share one Redis) and its own connection. */
 async function store(

@@ -4,6 +4,8 @@
  * of the session so far that `switchboard test` passes. Its parts live beside it: the banner,
  * playback acknowledgements (speech-acks.ts), the ordered HTTP lines (wire-lines.ts), the host's
  * actions (repl-actions.ts).
+ * About 410 lines: the REPL's commands share the controller's state (session, recorder, speech
+ * acknowledgements); its banner, actions, recording and wire lines are already files of their own.
  */
 import { Agent } from 'undici';
 import type { DefinitionIssue } from '../../errors.js';

@@ -22,20 +22,24 @@ import type { ExpressionTask, WorkflowTask } from '../../definition/workflow/typ
 
 const locks = new WeakMap<WorkflowState | LiveState, Promise<unknown>>();
 
+/** One call of a generated tool, as the round hands it over. */
+export interface TaskCall {
+  readonly task: WorkflowTask;
+  readonly call: ModelToolCall;
+  readonly args: Record<string, unknown>;
+  readonly state: LiveState;
+  readonly io: ExecutionIO;
+  /** When the call started (the session clock), for its trace's duration. */
+  readonly startedAt: number;
+  readonly now: () => number;
+}
+
 /** Handles a call to a generated tool; serialised per session so parallel calls see each other. */
-export function callTask(
-  task: WorkflowTask,
-  call: ModelToolCall,
-  args: Record<string, unknown>,
-  state: LiveState,
-  io: ExecutionIO,
-  startedAt: number,
-  now: () => number,
-): Promise<ToolCallResult> {
-  const previous = locks.get(state) ?? Promise.resolve();
-  const next = previous.then(() => runTask(task, call, args, state, io, startedAt, now));
+export function callTask(c: TaskCall): Promise<ToolCallResult> {
+  const previous = locks.get(c.state) ?? Promise.resolve();
+  const next = previous.then(() => runTask(c));
   locks.set(
-    state,
+    c.state,
     next.catch(() => undefined),
   );
   return next;
@@ -46,15 +50,8 @@ interface Outcome {
   error?: ToolError;
 }
 
-async function runTask(
-  task: WorkflowTask,
-  call: ModelToolCall,
-  args: Record<string, unknown>,
-  state: LiveState,
-  io: ExecutionIO,
-  startedAt: number,
-  now: () => number,
-): Promise<ToolCallResult> {
+async function runTask(c: TaskCall): Promise<ToolCallResult> {
+  const { task, call, args, state, io, startedAt, now } = c;
   const existing = state.workflows.get(task.key);
   const saved = existing === undefined ? undefined : copyState(existing);
   const before =
