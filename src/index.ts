@@ -49,6 +49,11 @@ export {
   type TextMarkerOptions,
 } from './models/text-markers.js';
 export { MarkerParser, type MarkerPiece } from './models/marker-parser.js';
+export {
+  withJsonToolCalls,
+  JSON_NO_TOOL,
+  type JsonToolCallOptions,
+} from './models/json-tool-calls.js';
 
 // --- session --------------------------------------------------------------------------------
 export type * from './session/types.js';
