@@ -63,6 +63,12 @@ export {
   resumeSession,
   SessionEndedError,
 } from './session/create-session.js';
+export {
+  createAgent,
+  type Agent,
+  type AgentBuilder,
+  type AgentSessionOptions,
+} from './session/agent-builder.js';
 export { DEFAULT_MAX_TOOL_ROUNDS } from './session/run-turn.js';
 export {
   DEFAULT_MAX_ARGUMENT_BYTES,
