@@ -10,8 +10,8 @@
  * parsed, and JSON must never be spoken. Malformed replies follow the text markers' decisions
  * (text-markers.ts): a reply that opens a JSON object but does not parse, or names no tool, is
  * still surfaced as a tool call so the model gets an error it can correct (name recovered when
- * possible, else `invalid_tool_call`; the raw reply as the arguments); a reply that is not a JSON
- * object at all is text, as text outside markers is.
+ * possible, else `invalid_tool_call`; the raw reply as the arguments); a reply that holds no JSON
+ * object is text, and text around the object is text, as text outside markers is.
  */
 import { randomUUID } from 'node:crypto';
 import { argsValue, toTextHistory } from './text-history.js';
@@ -84,10 +84,48 @@ async function* streamJson(
 }
 
 function* replyToParts(reply: string, generateId: () => string): Generator<ModelStreamPart> {
-  const parsed = parseJsonReply(reply, generateId);
-  if (parsed.type === 'text') {
-    if (parsed.text !== '') yield { type: 'text-delta', text: parsed.text };
-  } else yield { type: 'tool-call', call: parsed.call };
+  const { lead, body, trail } = splitReply(reply);
+  if (lead.trim() !== '') yield { type: 'text-delta', text: lead };
+  const parsed = parseJsonReply(body, generateId);
+  if (parsed.type === 'call') yield { type: 'tool-call', call: parsed.call };
+  else if (parsed.text !== '') yield { type: 'text-delta', text: parsed.text };
+  if (trail.trim() !== '') yield { type: 'text-delta', text: trail };
+}
+
+/**
+ * Finds the reply's JSON object: the whole reply when it opens one (after whitespace and a code
+ * fence), else the first `{"tool":` in it. Text around the object is text, as text around a
+ * marker is; an object that never closes runs to the end (and is malformed).
+ */
+export function splitReply(reply: string): { lead: string; body: string; trail: string } {
+  const s = unfenced(reply.trim());
+  const start = s.startsWith('{') ? 0 : s.search(/\{\s*"tool"\s*:/);
+  if (start < 0) return { lead: '', body: reply, trail: '' };
+  const end = objectEnd(s, start);
+  return {
+    lead: s.slice(0, start).replace(/```[A-Za-z]*\s*$/, ''),
+    body: s.slice(start, end),
+    trail: s.slice(end).replace(/^\s*```/, ''),
+  };
+}
+
+/** The index just past the JSON object opening at `start` (brackets outside strings), or the end. */
+function objectEnd(s: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < s.length; i++) {
+    const c = s[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return s.length;
 }
 
 /** What one reply means. */
@@ -99,8 +137,9 @@ export type JsonReply =
     };
 
 /**
- * Reads one whole reply (see the module header). A single Markdown code fence around the object
- * (```json … ```) is taken off first: models add it often, and it carries no meaning.
+ * Reads one reply's JSON object (see the module header; {@link splitReply} finds it). A single
+ * Markdown code fence around the object (```json … ```) is taken off first: models add it often,
+ * and it carries no meaning.
  */
 export function parseJsonReply(reply: string, generateId: () => string): JsonReply {
   const body = unfenced(reply.trim());

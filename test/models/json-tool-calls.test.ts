@@ -3,6 +3,7 @@ import { loadTools } from '../../src/definition/load.js';
 import {
   JSON_NO_TOOL,
   parseJsonReply,
+  splitReply,
   toJsonMessages,
   withJsonToolCalls,
 } from '../../src/models/json-tool-calls.js';
@@ -98,6 +99,27 @@ describe('withJsonToolCalls', () => {
     expect(second.filter((p) => p.type !== 'finish')).toEqual([
       { type: 'tool-call', call: { id: 'j1', name: 'a', arguments: '{"x":1}' } },
     ]);
+  });
+
+  it('text around the object is text, as around a marker; the object is never spoken', async () => {
+    const inner = new ScriptedModel([
+      { text: 'Let me check.\n```json\n{"tool":"a","input":{"x":"}"}}\n```' },
+      { text: '{"tool":"none","response":"Sunny."} Anything else?' },
+    ]);
+    const model = withJsonToolCalls(inner, { generateId: ids() });
+    expect((await partsOf(model)).filter((p) => p.type !== 'finish')).toEqual([
+      { type: 'text-delta', text: 'Let me check.\n' },
+      { type: 'tool-call', call: { id: 'j1', name: 'a', arguments: '{"x":"}"}' } },
+    ]);
+    expect((await partsOf(model)).filter((p) => p.type !== 'finish')).toEqual([
+      { type: 'text-delta', text: 'Sunny.' },
+      { type: 'text-delta', text: ' Anything else?' },
+    ]);
+    expect(splitReply('no json {"name":"x"} here')).toEqual({
+      lead: '',
+      body: 'no json {"name":"x"} here',
+      trail: '',
+    });
   });
 
   it('passes native tool calls of the wrapped model through', async () => {
