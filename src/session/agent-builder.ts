@@ -85,8 +85,9 @@ function build(s: Settings): Agent {
   const problem = (path: string, message: string): void => {
     issues.push({ code: 'agent_options', severity: 'error', path, message });
   };
-  const name = typeof s.name === 'string' ? s.name.trim() : '';
-  if (name === '') problem('createAgent(name)', 'the agent needs a name (a non-empty string)');
+  const name = typeof s.name === 'string' ? s.name : '';
+  if (name.trim() === '')
+    problem('createAgent(name)', 'the agent needs a name (a non-empty string)');
   if (s.model === undefined) problem('withModel', 'no model: call withModel(model)');
   else if (!isModel(s.model)) problem('withModel', 'expected a Model (an object with stream())');
   if (s.system !== undefined && typeof s.system !== 'string')
