@@ -49,6 +49,11 @@ export {
   type TextMarkerOptions,
 } from './models/text-markers.js';
 export { MarkerParser, type MarkerPiece } from './models/marker-parser.js';
+export {
+  withJsonToolCalls,
+  JSON_NO_TOOL,
+  type JsonToolCallOptions,
+} from './models/json-tool-calls.js';
 
 // --- session --------------------------------------------------------------------------------
 export type * from './session/types.js';
@@ -58,6 +63,12 @@ export {
   resumeSession,
   SessionEndedError,
 } from './session/create-session.js';
+export {
+  createAgent,
+  type Agent,
+  type AgentBuilder,
+  type AgentSessionOptions,
+} from './session/agent-builder.js';
 export { DEFAULT_MAX_TOOL_ROUNDS } from './session/run-turn.js';
 export {
   DEFAULT_MAX_ARGUMENT_BYTES,

@@ -16,10 +16,12 @@
  * `inputs.count + 1` works, as in Syllable's Python evaluator) and other numbers as `double`;
  * results convert back (int → number, lists → arrays, maps → objects).
  */
-import { isPlainObject } from '../own-data.js';
-import type { BudgetOptions } from './budget.js';
+import { compileCase } from './case-expression.js';
+import type { CompileResult, RawExpression } from './expression-types.js';
 import { celCompiler, MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';
 import { compileJmesPathProgram, type JmesPathProgram } from './jmespath.js';
+
+export { isTruthy } from './truthiness.js';
 
 /** Longest expression source accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 2000;
@@ -27,43 +29,21 @@ export const MAX_EXPRESSION_LENGTH = 2000;
 export const MAX_EXPRESSION_DEPTH = 32;
 export { MAX_COMPREHENSION_NESTING };
 
-/** The expression language. */
-export type ExpressionLanguage = 'jmespath' | 'cel';
+export type {
+  CompiledExpression,
+  CompileResult,
+  ExpressionLanguage,
+  RawExpression,
+} from './expression-types.js';
 
-/** A compiled expression, evaluated over plain JSON data. */
-export interface CompiledExpression {
-  readonly language: ExpressionLanguage;
-  readonly source: string;
-  /**
-   * The value, or `undefined` when evaluation failed. Throws only a ToolError: `expression_budget`
-   * (over the step budget or time slice) or `result_too_large` (over the result caps).
-   */
-  evaluate(data: Readonly<Record<string, unknown>>, budget?: BudgetOptions): unknown;
+/** Compiles an expression as written (a string is JMESPath; a case expression: case-expression.ts). */
+export function compileExpression(raw: RawExpression): CompileResult {
+  return compileAt(raw, 0);
 }
 
-/** The compiled expression, or the reason it cannot compile. */
-export type CompileResult =
-  | { readonly ok: true; readonly expression: CompiledExpression }
-  | { readonly ok: false; readonly message: string };
-
-/**
- * An expression as written in a definition: a JMESPath string, a typed object, or Syllable's
- * reserved case expression (the definition schema parses it into this shape).
- */
-export type RawExpression =
-  | string
-  | { readonly type: 'cel'; readonly expression: string }
-  | { readonly type?: 'jp' | 'jmespath' | undefined; readonly expression: string }
-  | { readonly case: readonly unknown[] };
-
-/** Compiles an expression as written (a string is JMESPath). */
-export function compileExpression(raw: RawExpression): CompileResult {
+function compileAt(raw: RawExpression, depth: number): CompileResult {
   if (typeof raw === 'string') return compileJmesPath(raw);
-  if ('case' in raw)
-    return {
-      ok: false,
-      message: 'case expressions are reserved by Syllable and not executed; use "if" conditions',
-    };
+  if ('case' in raw) return compileCase(raw.case, depth, compileAt);
   return raw.type === 'cel' ? compileCel(raw.expression) : compileJmesPath(raw.expression);
 }
 
@@ -118,14 +98,6 @@ export function compileCel(source: string): CompileResult {
       evaluate: (data, budget) => program.evaluate(data, budget),
     },
   };
-}
-
-/** Truthiness of a condition's value: JMESPath's (false, null, "", [], {} are false) for both. */
-export function isTruthy(value: unknown): boolean {
-  if (value === undefined || value === null || value === false || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isPlainObject(value)) return Object.keys(value).length > 0;
-  return true;
 }
 
 function checkBounds(source: string): string | undefined {

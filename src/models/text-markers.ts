@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MarkerParser, type MarkerPiece } from './marker-parser.js';
+import { argsValue, toTextHistory } from './text-history.js';
 import type {
   ChatMessage,
   ChatTool,
@@ -153,61 +154,14 @@ export function toMarkerMessages(
   tools: readonly ChatTool[],
   instructions: string,
 ): ChatMessage[] {
-  const toolText = instructions.replace(
-    '{{tools}}',
-    JSON.stringify(
-      tools.map((t) => ({
-        name: t.function.name,
-        ...(t.function.description === undefined ? {} : { description: t.function.description }),
-        parameters: t.function.parameters,
-      })),
-    ),
-  );
-  const names = new Map<string, string>();
-  const out: ChatMessage[] = [];
-  let systemDone = tools.length === 0;
-  for (const m of messages) {
-    switch (m.role) {
-      case 'system':
-        if (!systemDone) {
-          out.push({ role: 'system', content: `${m.content}\n\n${toolText}` });
-          systemDone = true;
-        } else out.push(m);
-        break;
-      case 'user':
-        out.push(m);
-        break;
-      case 'assistant': {
-        let content = m.content ?? '';
-        for (const c of m.tool_calls ?? []) {
-          names.set(c.id, c.function.name);
-          content += `${content === '' ? '' : '\n'}<tool>${markerBody(c.function.name, c.function.arguments)}</tool>`;
-        }
-        out.push({ role: 'assistant', content });
-        break;
-      }
-      case 'tool': {
-        const text = `Tool result for ${names.get(m.tool_call_id) ?? 'tool'} (${m.tool_call_id}):\n${m.content}`;
-        const last = out.at(-1);
-        if (last?.role === 'user' && last.content.startsWith('Tool result for ')) {
-          out[out.length - 1] = { role: 'user', content: `${last.content}\n\n${text}` };
-        } else out.push({ role: 'user', content: text });
-        break;
-      }
-      default: {
-        const _exhaustive: never = m;
-        void _exhaustive;
-      }
-    }
-  }
-  if (!systemDone) out.unshift({ role: 'system', content: toolText });
-  return out;
-}
-
-function markerBody(name: string, args: string): string {
-  try {
-    return JSON.stringify({ name, input: JSON.parse(args) as unknown });
-  } catch {
-    return JSON.stringify({ name, input: args });
-  }
+  return toTextHistory(messages, tools, {
+    instructions,
+    alwaysInstruct: false,
+    assistant: (text, calls) =>
+      calls.reduce(
+        (content, c) =>
+          `${content}${content === '' ? '' : '\n'}<tool>${JSON.stringify({ name: c.name, input: argsValue(c.args) })}</tool>`,
+        text,
+      ),
+  });
 }

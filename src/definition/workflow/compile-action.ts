@@ -69,9 +69,18 @@ export function compileAction(
         return from === undefined ? [] : [{ from, to }];
       });
       if (a.arguments) templateProblems(a.arguments, joinPath(path, 'arguments'), at);
+      const autoPopulate = autoPopulateOf(a.autoPopulate, joinPath(path, 'autoPopulate'), at);
+      if (!autoPopulate && save.length > 0)
+        at(
+          joinPath(joinPath(path, 'result'), 'save'),
+          'field_not_honoured',
+          'result.save applies only to a call the engine makes; with autoPopulate false the model makes it, so nothing is saved',
+          'warning',
+        );
       return {
         action: 'call',
         tool: a.name,
+        autoPopulate,
         ...(a.arguments ? { arguments: structuredClone(a.arguments) } : {}),
         save,
         ...ifPart,
@@ -79,12 +88,32 @@ export function compileAction(
     }
     case 'say':
       checkTemplate(a.text, joinPath(path, 'text'), at);
+      if (a.role === 'user')
+        at(
+          joinPath(path, 'role'),
+          'field_not_honoured',
+          'role "user" is spoken like "assistant": a session has no way to speak as the user',
+          'warning',
+        );
       return { action: 'say', text: a.text, role: a.role ?? 'assistant', ...ifPart };
     default: {
       const _exhaustive: never = a;
       return _exhaustive;
     }
   }
+}
+
+/** `autoPopulate` as written → true when the engine may make the call itself. */
+function autoPopulateOf(value: boolean | string | null | undefined, path: string, at: At): boolean {
+  if (value === false) return false;
+  if (value === undefined || value === null || value === true || value === 'required') return true;
+  at(
+    path,
+    'field_not_honoured',
+    `autoPopulate "${value}" is not a documented strategy (true, false or "required"); treated as true`,
+    'warning',
+  );
+  return true;
 }
 
 function valueSource(

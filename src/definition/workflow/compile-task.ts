@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { DefinitionIssue } from '../../errors.js';
 import { joinPath } from '../json-path.js';
+import { getOwn } from '../../own-data.js';
 import { compileExpression, type CompiledExpression } from '../../expressions/expression.js';
 import { taskSchema, type RawAction, type RawExpression, type RawTask } from './schema.js';
 import type { WorkflowStep, WorkflowTask } from './types.js';
@@ -90,6 +91,13 @@ function compileTask(
     where: string,
   ): CompiledExpression | undefined => {
     if (value === null || value === undefined) return undefined;
+    if (typeof value === 'object' && 'case' in value)
+      at(
+        where,
+        'case_expression',
+        'Syllable reserves case expressions for future runtime support and does not run them yet; switchboard takes the first branch whose "if" holds',
+        'warning',
+      );
     const result = compileExpression(value);
     if (!result.ok) {
       at(where, 'bad_expression', result.message);
@@ -101,11 +109,29 @@ function compileTask(
     compileVariable(v, p('variables', i), expr, at),
   );
   const base = { key, owner: options.owner, variables };
+  ignoredTaskFields(raw, p, at);
   const compileActions = (
     list: readonly RawAction[] | null | undefined,
     where: string,
     inputs?: ReadonlySet<string>,
   ) => (list ?? []).map((a, i) => compileAction(a, `${where}[${i}]`, expr, at, inputs));
+  // An expression or event task's hooks have no result the model reads, so a call there cannot
+  // be handed to the model (autoPopulate false): the engine makes it.
+  const engineCalls = (
+    list: readonly RawAction[] | null | undefined,
+    where: string,
+    inputs?: ReadonlySet<string>,
+  ) =>
+    compileActions(list, where, inputs).map((a, i) => {
+      if (a.action !== 'call' || a.autoPopulate) return a;
+      at(
+        `${where}[${i}].autoPopulate`,
+        'field_not_honoured',
+        `autoPopulate false needs a result the model reads; ${raw.type} task hooks have none, so the engine makes this call`,
+        'warning',
+      );
+      return { ...a, autoPopulate: true };
+    });
 
   switch (raw.type) {
     case 'import':
@@ -119,7 +145,7 @@ function compileTask(
       return {
         ...base,
         type: 'event',
-        on: { start: compileActions(raw.on?.start, p('on', 'start')) },
+        on: { start: engineCalls(raw.on?.start, p('on', 'start')) },
       };
     case 'expression': {
       const inputs = (raw.inputs ?? []).map(toInput);
@@ -147,8 +173,8 @@ function compileTask(
         hasOutput: raw.output !== undefined,
         ...(raw.output !== undefined ? { output: structuredClone(raw.output) } : {}),
         on: {
-          start: compileActions(raw.on?.start, p('on', 'start')),
-          submit: compileActions(raw.on?.submit, p('on', 'submit'), declared),
+          start: engineCalls(raw.on?.start, p('on', 'start')),
+          submit: engineCalls(raw.on?.submit, p('on', 'submit'), declared),
         },
       };
     }
@@ -208,6 +234,33 @@ function compileTask(
       const _exhaustive: never = raw;
       return _exhaustive;
     }
+  }
+}
+
+/**
+ * Task fields Syllable's SDK declares without a documented effect switchboard could reproduce:
+ * each one present is named in a warning, so nothing is dropped silently.
+ */
+function ignoredTaskFields(raw: RawTask, p: (...s: string[]) => string, at: At): void {
+  if (raw.config !== undefined && raw.config !== null && Object.keys(raw.config).length > 0)
+    at(
+      p('config'),
+      'field_not_honoured',
+      'task config has no documented meaning switchboard can apply; ignored',
+      'warning',
+    );
+  const metadata: Readonly<Record<string, unknown>> = raw.metadata ?? {};
+  for (const k of Object.keys(metadata)) {
+    const v = getOwn(metadata, k);
+    if (v === null || v === undefined) continue;
+    at(
+      p('metadata', k),
+      'field_not_honoured',
+      k === 'priority'
+        ? 'metadata.priority has no documented effect switchboard can reproduce; ignored'
+        : `metadata.${k} is not a field of Syllable's current task metadata; ignored`,
+      'warning',
+    );
   }
 }
 

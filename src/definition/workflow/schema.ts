@@ -1,9 +1,10 @@
 /**
  * The zod schema of `context.task` (Syllable's v1alpha tasks: `steps`, `expression`, `event`,
- * `import`), as the SDK's openapi.json describes them: StepsTask, Step, StepTools,
- * StepEventActions, NextStep, the `*Action` types, Variable, InputParameter, ConditionalText,
- * CelExpression, JMESPathExpression, ExpressionTask, EventTask. Shapes only; meaning (step ids,
- * reachability, expressions that compile) is checked by compile-task.ts.
+ * `import`), as the SDK's component models describe them (docs/workflows.md §9, field by field):
+ * StepsTask, Step, StepTools, StepEventActions, NextStep, the `*Action` types, Variable,
+ * InputParameter, ConditionalText, CelExpression, JMESPathExpression, CaseExpression,
+ * ExpressionTask, EventTask. Shapes only; meaning (step ids, reachability, expressions that
+ * compile) and the warnings for fields not honoured are in compile-task.ts.
  *
  * Both spellings the SDK history shows are accepted: `valueFrom`/`value_from`,
  * `allowGoToStep`/`allow_go_to_step`. `null` is accepted wherever the SDK allows it and means
@@ -26,7 +27,7 @@ const jmesPathExpression = z.strictObject({
   expression: str('a JMESPath expression'),
 });
 
-/** `{"case": [...]}`: reserved by Syllable ("not yet executed at runtime"); refused here at lint. */
+/** `{"case": [...]}`: reserved by Syllable ("future runtime support"); run with a warning. */
 const caseExpression = z.strictObject({ case: z.array(z.unknown()) });
 
 /** An expression as written: a JMESPath string, a typed object, or a (reserved) case expression. */
@@ -76,6 +77,10 @@ const callAction = z.strictObject({
   name: str('a tool name'),
   arguments: nullish(z.record(z.string(), jsonValue, { error: 'expected an object' })),
   result: nullish(z.strictObject({ save: z.array(callResultSave).optional() })),
+  // SDK Nov 2025 – Apr 2026: true (synthetic or model), false (always the model), "required".
+  autoPopulate: nullish(
+    z.union([z.boolean(), z.string()], { error: 'expected true, false or "required"' }),
+  ),
   if: ifField,
 });
 const sayAction = z.strictObject({

@@ -58,6 +58,11 @@ export type WorkflowAction =
   | {
       readonly action: 'call';
       readonly tool: string;
+      /**
+       * Syllable's `autoPopulate`. True (default, `true`/`"required"`): the engine makes the call
+       * when the arguments validate, else asks the model; false: always asks the model.
+       */
+      readonly autoPopulate: boolean;
       /** Template strings are rendered (mustache) before the call. */
       readonly arguments?: Readonly<Record<string, unknown>>;
       readonly save: readonly {

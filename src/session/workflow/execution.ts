@@ -31,7 +31,7 @@ export interface ExecutionIO {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolCallResult>;
 }
 
-/** A tool call the model should make itself (its arguments were incomplete). */
+/** A tool call the model should make itself (arguments incomplete, or `autoPopulate: false`). */
 export interface PendingToolCall {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
@@ -221,6 +221,11 @@ export class Execution {
         const args = (
           action.arguments === undefined ? {} : this.renderDeep(action.arguments)
         ) as Record<string, unknown>;
+        // autoPopulate false: Syllable always lets the model make this call.
+        if (!action.autoPopulate) {
+          this.pending.push({ name: action.tool, arguments: args });
+          return;
+        }
         const result = await this.#io.callTool(action.tool, args);
         this.nested.push(result);
         if (result.trace.isError) {
