@@ -126,11 +126,10 @@ function checkServer(
     problem(path, 'give either "command" (stdio) or "url" (Streamable HTTP), not both or neither');
     return undefined;
   }
-  const allowed = has('command')
-    ? ['command', 'args', 'env', 'cwd', 'stderr']
-    : ['url', 'headers'];
+  const allowed = has('command') ? ['command', 'args', 'env', 'cwd', 'stderr'] : ['url', 'headers'];
   for (const key of Object.keys(value))
-    if (!allowed.includes(key)) problem(`${path}.${key}`, `unknown field; allowed: ${allowed.join(', ')}`);
+    if (!allowed.includes(key))
+      problem(`${path}.${key}`, `unknown field; allowed: ${allowed.join(', ')}`);
   if (has('command')) {
     const v = value as Record<string, unknown>;
     if (typeof v.command !== 'string' || v.command === '')
@@ -139,7 +138,8 @@ function checkServer(
       problem(`${path}.args`, 'expected an array of strings');
     if (v.env !== undefined && !isStringRecord(v.env))
       problem(`${path}.env`, 'expected an object of string values');
-    if (v.cwd !== undefined && typeof v.cwd !== 'string') problem(`${path}.cwd`, 'expected a string');
+    if (v.cwd !== undefined && typeof v.cwd !== 'string')
+      problem(`${path}.cwd`, 'expected a string');
     if (v.stderr !== undefined && !['pipe', 'inherit', 'ignore'].includes(v.stderr as string))
       problem(`${path}.stderr`, 'expected "pipe", "inherit" or "ignore"');
     return { kind: 'stdio', name, config: value as unknown as McpStdioServerConfig };

@@ -144,10 +144,14 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     if (this.#gone !== undefined) throw this.#goneError();
     try {
-      const result = await this.#client.callTool({ name: tool, arguments: { ...args } }, undefined, {
-        signal,
-        timeout: NO_SDK_TIMEOUT_MS,
-      });
+      const result = await this.#client.callTool(
+        { name: tool, arguments: { ...args } },
+        undefined,
+        {
+          signal,
+          timeout: NO_SDK_TIMEOUT_MS,
+        },
+      );
       return result as CallToolResult;
     } catch (error) {
       throw this.#toolError(tool, error);
@@ -162,7 +166,10 @@ export class McpConnection {
   }
 
   #toolError(tool: string, error: unknown): ToolError {
-    if (this.#gone !== undefined || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed))
+    if (
+      this.#gone !== undefined ||
+      (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+    )
       return new ToolError(
         'mcp_server_failed',
         `MCP server "${this.server.name}" stopped during the call of ${tool}`,

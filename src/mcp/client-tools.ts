@@ -57,7 +57,10 @@ export async function serverTools(options: ServerToolsOptions): Promise<ServerTo
 
   const chosen = listed.filter((t) => allow === undefined || allow.has(t.name));
   const raws = chosen.map((t) =>
-    rawDefinition(t, overlays !== undefined && Object.hasOwn(overlays, t.name) ? overlays[t.name] : undefined),
+    rawDefinition(
+      t,
+      overlays !== undefined && Object.hasOwn(overlays, t.name) ? overlays[t.name] : undefined,
+    ),
   );
   const tools = new Map<string, ToolDefinition>();
   // One load for the whole list; only when it fails, one per tool to keep the good ones.
@@ -137,7 +140,9 @@ export function toolOutput(server: string, tool: string, result: CallToolResult)
   const text = textOf(result.content);
   throw new ToolError(
     'mcp_tool_error',
-    text === '' ? `MCP tool ${tool} of server "${server}" reported an error` : shortMessage(text, 500),
+    text === ''
+      ? `MCP tool ${tool} of server "${server}" reported an error`
+      : shortMessage(text, 500),
     { result: output },
   );
 }

@@ -26,7 +26,10 @@ export interface ConnectMcpServersOptions extends McpClientConfig {
   /** What is doubtful but not fatal: a tool left out, a failed refresh. Default: a process warning. */
   readonly onWarning?: (issue: DefinitionIssue) => void;
   /** Called after a server's new tool list is in the tool set (its tool names). */
-  readonly onToolsChanged?: (change: { readonly server: string; readonly tools: readonly string[] }) => void;
+  readonly onToolsChanged?: (change: {
+    readonly server: string;
+    readonly tools: readonly string[];
+  }) => void;
 }
 
 /** MCP servers connected as a tool source. */
@@ -90,12 +93,24 @@ class Source implements McpToolSource {
     this.#options = options;
     this.secrets = options.secrets ?? new SecretSet();
     for (const server of servers) {
-      this.#slots.set(server.name, { server, connection: undefined, tools: new Map(), refreshing: undefined, again: false });
+      this.#slots.set(server.name, {
+        server,
+        connection: undefined,
+        tools: new Map(),
+        refreshing: undefined,
+        again: false,
+      });
       const values = server.kind === 'stdio' ? server.config.env : server.config.headers;
-      for (const value of Object.values(values ?? {})) this.secrets.add(value);
+      for (const value of Object.values(values ?? {})) {
+        this.secrets.add(value);
+        // The token alone too: it may show without its scheme (`Bearer …`).
+        const token = /^(?:bearer|basic|token)\s+(\S+)$/i.exec(value)?.[1];
+        if (token !== undefined) this.secrets.add(token);
+      }
     }
     const own = options.actions;
-    for (const [name, fn] of own instanceof Map ? own : Object.entries(own ?? {})) this.actions.set(name, fn);
+    for (const [name, fn] of own instanceof Map ? own : Object.entries(own ?? {}))
+      this.actions.set(name, fn);
     // A getter: the session reads `tools.tools` every round (docs/session.md).
     const self = this;
     this.tools = {
@@ -143,7 +158,9 @@ class Source implements McpToolSource {
       listed,
       initial,
       ...(allow !== undefined && Object.hasOwn(allow, name) ? { allow: allow[name] } : {}),
-      ...(overlays !== undefined && Object.hasOwn(overlays, name) ? { overlays: overlays[name] } : {}),
+      ...(overlays !== undefined && Object.hasOwn(overlays, name)
+        ? { overlays: overlays[name] }
+        : {}),
     });
   }
 
@@ -160,7 +177,7 @@ class Source implements McpToolSource {
             code: 'mcp_duplicate_tool',
             severity: 'error',
             path: `servers.${slot.server.name}`,
-            message: `tool "${name}" of MCP server "${slot.server.name}" is also ${other === undefined ? 'one of the host\'s tools' : `a tool of MCP server "${other}"`}`,
+            message: `tool "${name}" of MCP server "${slot.server.name}" is also ${other === undefined ? "one of the host's tools" : `a tool of MCP server "${other}"`}`,
           });
           continue;
         }
@@ -198,7 +215,8 @@ class Source implements McpToolSource {
 
   refresh(server: string): Promise<void> {
     const slot = this.#slots.get(server);
-    if (slot === undefined) return Promise.reject(new TypeError(`unknown MCP server ${JSON.stringify(server)}`));
+    if (slot === undefined)
+      return Promise.reject(new TypeError(`unknown MCP server ${JSON.stringify(server)}`));
     if (slot.refreshing !== undefined) {
       // Notifications during a refresh coalesce into one more listing after it.
       slot.again = true;

@@ -32,17 +32,22 @@ export function buildServer(log = () => {}) {
       return { content: [{ type: 'text', text: `echo: ${text}` }] };
     },
   );
-  server.registerTool(
-    'refuse',
-    { description: 'Always fails.', inputSchema: {} },
-    async () => ({ isError: true, content: [{ type: 'text', text: 'no such account' }] }),
-  );
+  server.registerTool('refuse', { description: 'Always fails.', inputSchema: {} }, async () => ({
+    isError: true,
+    content: [{ type: 'text', text: 'no such account' }],
+  }));
   server.registerTool(
     'env',
-    { description: 'Which variables the server sees.', inputSchema: { names: z.array(z.string()) } },
+    {
+      description: 'Which variables the server sees.',
+      inputSchema: { names: z.array(z.string()) },
+    },
     async ({ names }) => ({
       content: [],
-      structuredContent: Object.fromEntries(names.map((n) => [n, process.env[n] ?? null])),
+      structuredContent: {
+        pid: process.pid,
+        ...Object.fromEntries(names.map((n) => [n, process.env[n] ?? null])),
+      },
     }),
   );
   server.registerTool(

@@ -12,7 +12,11 @@ import { ScriptedModel } from '../../src/testing.js';
 import { fn } from '../session/fixtures.js';
 
 const SCRIPT = fileURLToPath(new URL('./client-fixture-server.mjs', import.meta.url));
-const crm = { command: process.execPath, args: [SCRIPT], env: { CRM_TOKEN: 'crm-token-0123456789' } };
+const crm = {
+  command: process.execPath,
+  args: [SCRIPT],
+  env: { CRM_TOKEN: 'crm-token-0123456789' },
+};
 
 const open: McpToolSource[] = [];
 async function connect(
@@ -92,7 +96,11 @@ describe('MCP servers as a tool source (stdio)', () => {
 
   it('an allow-list keeps only the named tools, beside the host’s own', async () => {
     const own = await loadTools([{ type: 'action', tool: fn('hang_up') }]);
-    const mcp = await connect({ allow: { crm: ['echo'] }, tools: own, actions: { hang_up: () => 'bye' } });
+    const mcp = await connect({
+      allow: { crm: ['echo'] },
+      tools: own,
+      actions: { hang_up: () => 'bye' },
+    });
     expect([...mcp.tools.tools.keys()]).toEqual(['hang_up', 'echo']);
     expect(mcp.toolsOf('crm')).toEqual(['echo']);
     expect([...mcp.actions.keys()].sort()).toEqual(['echo', 'hang_up']);
@@ -104,7 +112,11 @@ describe('MCP servers as a tool source (stdio)', () => {
       const mcp = await connect();
       const session = createSession({
         model: new ScriptedModel([
-          { tool_calls: [{ name: 'env', args: { names: ['CRM_TOKEN', 'SWITCHBOARD_HOST_ONLY', 'PATH'] } }] },
+          {
+            tool_calls: [
+              { name: 'env', args: { names: ['CRM_TOKEN', 'SWITCHBOARD_HOST_ONLY', 'PATH'] } },
+            ],
+          },
           { text: 'ok' },
         ]),
         tools: mcp.tools,
@@ -157,7 +169,10 @@ describe('MCP servers as a tool source (stdio)', () => {
       actions: mcp.actions,
     });
     const result = await session.run('crash it');
-    expect(result.traces.map((t) => t.errorCode)).toEqual(['mcp_server_failed', 'mcp_server_failed']);
+    expect(result.traces.map((t) => t.errorCode)).toEqual([
+      'mcp_server_failed',
+      'mcp_server_failed',
+    ]);
     expect(result.traces[0]!.output).toMatchObject({
       error: { code: 'mcp_server_failed', message: expect.stringContaining('"crm"') },
     });
@@ -177,9 +192,11 @@ describe('MCP servers as a tool source (stdio)', () => {
       actions: mcp.actions,
       closeWith: [mcp],
     });
-    await session.run('hi');
+    const { pid } = (await session.run('hi')).traces[0]!.output as { pid: number };
+    expect(() => process.kill(pid, 0)).not.toThrow();
     const echo = mcp.actions.get('echo')!;
     await session.close();
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     const signal = new AbortController().signal;
     await expect(
       echo({ text: 'x' }, { tool: 'echo', callId: 'c1', session: {} as never, signal }),
@@ -215,10 +232,14 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
   it('an overlay that does not load (a static parameter of a wrong type)', async () => {
     const error = await connectMcpServers({
       servers: { crm },
-      overlays: { crm: { echo: { static_parameters: [{ name: 'n', type: 'int', default: 'x' }] } } },
+      overlays: {
+        crm: { echo: { static_parameters: [{ name: 'n', type: 'int', default: 'x' }] } },
+      },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DefinitionError);
-    expect((error as Error).message).toMatch(/MCP server "crm" tool "echo".*static_parameters\[0\]/);
+    expect((error as Error).message).toMatch(
+      /MCP server "crm" tool "echo".*static_parameters\[0\]/,
+    );
   });
 
   it('a command that does not exist', async () => {
@@ -227,7 +248,9 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpConnectError);
     expect(error).toMatchObject({ server: 'crm' });
-    expect((error as Error).message).toMatch(/^MCP server "crm" \(\/nonexistent\/crm-server\) did not connect: .*ENOENT/);
+    expect((error as Error).message).toMatch(
+      /^MCP server "crm" \(\/nonexistent\/crm-server\) did not connect: .*ENOENT/,
+    );
   });
 
   it('a server that exits at start: the error shows the end of its stderr', async () => {
@@ -241,7 +264,9 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
 
   it('an MCP tool named like one of the host’s tools', async () => {
     const own = await loadTools([{ type: 'action', tool: fn('echo') }]);
-    const error = await connectMcpServers({ servers: { crm }, tools: own }).catch((e: unknown) => e);
+    const error = await connectMcpServers({ servers: { crm }, tools: own }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DefinitionError);
     expect((error as Error).message).toContain(
       'tool "echo" of MCP server "crm" is also one of the host\'s tools',
