@@ -9,13 +9,16 @@ import { isPlainObject } from '../own-data.js';
 
 /** An MCP server run as a child process, spoken to over stdio. */
 export interface McpStdioServerConfig {
+  /** The program, spawned without a shell (`node`, `npx`, a path). */
   readonly command: string;
+  /** Its arguments. */
   readonly args?: readonly string[];
   /**
    * Environment of the child: the MCP SDK's short safe list of the host's variables (`HOME`,
    * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`) plus these. Never the host's whole environment.
    */
   readonly env?: Readonly<Record<string, string>>;
+  /** Its working directory. Default: the host's. */
   readonly cwd?: string;
   /**
    * The child's stderr: `pipe` (default) keeps its last lines for the errors that name the
@@ -44,6 +47,7 @@ export interface McpToolOverlay {
   readonly description?: string;
   /** Hidden from the model (removed from the server's schema) and filled by the engine. */
   readonly static_parameters?: readonly unknown[];
+  /** The camelCase spelling of `static_parameters`. */
   readonly staticParameters?: readonly unknown[];
   /** `defaults` / transform rules, run after the static parameters (docs/transform.md). */
   readonly defaults?: Readonly<Record<string, unknown>>;
@@ -65,9 +69,13 @@ export type CheckedServer =
   | { readonly kind: 'stdio'; readonly name: string; readonly config: McpStdioServerConfig }
   | { readonly kind: 'http'; readonly name: string; readonly config: McpHttpServerConfig };
 
+/** The MCP part of a host's config (docs/mcp.md). */
 export interface McpClientConfig {
+  /** The servers by name; the names key `allow` and `overlays` and appear in every message. */
   readonly servers: Readonly<Record<string, McpServerConfig>>;
+  /** Per server, the only tools to use. Absent for a server: every tool it lists. */
   readonly allow?: Readonly<Record<string, readonly string[]>>;
+  /** Per server, per tool name: what switchboard adds to that tool. */
   readonly overlays?: Readonly<Record<string, Readonly<Record<string, McpToolOverlay>>>>;
 }
 

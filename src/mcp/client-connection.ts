@@ -19,6 +19,7 @@ import type { CheckedServer } from './client-config.js';
 
 /** Thrown by `connectMcpServers` when a server cannot be started or reached, naming it. */
 export class McpConnectError extends Error {
+  /** Always `McpConnectError`. */
   override readonly name = 'McpConnectError';
   /** The server's name in `servers`. */
   readonly server: string;

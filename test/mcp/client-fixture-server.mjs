@@ -24,7 +24,7 @@ export function buildServer(log = () => {}) {
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     },
   );
-  server.registerTool(
+  const echo = server.registerTool(
     'echo',
     { description: 'Echoes text.', inputSchema: { text: z.string() } },
     async ({ text }) => {
@@ -65,6 +65,17 @@ export function buildServer(log = () => {}) {
       await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
       log({ tool: 'hang', cancelled: true });
       return { content: [] };
+    },
+  );
+  server.registerTool(
+    'remove_echo',
+    {
+      description: 'Removes the tool "echo" (the server announces a list change).',
+      inputSchema: {},
+    },
+    async () => {
+      echo.remove();
+      return { content: [{ type: 'text', text: 'removed' }] };
     },
   );
   server.registerTool(

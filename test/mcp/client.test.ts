@@ -43,6 +43,7 @@ const overlays = {
       static_parameters: [{ name: 'tenant_id', type: 'string', default: '{{vars.tenant}}' }],
       options: { speech: { before: { phrases: { '*': ['Looking that up.'] } } } },
     },
+    echo: { description: 'Says it back for {{vars.tenant}}.' },
   },
 };
 
@@ -73,6 +74,8 @@ describe('MCP servers as a tool source (stdio)', () => {
     const shown = model.calls[0]!.tools.find((t) => t.function.name === 'find_customer')!;
     expect(shown.function.description).toBe('Finds a customer by name.');
     expect(Object.keys(shown.function.parameters.properties as object)).toEqual(['name']);
+    const echo = model.calls[0]!.tools.find((t) => t.function.name === 'echo')!;
+    expect(echo.function.description).toBe('Says it back for acme.');
     expect(result.traces.map((t) => [t.tool, t.errorCode ?? 'ok'])).toEqual([
       ['find_customer', 'ok'],
       ['echo', 'ok'],
@@ -155,6 +158,39 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(names(2)).toContain('extra');
     expect(second.traces[0]).toMatchObject({ tool: 'extra', isError: false, output: 'extra ran' });
     expect(mcp.toolsOf('crm')).toContain('extra');
+  });
+
+  it('a tool the server removes leaves the tool set and its actions; an allow-list naming it warns', async () => {
+    let changed!: () => void;
+    const seen = new Promise<void>((resolve) => (changed = resolve));
+    const warnings: DefinitionIssue[] = [];
+    const mcp = await connect({
+      allow: { crm: ['echo', 'remove_echo'] },
+      onToolsChanged: () => changed(),
+      onWarning: (w) => warnings.push(w),
+    });
+    const session = createSession({
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'remove_echo' }] },
+        { text: 'ok' },
+        { tool_calls: [{ name: 'echo', args: { text: 'x' } }] },
+        { text: 'gone' },
+      ]),
+      tools: mcp.tools,
+      actions: mcp.actions,
+    });
+    await session.run('remove');
+    await seen;
+    expect(mcp.toolsOf('crm')).toEqual(['remove_echo']);
+    expect(mcp.actions.has('echo')).toBe(false);
+    expect((await session.run('echo')).traces[0]!.errorCode).toBe('unknown_tool');
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'mcp_unknown_tool',
+        severity: 'warning',
+        message: expect.stringContaining('lists no tool "echo"'),
+      }),
+    );
   });
 
   it('a server that dies mid-call is the typed tool error mcp_server_failed, then and after', async () => {
