@@ -96,5 +96,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.stderr.write('crm: missing CRM_TOKEN\n');
     process.exit(2);
   }
-  await buildServer().connect(new StdioServerTransport());
+  const server = buildServer();
+  if (process.argv.includes('--with-bad-name'))
+    server.registerTool(
+      'crm.lookup',
+      { description: 'A name models refuse.', inputSchema: {} },
+      async () => ({
+        content: [],
+      }),
+    );
+  await server.connect(new StdioServerTransport());
 }

@@ -193,6 +193,28 @@ describe('MCP servers as a tool source (stdio)', () => {
     );
   });
 
+  it('a tool whose name no model accepts is left out with a warning, unless the host chose it', async () => {
+    const warnings: DefinitionIssue[] = [];
+    const servers = { crm: { ...crm, args: [SCRIPT, '--with-bad-name'] } };
+    const mcp = await connect({ servers, onWarning: (w) => warnings.push(w) });
+    expect(mcp.toolsOf('crm')).toContain('find_customer');
+    expect(mcp.tools.tools.has('crm.lookup')).toBe(false);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: 'mcp_tool_skipped',
+        severity: 'warning',
+        message: expect.stringMatching(
+          /^left out: MCP server "crm" tool "crm\.lookup".*letters, digits/,
+        ),
+      }),
+    ]);
+    const error = await connectMcpServers({ servers, allow: { crm: ['crm.lookup'] } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DefinitionError);
+    expect((error as Error).message).toContain('MCP server "crm" tool "crm.lookup"');
+  });
+
   it('a server that dies mid-call is the typed tool error mcp_server_failed, then and after', async () => {
     const mcp = await connect();
     const session = createSession({
@@ -296,6 +318,15 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
     expect(error).toBeInstanceOf(McpConnectError);
     expect((error as Error).message).toContain('did not connect');
     expect((error as Error).message).toContain('crm: missing CRM_TOKEN');
+  });
+
+  it('a server that never answers the handshake fails after connectTimeoutMs', async () => {
+    const error = await connectMcpServers({
+      servers: { mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } },
+      connectTimeoutMs: 200,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpConnectError);
+    expect((error as Error).message).toMatch(/^MCP server "mute" .* did not connect: .*timed out/i);
   });
 
   it('an MCP tool named like one of the host’s tools', async () => {
