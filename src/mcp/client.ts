@@ -10,7 +10,8 @@ import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { ActionHandler } from '../handlers/types.js';
 import { checkMcpConfig, type CheckedServer, type McpClientConfig } from './client-config.js';
-import { McpConnection } from './client-connection.js';
+import { describeServer, McpConnectError, McpConnection } from './client-connection.js';
+import { shortMessage } from '../handlers/outcome.js';
 import { serverTools, toolOutput } from './client-tools.js';
 
 /** Options of {@link connectMcpServers}. */
@@ -88,6 +89,8 @@ class Source implements McpToolSource {
   readonly #mcpActions = new Map<string, string>();
   #all: ReadonlyMap<string, ToolDefinition> = new Map();
   #closed = false;
+  /** The first listing is done: list changes refresh from now on. */
+  #ready = false;
 
   constructor(options: ConnectMcpServersOptions, servers: readonly CheckedServer[]) {
     this.#options = options;
@@ -130,22 +133,38 @@ class Source implements McpToolSource {
           server: slot.server,
           version: CLIENT_VERSION,
           connectTimeoutMs: this.#options.connectTimeoutMs ?? 10_000,
-          onToolsChanged: () => void this.refresh(slot.server.name),
+          onToolsChanged: () => {
+            // A change announced before the first listing is applied: list again once ready.
+            if (this.#ready) void this.refresh(slot.server.name);
+            else slot.again = true;
+          },
         });
       }),
     );
     const failed = opened.find((r) => r.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
+    const built = await Promise.all(
+      slots.map((slot) =>
+        this.#build(slot, true).catch((error: unknown) => {
+          throw new McpConnectError(
+            slot.server.name,
+            `${describeServer(slot.server)} did not list its tools: ${shortMessage(error)}`,
+            { cause: error },
+          );
+        }),
+      ),
+    );
     const issues: DefinitionIssue[] = [];
-    for (const slot of slots) {
-      const built = await this.#build(slot, true);
-      issues.push(...built.issues);
-      slot.tools = built.tools;
+    for (const [i, slot] of slots.entries()) {
+      issues.push(...built[i]!.issues);
+      slot.tools = built[i]!.tools;
     }
-    issues.push(...this.#rebuild());
+    issues.push(...this.#rebuild('error'));
     if (issues.some((i) => i.severity === 'error'))
       throw new DefinitionError(issues, 'MCP tools do not fit the configuration');
     for (const issue of issues) this.#warn(issue);
+    this.#ready = true;
+    for (const slot of slots) if (slot.again) void this.refresh(slot.server.name);
   }
 
   async #build(slot: Slot, initial: boolean) {
@@ -165,26 +184,31 @@ class Source implements McpToolSource {
   }
 
   /** The union map and the action map from the slots; a name clash is an issue. */
-  #rebuild(): DefinitionIssue[] {
+  #rebuild(severity: 'error' | 'warning'): DefinitionIssue[] {
     const issues: DefinitionIssue[] = [];
     const all = new Map(this.#options.tools?.tools ?? []);
     const owner = new Map<string, string>();
-    for (const slot of this.#slots.values()) {
-      for (const [name, def] of slot.tools) {
-        if (all.has(name)) {
-          const other = owner.get(name);
-          issues.push({
-            code: 'mcp_duplicate_tool',
-            severity: 'error',
-            path: `servers.${slot.server.name}`,
-            message: `tool "${name}" of MCP server "${slot.server.name}" is also ${other === undefined ? "one of the host's tools" : `a tool of MCP server "${other}"`}`,
-          });
-          continue;
-        }
-        all.set(name, def);
-        owner.set(name, slot.server.name);
-        this.#setAction(slot, name);
+    // A name keeps the server that had it: a new tool elsewhere never displaces a tool in use.
+    const slots = [...this.#slots.values()];
+    const entries = slots.flatMap((slot) =>
+      [...slot.tools].map(([name, def]) => ({ slot, name, def })),
+    );
+    const had = (e: { slot: Slot; name: string }): boolean =>
+      this.#mcpActions.get(e.name) === e.slot.server.name;
+    for (const { slot, name, def } of [...entries.filter(had), ...entries.filter((e) => !had(e))]) {
+      if (all.has(name)) {
+        const other = owner.get(name);
+        issues.push({
+          code: 'mcp_duplicate_tool',
+          severity,
+          path: `servers.${slot.server.name}`,
+          message: `tool "${name}" of MCP server "${slot.server.name}" is also ${other === undefined ? "one of the host's tools" : `a tool of MCP server "${other}"`}`,
+        });
+        continue;
       }
+      all.set(name, def);
+      owner.set(name, slot.server.name);
+      this.#setAction(slot, name);
     }
     for (const name of this.#mcpActions.keys())
       if (!owner.has(name)) {
@@ -230,7 +254,7 @@ class Source implements McpToolSource {
           const built = await this.#build(slot, false);
           if (this.#closed) return;
           slot.tools = built.tools;
-          for (const issue of [...built.issues, ...this.#rebuild()]) this.#warn(issue);
+          for (const issue of [...built.issues, ...this.#rebuild('warning')]) this.#warn(issue);
         } catch (error) {
           // The previous list stays; the calls tell the model if the server is gone.
           this.#warn({

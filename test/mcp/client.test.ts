@@ -329,6 +329,19 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
     expect((error as Error).message).toMatch(/^MCP server "mute" .* did not connect: .*timed out/i);
   });
 
+  it('two servers listing the same tool name', async () => {
+    const error = await connectMcpServers({
+      servers: { crm, copy: crm },
+      allow: { crm: ['echo'], copy: ['echo', 'refuse'] },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DefinitionError);
+    const message = (error as Error).message;
+    expect(message).toContain(
+      'servers.copy: tool "echo" of MCP server "copy" is also a tool of MCP server "crm"',
+    );
+    expect(message).not.toContain('refuse');
+  });
+
   it('an MCP tool named like one of the host’s tools', async () => {
     const own = await loadTools([{ type: 'action', tool: fn('echo') }]);
     const error = await connectMcpServers({ servers: { crm }, tools: own }).catch(
