@@ -25,4 +25,14 @@ describe('closeWith', () => {
     await session.close();
     expect(closed).toEqual(['a', 'b', 'c']);
   });
+
+  it('a closeWith that is not a list of closables fails createSession, naming the entry', async () => {
+    const tools = await clinicTools();
+    expect(() =>
+      createSession({ tools, model: new ScriptedModel([]), closeWith: [{}] as never }),
+    ).toThrow('closeWith[0]: expected an object with a close() method');
+    expect(() =>
+      createSession({ tools, model: new ScriptedModel([]), closeWith: {} as never }),
+    ).toThrow('closeWith: expected an array');
+  });
 });
