@@ -105,7 +105,9 @@ function rawDefinition(tool: Tool, overlay: McpToolOverlay | undefined): Record<
       type: 'function',
       function: {
         name: tool.name,
-        description: overlay?.description ?? tool.description ?? tool.title ?? '',
+        // The server's text is data, never a template over the session's variables.
+        description:
+          overlay?.description ?? (tool.description ?? tool.title ?? '').replaceAll('{{', '{ {'),
         parameters,
       },
     },

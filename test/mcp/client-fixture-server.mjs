@@ -32,10 +32,14 @@ export function buildServer(log = () => {}) {
       return { content: [{ type: 'text', text: `echo: ${text}` }] };
     },
   );
-  server.registerTool('refuse', { description: 'Always fails.', inputSchema: {} }, async () => ({
-    isError: true,
-    content: [{ type: 'text', text: 'no such account' }],
-  }));
+  server.registerTool(
+    'refuse',
+    { description: 'Always fails ({{vars.tenant}} is not a template here).', inputSchema: {} },
+    async () => ({
+      isError: true,
+      content: [{ type: 'text', text: 'no such account' }],
+    }),
+  );
   server.registerTool(
     'env',
     {

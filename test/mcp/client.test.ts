@@ -76,6 +76,11 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(Object.keys(shown.function.parameters.properties as object)).toEqual(['name']);
     const echo = model.calls[0]!.tools.find((t) => t.function.name === 'echo')!;
     expect(echo.function.description).toBe('Says it back for acme.');
+    // A server's own description is text: no session variable shows through it.
+    const refuse = model.calls[0]!.tools.find((t) => t.function.name === 'refuse')!;
+    expect(refuse.function.description).toBe(
+      'Always fails ({ {vars.tenant}} is not a template here).',
+    );
     expect(result.traces.map((t) => [t.tool, t.errorCode ?? 'ok'])).toEqual([
       ['find_customer', 'ok'],
       ['echo', 'ok'],
