@@ -86,7 +86,11 @@ export type ToolErrorCode =
   /** A workflow expression or template exceeded its step budget or time slice. */
   | 'expression_budget'
   /** A workflow's computed or rendered result exceeded the result size or depth cap. */
-  | 'result_too_large';
+  | 'result_too_large'
+  /** The MCP server of an MCP tool is gone (exited, closed, unreachable) or broke the protocol. */
+  | 'mcp_server_failed'
+  /** An MCP server answered the call with an error (`isError`, or a JSON-RPC error). */
+  | 'mcp_tool_error';
 
 /** A failure the model should see as the tool's result. */
 export class ToolError extends Error {

@@ -3,7 +3,7 @@
  * deadline, and returns to the model, in order of preference, the handler's value, the
  * definition's `result`, or `{"status":"ok"}`. An `actionResult(...)` adds session effects.
  */
-import { ToolError } from '../errors.js';
+import { isToolError, ToolError } from '../errors.js';
 import { isActionResult, type BrandedActionResult } from './action-result.js';
 import { CallDeadline, type AbortWatcher } from './endpoint/deadline.js';
 import {
@@ -211,10 +211,10 @@ export function createActionHandler(options: ActionHandlerOptions): Handler {
             ? errorBody('cancelled', 'the call was cancelled')
             : errorBody('timeout', `action ${name} did not finish within ${timeoutMs / 1000} s`);
         case 'threw':
-          return errorBody(
-            'handler_error',
-            `action ${name} failed: ${shortMessage(settled.error)}`,
-          );
+          // A ToolError keeps its code: a host (the MCP client) says what kind of failure it was.
+          return isToolError(settled.error)
+            ? { type: 'error', error: settled.error }
+            : errorBody('handler_error', `action ${name} failed: ${shortMessage(settled.error)}`);
         case 'value': {
           const value = settled.value;
           if (isActionResult(value)) {

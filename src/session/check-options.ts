@@ -57,6 +57,15 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     if (secs !== undefined && !(typeof secs === 'number' && secs > 0 && secs <= MAX_TIMER_SECS))
       problem(key, `must be a number of seconds above 0 and at most ${MAX_TIMER_SECS}`);
   }
+  const closeWith: unknown = options.closeWith;
+  if (closeWith !== undefined) {
+    if (!Array.isArray(closeWith)) problem('closeWith', 'expected an array of { close() }');
+    else
+      closeWith.forEach((r: unknown, i) => {
+        if (typeof (r as { close?: unknown } | null)?.close !== 'function')
+          problem(`closeWith[${i}]`, 'expected an object with a close() method');
+      });
+  }
   checkServicesAndActions(options, problem, (w) => warnings.push(w));
   checkToolDefaults(options, options.toolDefaults, 'toolDefaults', problem);
   for (const [name, agent] of Object.entries(options.agents ?? {})) {

@@ -75,6 +75,9 @@ const TOOL: Readonly<Record<ToolErrorCode, FailureInfo>> = {
   // Workflow limits are reached by what the model sent; smaller data may pass.
   expression_budget: { retryable: true, blame: 'model', speech: 'not_understood' },
   result_too_large: { retryable: true, blame: 'model', speech: 'not_understood' },
+  // A dead MCP server is not reconnected (docs/mcp.md); a tool's own error may be the arguments'.
+  mcp_server_failed: { retryable: false, blame: 'service', speech: 'unavailable' },
+  mcp_tool_error: { retryable: true, blame: 'service', speech: 'retry_later' },
 };
 
 const MODEL: Readonly<Record<ModelErrorCode, FailureInfo>> = {

@@ -23,6 +23,7 @@ import {
   toChatTools,
 } from './deps.js';
 import { runTurn } from './run-turn.js';
+import { closeResources } from './close-with.js';
 import { limitEndpointCalls } from './endpoint-limiter.js';
 import {
   hasTasks,
@@ -105,6 +106,7 @@ export class LiveSession implements Session, TurnHost {
   /** Turns queued or running; at 0 the queue goes back to the shared idle promise. */
   #queuedTurns = 0;
   #closed = false;
+  #resources: SessionOptions['closeWith'];
 
   constructor(options: SessionOptions, state: LiveState, revision: number | undefined) {
     this.options = options;
@@ -116,6 +118,7 @@ export class LiveSession implements Session, TurnHost {
     this.now = options._internal?.now ?? Date.now;
     this.generateId = options._internal?.generateId ?? defaultId;
     this.speech = new SpeechLedger(options.speechAck ?? 'auto');
+    this.#resources = options.closeWith;
   }
 
   get id(): string {
@@ -309,6 +312,10 @@ export class LiveSession implements Session, TurnHost {
     this.#endpoint = undefined;
     this.#handlers = undefined;
     await endpoint?.close();
+    // `closeWith` once: a second close() finds the list taken.
+    const resources = this.#resources;
+    this.#resources = undefined;
+    await closeResources(resources);
   }
 
   secrets(): SecretSet {
@@ -390,16 +397,16 @@ export class LiveSession implements Session, TurnHost {
     if (this.options.agents === undefined) return all;
     const agent = this.#agentConfig();
     if (agent?.tools === undefined) return all;
-    let tools = agentTools.get(agent);
-    if (tools === undefined) {
-      const map = new Map<string, ToolDefinition>();
-      for (const name of agent.tools) {
-        const def = all.get(name);
-        if (def !== undefined) map.set(name, def);
-      }
-      tools = map;
-      agentTools.set(agent, tools);
+    // Cached per agent config for one map of all tools: a live tool set (docs/mcp.md) that
+    // changed its map makes the agent's map again.
+    const cached = agentTools.get(agent);
+    if (cached?.all === all) return cached.tools;
+    const tools = new Map<string, ToolDefinition>();
+    for (const name of agent.tools) {
+      const def = all.get(name);
+      if (def !== undefined) tools.set(name, def);
     }
+    agentTools.set(agent, { all, tools });
     return tools;
   }
 

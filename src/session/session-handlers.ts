@@ -22,7 +22,13 @@ class SessionHandlers implements Partial<Record<ToolType, Handler>> {
 
 // Shared across sessions: the tool map of each agent config, and the chat tools of each tool map
 // when no description needs rendering. This keeps an idle session small.
-export const agentTools = new WeakMap<AgentConfig, ReadonlyMap<string, ToolDefinition>>();
+export const agentTools = new WeakMap<
+  AgentConfig,
+  {
+    readonly all: ReadonlyMap<string, ToolDefinition>;
+    readonly tools: ReadonlyMap<string, ToolDefinition>;
+  }
+>();
 export const chatToolCache = new WeakMap<
   ReadonlyMap<string, ToolDefinition>,
   readonly ChatTool[]

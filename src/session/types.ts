@@ -54,6 +54,12 @@ export interface BridgeOptions {
 
 /** Options of {@link createSession}. One object; never mutated. */
 export interface SessionOptions {
+  /**
+   * The tools. The session reads `tools.tools` at the start of every model round, so a tool set
+   * whose `tools` getter returns a new map (an MCP tool source after the server's tool list
+   * changed, docs/mcp.md) changes the tools of later rounds; agents, `actions` and `toolDefaults`
+   * are checked against the map at `createSession`.
+   */
   readonly tools: ToolSet;
   readonly model: Model;
   /** Host action handlers by tool name. */
@@ -174,6 +180,12 @@ export interface SessionOptions {
    * process, with code `SWITCHBOARD_<CODE>`.
    */
   readonly onWarning?: (warning: DefinitionIssue) => void;
+  /**
+   * Resources the session closes after its own `close()` (in order, each once), such as the MCP
+   * connections made for this session alone (docs/mcp.md). Every one is tried; then `close()`
+   * rejects with the first failure, if any.
+   */
+  readonly closeWith?: readonly { close(): Promise<void> | void }[];
   /** Injectable clock and id source for deterministic tests. */
   readonly _internal?: {
     readonly now?: () => number;

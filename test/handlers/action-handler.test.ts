@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { ToolError } from '../../src/errors.js';
 import { createActionHandler } from '../../src/handlers/action-handler.js';
 import { actionResult, isActionResult } from '../../src/handlers/action-result.js';
 import type { ActionContext, ActionHandler, HandlerOutcome } from '../../src/handlers/types.js';
@@ -105,6 +106,16 @@ describe('action handler', () => {
     expect(rejected.type === 'error' && rejected.error.message.length).toBeLessThan(260);
     const weird = await run({ act: () => Promise.reject(42 as unknown as Error) });
     expect(weird.type === 'error' && weird.error.code).toBe('handler_error');
+  });
+
+  it('a handler that throws a ToolError keeps its code, message and details', async () => {
+    const out = await run({
+      act: () =>
+        Promise.reject(new ToolError('mcp_server_failed', 'server gone', { server: 'crm' })),
+    });
+    expect(out.type === 'error' && out.error.toJSON()).toEqual({
+      error: { code: 'mcp_server_failed', message: 'server gone', server: 'crm' },
+    });
   });
 
   it('a handler past its deadline → timeout, and its signal is aborted', async () => {

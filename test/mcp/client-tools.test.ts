@@ -1,0 +1,60 @@
+/** What the model sees of an MCP call result (docs/mcp.md, "Results"). */
+import { describe, expect, it } from 'vitest';
+import { isToolError } from '../../src/errors.js';
+import { toolOutput } from '../../src/mcp/client-tools.js';
+
+describe('MCP results as tool output', () => {
+  it('structuredContent wins; text blocks join; other blocks become a list without their data', () => {
+    expect(
+      toolOutput('crm', 't', {
+        content: [{ type: 'text', text: '{"a":1}' }],
+        structuredContent: { a: 1 },
+      }),
+    ).toEqual({ a: 1 });
+    expect(
+      toolOutput('crm', 't', {
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      }),
+    ).toBe('one\ntwo');
+    expect(toolOutput('crm', 't', { content: [] })).toBe('');
+    expect(
+      toolOutput('crm', 't', {
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+          { type: 'resource_link', uri: 'file:///a.txt', name: 'a' },
+          { type: 'resource', resource: { uri: 'mem://n', text: 'note' } },
+          { type: 'resource', resource: { uri: 'mem://b', blob: 'AAAA', mimeType: 'x/y' } },
+        ],
+      }),
+    ).toEqual([
+      { type: 'text', text: 'see' },
+      { type: 'image', mimeType: 'image/png', bytes: 3 },
+      { type: 'resource_link', uri: 'file:///a.txt', name: 'a' },
+      { type: 'resource', uri: 'mem://n', text: 'note' },
+      { type: 'resource', uri: 'mem://b', mimeType: 'x/y' },
+    ]);
+  });
+
+  it('isError is the tool error mcp_tool_error carrying the text and the whole value', () => {
+    const thrown = (() => {
+      try {
+        toolOutput('crm', 't', {
+          isError: true,
+          content: [{ type: 'text', text: 'bad id\nmore' }],
+        });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(isToolError(thrown) && thrown.toJSON()).toEqual({
+      error: { code: 'mcp_tool_error', message: 'bad id', result: 'bad id\nmore' },
+    });
+    expect(() => toolOutput('crm', 't', { isError: true, content: [] })).toThrow(
+      'MCP tool t of server "crm" reported an error',
+    );
+  });
+});
