@@ -30,6 +30,7 @@ export interface WarmUpOptions {
 
 /** What {@link warmUp} did. */
 export interface WarmUpReport {
+  /** Synthetic turns run. */
   readonly turns: number;
   /** Wall time it took, ms. */
   readonly ms: number;
