@@ -16,7 +16,7 @@ import { ProxyTracerProvider } from '@opentelemetry/api';
 import { Dispatcher } from 'undici';
 import { loadTools } from '../definition/load.js';
 import type { ToolSet } from '../definition/types.js';
-import { ScriptedModel, type ScriptedStep } from '../models/scripted.js';
+import type { ScriptedStep } from '../models/scripted.js';
 import { globalTracer } from '../observability/span-helpers.js';
 import { createSession, resumeSession } from './create-session.js';
 import { InMemorySessionStore } from './store.js';
@@ -153,6 +153,8 @@ export async function warmUp(options: WarmUpOptions = {}): Promise<WarmUpReport>
       `warmUp: turns must be a whole number from 0 to ${MAX_WARM_UP_TURNS}, got ${String(turns)}`,
     );
   const started = performance.now();
+  // Loaded here, not at import: a bot that never warms up does not load the scripted model.
+  const { ScriptedModel } = await import('../models/scripted.js');
   const set = await (tools ??= loadTools(definitions()));
   const store = new InMemorySessionStore();
   const dispatcher = new InProcessDispatcher();
