@@ -364,7 +364,8 @@ const report = {
   slow: group(ok.filter((r) => r.slow)),
   byTurn,
   steadyP50Ms,
-  turn1OverSteady: turn1P50Ms / steadyP50Ms,
+  // None when the run has no turn 5 (too short) or no turn 1 (every session resumed).
+  turn1OverSteady: turn1P50Ms === null || !steadyP50Ms ? null : turn1P50Ms / steadyP50Ms,
   errors,
   workers: workerStats,
   upstream: {
