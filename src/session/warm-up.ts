@@ -143,7 +143,7 @@ let tools: Promise<ToolSet> | undefined;
 
 /**
  * Runs `turns` synthetic turns (see the module comment). Call it once at start-up, after loading
- * the tools and before taking traffic. Resolves with what it did; throws a TypeError for a bad
+ * the tools and before taking traffic. Resolves with what it did; rejects with a TypeError for a bad
  * `turns`, and rejects if a synthetic turn fails (an engine bug, never the host's).
  */
 export async function warmUp(options: WarmUpOptions = {}): Promise<WarmUpReport> {
