@@ -6,8 +6,8 @@
  * and `defaults` are compiled by `loadTools`, templates parsed once per process) but because the
  * turn's code has not run yet: V8 interprets it, then optimizes it after thousands of calls. In a
  * server every session's first turn falls in those first seconds. `warmUp` runs synthetic turns
- * through the real code — createSession and resumeSession on an in-memory store, the turn loop, the
- * call pipeline (parse, validate, request, exchange, response, history, events, save) — against
+ * through the real code — createSession and resumeSession on an in-memory store, the turn loop,
+ * the call pipeline (parse, validate, request, exchange, response, history, events, save) — against
  * an in-process answer instead of the network. Nothing of the host's is called: its tools,
  * actions, models, hooks, store and the shared connection pools are not used, no socket is opened
  * and no span is recorded.
@@ -36,7 +36,7 @@ export interface WarmUpReport {
   readonly ms: number;
 }
 
-/** Default turns: enough for V8 to optimize the turn's code (docs/benchmarks.md, "load, turn 1"). */
+/** Default turns: the turn's code compiled and partly optimized (docs/benchmarks.md, turn 1). */
 export const DEFAULT_WARM_UP_TURNS = 2_000;
 const MAX_WARM_UP_TURNS = 100_000;
 /** Sessions run side by side, and turns per session (then it is closed and a new one made). */
@@ -143,8 +143,8 @@ let tools: Promise<ToolSet> | undefined;
 
 /**
  * Runs `turns` synthetic turns (see the module comment). Call it once at start-up, after loading
- * the tools and before taking traffic. Resolves with what it did; rejects with a TypeError for a bad
- * `turns`, and rejects if a synthetic turn fails (an engine bug, never the host's).
+ * the tools and before taking traffic. Resolves with what it did; rejects with a TypeError for a
+ * bad `turns`, and rejects if a synthetic turn fails (an engine bug, never the host's).
  */
 export async function warmUp(options: WarmUpOptions = {}): Promise<WarmUpReport> {
   const turns = options.turns ?? DEFAULT_WARM_UP_TURNS;
