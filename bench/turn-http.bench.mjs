@@ -29,7 +29,7 @@
 //     [--cpu-prof-interval 250]                        #   sampling interval in µs
 //   (or --heap-prof-out engine.heapprofile: every allocation sampled, collected ones included;
 //   bench/heap-profile-top.mjs sums it per function)
-// Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"), --rate (TURN_HTTP_RATE, 1000;
+// Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"; "0" skips the paced runs), --rate (TURN_HTTP_RATE, 1000;
 // 0 = no pause), --saturate (TURN_HTTP_SATURATE, "1000"; "0" skips), --turns (turns per session
 // per phase; default about 5 s of the offered rate, or 10,000/N (at least 10) when saturating), --pairs (TURN_HTTP_PAIRS, 3), --fd-sessions
 // (TURN_HTTP_FD_SESSIONS, 5000; 0 skips), --long-sessions (TURN_HTTP_LONG_SESSIONS, 20; 0 skips),
@@ -84,7 +84,10 @@ const bound = (name, text, min, max) => {
     throw new Error(`--${name} must be an integer in ${min}..${max}`);
   return n;
 };
-const sizes = values.sessions.split(',').map((s) => bound('sessions', s, 1, 10_000));
+const sizes = values.sessions
+  .split(',')
+  .filter((x) => x !== '' && x !== '0')
+  .map((s) => bound('sessions', s, 1, 10_000));
 const pairs = bound('pairs', values.pairs, 1, 5);
 const fdSessions = bound('fd-sessions', values['fd-sessions'], 0, 10_000);
 const longSessions = bound('long-sessions', values['long-sessions'], 0, 100);

@@ -80,6 +80,12 @@ export {
 export { DEFAULT_BRIDGE_THRESHOLD_SECS } from './session/bridge.js';
 export { InMemorySessionStore } from './session/store.js';
 export {
+  warmUp,
+  DEFAULT_WARM_UP_TURNS,
+  type WarmUpOptions,
+  type WarmUpReport,
+} from './session/warm-up.js';
+export {
   SessionStoreError,
   StaleSessionError,
   SessionBusyError,

@@ -25,6 +25,7 @@ const { values } = parseArgs({
     'fault-rate': { type: 'string', default: '0' },
     'model-latency': { type: 'string', default: '0' },
     'kill-worker': { type: 'boolean', default: false },
+    'warm-up': { type: 'string', default: '0' },
     route: { type: 'string' },
     out: { type: 'string', default: 'load-report.json' },
     help: { type: 'boolean', default: false },
@@ -33,7 +34,8 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`npm run load -- [--sessions 1000] [--duration 60] [--interval 3] [--workers 1]
   [--store memory|redis] [--latency 20] [--slow-share 0.33] [--slow-latency 10000]
-  [--fault-rate 0] [--model-latency 0] [--kill-worker] [--route sticky|random] [--out file]`);
+  [--fault-rate 0] [--model-latency 0] [--kill-worker] [--route sticky|random] [--warm-up 0]
+  [--out file]`);
   process.exit(0);
 }
 const sessions = bounded('sessions', 1, 20_000);
@@ -42,6 +44,8 @@ const intervalS = Number(values.interval);
 const workerCount = bounded('workers', 1, 16);
 const slowShare = Number(values['slow-share']);
 const route = values.route ?? 'sticky';
+// Synthetic turns each worker runs with `warmUp` before it reports ready (0: a cold process).
+const warmUpTurns = bounded('warm-up', 0, 100_000);
 if (values.store === 'memory' && workerCount > 1) fail('--workers > 1 needs --store redis');
 if (values['kill-worker'] && workerCount < 2) fail('--kill-worker needs --workers 2 or more');
 
@@ -99,6 +103,8 @@ for (let i = 0; i < workerCount; i++) {
       keyPrefix,
       '--model-latency',
       values['model-latency'],
+      '--warm-up',
+      String(warmUpTurns),
       ...(redisUrl ? ['--redis-url', redisUrl] : []),
       ...(route === 'random' ? ['--ephemeral'] : []),
     ],
@@ -120,7 +126,8 @@ for (let i = 0; i < workerCount; i++) {
   });
   workers.push(w);
 }
-await Promise.all(workers.map((w) => once(w.child, 'ready')));
+const readies = await Promise.all(workers.map((w) => once(w.child, 'ready')));
+const warmUpMs = Math.max(...readies.map((m) => m.warmUpMs ?? 0));
 
 function once(child, type) {
   return new Promise((resolve) => {
@@ -314,6 +321,16 @@ for (const t of [1, 2, 3, 4, 5, 10, 20, 100, 250, 500].filter((t) =>
 )) {
   byTurn.push({ turn: t, ...group(ok.filter((r) => r.turn === t)) });
 }
+// Turn 1 against the steady state: the overhead p50 of turns 5 and later (turn 1 of every session
+// falls in the worker's first interval; turns from 5 on after the process has run thousands).
+const steadyP50Ms = pct(
+  ok.filter((r) => r.turn >= 5).map((r) => r.overheadMs),
+  50,
+);
+const turn1P50Ms = pct(
+  ok.filter((r) => r.turn === 1).map((r) => r.overheadMs),
+  50,
+);
 const report = {
   config: {
     sessions,
@@ -329,7 +346,9 @@ const report = {
     modelLatencyMs: Number(values['model-latency']),
     killWorker: values['kill-worker'],
     killedAtS: killedAt ?? null,
+    warmUpTurns,
   },
+  warmUpMs,
   wallS,
   // Turns completed per second of the whole run (drain included): the throughput when the offered
   // rate (sessions ÷ interval) is above what the engine can do.
@@ -344,6 +363,9 @@ const report = {
   fast: group(ok.filter((r) => !r.slow)),
   slow: group(ok.filter((r) => r.slow)),
   byTurn,
+  steadyP50Ms,
+  // None when the run has no turn 5 (too short) or no turn 1 (every session resumed).
+  turn1OverSteady: turn1P50Ms === null || !steadyP50Ms ? null : turn1P50Ms / steadyP50Ms,
   errors,
   workers: workerStats,
   upstream: {
@@ -393,6 +415,13 @@ const rows = [
     `overhead p50 / p99 ms at turn ${b.turn}`,
     `${f(b.overheadP50Ms)} / ${f(b.overheadP99Ms)}`,
   ]),
+  [
+    'turn 1 p50 ÷ steady p50 (turns ≥ 5)',
+    `${f(report.turn1OverSteady)} (${f(turn1P50Ms)} / ${f(steadyP50Ms)} ms; target ≤ 2)` +
+      (warmUpTurns > 0
+        ? `, after warmUp(${warmUpTurns}) in ${warmUpMs.toFixed(0)} ms`
+        : ', cold process'),
+  ],
   ...workerStats.map((w) => [
     `worker ${w.worker}: CPU µs per turn (GC, store client incl.)`,
     f(w.cpuUsPerTurn),
