@@ -143,7 +143,15 @@ export class McpToolSession {
         'not_available',
         'this MCP session has ended (a tool ended it); open a new MCP session',
       );
-    const call: ModelToolCall = { id: randomUUID(), name, arguments: JSON.stringify(args ?? {}) };
+    // The pipeline starts from the raw text a model would send; its limits apply to that text.
+    let raw: string;
+    try {
+      raw = JSON.stringify(args ?? {});
+    } catch {
+      // Nested past what JSON.stringify can walk (far past the depth limit).
+      return errorResult('invalid_arguments', 'the arguments are nested too deeply');
+    }
+    const call: ModelToolCall = { id: randomUUID(), name, arguments: raw };
     const marker = `mcp tools/call ${call.id}`;
     this.#model.expect(marker, call);
     const interrupt = (): void => void this.#session.interrupt();
