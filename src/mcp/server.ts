@@ -19,6 +19,7 @@ import { serveMcpHttp, type McpHttpListener, type McpHttpOptions } from './serve
 
 /** Options of {@link createMcpServer}: the tools, and what a session takes besides its model. */
 export interface McpServerOptions extends McpSessionOptions {
+  /** The tools to serve (from `loadTools`); `setTools` replaces them. */
   readonly tools: ToolSet;
   /** The server's name in the MCP handshake. Default `switchboard`. */
   readonly name?: string;
