@@ -30,6 +30,22 @@ export interface McpHttpOptions {
   readonly allowedOrigins?: readonly string[];
   /** MCP sessions open at once; an `initialize` past it is answered 503. Default 1000. */
   readonly maxSessions?: number;
+  /**
+   * A session with no request open (no call, no notification stream) for this long is closed
+   * when the next session starts, as if its client had sent `DELETE`; a client that went away
+   * without one keeps no place. Default 30 minutes.
+   */
+  readonly sessionIdleMs?: number;
+  /** Clock for `sessionIdleMs` (tests). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** A session's transport and when it was last used. */
+interface OpenSession {
+  readonly transport: StreamableHTTPServerTransport;
+  /** Requests of this session not yet answered (an open notification stream is one). */
+  open: number;
+  lastSeen: number;
 }
 
 /** A listening HTTP transport. */
@@ -68,8 +84,19 @@ export async function serveMcpHttp(
   const maxSessions = options.maxSessions ?? 1000;
   if (!Number.isInteger(maxSessions) || maxSessions < 1)
     throw new RangeError(`maxSessions must be a whole number ≥ 1, got ${maxSessions}`);
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  if (!(idleMs > 0)) throw new RangeError(`sessionIdleMs must be above 0, got ${idleMs}`);
+  const now = options.now ?? Date.now;
   const origins = new Set(options.allowedOrigins ?? []);
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, OpenSession>();
+
+  /** Closes the sessions idle past `idleMs` (checked when a session starts: no timer to keep). */
+  const sweep = async (): Promise<void> => {
+    const cutoff = now() - idleMs;
+    const idle = [...sessions].filter(([, s]) => s.open === 0 && s.lastSeen <= cutoff);
+    for (const [sid] of idle) sessions.delete(sid);
+    await Promise.all(idle.map(([, s]) => s.transport.close()));
+  };
 
   const refusal = (req: IncomingMessage): [number, string] | undefined => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -90,19 +117,27 @@ export async function serveMcpHttp(
     if (refused !== undefined) return reply(res, refused[0], refused[1], refused[0] === 401);
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
-      const transport = transports.get(id);
-      if (transport === undefined) return reply(res, 404, 'unknown or ended MCP session');
-      return transport.handleRequest(req, res);
+      const session = sessions.get(id);
+      if (session === undefined) return reply(res, 404, 'unknown or ended MCP session');
+      session.open++;
+      session.lastSeen = now();
+      res.once('close', () => {
+        session.open--;
+        session.lastSeen = now();
+      });
+      return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, 'no Mcp-Session-Id: start with initialize');
-    if (transports.size >= maxSessions) return reply(res, 503, 'too many MCP sessions open');
+    await sweep();
+    if (sessions.size >= maxSessions) return reply(res, 503, 'too many MCP sessions open');
     // A new session: the transport answers `initialize` (and refuses anything else) itself.
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (sid) => void transports.set(sid, transport),
+      onsessioninitialized: (sid) =>
+        void sessions.set(sid, { transport, open: 0, lastSeen: now() }),
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await options.connect(transport);
     await transport.handleRequest(req, res);
@@ -129,9 +164,9 @@ export async function serveMcpHttp(
     address,
     url: `http://${shown}:${address.port}${MCP_HTTP_PATH}`,
     close: async () => {
-      const open = [...transports.values()];
-      transports.clear();
-      await Promise.all(open.map((t) => t.close()));
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((s) => s.transport.close()));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

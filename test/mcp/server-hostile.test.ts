@@ -60,8 +60,9 @@ async function withClient<T>(work: (c: Client) => Promise<T>): Promise<T> {
 async function rpc(
   body: string,
   sid?: string,
+  url = listener.url,
 ): Promise<{ status: number; sid: string | null; json: unknown }> {
-  const res = await fetch(listener.url, {
+  const res = await fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -80,7 +81,7 @@ async function rpc(
   };
 }
 
-async function rawSession(): Promise<string> {
+async function rawSession(url = listener.url): Promise<string> {
   const init = await rpc(
     JSON.stringify({
       jsonrpc: '2.0',
@@ -92,9 +93,11 @@ async function rawSession(): Promise<string> {
         clientInfo: { name: 't', version: '1' },
       },
     }),
+    undefined,
+    url,
   );
   const sid = init.sid!;
-  await rpc(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sid);
+  await rpc(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sid, url);
   return sid;
 }
 
@@ -160,5 +163,41 @@ describe('MCP server: hostile input', () => {
     const again = await rawSession();
     expect(again).toMatch(/./);
     await closeRaw(again);
+  });
+
+  it('closes sessions left idle past sessionIdleMs when the next one starts, not one with a stream open', async () => {
+    let t = 0;
+    const own = createMcpServer({ tools: await loadTools(toolDefinitions(api.base)) });
+    const l = await own.listen({ sessionIdleMs: 1000, now: () => t });
+    try {
+      const gone = await rawSession(l.url);
+      const streaming = await rawSession(l.url);
+      // The notification stream (GET) stays open: that session is in use however long it is quiet.
+      const stream = new AbortController();
+      const get = await fetch(l.url, {
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': streaming,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        signal: stream.signal,
+      });
+      expect(get.status).toBe(200);
+      t = 500;
+      const kept = await rawSession(l.url);
+      expect(own.sessions).toBe(3);
+      t = 1200;
+      await rawSession(l.url);
+      // `gone` was idle since t=0 and is closed; `kept` (t=500) is within the limit.
+      expect(own.sessions).toBe(3);
+      const ping = (sid: string) =>
+        rpc(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }), sid, l.url);
+      expect((await ping(gone)).status).toBe(404);
+      expect((await ping(kept)).status).toBe(200);
+      expect((await ping(streaming)).status).toBe(200);
+      stream.abort();
+    } finally {
+      await own.close();
+    }
   });
 });
