@@ -138,7 +138,13 @@ class ToolServer implements McpToolServer {
       void session.close();
     };
     this.#connections.add(connection);
-    await server.connect(transport);
+    try {
+      await server.connect(transport);
+    } catch (err) {
+      this.#connections.delete(connection);
+      await session.close();
+      throw err;
+    }
   }
 
   async listen(options: McpHttpOptions = {}): Promise<McpHttpListener> {

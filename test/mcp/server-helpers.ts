@@ -43,6 +43,12 @@ export async function startLoopbackApi(): Promise<LoopbackApi> {
         arrived();
         return; // held: never answered
       }
+      if (req.url?.startsWith('/echo') === true) {
+        // Everything it was sent, credentials included (a careless API).
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ url: req.url, authorization: req.headers.authorization ?? null }));
+        return;
+      }
       if (req.url?.startsWith('/missing') === true) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end('{"detail":"no such order"}');

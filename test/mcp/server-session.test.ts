@@ -3,7 +3,12 @@
  * kept across calls and across the history trim, list changes after a handoff, calls cancelled
  * before they start, an ended session.
  */
-import { describe, expect, it, vi } from 'vitest';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import type { ToolSet } from '../../src/definition/types.js';
 import { actionResult } from '../../src/handlers/action-result.js';
@@ -13,7 +18,13 @@ import {
   type McpSessionOptions,
 } from '../../src/mcp/server-session.js';
 import { turnHostOf } from '../../src/session/create-session.js';
-import { textOf, toolDefinitions } from './server-helpers.js';
+import { startLoopbackApi, textOf, toolDefinitions, type LoopbackApi } from './server-helpers.js';
+
+let api: LoopbackApi;
+beforeAll(async () => {
+  api = await startLoopbackApi();
+});
+afterAll(() => api.close());
 
 const NOT_ABORTED = new AbortController().signal;
 
@@ -84,6 +95,44 @@ describe('McpToolSession', () => {
     const after = await s.call('note', { reason: 'x' }, NOT_ABORTED, () => undefined);
     expect(after.isError).toBe(true);
     expect(JSON.parse(textOf(after)).error).toMatchObject({ code: 'not_available' });
+    await s.close();
+  });
+
+  it('scrubs a service credential an API echoes back from the result', async () => {
+    const TOKEN = 'mcp-Secret-Token-9f8e7d';
+    const echo = {
+      type: 'endpoint',
+      tool: {
+        type: 'function',
+        function: { name: 'echo', parameters: { type: 'object', properties: {} } },
+      },
+      endpoint: { url: `${api.base}/echo`, method: 'get' },
+      service: 'api',
+    };
+    const s = await mcpSession(
+      {
+        networkPolicy: { denyPrivateNetworks: false },
+        services: { api: { auth: { type: 'bearer', token: TOKEN }, origins: [api.base] } },
+      },
+      await loadTools([echo]),
+    );
+    const r = await s.call('echo', {}, NOT_ABORTED, () => undefined);
+    expect(r.isError).toBeFalsy();
+    expect(api.seen.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(JSON.parse(textOf(r))).toHaveProperty('authorization');
+    expect(JSON.stringify(r)).not.toContain(TOKEN);
+    await s.close();
+  });
+
+  it('traces each call as a session traces a model call (an execute_tool span)', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const s = await mcpSession({ tracing: { tracer: provider.getTracer('test') } });
+    await s.call('note', { reason: 'traced' }, NOT_ABORTED, () => undefined);
+    const names = exporter.getFinishedSpans().map((span) => span.name);
+    expect(names).toContain('execute_tool note');
     await s.close();
   });
 });
