@@ -19,7 +19,7 @@ import type {
 } from '../models/types.js';
 import { createSession, restoreSession, turnHostOf } from '../session/create-session.js';
 import { LazySystemValues } from '../session/session-state.js';
-import type { Session, SessionOptions, TurnResult } from '../session/types.js';
+import type { AgentConfig, Session, SessionOptions, TurnResult } from '../session/types.js';
 import { toMcpTools } from './server-tools.js';
 
 /**
@@ -30,8 +30,43 @@ import { toMcpTools } from './server-tools.js';
  */
 export const MAX_MCP_HISTORY = 96;
 
-/** The session options an MCP server passes on (its own model drives every session). */
-export type McpSessionOptions = Omit<SessionOptions, 'tools' | 'model' | 'id' | 'onTurn'>;
+/**
+ * The session options an MCP server passes on. Its own model drives every session, so what
+ * steers a model's turn is not taken: no model, round or call caps, model id, final answer, and
+ * no speech acknowledgement (nobody plays speech back: `auto`).
+ */
+export type McpSessionOptions = Omit<SessionOptions, ModelDriving | 'tools' | 'id' | 'onTurn'>;
+
+type ModelDriving =
+  'model' | 'maxToolRounds' | 'maxCalls' | 'modelId' | 'finalAnswerAfterMaxRounds' | 'speechAck';
+
+/**
+ * `options` without what {@link McpSessionOptions} leaves out (a JavaScript host may pass it
+ * anyway), and agents without their own `model` and `maxCalls`, which would take the call away
+ * from the server's model or refuse it.
+ */
+export function mcpSessionOptions(options: McpSessionOptions): McpSessionOptions {
+  const {
+    model: _m,
+    maxToolRounds: _r,
+    maxCalls: _c,
+    modelId: _i,
+    finalAnswerAfterMaxRounds: _f,
+    speechAck: _s,
+    onTurn: _t,
+    id: _id,
+    ...rest
+  } = options as SessionOptions;
+  if (rest.agents === undefined) return rest;
+  // fromEntries defines own properties: an agent named `__proto__` stays an agent.
+  const agents = Object.fromEntries(
+    Object.entries(rest.agents).map(([name, agent]): [string, AgentConfig] => {
+      const { model: _am, maxCalls: _ac, ...kept } = agent;
+      return [name, kept];
+    }),
+  );
+  return { ...rest, agents };
+}
 
 /** A tool set with the session options that go with it (the action handlers of its tools). */
 export interface ServedTools {
@@ -137,7 +172,12 @@ export class McpToolSession {
     listChanged: () => void,
   ): Promise<CallToolResult> {
     if (signal.aborted) return errorResult('cancelled', 'the call was cancelled before it started');
-    await this.#refresh();
+    try {
+      await this.#refresh();
+    } catch (err) {
+      // Restarting the session failed on the host's side (a store): not the caller's tool.
+      return errorResult('not_available', err instanceof Error ? err.message : String(err));
+    }
     if (this.#closed || this.#session.ended)
       return errorResult(
         'not_available',

@@ -13,7 +13,12 @@ import {
 import type { ToolSet } from '../definition/types.js';
 import { createSession } from '../session/create-session.js';
 import type { ActionHandler } from '../handlers/types.js';
-import { McpToolSession, type McpSessionOptions, type ServedTools } from './server-session.js';
+import {
+  McpToolSession,
+  mcpSessionOptions,
+  type McpSessionOptions,
+  type ServedTools,
+} from './server-session.js';
 import { servedToolSet, unservedActions } from './server-tools.js';
 import { serveMcpHttp, type McpHttpListener, type McpHttpOptions } from './server-http.js';
 
@@ -79,9 +84,9 @@ class ToolServer implements McpToolServer {
   constructor(options: McpServerOptions) {
     const { tools, name: _n, version: _v, instructions: _i, ...sessionOptions } = options;
     this.#options = options;
-    this.#sessionOptions = sessionOptions;
+    this.#sessionOptions = mcpSessionOptions(sessionOptions);
     this.#actions = actionNames(options.actions);
-    this.#served = this.#checked(tools, sessionOptions);
+    this.#served = this.#checked(tools, this.#sessionOptions);
     this.#unserved = unservedActions(tools, this.#actions);
   }
 

@@ -15,8 +15,10 @@ import { actionResult } from '../../src/handlers/action-result.js';
 import {
   MAX_MCP_HISTORY,
   McpToolSession,
+  mcpSessionOptions,
   type McpSessionOptions,
 } from '../../src/mcp/server-session.js';
+import type { Model } from '../../src/models/types.js';
 import { turnHostOf } from '../../src/session/create-session.js';
 import { startLoopbackApi, textOf, toolDefinitions, type LoopbackApi } from './server-helpers.js';
 
@@ -34,7 +36,7 @@ async function mcpSession(
 ): Promise<McpToolSession> {
   const served = {
     tools: tools ?? (await loadTools(toolDefinitions('http://127.0.0.1:9'))),
-    options,
+    options: mcpSessionOptions(options),
   };
   return new McpToolSession({ served });
 }
@@ -133,6 +135,22 @@ describe('McpToolSession', () => {
     await s.call('note', { reason: 'traced' }, NOT_ABORTED, () => undefined);
     const names = exporter.getFinishedSpans().map((span) => span.name);
     expect(names).toContain('execute_tool note');
+    await s.close();
+  });
+
+  it('runs the call itself, whatever model or caps an agent or the options name', async () => {
+    const stranger: Model = {
+      name: 'stranger',
+      async *stream() {
+        throw new Error('the agent model must not be asked');
+      },
+    };
+    const s = await mcpSession({
+      agents: { front: { prompt: 'front', model: stranger, maxCalls: 0 } },
+      ...({ maxToolRounds: 0, speechAck: 'host', model: stranger } as object),
+    });
+    const r = await s.call('note', { reason: 'x' }, NOT_ABORTED, () => undefined);
+    expect(r.isError).toBeFalsy();
     await s.close();
   });
 });
