@@ -153,4 +153,32 @@ describe('McpToolSession', () => {
     expect(r.isError).toBeFalsy();
     await s.close();
   });
+
+  it('lets a cancelled unsafe call (an action) run to completion, as a barge-in does', async () => {
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((r) => (started = r));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    let finished = false;
+    const s = await mcpSession({
+      actions: {
+        transfer: async () => {
+          started();
+          await released;
+          finished = true;
+          return { transferred: true };
+        },
+      },
+    });
+    const cancel = new AbortController();
+    const call = s.call('transfer', { to: 'desk' }, cancel.signal, () => undefined);
+    await running;
+    cancel.abort();
+    release();
+    const r = await call;
+    expect(finished).toBe(true);
+    expect(r.isError).toBeFalsy();
+    expect(JSON.parse(textOf(r))).toEqual({ transferred: true });
+    await s.close();
+  });
 });
