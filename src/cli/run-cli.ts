@@ -77,6 +77,16 @@ const COMMANDS = new Map<string, { load: () => Promise<LoadedCommand>; summary: 
     },
   ],
   [
+    'mcp',
+    {
+      load: async () => {
+        const m = await import('./commands/mcp.js');
+        return { run: m.mcpCommand, help: m.mcpHelp };
+      },
+      summary: 'serve the tools over MCP (stdio or HTTP)',
+    },
+  ],
+  [
     'import',
     {
       load: async () => {

@@ -1,7 +1,12 @@
 /**
- * switchboard/mcp — the Model Context Protocol (docs/mcp.md). Loads `@modelcontextprotocol/sdk`
- * only when this entry is imported.
+ * switchboard/mcp — the Model Context Protocol (docs/mcp.md), with the official SDK; loaded only
+ * when this entry is imported (`import('switchboard')` never loads it).
  */
+// --- a tool set served over MCP (server) ---------------------------------------------------------
+export { createMcpServer, type McpServerOptions, type McpToolServer } from '../mcp/server.js';
+export { MCP_HTTP_PATH, type McpHttpOptions, type McpHttpListener } from '../mcp/server-http.js';
+export { MAX_MCP_HISTORY, type McpSessionOptions } from '../mcp/server-session.js';
+export { annotationsOf as mcpAnnotationsOf } from '../mcp/server-tools.js';
 // --- MCP servers as a tool source of sessions (client) ---------------------------------------
 export {
   connectMcpServers,

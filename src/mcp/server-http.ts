@@ -1,0 +1,211 @@
+/**
+ * MCP over Streamable HTTP (docs/mcp.md): one endpoint, `/mcp`, one SDK transport per MCP session
+ * (routed by the `Mcp-Session-Id` header). Secure by default: it binds to loopback; a bind
+ * elsewhere needs a bearer token; a loopback server refuses a `Host` that is not a loopback name
+ * and every server refuses a browser `Origin` it was not told to accept (DNS rebinding, as the MCP
+ * specification asks). Refusals are answered before the SDK sees the request.
+ */
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** Options of the HTTP transport (`McpToolServer.listen`). */
+export interface McpHttpOptions {
+  /** Address to bind. Default `127.0.0.1` (loopback only). */
+  readonly host?: string;
+  /** Port; 0 picks a free one. Default 0. */
+  readonly port?: number;
+  /**
+   * Bearer token every request must carry (`Authorization: Bearer <token>`). Required when `host`
+   * is not a loopback address.
+   */
+  readonly token?: string;
+  /**
+   * Browser origins allowed to call (exact, e.g. `https://app.example.com`). A request without an
+   * `Origin` header (any non-browser client) is not affected. Default: the loopback origins
+   * (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`) when bound to loopback, else none.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** MCP sessions open at once; an `initialize` past it is answered 503. Default 1000. */
+  readonly maxSessions?: number;
+  /**
+   * A session with no request open (no call, no notification stream) for this long is closed
+   * when the next session starts, as if its client had sent `DELETE`; a client that went away
+   * without one keeps no place. Default 30 minutes.
+   */
+  readonly sessionIdleMs?: number;
+  /** Clock for `sessionIdleMs` (tests). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** A session's transport and when it was last used. */
+interface OpenSession {
+  readonly transport: StreamableHTTPServerTransport;
+  /** Requests of this session not yet answered (an open notification stream is one). */
+  open: number;
+  lastSeen: number;
+}
+
+/** A listening HTTP transport. */
+export interface McpHttpListener {
+  /** The bound address and port. */
+  readonly address: AddressInfo;
+  /** The endpoint URL, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url: string;
+  /** Stops listening and ends every MCP session it serves. */
+  close(): Promise<void>;
+}
+
+/** The path served. */
+export const MCP_HTTP_PATH = '/mcp';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/** True for `localhost`, 127.0.0.0/8 and ::1 (with or without brackets). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return LOOPBACK_NAMES.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || h.endsWith('.localhost');
+}
+
+/** Serves MCP sessions over HTTP; `connect` serves one over a transport. */
+export async function serveMcpHttp(
+  options: McpHttpOptions & { readonly connect: (transport: Transport) => Promise<void> },
+): Promise<McpHttpListener> {
+  const host = options.host ?? '127.0.0.1';
+  const loopback = isLoopbackHost(host);
+  const token = options.token;
+  if (token !== undefined && token.trim() === '') throw new TypeError('token must not be empty');
+  if (!loopback && token === undefined)
+    throw new TypeError(
+      `serving MCP on ${host} (not loopback) needs a bearer token: anyone who can reach it could call the tools`,
+    );
+  const maxSessions = options.maxSessions ?? 1000;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new RangeError(`maxSessions must be a whole number ≥ 1, got ${maxSessions}`);
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  if (!(idleMs > 0)) throw new RangeError(`sessionIdleMs must be above 0, got ${idleMs}`);
+  const now = options.now ?? Date.now;
+  const origins = new Set(options.allowedOrigins ?? []);
+  const sessions = new Map<string, OpenSession>();
+
+  /** Closes the sessions idle past `idleMs` (checked when a session starts: no timer to keep). */
+  const sweep = async (): Promise<void> => {
+    const cutoff = now() - idleMs;
+    const idle = [...sessions].filter(([, s]) => s.open === 0 && s.lastSeen <= cutoff);
+    for (const [sid] of idle) sessions.delete(sid);
+    await Promise.all(idle.map(([, s]) => s.transport.close()));
+  };
+
+  const refusal = (req: IncomingMessage): [number, string] | undefined => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== MCP_HTTP_PATH)
+      return [404, `not found; the MCP endpoint is ${MCP_HTTP_PATH}`];
+    if (loopback && !isLoopbackHost(hostName(req.headers.host ?? '')))
+      return [403, 'Host is not a loopback name (DNS rebinding protection)'];
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, origins, loopback))
+      return [403, `Origin ${JSON.stringify(origin)} is not allowed`];
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token))
+      return [401, 'a bearer token is required (Authorization: Bearer <token>)'];
+    return undefined;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = refusal(req);
+    if (refused !== undefined) return reply(res, refused[0], refused[1], refused[0] === 401);
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = sessions.get(id);
+      if (session === undefined) return reply(res, 404, 'unknown or ended MCP session');
+      session.open++;
+      session.lastSeen = now();
+      res.once('close', () => {
+        session.open--;
+        session.lastSeen = now();
+      });
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, 'no Mcp-Session-Id: start with initialize');
+    await sweep();
+    if (sessions.size >= maxSessions) return reply(res, 503, 'too many MCP sessions open');
+    // A new session: the transport answers `initialize` (and refuses anything else) itself.
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sid) =>
+        void sessions.set(sid, { transport, open: 0, lastSeen: now() }),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await options.connect(transport);
+    await transport.handleRequest(req, res);
+    // Not initialized (a bad first request): nothing keeps it.
+    if (transport.sessionId === undefined) await transport.close();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) reply(res, 500, err instanceof Error ? err.message : String(err));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    address,
+    url: `http://${shown}:${address.port}${MCP_HTTP_PATH}`,
+    close: async () => {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((s) => s.transport.close()));
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** The host name of a `Host` header (`[::1]:80` → `[::1]`, `localhost:80` → `localhost`). */
+function hostName(header: string): string {
+  const bracket = /^\[[^\]]*\]/.exec(header);
+  if (bracket !== null) return bracket[0];
+  const colon = header.lastIndexOf(':');
+  return colon < 0 ? header : header.slice(0, colon);
+}
+
+function originAllowed(origin: string, allowed: ReadonlySet<string>, loopback: boolean): boolean {
+  if (allowed.has(origin)) return true;
+  if (!loopback || allowed.size > 0) return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (m === null) return false;
+  const got = Buffer.from(m[1]!.trim());
+  const want = Buffer.from(token);
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+/** A JSON-RPC error body, as the SDK's own transport answers refusals. */
+function reply(res: ServerResponse, status: number, message: string, challenge = false): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (challenge) headers['www-authenticate'] = 'Bearer';
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
