@@ -89,6 +89,8 @@ export async function serveMcpHttp(
   const now = options.now ?? Date.now;
   const origins = new Set(options.allowedOrigins ?? []);
   const sessions = new Map<string, OpenSession>();
+  /** Sessions whose `initialize` is being answered: they count against `maxSessions` too. */
+  let starting = 0;
 
   /** Closes the sessions idle past `idleMs` (checked when a session starts: no timer to keep). */
   const sweep = async (): Promise<void> => {
@@ -129,7 +131,8 @@ export async function serveMcpHttp(
     }
     if (req.method !== 'POST') return reply(res, 400, 'no Mcp-Session-Id: start with initialize');
     await sweep();
-    if (sessions.size >= maxSessions) return reply(res, 503, 'too many MCP sessions open');
+    if (sessions.size + starting >= maxSessions)
+      return reply(res, 503, 'too many MCP sessions open');
     // A new session: the transport answers `initialize` (and refuses anything else) itself.
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -139,15 +142,21 @@ export async function serveMcpHttp(
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
-    await options.connect(transport);
-    await transport.handleRequest(req, res);
+    starting++;
+    try {
+      await options.connect(transport);
+      await transport.handleRequest(req, res);
+    } finally {
+      starting--;
+    }
     // Not initialized (a bad first request): nothing keeps it.
     if (transport.sessionId === undefined) await transport.close();
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) reply(res, 500, err instanceof Error ? err.message : String(err));
+    // An engine fault: the client learns nothing of it (the MCP SDK's own faults never get here).
+    handle(req, res).catch(() => {
+      if (!res.headersSent) reply(res, 500, 'internal error');
       else res.destroy();
     });
   });

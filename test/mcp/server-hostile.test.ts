@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer, type McpToolServer } from '../../src/mcp/server.js';
-import type { McpHttpListener } from '../../src/mcp/server-http.js';
+import { serveMcpHttp, type McpHttpListener } from '../../src/mcp/server-http.js';
 import { startLoopbackApi, textOf, toolDefinitions, type LoopbackApi } from './server-helpers.js';
 
 let api: LoopbackApi;
@@ -197,6 +197,55 @@ describe('MCP server: hostile input', () => {
       expect((await ping(streaming)).status).toBe(200);
       stream.abort();
     } finally {
+      await own.close();
+    }
+  });
+
+  it('counts sessions still initializing against maxSessions (a concurrent burst)', async () => {
+    const own = createMcpServer({ tools: await loadTools(toolDefinitions(api.base)) });
+    // Connecting waits until the burst has been decided: 2 in and 4 refused, or more than 2 in.
+    let arrivals = 0;
+    let refused = 0;
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (open = r));
+    const decided = (): void => {
+      if (arrivals > 2 || (arrivals === 2 && refused === 4)) open();
+    };
+    const l = await serveMcpHttp({
+      maxSessions: 2,
+      connect: async (transport) => {
+        arrivals++;
+        decided();
+        await gate;
+        await own.connect(transport);
+      },
+    });
+    try {
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          rpc(init, undefined, l.url).then((a) => {
+            if (a.status === 503) {
+              refused++;
+              decided();
+            }
+            return a;
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 503, 503, 503, 503]);
+      expect(own.sessions).toBe(2);
+    } finally {
+      await l.close();
       await own.close();
     }
   });
