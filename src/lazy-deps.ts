@@ -8,7 +8,10 @@
  * so an `import` of them elsewhere gets the very same instance.
  */
 import { createRequire } from 'node:module';
+import type * as OtelApi from '@opentelemetry/api';
 import type * as AjvModule from 'ajv';
+import type * as JmesPathModule from 'jmespath';
+import type * as Re2jsModule from 're2js';
 import type * as UndiciModule from 'undici';
 import type * as YamlModule from 'yaml';
 import type * as ZodModule from 'zod';
@@ -33,3 +36,14 @@ export const yaml = once(() => require('yaml') as typeof YamlModule);
 export const ajv = once(() => require('ajv') as typeof AjvModule);
 /** zod's `z` namespace (its CommonJS build: this process's other zod users may hold the ESM one). */
 export const zod = once(() => (require('zod') as typeof ZodModule).z);
+/** @types/jmespath declares only `search`; the package also exports `compile` (parse only). */
+export const jmespath = once(
+  () =>
+    require('jmespath') as typeof JmesPathModule & {
+      readonly compile?: (expression: string) => unknown;
+    },
+);
+/** re2js's CommonJS build, shared by schema patterns and CEL's `matches`. */
+export const re2js = once(() => (require('re2js') as typeof Re2jsModule).RE2JS);
+/** The OpenTelemetry API; its provider registry is process-global, whichever build registered it. */
+export const otel = once(() => require('@opentelemetry/api') as typeof OtelApi);
