@@ -6,7 +6,8 @@
  * RE2. What RE2 cannot run — lookaround, backreferences, repeats over 1000, programs too large
  * to match quickly — is reported, so the loader refuses it with the schema path.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2js } from '../lazy-deps.js';
 
 /**
  * Longest string a pattern is run on (UTF-16 units): 10 000. A longer string fails the pattern
@@ -50,7 +51,7 @@ export function compileLinearRegExp(pattern: string, flags = 'u'): LinearRegExpR
   if ('unsupported' in translated) return unsupported(translated.unsupported);
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(translated.source);
+    compiled = re2js().compile(translated.source);
   } catch (error) {
     const reason = (error as Error).message.replace(/^error parsing regexp: /, '');
     return unsupported(

@@ -7,9 +7,9 @@
 import { open } from 'node:fs/promises';
 import { extname, resolve as resolvePath } from 'node:path';
 import { celCompiler, mentionsCel } from '../expressions/cel-runtime.js';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { yaml } from '../lazy-deps.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { getOwn, isPlainObject } from '../own-data.js';
 import {
@@ -25,7 +25,7 @@ import { normaliseDefinition } from './normalise.js';
 import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
 import { lintWorkflows } from './workflow/lint-workflows.js';
-import { rawDefinitionSchema } from './schema.js';
+import { definitionSchemas } from './schema.js';
 import type { ToolDefinition, ToolSet } from './types.js';
 import { ValidatorFactory } from './validator.js';
 
@@ -126,6 +126,7 @@ export function parseDocument(text: string, file: string): unknown {
       );
     }
   }
+  const { parse: parseYaml, YAMLParseError } = yaml();
   try {
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
@@ -176,6 +177,7 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
   const tools = new Map<string, ToolDefinition>();
   const firstIndex = new Map<string, number>();
   const validators = new ValidatorFactory();
+  const { rawDefinitionSchema } = definitionSchemas();
   const unfit = checkDocumentLimits(list, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, file);
   if (unfit.fatal) throw new DefinitionError(unfit.issues, 'cannot load tools');
   issues.push(...unfit.issues);

@@ -3,141 +3,161 @@
  * spellings. It checks shapes only; meaning (templates, placeholders, duplicates…) is checked by
  * lint.ts, and the resolved internal type is built by resolve.ts.
  */
-import { z } from 'zod';
+import type { z as Z } from 'zod';
+import { once, zod } from '../lazy-deps.js';
 import { closestName } from '../did-you-mean.js';
-import { sideEffectsSchema, speechSchema } from './voice-options.js';
+import { voiceSchemas } from './voice-options.js';
 
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
 const LOCATIONS = ['body', 'form', 'path', 'query'] as const;
 const TYPES = ['action', 'endpoint', 'context', 'log'] as const;
 const STATIC_TYPES = ['string', 'int', 'boolean', 'data_source_list'] as const;
 
-function oneOf<const T extends readonly string[]>(values: T, normalise = false) {
-  const allowed = values.join('|');
-  return z.unknown().transform((input, ctx) => {
-    const value = normalise && typeof input === 'string' ? input.toLowerCase() : input;
-    if (typeof value === 'string' && (values as readonly string[]).includes(value)) {
-      return value as T[number];
-    }
-    const near =
-      typeof input === 'string' ? closestName({ name: input, candidates: values }) : undefined;
-    ctx.addIssue({
-      code: 'custom',
-      message: `expected one of ${allowed}, got ${JSON.stringify(input)}${near !== undefined ? ` (did you mean "${near}"?)` : ''}`,
+/**
+ * Builds the schemas with the `z` given; {@link definitionSchemas} holds the one built on the first
+ * load (so importing the package loads no zod).
+ */
+function buildSchemas(z: typeof Z) {
+  const voice = voiceSchemas(z);
+
+  function oneOf<const T extends readonly string[]>(values: T, normalise = false) {
+    const allowed = values.join('|');
+    return z.unknown().transform((input, ctx) => {
+      const value = normalise && typeof input === 'string' ? input.toLowerCase() : input;
+      if (typeof value === 'string' && (values as readonly string[]).includes(value)) {
+        return value as T[number];
+      }
+      const near =
+        typeof input === 'string' ? closestName({ name: input, candidates: values }) : undefined;
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected one of ${allowed}, got ${JSON.stringify(input)}${near !== undefined ? ` (did you mean "${near}"?)` : ''}`,
+      });
+      return z.NEVER;
     });
-    return z.NEVER;
+  }
+
+  /** A tool or parameter name: what OpenAI accepts for function names. */
+  const functionName = z.string({ error: 'expected a string' }).regex(/^[A-Za-z0-9_-]{1,64}$/, {
+    error: 'must be 1-64 characters of letters, digits, "_" or "-"',
   });
+
+  const jsonSchemaObject = z.record(z.string(), z.unknown(), {
+    error: 'expected a JSON Schema object',
+  });
+
+  /** `tool`: the OpenAI function spec. */
+  const functionToolSchema = z.object({
+    type: z.literal('function', { error: 'expected "function"' }).optional(),
+    function: z.object(
+      {
+        name: functionName,
+        description: z.string({ error: 'expected a string' }).optional(),
+        parameters: jsonSchemaObject.optional(),
+        strict: z.boolean({ error: 'expected a boolean' }).optional(),
+      },
+      { error: 'expected an object with name, description and parameters' },
+    ),
+  });
+
+  /** `endpoint`. */
+  const endpointSchema = z.object({
+    url: z.string({ error: 'expected a URL string' }).min(1, { error: 'must not be empty' }),
+    method: oneOf(METHODS, true),
+    argument_location: oneOf(LOCATIONS).optional(),
+    argumentLocation: oneOf(LOCATIONS).optional(),
+    timeout: z
+      .number({ error: 'expected a number of seconds' })
+      .min(1, { error: 'must be at least 1 second' })
+      .max(120, { error: 'must be at most 120 seconds' })
+      .optional(),
+  });
+
+  /** One static parameter. */
+  const staticParameterSchema = z.object({
+    name: z.string({ error: 'expected a string' }).min(1, { error: 'must not be empty' }),
+    type: oneOf(STATIC_TYPES).optional(),
+    required: z.boolean({ error: 'expected a boolean' }).optional(),
+    default: z.unknown().optional(),
+    description: z.string({ error: 'expected a string' }).optional(),
+  });
+
+  const saveRuleSchema = z.object({
+    from: z.string({ error: 'expected a JMESPath string' }).min(1, { error: 'must not be empty' }),
+    to: z.string({ error: 'expected a variable name' }).min(1, { error: 'must not be empty' }),
+  });
+
+  const bridgePhrasesSchema = z.record(
+    z.string(),
+    z.array(z.string({ error: 'expected a string' })),
+    {
+      error: 'expected { "<language>": ["phrase", …] }',
+    },
+  );
+
+  /** `options`. */
+  const optionsSchema = z.object({
+    propagate_tool_result: z.boolean({ error: 'expected a boolean' }).optional(),
+    propagateToolResult: z.boolean({ error: 'expected a boolean' }).optional(),
+    save: z.array(saveRuleSchema, { error: 'expected a list of { from, to }' }).optional(),
+    bridge_phrases: bridgePhrasesSchema.optional(),
+    bridgePhrases: bridgePhrasesSchema.optional(),
+    handoff: z
+      .string({ error: 'expected an agent name' })
+      .min(1, { error: 'must not be empty' })
+      .optional(),
+    speech: voice.speech.optional(),
+    background: z.boolean({ error: 'expected a boolean' }).optional(),
+    side_effects: voice.sideEffects.optional(),
+    sideEffects: voice.sideEffects.optional(),
+  });
+
+  /**
+   * `defaults`, kept as the very object written: z.record rebuilds it and silently drops an own
+   * `"__proto__"` key (JSON.parse makes one), so that rule would vanish instead of being refused.
+   */
+  const rulesObject = z.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    { error: 'expected an object of rules' },
+  );
+
+  const retryCountSchema = z
+    .int({ error: 'expected a whole number of retries' })
+    .min(0, { error: 'must be at least 0' })
+    .max(5, { error: 'must be at most 5' });
+
+  /** One raw tool definition as written. Unknown fields pass through (reported as warnings). */
+  const rawDefinitionSchema = z.looseObject({
+    type: oneOf(TYPES).optional(),
+    tool: functionToolSchema,
+    endpoint: endpointSchema.optional(),
+    defaults: rulesObject.optional(),
+    static_parameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
+    staticParameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
+    result: z.unknown().optional(),
+    options: optionsSchema.optional(),
+    service: z.string({ error: 'expected a service name' }).min(1).optional(),
+    // Symphony tool config: deadline of one attempt (ms) and extra attempts, any tool type.
+    timeout: z
+      .number({ error: 'expected a number of milliseconds' })
+      .positive({ error: 'must be more than 0 ms' })
+      .max(600_000, { error: 'must be at most 600000 ms (10 minutes)' })
+      .optional(),
+    retryCount: retryCountSchema.optional(),
+    retry_count: retryCountSchema.optional(),
+  });
+
+  return {
+    rawDefinitionSchema,
+    functionToolSchema,
+    endpointSchema,
+    staticParameterSchema,
+    optionsSchema,
+  };
 }
 
-/** A tool or parameter name: what OpenAI accepts for function names. */
-const functionName = z.string({ error: 'expected a string' }).regex(/^[A-Za-z0-9_-]{1,64}$/, {
-  error: 'must be 1-64 characters of letters, digits, "_" or "-"',
-});
-
-const jsonSchemaObject = z.record(z.string(), z.unknown(), {
-  error: 'expected a JSON Schema object',
-});
-
-/** `tool`: the OpenAI function spec. */
-export const functionToolSchema = z.object({
-  type: z.literal('function', { error: 'expected "function"' }).optional(),
-  function: z.object(
-    {
-      name: functionName,
-      description: z.string({ error: 'expected a string' }).optional(),
-      parameters: jsonSchemaObject.optional(),
-      strict: z.boolean({ error: 'expected a boolean' }).optional(),
-    },
-    { error: 'expected an object with name, description and parameters' },
-  ),
-});
-
-/** `endpoint`. */
-export const endpointSchema = z.object({
-  url: z.string({ error: 'expected a URL string' }).min(1, { error: 'must not be empty' }),
-  method: oneOf(METHODS, true),
-  argument_location: oneOf(LOCATIONS).optional(),
-  argumentLocation: oneOf(LOCATIONS).optional(),
-  timeout: z
-    .number({ error: 'expected a number of seconds' })
-    .min(1, { error: 'must be at least 1 second' })
-    .max(120, { error: 'must be at most 120 seconds' })
-    .optional(),
-});
-
-/** One static parameter. */
-export const staticParameterSchema = z.object({
-  name: z.string({ error: 'expected a string' }).min(1, { error: 'must not be empty' }),
-  type: oneOf(STATIC_TYPES).optional(),
-  required: z.boolean({ error: 'expected a boolean' }).optional(),
-  default: z.unknown().optional(),
-  description: z.string({ error: 'expected a string' }).optional(),
-});
-
-const saveRuleSchema = z.object({
-  from: z.string({ error: 'expected a JMESPath string' }).min(1, { error: 'must not be empty' }),
-  to: z.string({ error: 'expected a variable name' }).min(1, { error: 'must not be empty' }),
-});
-
-const bridgePhrasesSchema = z.record(
-  z.string(),
-  z.array(z.string({ error: 'expected a string' })),
-  {
-    error: 'expected { "<language>": ["phrase", …] }',
-  },
-);
-
-/** `options`. */
-export const optionsSchema = z.object({
-  propagate_tool_result: z.boolean({ error: 'expected a boolean' }).optional(),
-  propagateToolResult: z.boolean({ error: 'expected a boolean' }).optional(),
-  save: z.array(saveRuleSchema, { error: 'expected a list of { from, to }' }).optional(),
-  bridge_phrases: bridgePhrasesSchema.optional(),
-  bridgePhrases: bridgePhrasesSchema.optional(),
-  handoff: z
-    .string({ error: 'expected an agent name' })
-    .min(1, { error: 'must not be empty' })
-    .optional(),
-  speech: speechSchema.optional(),
-  background: z.boolean({ error: 'expected a boolean' }).optional(),
-  side_effects: sideEffectsSchema.optional(),
-  sideEffects: sideEffectsSchema.optional(),
-});
-
-/**
- * `defaults`, kept as the very object written: z.record rebuilds it and silently drops an own
- * `"__proto__"` key (JSON.parse makes one), so that rule would vanish instead of being refused.
- */
-const rulesObject = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  { error: 'expected an object of rules' },
-);
-
-const retryCountSchema = z
-  .int({ error: 'expected a whole number of retries' })
-  .min(0, { error: 'must be at least 0' })
-  .max(5, { error: 'must be at most 5' });
-
-/** One raw tool definition as written. Unknown fields pass through (reported as warnings). */
-export const rawDefinitionSchema = z.looseObject({
-  type: oneOf(TYPES).optional(),
-  tool: functionToolSchema,
-  endpoint: endpointSchema.optional(),
-  defaults: rulesObject.optional(),
-  static_parameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
-  staticParameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
-  result: z.unknown().optional(),
-  options: optionsSchema.optional(),
-  service: z.string({ error: 'expected a service name' }).min(1).optional(),
-  // Symphony tool config: deadline of one attempt (ms) and extra attempts, any tool type.
-  timeout: z
-    .number({ error: 'expected a number of milliseconds' })
-    .positive({ error: 'must be more than 0 ms' })
-    .max(600_000, { error: 'must be at most 600000 ms (10 minutes)' })
-    .optional(),
-  retryCount: retryCountSchema.optional(),
-  retry_count: retryCountSchema.optional(),
-});
+/** The definition schemas, built on first use. */
+export const definitionSchemas = once(() => buildSchemas(zod()));
 
 /** The raw definition after shape validation. */
-export type RawDefinition = z.output<typeof rawDefinitionSchema>;
+export type RawDefinition = Z.output<ReturnType<typeof buildSchemas>['rawDefinitionSchema']>;

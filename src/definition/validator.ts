@@ -8,14 +8,15 @@
  * and `patternProperties` run on a linear-time engine (`linear-regexp.ts`), never V8's
  * backtracking one.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { ajv } from '../lazy-deps.js';
 import { linearRegExp, MAX_PATTERN_INPUT_LENGTH } from './linear-regexp.js';
 import { pointerPath, schemaProblems, type SchemaProblem } from './schema-problems.js';
 import type { ArgumentValidator, ValidationFailure } from './validator-types.js';
 
 /** Compiles JSON Schemas into validators; one per load, with a cache by schema text. */
 export class ValidatorFactory {
-  readonly #ajv = new Ajv({
+  readonly #ajv: Ajv = new (ajv().Ajv)({
     strict: true,
     strictTypes: false,
     strictTuples: false,

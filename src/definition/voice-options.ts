@@ -5,7 +5,7 @@
  * and reports meaning problems (both spellings, templates, phrases missing for a mode) with the
  * JSON path. Nothing here reaches the model: export to model formats ignores `options`.
  */
-import { z } from 'zod';
+import type { z as Z } from 'zod';
 import type { DefinitionIssue } from '../errors.js';
 import { checkMustache } from '../expressions/mustache.js';
 import { joinPath } from './json-path.js';
@@ -34,69 +34,78 @@ export const SPOKEN_ERROR_CLASSES = [
   '*',
 ] as const satisfies readonly SpokenErrorClass[];
 
-const bool = z.boolean({ error: 'expected a boolean' });
-const waitMs = z
-  .number({ error: 'expected milliseconds' })
-  .int({ error: 'expected whole milliseconds' })
-  .min(0, { error: 'must not be negative' })
-  .max(120_000, { error: 'must be at most 120000 ms' });
-const phrasesByLanguage = z.record(
-  z.string().min(1, { error: 'a language tag must not be empty' }),
-  z.union([z.string(), z.array(z.string({ error: 'expected a string' }))], {
-    error: 'expected a phrase or a list of phrases',
-  }),
-  { error: 'expected { "<language>": "phrase" | ["phrase", …] }' },
-);
-const mode = z.enum(['always', 'if_slow', 'never'], {
-  error: 'expected one of always|if_slow|never',
-});
+/**
+ * The zod shapes of `options.speech` and `options.side_effects`, built with the `z` the caller
+ * loaded (schema.ts builds them on the first load, so importing the package loads no zod).
+ */
+export function voiceSchemas(z: typeof Z) {
+  const bool = z.boolean({ error: 'expected a boolean' });
+  const waitMs = z
+    .number({ error: 'expected milliseconds' })
+    .int({ error: 'expected whole milliseconds' })
+    .min(0, { error: 'must not be negative' })
+    .max(120_000, { error: 'must be at most 120000 ms' });
+  const phrasesByLanguage = z.record(
+    z.string().min(1, { error: 'a language tag must not be empty' }),
+    z.union([z.string(), z.array(z.string({ error: 'expected a string' }))], {
+      error: 'expected a phrase or a list of phrases',
+    }),
+    { error: 'expected { "<language>": "phrase" | ["phrase", …] }' },
+  );
+  const mode = z.enum(['always', 'if_slow', 'never'], {
+    error: 'expected one of always|if_slow|never',
+  });
 
-const beforeSchema = z.object(
-  {
-    phrases: phrasesByLanguage.optional(),
-    mode: mode.optional(),
-    delay_ms: waitMs.optional(),
-    delayMs: waitMs.optional(),
-  },
-  { error: 'expected { phrases, mode, delay_ms }' },
-);
+  const beforeSchema = z.object(
+    {
+      phrases: phrasesByLanguage.optional(),
+      mode: mode.optional(),
+      delay_ms: waitMs.optional(),
+      delayMs: waitMs.optional(),
+    },
+    { error: 'expected { phrases, mode, delay_ms }' },
+  );
 
-const onErrorSchema = z.partialRecord(
-  z.enum(SPOKEN_ERROR_CLASSES, {
-    error: `expected an error class: ${SPOKEN_ERROR_CLASSES.join('|')}`,
-  }),
-  z.record(z.string().min(1), z.string({ error: 'expected a phrase' }), {
-    error: 'expected { "<language>": "phrase" }',
-  }),
-  { error: 'expected { "<error class>": { "<language>": "phrase" } }' },
-);
+  const onErrorSchema = z.partialRecord(
+    z.enum(SPOKEN_ERROR_CLASSES, {
+      error: `expected an error class: ${SPOKEN_ERROR_CLASSES.join('|')}`,
+    }),
+    z.record(z.string().min(1), z.string({ error: 'expected a phrase' }), {
+      error: 'expected { "<language>": "phrase" }',
+    }),
+    { error: 'expected { "<error class>": { "<language>": "phrase" } }' },
+  );
 
-/** `options.speech`. */
-export const speechSchema = z.object(
-  {
-    after_speech: bool.optional(),
-    afterSpeech: bool.optional(),
-    max_wait_ms: waitMs.optional(),
-    maxWaitMs: waitMs.optional(),
-    interruptible: bool.optional(),
-    before: beforeSchema.optional(),
-    on_error: onErrorSchema.optional(),
-    onError: onErrorSchema.optional(),
-  },
-  { error: 'expected { after_speech, max_wait_ms, interruptible, before, on_error }' },
-);
+  /** `options.speech`. */
+  const speech = z.object(
+    {
+      after_speech: bool.optional(),
+      afterSpeech: bool.optional(),
+      max_wait_ms: waitMs.optional(),
+      maxWaitMs: waitMs.optional(),
+      interruptible: bool.optional(),
+      before: beforeSchema.optional(),
+      on_error: onErrorSchema.optional(),
+      onError: onErrorSchema.optional(),
+    },
+    { error: 'expected { after_speech, max_wait_ms, interruptible, before, on_error }' },
+  );
 
-/** `options.side_effects`. */
-export const sideEffectsSchema = z.enum(SIDE_EFFECT_CLASSES, {
-  error: `expected one of ${SIDE_EFFECT_CLASSES.join('|')}`,
-});
+  /** `options.side_effects`. */
+  const sideEffects = z.enum(SIDE_EFFECT_CLASSES, {
+    error: `expected one of ${SIDE_EFFECT_CLASSES.join('|')}`,
+  });
+  return { speech, sideEffects, before: beforeSchema };
+}
+
+type VoiceSchemas = ReturnType<typeof voiceSchemas>;
 
 /** The raw voice fields of `options`, as the schema leaves them. */
 export interface RawVoiceOptions {
-  readonly speech?: z.output<typeof speechSchema> | undefined;
+  readonly speech?: Z.output<VoiceSchemas['speech']> | undefined;
   readonly background?: boolean | undefined;
-  readonly side_effects?: z.output<typeof sideEffectsSchema> | undefined;
-  readonly sideEffects?: z.output<typeof sideEffectsSchema> | undefined;
+  readonly side_effects?: Z.output<VoiceSchemas['sideEffects']> | undefined;
+  readonly sideEffects?: Z.output<VoiceSchemas['sideEffects']> | undefined;
 }
 
 /** What resolving needs to know about the definition. */
@@ -173,7 +182,7 @@ export function resolveVoiceOptions(raw: RawVoiceOptions, input: VoiceResolveInp
 }
 
 function resolveBefore(
-  raw: z.output<typeof beforeSchema> | undefined,
+  raw: Z.output<VoiceSchemas['before']> | undefined,
   path: string,
   error: (path: string, code: string, message: string) => void,
 ): PreToolSpeech | undefined {

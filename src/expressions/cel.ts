@@ -34,7 +34,7 @@ import {
   type CelList,
   type CelValue,
 } from '@bufbuild/cel';
-import { RE2JS } from 're2js';
+import { re2js } from '../lazy-deps.js';
 import { isPlainObject } from '../own-data.js';
 import { Meter, resultMeter, type BudgetOptions } from './budget.js';
 import { stringFunctions } from './cel-strings.js';
@@ -103,7 +103,7 @@ const env = celEnv({
         current?.charge(
           Math.ceil((this.length * Math.max(1, pattern.length)) / MATCH_CHARS_PER_STEP),
         );
-        return RE2JS.compile(pattern).test(this);
+        return re2js().compile(pattern).test(this);
       },
     ),
   ],

@@ -6,7 +6,7 @@
  * checked at each. The result is copied out of the proxies into plain JSON, measured against the
  * result caps as it is copied.
  */
-import * as jmespath from 'jmespath';
+import { jmespath } from '../lazy-deps.js';
 import { getOwn, isPlainObject } from '../own-data.js';
 import { Meter, resultMeter, type BudgetOptions } from './budget.js';
 
@@ -19,13 +19,11 @@ export interface JmesPathProgram {
   evaluate(data: Readonly<Record<string, unknown>>, budget?: BudgetOptions): unknown;
 }
 
-// @types/jmespath declares only `search`; the package also exports `compile` (parse only).
-const jmesCompile = (jmespath as unknown as { compile?: (expression: string) => unknown }).compile;
-
 /** Parses `source`; throws the parser's Error when it cannot. */
 export function compileJmesPathProgram(source: string): JmesPathProgram {
-  if (jmesCompile !== undefined) jmesCompile(source);
-  else jmespath.search(null, source);
+  const { compile, search } = jmespath();
+  if (compile !== undefined) compile(source);
+  else search(null, source);
   const what = `JMESPath expression \`${source.length > 80 ? `${source.slice(0, 77)}...` : source}\``;
   return {
     evaluate(data, budget) {
@@ -48,7 +46,7 @@ export function compileJmesPathProgram(source: string): JmesPathProgram {
       };
       let value: unknown;
       try {
-        value = jmespath.search(wrap(data) as Parameters<typeof jmespath.search>[0], source);
+        value = search(wrap(data), source) as unknown;
       } catch {
         value = undefined;
       }

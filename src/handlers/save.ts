@@ -3,7 +3,7 @@
  * A rule whose expression finds nothing (`null`) sets nothing, so a missing field never clobbers a
  * variable that already has a value.
  */
-import * as jmespath from 'jmespath';
+import { jmespath } from '../lazy-deps.js';
 import type { SaveRule } from '../definition/types.js';
 
 export { checkSaveExpression } from '../expressions/jmespath-check.js';
@@ -21,10 +21,7 @@ export function applySaveRules(
   for (const rule of rules) {
     let value: unknown;
     try {
-      value = jmespath.search(
-        output as Parameters<typeof jmespath.search>[0],
-        rule.from,
-      ) as unknown;
+      value = jmespath().search(output, rule.from) as unknown;
     } catch {
       continue;
     }

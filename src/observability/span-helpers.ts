@@ -2,14 +2,8 @@
  * OpenTelemetry helpers of the turn's instruments: the global tracer (when a provider is
  * registered), W3C `traceparent`, failed span status, model attributes and safe JSON values.
  */
-import {
-  ProxyTracerProvider,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import { otel } from '../lazy-deps.js';
 
 const TRACER_NAME = 'switchboard';
 
@@ -18,6 +12,7 @@ const TRACER_NAME = 'switchboard';
  * then a proxy without a delegate, whose tracers only make non-recording spans).
  */
 export function globalTracer(): Tracer | undefined {
+  const { trace, ProxyTracerProvider } = otel();
   const provider = trace.getTracerProvider();
   if (
     provider instanceof ProxyTracerProvider &&
@@ -35,7 +30,10 @@ export function traceparent(span: Span): string {
 
 export function fail(span: Span, code: string, message?: string): void {
   span.setAttribute('error.type', code);
-  span.setStatus({ code: SpanStatusCode.ERROR, ...(message === undefined ? {} : { message }) });
+  span.setStatus({
+    code: otel().SpanStatusCode.ERROR,
+    ...(message === undefined ? {} : { message }),
+  });
 }
 
 /** `openai:gpt-4o-mini` → `gpt-4o-mini`. */

@@ -9,16 +9,8 @@
  * Attributes never carry secrets; argument and result values only when the host opts in.
  * A tool call's instruments are in tool-call-trace.ts, the report's shape in turn-timings.ts.
  */
-import {
-  SpanKind,
-  context,
-  propagation,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
+import { otel } from '../lazy-deps.js';
 import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
@@ -81,6 +73,7 @@ export class TurnTracing {
       this.#context = undefined;
       return;
     }
+    const { context, trace, SpanKind } = otel();
     const parent = context.active();
     const span = tracer.startSpan(
       'switchboard.turn',
@@ -121,7 +114,7 @@ export class TurnTracing {
     this.#modelSpan =
       this.#tracer === undefined
         ? undefined
-        : this.#child(`chat ${modelId(this.#init.model)}`, SpanKind.CLIENT, {
+        : this.#child(`chat ${modelId(this.#init.model)}`, otel().SpanKind.CLIENT, {
             'gen_ai.operation.name': 'chat',
             'gen_ai.request.model': modelId(this.#init.model),
             ...providerOf(this.#init.model),
@@ -177,7 +170,7 @@ export class TurnTracing {
     const span =
       this.#tracer === undefined
         ? undefined
-        : this.#child(`execute_tool ${tool}`, SpanKind.INTERNAL, {
+        : this.#child(`execute_tool ${tool}`, otel().SpanKind.INTERNAL, {
             'gen_ai.operation.name': 'execute_tool',
             'gen_ai.tool.name': tool,
             'gen_ai.tool.call.id': callId,
@@ -223,6 +216,7 @@ export class TurnTracing {
 
   /** For {@link ToolCall}: the context a tool call's child spans (HTTP attempts) start under. */
   contextOf(span: Span): Context {
+    const { context, trace } = otel();
     return trace.setSpan(this.#context ?? context.active(), span);
   }
 
@@ -269,6 +263,7 @@ export class TurnTracing {
     if (parent === undefined || this.#tracer === undefined) return NO_ATTEMPT;
     const url = safeUrl(record.url, urlTemplate, this.#init.options?.recordUrlValues === true);
     if (url !== undefined) redacted.push(...url.redacted);
+    const { propagation, trace, SpanKind } = otel();
     const span = this.#tracer.startSpan(
       record.method,
       {

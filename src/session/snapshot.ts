@@ -11,9 +11,10 @@
  * `session_state`) naming every bad path; nothing is restored. Other stores (Redis, SQL) call
  * {@link parseSnapshot} on what they read.
  */
-import { z } from 'zod';
+import type { z as Z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
+import { once, zod } from '../lazy-deps.js';
 import type { SessionState } from './types.js';
 import { backgroundResultPrefix } from './voice/background-calls.js';
 
@@ -39,48 +40,54 @@ export interface SnapshotCheckOptions {
   readonly agents?: Iterable<string>;
 }
 
-const name = z.string().min(1).max(SNAPSHOT_LIMITS.maxNameLength);
-// What a model sent (call ids, tool names) may be empty; it is still kept as it was.
-const modelName = z.string().max(SNAPSHOT_LIMITS.maxNameLength);
+/** Builds the snapshot schema with the `z` given (on first use, so importing loads no zod). */
+function buildSchemas(z: typeof Z) {
+  const name = z.string().min(1).max(SNAPSHOT_LIMITS.maxNameLength);
+  // What a model sent (call ids, tool names) may be empty; it is still kept as it was.
+  const modelName = z.string().max(SNAPSHOT_LIMITS.maxNameLength);
 
-const toolCallSchema = z.strictObject({
-  id: modelName,
-  type: z.literal('function'),
-  function: z.strictObject({ name: modelName, arguments: z.string() }),
-});
+  const toolCallSchema = z.strictObject({
+    id: modelName,
+    type: z.literal('function'),
+    function: z.strictObject({ name: modelName, arguments: z.string() }),
+  });
 
-const messageSchema = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('user'), content: z.string() }),
-  z.strictObject({
-    role: z.literal('assistant'),
-    content: z.string().nullable(),
-    tool_calls: z.array(toolCallSchema).optional(),
-  }),
-  z.strictObject({ role: z.literal('tool'), tool_call_id: modelName, content: z.string() }),
-  // Only as the result of an earlier background call (checkToolPairs).
-  z.strictObject({ role: z.literal('system'), content: z.string() }),
-]);
+  const messageSchema = z.discriminatedUnion('role', [
+    z.strictObject({ role: z.literal('user'), content: z.string() }),
+    z.strictObject({
+      role: z.literal('assistant'),
+      content: z.string().nullable(),
+      tool_calls: z.array(toolCallSchema).optional(),
+    }),
+    z.strictObject({ role: z.literal('tool'), tool_call_id: modelName, content: z.string() }),
+    // Only as the result of an earlier background call (checkToolPairs).
+    z.strictObject({ role: z.literal('system'), content: z.string() }),
+  ]);
 
-const plainRecord = z.custom<Record<string, unknown>>(isPlainRecord, 'expected a plain object');
+  const plainRecord = z.custom<Record<string, unknown>>(isPlainRecord, 'expected a plain object');
 
-const workflowSchema = z.strictObject({
-  status: z.enum(['active', 'completed']),
-  step: z.string().optional(),
-  inputs: plainRecord,
-  local: plainRecord,
-});
+  const workflowSchema = z.strictObject({
+    status: z.enum(['active', 'completed']),
+    step: z.string().optional(),
+    inputs: plainRecord,
+    local: plainRecord,
+  });
 
-const snapshotSchema = z.strictObject({
-  version: z.literal(1),
-  id: name,
-  language: z.string().min(1).max(64),
-  vars: plainRecord,
-  agent: name.optional(),
-  history: z.array(messageSchema).max(SNAPSHOT_LIMITS.maxHistory),
-  turns: z.number().int().min(0).max(SNAPSHOT_LIMITS.maxTurns),
-  ended: z.boolean(),
-  workflows: z.record(z.string(), workflowSchema).optional(),
-});
+  const snapshotSchema = z.strictObject({
+    version: z.literal(1),
+    id: name,
+    language: z.string().min(1).max(64),
+    vars: plainRecord,
+    agent: name.optional(),
+    history: z.array(messageSchema).max(SNAPSHOT_LIMITS.maxHistory),
+    turns: z.number().int().min(0).max(SNAPSHOT_LIMITS.maxTurns),
+    ended: z.boolean(),
+    workflows: z.record(z.string(), workflowSchema).optional(),
+  });
+  return { snapshotSchema, messageSchema };
+}
+
+const schemas = once(() => buildSchemas(zod()));
 
 /**
  * Parses an untrusted snapshot. Returns a checked copy (plain JSON, language canonical); throws a
@@ -109,7 +116,7 @@ function parse(value: unknown, options: SnapshotCheckOptions | undefined): Sessi
     if (isPlainRecord(value['workflows'])) checkJsonShape(value['workflows'], 'workflows', problem);
   }
   if (issues.length > 0) throw snapshotError(issues);
-  const parsed = snapshotSchema.safeParse(value);
+  const parsed = schemas().snapshotSchema.safeParse(value);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problem(formatPath(issue.path), issue.message);
     throw snapshotError(issues);
@@ -153,7 +160,7 @@ function checkLanguage(
  * a system message is the engine's report of an earlier call's background result, nothing else.
  */
 function checkToolPairs(
-  history: readonly z.infer<typeof messageSchema>[],
+  history: readonly Z.infer<ReturnType<typeof buildSchemas>['messageSchema']>[],
   problem: (path: string, message: string) => void,
 ): void {
   const open = new Map<string, number>();

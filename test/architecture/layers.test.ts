@@ -10,7 +10,14 @@ import { describe, expect, it } from 'vitest';
 /** Layers from the bottom up; a folder (or a file at src/'s top) may import only from its own
  * folder and from layers below its own. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'small-arrays.ts', 'did-you-mean.ts', 'own-data.ts', 'json-depth.ts'],
+  [
+    'errors.ts',
+    'small-arrays.ts',
+    'did-you-mean.ts',
+    'own-data.ts',
+    'json-depth.ts',
+    'lazy-deps.ts',
+  ],
   ['models', 'expressions'],
   ['transform'],
   ['definition'],

@@ -11,7 +11,7 @@ import type { DefinitionIssue } from '../../errors.js';
 import { joinPath } from '../json-path.js';
 import { getOwn } from '../../own-data.js';
 import { compileExpression, type CompiledExpression } from '../../expressions/expression.js';
-import { taskSchema, type RawAction, type RawExpression, type RawTask } from './schema.js';
+import { taskSchemas, type RawAction, type RawExpression, type RawTask } from './schema.js';
 import type { WorkflowStep, WorkflowTask } from './types.js';
 import { compileAction, compileVariable } from './compile-action.js';
 import type { At, CompileTaskOptions, CompileTaskResult } from './compile-options.js';
@@ -57,7 +57,7 @@ export function compileContext(context: unknown, options: CompileTaskOptions): C
       !Object.hasOwn(value, 'type')
         ? { ...value, type: 'steps' }
         : value;
-    const parsed = taskSchema.safeParse(typed);
+    const parsed = taskSchemas().taskSchema.safeParse(typed);
     if (!parsed.success) {
       for (const zi of parsed.error.issues) at(zodPath(path, zi), 'schema', zi.message);
       return;

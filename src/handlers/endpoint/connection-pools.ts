@@ -17,7 +17,8 @@
  * so a process exits on its own; `closeAll()` is for a host that wants its sockets closed now
  * (graceful shutdown, tests).
  */
-import { Agent, buildConnector, Pool, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../../lazy-deps.js';
 import type { NetworkPolicy } from './service-config.js';
 import { systemResolver } from './network-policy.js';
 import { PendingConnects } from './pending-connects.js';
@@ -93,7 +94,7 @@ export function cappedFactory(
 ): (origin: string | URL, options: object) => Dispatcher {
   return (origin, options) => {
     const key = typeof origin === 'string' ? origin : origin.origin;
-    return new Pool(origin, { ...options, connections: limits?.get(key) ?? perOrigin });
+    return new (undici().Pool)(origin, { ...options, connections: limits?.get(key) ?? perOrigin });
   };
 }
 
@@ -124,6 +125,7 @@ export function createConnectionPools(options: ConnectionPoolsOptions = {}): Con
         // Pins use the real clock: they are shared by sessions whose injected clocks differ.
         const pins = new PinnedAddresses(Date.now);
         const connects = new PendingConnects();
+        const { Agent, buildConnector } = undici();
         const agent = new Agent({
           connect: connects.track(
             createPinnedConnector({

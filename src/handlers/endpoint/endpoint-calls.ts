@@ -5,9 +5,10 @@
  * not split further: its methods share private state and #call is the hot path of every
  * endpoint call (docs/performance-notes.md).
  */
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
 import { ToolError } from '../../errors.js';
+import { undici } from '../../lazy-deps.js';
 import type { NetworkPolicy } from './service-config.js';
 import {
   answeredRecord,
@@ -140,7 +141,9 @@ class EndpointCalls implements EndpointHandler {
     }
     const pins = (this.#ownPins ??= new PinnedAddresses(this.#now));
     const connects = (this.#ownConnects ??= new PendingConnects());
-    this.#ownAgent ??= new Agent({
+    if (this.#ownAgent !== undefined) return { dispatcher: this.#ownAgent, pins, connects };
+    const { Agent, buildConnector } = undici();
+    this.#ownAgent = new Agent({
       connect: connects.track(
         createPinnedConnector({
           policy: this.#policy,

@@ -3,7 +3,8 @@
  * that was checked (taken from the pre-request check, or checked here), never a fresh DNS answer,
  * so a name cannot rebind to a private address between the check and the connection.
  */
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
+import { undici } from '../../lazy-deps.js';
 import type { NetworkPolicy } from './service-config.js';
 import { checkHost, PolicyDeniedError, type HostResolver } from './network-policy.js';
 
@@ -47,7 +48,7 @@ export interface PinnedConnectorOptions {
 
 /** Wraps a connector so it dials only policy-checked addresses. */
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
-  const inner = options.inner ?? buildConnector({});
+  const inner = options.inner ?? undici().buildConnector({});
   const active =
     options.policy.denyPrivateNetworks === true || options.policy.allowedHosts !== undefined;
   if (!active) return inner;
