@@ -12,9 +12,9 @@
  * actions, models, hooks, store and the shared connection pools are not used, no socket is opened
  * and no span is recorded.
  */
-import { ProxyTracerProvider } from '@opentelemetry/api';
-import { Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { loadTools } from '../definition/load.js';
+import { otel, undici } from '../lazy-deps.js';
 import type { ToolSet } from '../definition/types.js';
 import type { ScriptedStep } from '../models/scripted.js';
 import { globalTracer } from '../observability/span-helpers.js';
@@ -97,36 +97,40 @@ class Controller implements Dispatcher.DispatchController {
 }
 
 /**
- * Answers every request in process, on a later tick as a socket would: 200 with a small JSON
- * body. Only the new handler API is used, as the engine's exchange does.
+ * A dispatcher that answers every request in process, on a later tick as a socket would: 200 with
+ * a small JSON body. Only the new handler API is used, as the engine's exchange does. Made when
+ * warmUp runs (undici's class is loaded on first use, not when the package is imported).
  */
-class InProcessDispatcher extends Dispatcher {
-  override dispatch(
-    _options: Dispatcher.DispatchOptions,
-    handler: Dispatcher.DispatchHandler,
-  ): boolean {
-    setImmediate(() => {
-      const c = new Controller();
-      try {
-        handler.onRequestStart?.(c, {});
-        if (c.aborted) return;
-        handler.onResponseStart?.(c, 200, HEADERS, 'OK');
-        if (c.aborted) return;
-        handler.onResponseData?.(c, BODY);
-        if (c.aborted) return;
-        handler.onResponseEnd?.(c, {});
-      } catch (err) {
-        handler.onResponseError?.(c, err as Error);
-      }
-    });
-    return true;
+function inProcessDispatcher(): Dispatcher {
+  class InProcessDispatcher extends undici().Dispatcher {
+    override dispatch(
+      _options: Dispatcher.DispatchOptions,
+      handler: Dispatcher.DispatchHandler,
+    ): boolean {
+      setImmediate(() => {
+        const c = new Controller();
+        try {
+          handler.onRequestStart?.(c, {});
+          if (c.aborted) return;
+          handler.onResponseStart?.(c, 200, HEADERS, 'OK');
+          if (c.aborted) return;
+          handler.onResponseData?.(c, BODY);
+          if (c.aborted) return;
+          handler.onResponseEnd?.(c, {});
+        } catch (err) {
+          handler.onResponseError?.(c, err as Error);
+        }
+      });
+      return true;
+    }
+    override close(): Promise<void> {
+      return Promise.resolve();
+    }
+    override destroy(): Promise<void> {
+      return Promise.resolve();
+    }
   }
-  override close(): Promise<void> {
-    return Promise.resolve();
-  }
-  override destroy(): Promise<void> {
-    return Promise.resolve();
-  }
+  return new InProcessDispatcher();
 }
 
 function script(turns: number): ScriptedStep[] {
@@ -157,12 +161,12 @@ export async function warmUp(options: WarmUpOptions = {}): Promise<WarmUpReport>
   const { ScriptedModel } = await import('../models/scripted.js');
   const set = await (tools ??= loadTools(definitions()));
   const store = new InMemorySessionStore();
-  const dispatcher = new InProcessDispatcher();
+  const dispatcher = inProcessDispatcher();
   // A host's registered tracer provider must not see synthetic turns: a tracer of no provider.
   const tracing =
     globalTracer() === undefined
       ? undefined
-      : { tracer: new ProxyTracerProvider().getTracer('switchboard-warm-up') };
+      : { tracer: new (otel().ProxyTracerProvider)().getTracer('switchboard-warm-up') };
   const steps = script(TURNS_PER_SESSION);
   let left = turns;
   let n = 0;
