@@ -72,6 +72,13 @@ const argvWord = z
   .min(1, { error: 'must not be empty' })
   .refine((w) => !w.includes('\u0000'), { error: 'must not contain a NUL character' });
 
+const COMMAND_KEYS = ['name', 'subcommand', 'positional', 'flag_case', 'timeout'] as const;
+
+function didYouMeanKey(key: string | undefined): string {
+  const near = key === undefined ? undefined : closestName({ name: key, candidates: COMMAND_KEYS });
+  return near === undefined ? '' : ` (did you mean "${near}"?)`;
+}
+
 /** `command` (docs/handlers.md, "Command tools"). */
 export const commandSchema = z.strictObject(
   {
@@ -91,7 +98,12 @@ export const commandSchema = z.strictObject(
       .max(120, { error: 'must be at most 120 seconds' })
       .optional(),
   },
-  { error: 'expected { name, subcommand?, positional?, flag_case?, timeout? }' },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `${issue.keys.map((k) => JSON.stringify(k)).join(', ')} ${issue.keys.length > 1 ? 'are not settings' : 'is not a setting'} of a command${didYouMeanKey(issue.keys[0])}; settings: ${COMMAND_KEYS.join(', ')}`
+        : 'expected { name, subcommand?, positional?, flag_case?, timeout? }',
+  },
 );
 
 /** One static parameter. */
