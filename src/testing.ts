@@ -41,6 +41,7 @@ export {
   type TurnExpect,
   type ModelStep,
   type HttpExchange,
+  type CommandExchange,
   type FixtureAction,
 } from './harness/fixture-schema.js';
 export {
@@ -67,6 +68,13 @@ export {
   type UnusedExchange,
 } from './harness/http-double.js';
 export type { RecordedRequest } from './harness/recorded-request.js';
+export {
+  createCommandDouble,
+  type CommandDouble,
+  type CommandDoubleOptions,
+  type RecordedCommand,
+  type UnusedCommand,
+} from './harness/command-double.js';
 export {
   createRecordingDispatcher,
   type RecordingDispatcher,

@@ -73,7 +73,7 @@ export interface HandlerContext {
     readonly headers: Readonly<Record<string, string>>;
     end(status: number | undefined, failure?: string): void;
   };
-  /** Called for every command run (argv as run), before it starts. */
+  /** Called for every command run, before it starts. */
   readonly onCommand?: (record: CommandRecord) => void;
   /** Tracing of one command run, called before it starts: a callback for how it ended. */
   readonly traceCommand?: (record: CommandRecord) => {

@@ -13,12 +13,8 @@ import type { FixtureFailure, FixtureResult } from './fixture-result.js';
 import type { FixtureSession, FixtureTurn, HttpExchange } from './fixture-schema.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createHttpDouble, type HttpDouble } from './http-double.js';
-import {
-  createCommandDouble,
-  undeclaredCommands,
-  unusedCommandFailures,
-  type CommandDouble,
-} from './command-double.js';
+import { createCommandDouble, type CommandDouble } from './command-double.js';
+import { undeclaredCommands, unusedCommandFailures } from './command-failures.js';
 import {
   openFixtureTransport,
   type FixtureTransport,

@@ -214,7 +214,7 @@ export interface ToolTrace {
   readonly errorCode?: ToolErrorCode;
   readonly transform: readonly TransformTraceEntry[];
   readonly requests: readonly HttpExchangeRecord[];
-  /** The command runs of a `command` tool call (argv as run, secrets scrubbed); absent for others. */
+  /** The command runs of a `command` tool call (argv after the host's `args`, secrets scrubbed); absent for others. */
   readonly commands?: readonly CommandRecord[];
   /** True when the definition's `options.propagate_tool_result` asks to pass this result on to the host's caller. */
   readonly propagate?: true;
@@ -285,7 +285,7 @@ export type SessionEvent =
       readonly retryable: boolean;
     }
   | { readonly type: 'http-request'; readonly callId: string; readonly request: HttpExchangeRecord }
-  /** A `command` tool is about to run its program: the argv as run (secrets scrubbed). */
+  /** A `command` tool is about to run its program: its argv after the host's `args` (secrets scrubbed). */
   | {
       readonly type: 'command';
       readonly callId: string;

@@ -18,6 +18,7 @@ import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
 import type { Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
+import { createRecordingRunner, type RecordingRunner } from '../../harness/recording-runner.js';
 import type { Session, SessionOptions, TurnResult } from '../../session/types.js';
 import { describeWorkflows } from '../../session/workflow/describe.js';
 import { checkLanguage } from './check-language.js';
@@ -44,6 +45,8 @@ export class ReplController {
   /** What createSession warned about (shown in the banner). */
   readonly #warnings: DefinitionIssue[] = [];
   readonly #http: RecordingDispatcher;
+  /** Command runs, recorded for `/save`. */
+  readonly #runs: RecordingRunner;
   readonly #wire: WireLines;
   readonly #model: RecordingModel;
   readonly #narrator;
@@ -76,6 +79,10 @@ export class ReplController {
     // One set for the REPL and its sessions: tokens the engine obtains join it as they are issued.
     this.#secrets.addServices(options.services ?? {});
     this.#wire = new WireLines(say);
+    this.#runs = createRecordingRunner({
+      commands: options.commands ?? {},
+      scrub: (text) => this.#secrets.scrubText(text),
+    });
     this.#http = replDispatcher({
       agent: this.#agent,
       secrets: this.#secrets,
@@ -107,6 +114,9 @@ export class ReplController {
       // The REPL stands in for the host app (repl-actions.ts).
       actions: replActionHandlers(this.#o.tools, this.#o.actions ?? new Map()),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
+      ...(this.#o.commands !== undefined
+        ? { commands: this.#o.commands, commandRunner: this.#runs.runner }
+        : {}),
       secrets: this.#secrets,
       // The banner says which services are not configured, per tool; the rest it prints as given.
       onWarning: (w) => {
@@ -171,6 +181,7 @@ export class ReplController {
   async #turn(user: string): Promise<void> {
     const stepsBefore = this.#model.steps.length;
     const httpBefore = this.#http.exchanges.length;
+    const runsBefore = this.#runs.runs.length;
     const stream = this.#session.send(user);
     let modelError: string | undefined;
     let ended: { reason?: string } | undefined;
@@ -206,6 +217,7 @@ export class ReplController {
         user,
         steps: this.#model.steps.slice(stepsBefore),
         exchanges: this.#http.exchanges.slice(httpBefore),
+        runs: this.#runs.runs.slice(runsBefore),
         result,
         modelError,
         state: this.#session.toJSON(),
@@ -361,6 +373,7 @@ export class ReplController {
     this.#pending = undefined;
     this.#model.steps.length = 0;
     this.#http.exchanges.length = 0;
+    this.#runs.runs.length = 0;
     this.#initialVars = { ...this.#o.vars };
     this.#initialLanguage = this.#o.language;
     this.#startedAt = new Date();
@@ -405,6 +418,7 @@ export class ReplController {
       actions: this.#o.actions,
       turns: this.#turns,
       exchanges: this.#http.exchanges,
+      commandRuns: this.#runs.runs,
     });
     for (const line of lines) this.#print(line);
   }

@@ -67,12 +67,11 @@ export interface CommandRunner {
   run(invocation: CommandInvocation): Promise<CommandExit>;
 }
 
-/** A record of one command run (argv as run, secrets scrubbed), for traces and recorders. */
+/** A record of one command run, for events, traces and spans. */
 export interface CommandRecord {
   readonly command: string;
+  /** The argv after the host's own `args`, secrets scrubbed. */
   readonly argv: readonly string[];
-  /** Set once the process exited. */
-  readonly exitCode?: number | null;
 }
 
 const KEYS = ['path', 'args', 'cwd', 'env', 'maxStdoutBytes', 'maxStderrBytes'];

@@ -136,9 +136,11 @@ export function createCommandHandler(options: CommandHandlerOptions = {}): Handl
     if (!built.ok) return errorBody('invalid_arguments', built.message);
     if (context.signal.aborted) return errorBody('cancelled', 'the call was cancelled');
     const argv = [...(config.args ?? []), ...built.argv];
+    // The record leaves out the host's own `args`: it shows what the definition and the model
+    // made, the same argv a fixture's command double sees.
     const record: CommandRecord = {
       command: spec.name,
-      argv: secrets === undefined ? argv : argv.map((w) => secrets.scrubText(w)),
+      argv: secrets === undefined ? built.argv : built.argv.map((w) => secrets.scrubText(w)),
     };
     context.onCommand?.(record);
     const traced = context.traceCommand?.(record);

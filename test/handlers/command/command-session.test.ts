@@ -80,7 +80,6 @@ describe('command tools in a session', () => {
       {
         command: 'synapse',
         argv: [
-          expect.stringMatching(/echo-argv\.mjs$/),
           'memory',
           'search',
           '--query=dentist',
