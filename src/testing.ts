@@ -81,6 +81,12 @@ export {
   type RecordedExchange,
 } from './harness/recording-dispatcher.js';
 export { RecordingModel } from './harness/recording-model.js';
+export {
+  createRecordingRunner,
+  type RecordedRun,
+  type RecordingRunner,
+  type RecordingRunnerOptions,
+} from './harness/recording-runner.js';
 export { ManualModel, type ManualStep, type ManualModelOptions } from './harness/manual-model.js';
 export {
   buildFixture,

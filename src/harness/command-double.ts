@@ -22,7 +22,9 @@ export interface RecordedCommand {
 /** A declared run that was made fewer times than it declares. */
 export interface UnusedCommand {
   readonly command: string;
+  /** Its index in the command's list. */
   readonly index: number;
+  /** How many of its `times` were not used. */
   readonly remaining: number;
 }
 
@@ -40,6 +42,7 @@ export interface CommandDouble {
   readonly commands: Readonly<Record<string, { readonly path: string }>>;
   /** Every run, in order. */
   readonly runs: readonly RecordedCommand[];
+  /** The declared runs not made as many times as they declare. */
   unusedCommands(): UnusedCommand[];
 }
 

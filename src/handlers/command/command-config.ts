@@ -34,13 +34,19 @@ export const STDERR_TAIL_CHARS = 2000;
 export interface CommandInvocation {
   /** The registered name. */
   readonly command: string;
+  /** The executable (the host's `path`). */
   readonly path: string;
   /** The arguments after the executable (host `args`, subcommand, flags, `--`, positionals). */
   readonly argv: readonly string[];
+  /** Working directory; absent: the process's. */
   readonly cwd?: string;
+  /** The child's whole environment. */
   readonly env: Readonly<Record<string, string>>;
+  /** Deadline of the run; past it the process group is killed. */
   readonly timeoutMs: number;
+  /** stdout past this many bytes kills the process group. */
   readonly maxStdoutBytes: number;
+  /** Only the last this many bytes of stderr are kept. */
   readonly maxStderrBytes: number;
   /** Aborts when the call is cancelled: the process group is killed. */
   readonly signal: AbortSignal;
@@ -64,11 +70,13 @@ export type CommandExit =
 
 /** Starts command runs. The default spawns processes; the harness's command double answers instead. */
 export interface CommandRunner {
+  /** Runs one invocation; resolves with how it ended, never rejects. */
   run(invocation: CommandInvocation): Promise<CommandExit>;
 }
 
 /** A record of one command run, for events, traces and spans. */
 export interface CommandRecord {
+  /** The registered name. */
   readonly command: string;
   /** The argv after the host's own `args`, secrets scrubbed. */
   readonly argv: readonly string[];
