@@ -251,7 +251,12 @@ async function play(
   } catch (error) {
     failures.push({
       kind: 'session_error',
-      message: `the session could not start: ${errorText(error)}`,
+      message: `the session could not start: ${errorText(error)}${
+        error instanceof DefinitionError &&
+        error.issues.some((i) => i.code === 'command_not_registered')
+          ? '\n(a fixture registers a command by declaring its runs under commands:)'
+          : ''
+      }`,
     });
   } finally {
     await session?.close().catch(() => undefined);

@@ -1,11 +1,12 @@
 /**
- * The REPL's state and commands: a live session over real endpoints, a model that is either an
+ * The REPL's state and commands: a live session over real endpoints (and real programs for
+ * command tools, `--commands`), a model that is either an
  * OpenAI-compatible one or the person at the keyboard, and a recorder so `/save` writes a fixture
  * of the session so far that `switchboard test` passes. Its parts live beside it: the banner,
  * playback acknowledgements (speech-acks.ts), the ordered HTTP lines (wire-lines.ts), the host's
  * actions (repl-actions.ts).
- * About 410 lines: the REPL's commands share the controller's state (session, recorder, speech
- * acknowledgements); its banner, actions, recording and wire lines are already files of their own.
+ * About 425 lines: the REPL's commands share the controller's state (session, recorder, speech
+ * acknowledgements); its banner, actions, recording, command-run recorder and wire lines are already files of their own.
  */
 import { Agent } from 'undici';
 import type { DefinitionIssue } from '../../errors.js';
