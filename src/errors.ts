@@ -60,7 +60,11 @@ export type ToolErrorCode =
   | 'timeout'
   /** Connection refused, reset, DNS failure, malformed response framing. */
   | 'network'
-  /** The response body exceeded the size cap. */
+  /** A command tool's program exited with a non-zero status or was ended by a signal. */
+  | 'command_failed'
+  /** A command tool's program could not be started (`ENOENT`, `EACCES`…). */
+  | 'spawn_failed'
+  /** The response body (or a command's stdout) exceeded the size cap. */
   | 'response_too_large'
   /** The response could not be parsed as its content type says. */
   | 'bad_response'

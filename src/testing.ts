@@ -41,6 +41,7 @@ export {
   type TurnExpect,
   type ModelStep,
   type HttpExchange,
+  type CommandExchange,
   type FixtureAction,
 } from './harness/fixture-schema.js';
 export {
@@ -68,11 +69,24 @@ export {
 } from './harness/http-double.js';
 export type { RecordedRequest } from './harness/recorded-request.js';
 export {
+  createCommandDouble,
+  type CommandDouble,
+  type CommandDoubleOptions,
+  type RecordedCommand,
+  type UnusedCommand,
+} from './harness/command-double.js';
+export {
   createRecordingDispatcher,
   type RecordingDispatcher,
   type RecordedExchange,
 } from './harness/recording-dispatcher.js';
 export { RecordingModel } from './harness/recording-model.js';
+export {
+  createRecordingRunner,
+  type RecordedRun,
+  type RecordingRunner,
+  type RecordingRunnerOptions,
+} from './harness/recording-runner.js';
 export { ManualModel, type ManualStep, type ManualModelOptions } from './harness/manual-model.js';
 export {
   buildFixture,

@@ -13,6 +13,9 @@ export interface LintInput {
   readonly file: string | undefined;
   readonly type: ToolType;
   readonly hasEndpoint: boolean;
+  readonly hasCommand: boolean;
+  /** `command.positional`: parameter names (empty for other types). */
+  readonly positional: readonly string[];
   readonly method?: HttpMethod;
   /** The location as written (absent when defaulted). */
   readonly writtenLocation?: ArgumentLocation;
@@ -54,6 +57,29 @@ export function lintDefinition(input: LintInput): DefinitionIssue[] {
       `is ignored by a tool of type "${input.type}"`,
     );
   }
+  if (input.type === 'command' && !input.hasCommand) {
+    at(
+      joinPath(input.path, 'type'),
+      'missing_command',
+      'error',
+      'type "command" needs a "command" object naming a command the host registers',
+    );
+  }
+  if (input.type !== 'command' && input.hasCommand) {
+    at(
+      joinPath(input.path, 'command'),
+      'unused_command',
+      'warning',
+      `is ignored by a tool of type "${input.type}"`,
+    );
+  }
+  input.positional.forEach((name, i) => {
+    const where = `${formatPath(input.path, ['command', 'positional'])}[${i}]`;
+    if (input.positional.indexOf(name) !== i)
+      at(where, 'duplicate_positional', 'error', `"${name}" is listed twice`);
+    else if (!input.schemaParams.has(name) && !input.staticParams.has(name))
+      at(where, 'unknown_positional', 'warning', `"${name}" is not a parameter of the tool`);
+  });
   if (
     (input.method === 'get' || input.method === 'delete') &&
     (input.writtenLocation === 'body' || input.writtenLocation === 'form')

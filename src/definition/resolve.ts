@@ -15,6 +15,7 @@ import { checkParameters } from './parameters-check.js';
 import type { RawDefinition } from './schema.js';
 import type {
   ArgumentLocation,
+  CommandSpec,
   EndpointConfig,
   FunctionTool,
   JsonSchema,
@@ -74,9 +75,11 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
   both('argument_location', 'argumentLocation', raw.endpoint, ['endpoint']);
   both('propagate_tool_result', 'propagateToolResult', raw.options, ['options']);
   both('retry_count', 'retryCount', raw, []);
+  both('flag_case', 'flagCase', raw.command, ['command']);
   both('bridge_phrases', 'bridgePhrases', raw.options, ['options']);
 
-  const type: ToolType = raw.type ?? (raw.endpoint ? 'endpoint' : 'action');
+  const type: ToolType =
+    raw.type ?? (raw.endpoint ? 'endpoint' : raw.command ? 'command' : 'action');
   const spec = raw.tool.function;
   const name = spec.name;
 
@@ -173,6 +176,17 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     };
   }
 
+  const command: CommandSpec | undefined =
+    raw.command === undefined
+      ? undefined
+      : {
+          name: raw.command.name,
+          subcommand: [...(raw.command.subcommand ?? [])],
+          positional: [...(raw.command.positional ?? [])],
+          flagCase: raw.command.flag_case ?? raw.command.flagCase ?? 'as_written',
+          timeoutSecs: raw.command.timeout ?? DEFAULT_TIMEOUT_SECS,
+        };
+
   // Options.
   const rawOptions = raw.options ?? {};
   (rawOptions.save ?? []).forEach((rule, i) => {
@@ -205,6 +219,8 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
       file,
       type,
       hasEndpoint: endpoint !== undefined,
+      hasCommand: command !== undefined,
+      positional: command?.positional ?? [],
       ...(endpoint ? { method: endpoint.method } : {}),
       ...(writtenLocation ? { writtenLocation } : {}),
       pathParams: endpoint?.pathParams ?? [],
@@ -230,6 +246,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     type,
     tool,
     ...(type === 'endpoint' && endpoint ? { endpoint } : {}),
+    ...(type === 'command' && command ? { command } : {}),
     defaults: compiled.compiled,
     rawDefaults,
     staticParameters,
@@ -249,6 +266,7 @@ const KNOWN: ReadonlySet<string> = new Set([
   'type',
   'tool',
   'endpoint',
+  'command',
   'defaults',
   'static_parameters',
   'staticParameters',

@@ -10,7 +10,14 @@ import { voiceSchemas } from './voice-options.js';
 
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
 const LOCATIONS = ['body', 'form', 'path', 'query'] as const;
-const TYPES = ['action', 'endpoint', 'context', 'log'] as const;
+const TYPES = ['action', 'endpoint', 'context', 'log', 'command'] as const;
+const FLAG_CASES = ['as_written', 'snake_case', 'kebab-case'] as const;
+const COMMAND_KEYS = ['name', 'subcommand', 'positional', 'flag_case', 'timeout'] as const;
+
+function didYouMeanKey(key: string | undefined): string {
+  const near = key === undefined ? undefined : closestName({ name: key, candidates: COMMAND_KEYS });
+  return near === undefined ? '' : ` (did you mean "${near}"?)`;
+}
 const STATIC_TYPES = ['string', 'int', 'boolean', 'data_source_list'] as const;
 
 /**
@@ -73,6 +80,39 @@ function buildSchemas(z: typeof Z) {
       .optional(),
   });
 
+  /** An argv word written by the author: any text but a NUL, which no argv can carry. */
+  const argvWord = z
+    .string({ error: 'expected a string' })
+    .min(1, { error: 'must not be empty' })
+    .refine((w) => !w.includes('\u0000'), { error: 'must not contain a NUL character' });
+
+  /** `command` (docs/handlers.md, "Command tools"). */
+  const commandSchema = z.strictObject(
+    {
+      name: z
+        .string({ error: 'expected the name of a command the host registers' })
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, {
+          error:
+            'must be 1-64 characters of letters, digits, "_" or "-" (a registered name, not a path)',
+        }),
+      subcommand: z.array(argvWord, { error: 'expected a list of words' }).optional(),
+      positional: z.array(functionName, { error: 'expected a list of parameter names' }).optional(),
+      flag_case: oneOf(FLAG_CASES).optional(),
+      flagCase: oneOf(FLAG_CASES).optional(),
+      timeout: z
+        .number({ error: 'expected a number of seconds' })
+        .min(1, { error: 'must be at least 1 second' })
+        .max(120, { error: 'must be at most 120 seconds' })
+        .optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `${issue.keys.map((k) => JSON.stringify(k)).join(', ')} ${issue.keys.length > 1 ? 'are not settings' : 'is not a setting'} of a command${didYouMeanKey(issue.keys[0])}; settings: ${COMMAND_KEYS.join(', ')}`
+          : 'expected { name, subcommand?, positional?, flag_case?, timeout? }',
+    },
+  );
+
   /** One static parameter. */
   const staticParameterSchema = z.object({
     name: z.string({ error: 'expected a string' }).min(1, { error: 'must not be empty' }),
@@ -131,6 +171,7 @@ function buildSchemas(z: typeof Z) {
     type: oneOf(TYPES).optional(),
     tool: functionToolSchema,
     endpoint: endpointSchema.optional(),
+    command: commandSchema.optional(),
     defaults: rulesObject.optional(),
     static_parameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
     staticParameters: z.array(staticParameterSchema, { error: 'expected a list' }).optional(),
@@ -151,6 +192,7 @@ function buildSchemas(z: typeof Z) {
     rawDefinitionSchema,
     functionToolSchema,
     endpointSchema,
+    commandSchema,
     staticParameterSchema,
     optionsSchema,
   };

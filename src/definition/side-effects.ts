@@ -17,7 +17,8 @@ export const SIDE_EFFECT_CLASSES = [
 
 /**
  * The class a definition gets when it does not say: endpoint `get` → `none`, `put`/`delete` →
- * `idempotent`, `post` → `unsafe`; `action` → `unsafe` (the host acts in the world); `context`
+ * `idempotent`, `post` → `unsafe`; `action` and `command` → `unsafe` (the host, or a program,
+ * acts in the world); `context`
  * and `log` → `none` (they only describe effects, which the session applies after the result is
  * in, so a cancelled call leaves no trace).
  */
@@ -29,6 +30,7 @@ export function defaultSideEffectClass(
     case 'endpoint':
       return method === 'post' ? 'unsafe' : method === 'get' ? 'none' : 'idempotent';
     case 'action':
+    case 'command':
       return 'unsafe';
     case 'context':
     case 'log':

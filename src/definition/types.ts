@@ -8,7 +8,7 @@ import type { WorkflowTask } from './workflow/types.js';
 import type { ArgumentValidator } from './validator-types.js';
 
 /** How a tool executes. */
-export type ToolType = 'action' | 'endpoint' | 'context' | 'log';
+export type ToolType = 'action' | 'endpoint' | 'context' | 'log' | 'command';
 /** HTTP methods, normalised to lower case. */
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 /** Where endpoint arguments go. */
@@ -41,6 +41,23 @@ export interface EndpointConfig {
   readonly timeoutSecs: number;
   /** Names of `{placeholders}` in the URL path, in order. */
   readonly pathParams: readonly string[];
+}
+
+/** How a command tool spells a parameter name as a flag (docs/handlers.md, "Command tools"). */
+export type FlagCase = 'as_written' | 'snake_case' | 'kebab-case';
+
+/** A resolved `command`: the host-registered command a tool runs and how its arguments become argv. */
+export interface CommandSpec {
+  /** The name the host registered under `commands` (never an executable path). */
+  readonly name: string;
+  /** Words always passed first, after the host's own `args` (e.g. `["memory", "search"]`). */
+  readonly subcommand: readonly string[];
+  /** Parameters passed as positional arguments, in this order, after a `--`. Default []. */
+  readonly positional: readonly string[];
+  /** Default `as_written`. */
+  readonly flagCase: FlagCase;
+  /** Seconds, 1..120, default 20. */
+  readonly timeoutSecs: number;
 }
 
 export type { StaticParameter, StaticParameterType } from '../transform/types.js';
@@ -115,6 +132,8 @@ export interface ToolDefinition {
   readonly tool: FunctionTool;
   /** Present iff `type` is `endpoint`. */
   readonly endpoint?: EndpointConfig;
+  /** Present iff `type` is `command`. */
+  readonly command?: CommandSpec;
   readonly defaults: CompiledDefaults;
   /** The raw `defaults` object as written (for display and export). */
   readonly rawDefaults: Readonly<Record<string, unknown>>;

@@ -1,6 +1,6 @@
 /**
  * switchboard/handlers — the engine's parts for hosts composing their own pipeline: the handlers
- * (endpoint, action, context, log), the secret set, connection pools, call policies and journaling
+ * (endpoint, action, context, log, command), the secret set, connection pools, call policies and journaling
  * (docs/handlers.md).
  */
 // --- handlers -------------------------------------------------------------------------------
@@ -28,6 +28,19 @@ export type { ContextHandlerOptions } from '../handlers/context-handler.js';
 export { createLogHandler } from '../handlers/log-handler.js';
 export type { LogHandlerOptions } from '../handlers/log-handler.js';
 export { applySaveRules, checkSaveExpression } from '../handlers/save.js';
+export { createCommandHandler } from '../handlers/command/command-handler.js';
+export type { CommandHandlerOptions } from '../handlers/command/command-handler.js';
+export { spawnRunner } from '../handlers/command/spawn-runner.js';
+export { buildArgv, flagName, type ArgvResult } from '../handlers/command/argv.js';
+export {
+  DEFAULT_MAX_STDERR_BYTES,
+  DEFAULT_MAX_STDOUT_BYTES,
+  type CommandConfig,
+  type CommandExit,
+  type CommandInvocation,
+  type CommandRecord,
+  type CommandRunner,
+} from '../handlers/command/command-config.js';
 
 export {
   runWithPolicy,

@@ -1,5 +1,5 @@
 /**
- * The one handler interface every tool type implements (action, endpoint, context, log).
+ * The one handler interface every tool type implements (action, endpoint, context, log, command).
  *
  * A handler gets the final arguments (after static parameters and defaults) and returns an
  * outcome: the value the model sees, plus the session effects to apply (language change, spoken
@@ -8,6 +8,7 @@
  */
 import type { ToolDefinition } from '../definition/types.js';
 import type { ToolError } from '../errors.js';
+import type { CommandRecord } from './command/command-config.js';
 
 /** A change a handler asks the session to make. */
 export type SessionEffect =
@@ -71,6 +72,12 @@ export interface HandlerContext {
   readonly traceAttempt?: (record: HttpExchangeRecord) => {
     readonly headers: Readonly<Record<string, string>>;
     end(status: number | undefined, failure?: string): void;
+  };
+  /** Called for every command run, before it starts. */
+  readonly onCommand?: (record: CommandRecord) => void;
+  /** Tracing of one command run, called before it starts: a callback for how it ended. */
+  readonly traceCommand?: (record: CommandRecord) => {
+    end(exitCode: number | null | undefined, failure?: string): void;
   };
 }
 

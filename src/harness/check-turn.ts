@@ -55,6 +55,27 @@ export function checkTurn(options: CheckTurnOptions): Mismatch[] {
       (r) => `${r.method} ${r.url}`,
     );
   }
+  if (e.commands !== undefined) {
+    checkList(
+      e.commands,
+      o.commands ?? [],
+      at('commands'),
+      'command run',
+      out,
+      (item, actual, p) => {
+        if (item.command !== undefined)
+          out.push(...matchValue(item.command, actual.command, { path: `${p}.command` }));
+        if (item.argv !== undefined)
+          out.push(
+            ...matchValue(item.argv, actual.argv, {
+              path: `${p}.argv`,
+              mode: item.match ?? 'exact',
+            }),
+          );
+      },
+      (r) => `${r.command} ${JSON.stringify(r.argv)}`,
+    );
+  }
   if (e.tool_errors !== undefined) {
     checkList(
       e.tool_errors,

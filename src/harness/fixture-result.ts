@@ -18,6 +18,10 @@ export type FailureKind =
   | 'undeclared_request'
   /** A declared `http` exchange was never requested (or fewer times than `times`). */
   | 'unused_exchange'
+  /** A command run no declared `commands` exchange matches. */
+  | 'undeclared_command'
+  /** A declared `commands` exchange was never run (or fewer times than `times`). */
+  | 'unused_command'
   /** A scripted `spoken` or `interrupt_after` point matched no utterance of its turn. */
   | 'unmatched_speech_point'
   /** A model call failed and the turn did not expect it (`expect.model_error`). */

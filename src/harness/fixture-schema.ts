@@ -69,6 +69,14 @@ export const expectedRequestSchema = z.strictObject({
   match: matchMode,
 });
 
+/** A command run the turn made (the command double's record): name and argv. */
+export const expectedCommandSchema = z.strictObject({
+  command: z.string().optional(),
+  /** The argv after the executable; `match: partial` lets it be a prefix-free subset check. */
+  argv: json.optional(),
+  match: matchMode,
+});
+
 export const expectedToolErrorSchema = z.strictObject({
   tool: z.string(),
   code: json.optional(),
@@ -80,6 +88,8 @@ export const expectedToolErrorSchema = z.strictObject({
 export const turnExpectSchema = z.strictObject({
   tool_calls: z.array(expectedToolCallSchema).optional(),
   requests: z.array(expectedRequestSchema).optional(),
+  /** Command runs, in order (docs/harness.md, "Command double"). */
+  commands: z.array(expectedCommandSchema).optional(),
   say: z.array(json).optional(),
   language: json.optional(),
   vars: jsonObject.optional(),
@@ -154,6 +164,34 @@ export const httpExchangeSchema = z.strictObject({
   times: z.number().int().min(1).max(100).default(1),
 });
 
+/**
+ * One run a command double answers instead of a process (docs/harness.md, "Command double"):
+ * chosen by its `argv` (exact, when given), answered with stdout (`json` or `stdout`), `stderr`
+ * and an exit code, or a failure to start.
+ */
+export const commandExchangeSchema = z.strictObject({
+  /** When given, the run's argv must equal it to match. */
+  argv: z.array(z.string()).optional(),
+  response: z
+    .strictObject({
+      /** stdout: this value's JSON text. */
+      json: json.optional(),
+      /** stdout as written. */
+      stdout: z.string().optional(),
+      stderr: z.string().optional(),
+      exit_code: z.number().int().min(0).max(255).default(0),
+      delay_ms: z.number().int().min(0).max(120_000).optional(),
+      /** Fail to start (as a missing program does: `spawn_failed`). */
+      error: z.enum(['spawn_failed']).optional(),
+    })
+    .refine((r) => !(r.json !== undefined && r.stdout !== undefined), {
+      message: 'give either json or stdout, not both',
+    })
+    .default({ exit_code: 0 }),
+  /** How many runs this exchange answers. Default 1. */
+  times: z.number().int().min(1).max(100).default(1),
+});
+
 /** Canned result of a host action for the fixture's session. */
 export const fixtureActionSchema = z.strictObject({
   result: json.optional(),
@@ -212,6 +250,11 @@ export const fixtureSchema = z.strictObject({
   session: fixtureSessionSchema.default({}),
   actions: z.record(safeKey, fixtureActionSchema).default({}),
   http: z.array(httpExchangeSchema).default([]),
+  /**
+   * Commands by name, each with the runs it answers: the session registers each name (its path is
+   * never run) and the command double answers in place of processes.
+   */
+  commands: z.record(safeKey, z.array(commandExchangeSchema)).default({}),
   turns: z.array(turnSchema).min(1),
 });
 
@@ -222,6 +265,7 @@ export type TurnExpect = z.output<typeof turnExpectSchema>;
 export type ModelStep = z.output<typeof modelStepSchema>;
 export type ScriptedToolCall = z.output<typeof scriptedToolCallSchema>;
 export type HttpExchange = z.output<typeof httpExchangeSchema>;
+export type CommandExchange = z.output<typeof commandExchangeSchema>;
 export type FixtureAction = z.output<typeof fixtureActionSchema>;
 export type FixtureSession = z.output<typeof fixtureSessionSchema>;
 export type InterruptSpec = z.output<typeof interruptSchema>;

@@ -1,13 +1,14 @@
 /**
  * Turns a recorded live session (REPL) into a fixture that `switchboard test` passes: the model's
- * answers become scripted steps, the HTTP exchanges that happened become declared exchanges with
- * their real responses, and what was observed becomes the expectations.
+ * answers become scripted steps, the HTTP exchanges (and command runs) that happened become
+ * declared exchanges (and runs) with their real responses, and what was observed becomes the expectations.
  */
 import type { ServiceConfig } from '../session/types.js';
 import { stringify } from 'yaml';
 import type { FixtureAction, ModelStep } from './fixture-schema.js';
 import type { ObservedTurn } from './observe.js';
 import type { RecordedExchange } from './recording-dispatcher.js';
+import { commandsSection, type RecordedRun } from './recording-runner.js';
 import { formObject } from './recorded-request.js';
 
 /** One recorded turn. */
@@ -38,6 +39,8 @@ export interface BuildFixtureOptions {
   };
   readonly turns: readonly RecordedTurn[];
   readonly exchanges: readonly RecordedExchange[];
+  /** Command runs that happened (written as the command double's `commands:`). Default none. */
+  readonly commandRuns?: readonly RecordedRun[];
   /** Action tools the recorder simulated (each written as a canned `actions:` entry). */
   readonly simulatedActions?: readonly string[];
   /** Action tools whose canned answer was declared (the REPL's `--actions`), written as given. */
@@ -120,6 +123,9 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
         ...(c.args !== undefined ? { args: c.args } : {}),
       })),
       requests: o.requests.map(requestExpectation),
+      ...((o.commands ?? []).length > 0
+        ? { commands: (o.commands ?? []).map((c) => ({ command: c.command, argv: [...c.argv] })) }
+        : {}),
       // Bridge phrases depend on timing a replay does not reproduce.
       say: o.events.flatMap((e) => (e.type === 'say' && e.source !== 'bridge' ? [e.text] : [])),
       language: o.language,
@@ -166,6 +172,9 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
         }
       : {}),
     http: options.exchanges.map(exchangeOf).filter((x) => x !== undefined),
+    ...((options.commandRuns ?? []).length > 0
+      ? { commands: commandsSection(options.commandRuns ?? []) }
+      : {}),
     turns,
   };
 }

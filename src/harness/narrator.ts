@@ -252,6 +252,13 @@ function narrateEvent(
     case 'session-end':
       out('session', 'dim', `ended${event.reason !== undefined ? `: ${event.reason}` : ''}`);
       return;
+    case 'command':
+      out(
+        'tool',
+        'dim',
+        `$ ${event.command.command} ${event.command.argv.map(shellWord).join(' ')}`,
+      );
+      return;
     case 'turn-start':
     case 'http-request':
     // The narrator prints the exchange (with its declared response) at the request.
@@ -264,6 +271,11 @@ function narrateEvent(
       return _exhaustive;
     }
   }
+}
+
+/** An argv word as a reader would type it (quoted when it holds anything but plain characters). */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function safeReformat(rawArguments: string): string | undefined {

@@ -4,6 +4,7 @@
  */
 import type { TurnTimings } from '../observability/types.js';
 import type { SessionEvent, TurnResult } from '../session/types.js';
+import type { RecordedCommand } from './command-double.js';
 import type { RecordedRequest } from './recorded-request.js';
 
 /** One tool call as the trace recorded it. */
@@ -28,6 +29,8 @@ export interface ObservedTurn {
   readonly user: string;
   readonly toolCalls: readonly ObservedToolCall[];
   readonly requests: readonly RecordedRequest[];
+  /** The command runs the command double saw during this turn (absent: none). */
+  readonly commands?: readonly RecordedCommand[];
   readonly say: readonly string[];
   readonly language: string;
   readonly vars: Readonly<Record<string, unknown>>;
@@ -52,6 +55,8 @@ export interface ObserveTurnOptions {
   readonly modelError?: string;
   /** The requests the harness saw during this turn. */
   readonly requests: readonly RecordedRequest[];
+  /** The command runs the harness saw during this turn. Default none. */
+  readonly commands?: readonly RecordedCommand[];
 }
 
 /** Builds the observed view of one turn from its result. */
@@ -74,6 +79,7 @@ export function observeTurn(options: ObserveTurnOptions): ObservedTurn {
       isError: t.isError,
     })),
     requests: options.requests,
+    commands: options.commands ?? [],
     say,
     language: result.state.language,
     vars: result.state.vars,

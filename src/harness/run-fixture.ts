@@ -1,6 +1,6 @@
 /**
- * Runs one fixture: a real session over the fixture's tools, a per-turn scripted model, and the
- * HTTP double answering declared exchanges. Checks every turn's expectations and the fixture's
+ * Runs one fixture: a real session over the fixture's tools, a per-turn scripted model, the
+ * HTTP double answering declared exchanges and the command double declared runs. Checks every turn's expectations and the fixture's
  * global rules (no unused step, no extra model call, no undeclared or unused exchange).
  */
 import { NO_TIMINGS } from '../observability/turn-tracing.js';
@@ -13,6 +13,8 @@ import type { FixtureFailure, FixtureResult } from './fixture-result.js';
 import type { FixtureSession, FixtureTurn, HttpExchange } from './fixture-schema.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createHttpDouble, type HttpDouble } from './http-double.js';
+import { createCommandDouble, type CommandDouble } from './command-double.js';
+import { undeclaredCommands, unusedCommandFailures } from './command-failures.js';
 import {
   openFixtureTransport,
   type FixtureTransport,
@@ -21,6 +23,7 @@ import {
 import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { observeTurn, type ObservedTurn } from './observe.js';
 import { TurnModel } from './turn-model.js';
+import { speechPoints } from './speech-points.js';
 
 /** Live notifications while a fixture runs (used by `simulate`). */
 export interface FixtureObserver {
@@ -100,6 +103,7 @@ export function sessionOptionsOf(
   loaded: LoadedFixture,
   model: SessionOptions['model'],
   http: HttpDouble,
+  commands?: CommandDouble,
 ): SessionOptions {
   const s = loaded.fixture.session;
   const startAt = s.now === undefined ? undefined : Date.parse(s.now);
@@ -109,6 +113,9 @@ export function sessionOptionsOf(
     tools: loaded.tools,
     model,
     dispatcher: http.dispatcher,
+    ...(commands === undefined
+      ? {}
+      : { commands: commands.commands, commandRunner: commands.runner }),
     actions: fixtureActions(loaded.fixture.actions),
     id: s.id ?? 'fixture',
     ...(s.language !== undefined ? { language: s.language } : {}),
@@ -153,17 +160,21 @@ async function play(
     exchanges: loaded.fixture.http,
     ...(observer?.request !== undefined ? { onRequest: observer.request.bind(observer) } : {}),
   });
+  const commands = createCommandDouble({
+    commands: new Map(Object.entries(loaded.fixture.commands)),
+  });
   const model = new TurnModel();
   let session: Session | undefined;
   let transport: FixtureTransport | undefined;
   try {
-    const options = sessionOptionsOf(loaded, model, http);
+    const options = sessionOptionsOf(loaded, model, http, commands);
     transport = await openFixtureTransport(transportName, model);
     session = transport.open(options);
     for (const [t, turn] of loaded.fixture.turns.entries()) {
       if (turn.before !== undefined)
         session = await transport.change(session, turn.before, options);
       const before = http.requests.length;
+      const runsBefore = commands.runs.length;
       const turnFailures: FixtureFailure[] = [];
       model.begin(t, turn.model);
       observer?.turnStart?.(t, turn.user);
@@ -182,6 +193,7 @@ async function play(
         user: turn.user,
         result,
         requests,
+        commands: commands.runs.slice(runsBefore),
         ...(played.modelError !== undefined && model.overCalls === 0
           ? { modelError: played.modelError }
           : {}),
@@ -207,6 +219,7 @@ async function play(
           message: `undeclared request ${what}${times > 1 ? ` (${times} attempts)` : ''} (declare it under http:)`,
         });
       }
+      turnFailures.push(...undeclaredCommands(observed.commands ?? [], t));
       if (observed.modelError !== undefined && turn.expect?.model_error === undefined) {
         turnFailures.push({
           kind: 'model_error',
@@ -228,6 +241,7 @@ async function play(
       failures.push(...turnFailures);
       observer?.turnEnd?.(t, observed, turnFailures);
     }
+    failures.push(...unusedCommandFailures(commands));
     for (const u of http.unusedExchanges()) {
       failures.push({
         kind: 'unused_exchange',
@@ -237,7 +251,12 @@ async function play(
   } catch (error) {
     failures.push({
       kind: 'session_error',
-      message: `the session could not start: ${errorText(error)}`,
+      message: `the session could not start: ${errorText(error)}${
+        error instanceof DefinitionError &&
+        error.issues.some((i) => i.code === 'command_not_registered')
+          ? '\n(a fixture registers a command by declaring its runs under commands:)'
+          : ''
+      }`,
     });
   } finally {
     await session?.close().catch(() => undefined);
@@ -314,52 +333,6 @@ async function runTurn(
     if (timer !== undefined) clearTimeout(timer);
     for (const t of timers) clearTimeout(t);
   }
-}
-
-type SpeechPoint = NonNullable<FixtureTurn['spoken']>[number];
-
-/**
- * The turn's scripted acknowledgements (`spoken`) and barge-in (`interrupt_after`): each fires once,
- * `after_ms` after the first utterance whose text (so far) contains its text; a point that matched
- * nothing is reported by `unmatched()`.
- */
-function speechPoints(
-  session: Session,
-  turn: FixtureTurn,
-  timers: NodeJS.Timeout[],
-): { onEvent(event: SessionEvent): void; unmatched(): string[] } {
-  const norm = (p: SpeechPoint) =>
-    typeof p === 'string' ? { text: p, after_ms: 0 } : { text: p.text, after_ms: p.after_ms ?? 0 };
-  const acks = (turn.spoken ?? []).map(norm);
-  let barge = turn.interrupt_after === undefined ? undefined : norm(turn.interrupt_after);
-  const at = (ms: number, run: () => void): void => {
-    if (ms === 0) queueMicrotask(run);
-    else timers.push(setTimeout(run, ms));
-  };
-  // An utterance streams in deltas: a point matches the utterance's text so far.
-  const heard = new Map<string, string>();
-  const onEvent = (event: SessionEvent): void => {
-    if (event.type !== 'say' && event.type !== 'text-delta') return;
-    const id = event.speechId;
-    const text = (heard.get(id) ?? '') + event.text;
-    heard.set(id, text);
-    for (let i = acks.length - 1; i >= 0; i--) {
-      const a = acks[i];
-      if (a === undefined || !text.includes(a.text)) continue;
-      acks.splice(i, 1);
-      at(a.after_ms, () => session.spoken(id));
-    }
-    if (barge !== undefined && text.includes(barge.text)) {
-      const b = barge;
-      barge = undefined;
-      at(b.after_ms, () => session.interrupt());
-    }
-  };
-  const unmatched = (): string[] => [
-    ...acks.map((a) => a.text),
-    ...(barge === undefined ? [] : [barge.text]),
-  ];
-  return { onEvent, unmatched };
 }
 
 /** What a turn that rejected still shows: its events and the session's state. */

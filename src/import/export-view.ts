@@ -49,6 +49,11 @@ export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): Expo
   }
   if (def.tasks.length > 0)
     w.warn(['context', 'task'], 'workflow tasks have no platform equivalent; not exported');
+  if (def.type === 'command')
+    w.warn(
+      ['command'],
+      'a command tool runs a local program, which no platform can; exported as a client tool your host answers',
+    );
   const params = def.tool.function.parameters;
   const properties = (
     isPlainObject(params['properties']) ? structuredClone(params['properties']) : {}

@@ -3,6 +3,7 @@
  * and the spans and trace headers of its HTTP attempts.
  */
 import type { Context, Span } from '@opentelemetry/api';
+import type { CommandRecord } from '../handlers/command/command-config.js';
 import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ToolCallTimings } from './types.js';
 import { fail } from './span-helpers.js';
@@ -21,6 +22,8 @@ export interface ToolCallTrace {
    * tool's endpoint URL, whose literal path segments `url.full` keeps.
    */
   attempt(record: HttpExchangeRecord, urlTemplate?: string): AttemptTrace;
+  /** One command run is about to start (a `command` tool); returns its end. */
+  command(record: CommandRecord): CommandRunTrace;
   /** The call finished: its error code, if it failed, and its output. */
   end(errorCode: string | undefined, output: unknown): void;
 }
@@ -31,6 +34,14 @@ export interface AttemptTrace {
   readonly headers: Readonly<Record<string, string>>;
   end(status: number | undefined, failure?: string): void;
 }
+
+/** Tracks one command run. */
+export interface CommandRunTrace {
+  /** The exit code (undefined when it never exited on its own) and the failure's code, if any. */
+  end(exitCode: number | null | undefined, failure?: string): void;
+}
+
+export const NO_COMMAND_RUN: CommandRunTrace = { end: () => undefined };
 
 export const NO_ATTEMPT: AttemptTrace = { headers: {}, end: () => undefined };
 
@@ -47,6 +58,8 @@ export interface ToolCallOwner {
     urlTemplate: string | undefined,
     redacted: string[],
   ): AttemptTrace;
+  /** Tracks one command run under `parent`. */
+  commandRun(record: CommandRecord, parent: Context | undefined): CommandRunTrace;
   /** A tool call ended. */
   toolCallEnded(timings: ToolCallTimings): void;
   /** Whether values (arguments, results) go on spans. */
@@ -96,6 +109,10 @@ export class ToolCall implements ToolCallTrace {
 
   attempt(record: HttpExchangeRecord, urlTemplate?: string): AttemptTrace {
     return this.#turn.attempt(record, this.#spanContext, urlTemplate, (this.#redacted ??= []));
+  }
+
+  command(record: CommandRecord): CommandRunTrace {
+    return this.#turn.commandRun(record, this.#spanContext);
   }
 
   end(errorCode: string | undefined, output: unknown): void {

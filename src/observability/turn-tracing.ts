@@ -11,13 +11,21 @@
  */
 import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
 import { otel } from '../lazy-deps.js';
+import type { CommandRecord } from '../handlers/command/command-config.js';
 import type { HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, ToolCallTimings, TracingOptions, TurnTimings } from './types.js';
 import { append } from '../small-arrays.js';
 import { REDACTED, safeUrl } from './safe-url.js';
 import { fail, globalTracer, modelId, providerOf, safeJson, traceparent } from './span-helpers.js';
-import { NO_ATTEMPT, ToolCall, type AttemptTrace, type ToolCallTrace } from './tool-call-trace.js';
+import {
+  NO_ATTEMPT,
+  NO_COMMAND_RUN,
+  ToolCall,
+  type AttemptTrace,
+  type CommandRunTrace,
+  type ToolCallTrace,
+} from './tool-call-trace.js';
 import { turnTimings } from './turn-timings.js';
 
 export type { AttemptTrace, ToolCallTrace } from './tool-call-trace.js';
@@ -295,6 +303,34 @@ export class TurnTracing {
         if (status !== undefined) span.setAttribute('http.response.status_code', status);
         if (failure !== undefined) fail(span, this.scrubbed(failure));
         else if (status !== undefined && status >= 400) fail(span, String(status));
+        span.end();
+      },
+    };
+  }
+
+  /**
+   * For {@link ToolCall}: tracks one command run under `parent` (a CLIENT span named after the
+   * command; its argv only when values are recorded, scrubbed like arguments).
+   */
+  commandRun(record: CommandRecord, parent: Context | undefined): CommandRunTrace {
+    if (parent === undefined || this.#tracer === undefined) return NO_COMMAND_RUN;
+    const span = this.#tracer.startSpan(
+      `command ${record.command}`,
+      {
+        kind: otel().SpanKind.CLIENT,
+        attributes: {
+          'process.executable.name': record.command,
+          ...(this.recordsValues()
+            ? { 'process.command_args': this.recorded(record.argv, []) }
+            : {}),
+        },
+      },
+      parent,
+    );
+    return {
+      end: (exitCode, failure) => {
+        if (typeof exitCode === 'number') span.setAttribute('process.exit.code', exitCode);
+        if (failure !== undefined) fail(span, this.scrubbed(failure));
         span.end();
       },
     };

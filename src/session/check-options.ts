@@ -2,12 +2,13 @@
  * Checks of the host's session options that a type cannot express, done once in
  * `createSession`/`restoreSession`: the language against `languages` (canonical BCP-47 tags), and
  * `toolDefaults` (session-wide and per agent) against the tools' static parameters and types,
- * and `services`/`actions` (check-services.ts). A mistake throws a {@link DefinitionError} naming
+ * `services`/`actions` (check-services.ts) and `commands` (check-commands.ts). A mistake throws a {@link DefinitionError} naming
  * the option path; nothing is half-applied. Warnings go to `onWarning`.
  */
 import { checkStaticValue } from '../definition/resolve.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
+import { checkCommands } from './check-commands.js';
 import { checkServicesAndActions } from './check-services.js';
 import type { SessionOptions } from './types.js';
 
@@ -67,6 +68,7 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
       });
   }
   checkServicesAndActions(options, problem, (w) => warnings.push(w));
+  checkCommands(options, problem);
   checkToolDefaults(options, options.toolDefaults, 'toolDefaults', problem);
   for (const [name, agent] of Object.entries(options.agents ?? {})) {
     checkToolDefaults(options, agent.toolDefaults, `agents.${name}.toolDefaults`, problem);

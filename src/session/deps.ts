@@ -13,3 +13,4 @@ export {
   createEndpointHandler,
   type EndpointHandlerOptions,
 } from '../handlers/endpoint/endpoint-handler.js';
+export { createCommandHandler } from '../handlers/command/command-handler.js';

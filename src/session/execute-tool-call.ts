@@ -19,6 +19,7 @@ import type {
   SessionEffect,
 } from '../handlers/types.js';
 import type { ModelToolCall } from '../models/types.js';
+import { commandRuns } from './command-runs.js';
 import type { ToolCallTrace } from '../observability/turn-tracing.js';
 import { effectivePolicy, runWithPolicy } from './call-policy.js';
 import { applySaveRules } from './deps.js';
@@ -174,21 +175,26 @@ function dispatch(
     trace?.recording === true
       ? (record: HttpExchangeRecord) => trace.attempt(record, tool.endpoint?.url)
       : undefined;
+  // Only command tools run programs: their runs are recorded (events, the trace's `commands`).
+  const runs =
+    tool.type === 'command' ? commandRuns(call.id, tool.name, ctx.emit, trace) : undefined;
   // Written out, not spread: made for every call.
   const attempt = (signal: AbortSignal): Promise<HandlerOutcome> =>
     handler.execute(
       args,
-      traceAttempt === undefined
-        ? { tool, callId: call.id, session: ctx.session, signal, onRequest, onResponse }
-        : {
-            tool,
-            callId: call.id,
-            session: ctx.session,
-            signal,
-            onRequest,
-            onResponse,
-            traceAttempt,
-          },
+      runs !== undefined
+        ? runs.context(tool, ctx.session, signal)
+        : traceAttempt === undefined
+          ? { tool, callId: call.id, session: ctx.session, signal, onRequest, onResponse }
+          : {
+              tool,
+              callId: call.id,
+              session: ctx.session,
+              signal,
+              onRequest,
+              onResponse,
+              traceAttempt,
+            },
     );
   const policy = effectivePolicy(tool.callPolicy, ctx.deadlineCapMs);
   let run: Promise<HandlerOutcome>;
@@ -201,8 +207,8 @@ function dispatch(
   } catch (err) {
     run = Promise.reject(err);
   }
-  const done = (outcome: OutcomeLike): ToolCallResult =>
-    finish(
+  const done = (outcome: OutcomeLike): ToolCallResult => {
+    const result = finish(
       call,
       args,
       transform,
@@ -212,6 +218,9 @@ function dispatch(
       ctx,
       tool,
     );
+    if (runs !== undefined) (result.trace as TraceDraft).commands = runs.records;
+    return result;
+  };
   if (cancellable) {
     return raceAbort(
       run.then(

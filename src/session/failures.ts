@@ -63,6 +63,9 @@ const TOOL: Readonly<Record<ToolErrorCode, FailureInfo>> = {
   http_redirect: { retryable: false, blame: 'definition', speech: 'unavailable' },
   timeout: { retryable: true, blame: 'service', speech: 'retry_later' },
   network: { retryable: true, blame: 'service', speech: 'retry_later' },
+  // A command's exit status says little about why: the arguments may be at fault, or the world.
+  command_failed: { retryable: true, blame: 'service', speech: 'retry_later' },
+  spawn_failed: { retryable: false, blame: 'host', speech: 'unavailable' },
   response_too_large: { retryable: false, blame: 'service', speech: 'unavailable' },
   bad_response: { retryable: false, blame: 'service', speech: 'unavailable' },
   policy_denied: { retryable: false, blame: 'definition', speech: 'unavailable' },

@@ -15,6 +15,7 @@ import type { SessionSystemValues } from '../transform/types.js';
 import { resolveArgumentLimits, type ArgumentLimits } from './argument-limits.js';
 import {
   createActionHandler,
+  createCommandHandler,
   createContextHandler,
   createEndpointHandler,
   createLogHandler,
@@ -323,6 +324,8 @@ export class LiveSession implements Session, TurnHost {
     const o = this.options;
     const set = o.secrets ?? new SecretSet();
     if (o.services !== undefined) set.addServices(o.services);
+    for (const command of Object.values(o.commands ?? {}))
+      for (const value of Object.values(command.env ?? {})) set.add(value);
     for (const model of [o.model, ...Object.values(o.agents ?? {}).map((a) => a.model)])
       for (const credential of model?.credentials?.() ?? []) set.add(credential);
     return (this.#secrets = set);
@@ -366,6 +369,13 @@ export class LiveSession implements Session, TurnHost {
         return createContextHandler({ now: this.now });
       case 'log':
         return createLogHandler({ now: this.now });
+      case 'command':
+        return createCommandHandler({
+          now: this.now,
+          secrets: this.secrets(),
+          ...(o.commands === undefined ? {} : { commands: o.commands }),
+          ...(o.commandRunner === undefined ? {} : { runner: o.commandRunner }),
+        });
       default: {
         const _exhaustive: never = type;
         return _exhaustive;

@@ -18,6 +18,7 @@ class SessionHandlers implements Partial<Record<ToolType, Handler>> {
   endpoint: Handler | undefined = undefined;
   context: Handler | undefined = undefined;
   log: Handler | undefined = undefined;
+  command: Handler | undefined = undefined;
 }
 
 // Shared across sessions: the tool map of each agent config, and the chat tools of each tool map

@@ -16,6 +16,18 @@ import type { TransformTraceEntry } from '../transform/types.js';
 import type { WorkflowState } from './workflow/state.js';
 
 import type { NetworkPolicy, ServiceConfig } from '../handlers/endpoint/service-config.js';
+import type {
+  CommandConfig,
+  CommandRecord,
+  CommandRunner,
+} from '../handlers/command/command-config.js';
+export type {
+  CommandConfig,
+  CommandExit,
+  CommandInvocation,
+  CommandRecord,
+  CommandRunner,
+} from '../handlers/command/command-config.js';
 export type {
   NetworkPolicy,
   ServiceAuth,
@@ -78,6 +90,13 @@ export interface SessionOptions {
   /** Per tool, per static parameter: values overriding the definitions' defaults. */
   readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly services?: Readonly<Record<string, ServiceConfig>>;
+  /**
+   * Programs `command` tools run, by the name their definitions give (docs/handlers.md, "Command
+   * tools"). A command tool naming a command not listed here is refused at `createSession`.
+   */
+  readonly commands?: Readonly<Record<string, CommandConfig>>;
+  /** What starts command runs. Default: child processes. The harness passes its command double. */
+  readonly commandRunner?: CommandRunner;
   /**
    * The secrets this session scrubs from everything it shows (outputs, errors, events, traces,
    * state): the engine adds every secret of `services` and every token it obtains for them.
@@ -207,6 +226,8 @@ export interface ToolTrace {
   readonly errorCode?: ToolErrorCode;
   readonly transform: readonly TransformTraceEntry[];
   readonly requests: readonly HttpExchangeRecord[];
+  /** The command runs of a `command` tool call (argv after the host's `args`, secrets scrubbed); absent for others. */
+  readonly commands?: readonly CommandRecord[];
   /** True when the definition's `options.propagate_tool_result` asks to pass this result on to the host's caller. */
   readonly propagate?: true;
   /** Speak-then-act: how long dispatch waited for earlier speech, and how the wait ended. */
@@ -276,6 +297,13 @@ export type SessionEvent =
       readonly retryable: boolean;
     }
   | { readonly type: 'http-request'; readonly callId: string; readonly request: HttpExchangeRecord }
+  /** A `command` tool is about to run its program: its argv after the host's `args` (secrets scrubbed). */
+  | {
+      readonly type: 'command';
+      readonly callId: string;
+      readonly tool: string;
+      readonly command: CommandRecord;
+    }
   /** The response to an `http-request` arrived: the same record with its `status`. */
   | {
       readonly type: 'http-response';

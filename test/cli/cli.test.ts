@@ -145,7 +145,7 @@ describe('switchboard (built binary)', () => {
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('✓ fixtures/tools/clinic.json: 3 tool(s)');
       expect(r.stdout).toContain('✓ fixtures/tools/weather.yaml: 1 tool(s) (get_weather)');
-      expect(r.stdout).toContain('in 4 file(s)');
+      expect(r.stdout).toContain('in 5 file(s)');
       const empty = mkdtempSync(join(tmpdir(), 'sb-'));
       const e = cli(['validate', empty]);
       expect(e.status).toBe(2);

@@ -19,7 +19,7 @@ describe('malformed fields: one error each, with path and message', () => {
       'bad type',
       { type: 'webhook' },
       'tools[0].type',
-      'expected one of action|endpoint|context|log, got "webhook"',
+      'expected one of action|endpoint|context|log|command, got "webhook"',
     ],
     [
       'bad location',

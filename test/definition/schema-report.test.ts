@@ -80,7 +80,7 @@ describe('one pass over a file', () => {
     ]);
     expect(lines(issues)).toEqual([
       'tools[0].tool.function.parameters.properties.a.type: expected a JSON Schema type (array, boolean, integer, null, number, object, string) or a list of them, got "strng" (did you mean "string"?)',
-      'tools[1].type: expected one of action|endpoint|context|log, got "nope"',
+      'tools[1].type: expected one of action|endpoint|context|log|command, got "nope"',
       'tools[1].tool.function.parameters.typo: is not a JSON Schema keyword (did you mean "type"?)',
     ]);
   });

@@ -3,6 +3,9 @@ import { createActionHandler } from '../../src/handlers/action-handler.js';
 import { createContextHandler } from '../../src/handlers/context-handler.js';
 import { createEndpointHandler } from '../../src/handlers/endpoint/endpoint-handler.js';
 import { createLogHandler } from '../../src/handlers/log-handler.js';
+import { createCommandHandler } from '../../src/handlers/command/command-handler.js';
+import type { ToolDefinition } from '../../src/definition/types.js';
+import { scriptCommand } from './command/command-helpers.js';
 import type { ActionHandler } from '../../src/handlers/types.js';
 import { runHandlerContract } from './handler.contract.js';
 import { makeTool } from './helpers.js';
@@ -80,4 +83,26 @@ runHandlerContract({
     code: 'cancelled',
     signal: AbortSignal.abort(),
   }),
+});
+
+/** A command tool running the host's command `name` (a test script). */
+function commandTool(name: string): ToolDefinition {
+  return {
+    ...makeTool({ type: 'command' }),
+    command: { name, subcommand: [], positional: [], flagCase: 'as_written', timeoutSecs: 20 },
+  };
+}
+runHandlerContract({
+  kind: 'command',
+  create: () =>
+    createCommandHandler({
+      commands: {
+        echo: scriptCommand('echo-argv.mjs'),
+        fail: scriptCommand('fail.mjs'),
+        sleep: scriptCommand('sleep.mjs'),
+      },
+    }),
+  success: () => ({ tool: commandTool('echo'), args: { q: 'a' } }),
+  failure: () => ({ tool: commandTool('fail'), args: {}, code: 'command_failed' }),
+  slow: () => ({ tool: commandTool('sleep'), args: {} }),
 });

@@ -36,6 +36,12 @@ describe('fixtures/failing fail for the right reason', () => {
       'unused_exchange',
       /http\[0\] GET https:\/\/api\.example\.test\/never was never requested/,
     ],
+    [
+      'undeclared-command.yaml',
+      'undeclared_command',
+      /undeclared run of command synapse \["memory","search","--query=dentist address","--max-results=5"\]/,
+    ],
+    ['unused-command.yaml', 'unused_command', /declared run commands\.synapse\[0\] was never made/],
     ['hangup-before-farewell.yaml', 'expectation', /expect\.events\[1\]: no such event/],
     ['unmatched-speech-point.yaml', 'unmatched_speech_point', /no utterance contains "See you"/],
   ];

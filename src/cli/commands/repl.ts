@@ -11,7 +11,7 @@ import { DefinitionError, formatIssue } from '../../errors.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
-import type { ServiceConfig } from '../../session/types.js';
+import type { CommandConfig, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
 import { LineSource } from '../repl/line-source.js';
 import { parseReplActions } from '../repl/repl-actions.js';
@@ -35,6 +35,9 @@ Options:
   --services <file|json>  services with their auth for endpoint calls (docs/handlers.md), e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}' or a JSON/YAML file;
                           /save writes them with every secret replaced
+  --commands <file|json> programs command tools run, by name (docs/handlers.md), e.g.
+                          '{"synapse":{"path":"/usr/local/bin/synapse","env":{"HOME":"/tmp"}}}'
+                          or a JSON/YAML file; they run for real, with only that environment
   --actions <file|json>   how the host answers action tools, as a fixture's actions:, e.g.
                           '{"hangup":{"end_session":true}}' (others succeed with their result);
                           when an action ends the session, the REPL ends (exit 0)
@@ -56,6 +59,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       languages: { type: 'string' },
       model: { type: 'string' },
       services: { type: 'string' },
+      commands: { type: 'string' },
       actions: { type: 'string' },
       'text-markers': { type: 'boolean' },
       'speech-ack': { type: 'string' },
@@ -116,6 +120,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
   const language = checkLanguage(values.language ?? languages?.[0] ?? 'en-US', languages);
   if (!language.ok) throw new UsageError(`--language: ${language.message}`);
   const services = await readServices(values.services);
+  const commands = await readCommands(values.commands);
   const actions =
     values.actions === undefined
       ? undefined
@@ -125,20 +130,31 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     throw new UsageError(`--speech-ack: expected host or auto, got ${JSON.stringify(speechAck)}`);
   let repl: ReplController | undefined;
   const lines = new LineSource(io.stdin, io.stdout, { onInterrupt: () => repl?.interrupt() });
-  repl = new ReplController({
-    io,
-    lines,
-    tools,
-    toolsFile: resolve(file),
-    model,
-    vars,
-    language: language.tag,
-    ...(languages !== undefined ? { languages } : {}),
-    ...(services !== undefined ? { services } : {}),
-    ...(actions !== undefined ? { actions } : {}),
-    ...(speechAck !== undefined ? { speechAck } : {}),
-    color: values['no-color'] !== true && useColor(io),
-  });
+  try {
+    repl = new ReplController({
+      io,
+      lines,
+      tools,
+      toolsFile: resolve(file),
+      model,
+      vars,
+      language: language.tag,
+      ...(languages !== undefined ? { languages } : {}),
+      ...(services !== undefined ? { services } : {}),
+      ...(commands !== undefined ? { commands } : {}),
+      ...(actions !== undefined ? { actions } : {}),
+      ...(speechAck !== undefined ? { speechAck } : {}),
+      color: values['no-color'] !== true && useColor(io),
+    });
+  } catch (error) {
+    // The host's settings (--services, --commands) are refused before the first turn.
+    if (!(error instanceof DefinitionError)) throw error;
+    lines.close();
+    io.stderr.write(`switchboard repl: ${error.message}\n`);
+    if (error.issues.some((i) => i.code === 'command_not_registered'))
+      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
+    return EXIT.unusable;
+  }
   try {
     await repl.run();
   } finally {
@@ -158,6 +174,20 @@ export async function readServices(
     throw new UsageError('--services must be an object of { "<service>": { auth, headers } }');
   }
   return parsed as Record<string, ServiceConfig>;
+}
+
+/** `--commands`: inline JSON, or a JSON/YAML file; createSession checks each command's settings. */
+async function readCommands(
+  value: string | undefined,
+): Promise<Record<string, CommandConfig> | undefined> {
+  if (value === undefined) return undefined;
+  const parsed = await readObjectOption('commands', value);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError(
+      '--commands must be an object of { "<command>": { path, args, cwd, env } }',
+    );
+  }
+  return parsed as Record<string, CommandConfig>;
 }
 
 /** An option given as inline JSON (starting with `{`) or as a JSON/YAML file. */

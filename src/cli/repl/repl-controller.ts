@@ -1,11 +1,12 @@
 /**
- * The REPL's state and commands: a live session over real endpoints, a model that is either an
+ * The REPL's state and commands: a live session over real endpoints (and real programs for
+ * command tools, `--commands`), a model that is either an
  * OpenAI-compatible one or the person at the keyboard, and a recorder so `/save` writes a fixture
  * of the session so far that `switchboard test` passes. Its parts live beside it: the banner,
  * playback acknowledgements (speech-acks.ts), the ordered HTTP lines (wire-lines.ts), the host's
  * actions (repl-actions.ts).
- * About 410 lines: the REPL's commands share the controller's state (session, recorder, speech
- * acknowledgements); its banner, actions, recording and wire lines are already files of their own.
+ * About 425 lines: the REPL's commands share the controller's state (session, recorder, speech
+ * acknowledgements); its banner, actions, recording, command-run recorder and wire lines are already files of their own.
  */
 import { Agent } from 'undici';
 import type { DefinitionIssue } from '../../errors.js';
@@ -18,6 +19,7 @@ import { RecordingModel } from '../../harness/recording-model.js';
 import { changeSession, type SessionChanges } from '../../harness/session-changes.js';
 import type { Model } from '../../models/types.js';
 import { createSession } from '../../session/create-session.js';
+import { createRecordingRunner, type RecordingRunner } from '../../harness/recording-runner.js';
 import type { Session, SessionOptions, TurnResult } from '../../session/types.js';
 import { describeWorkflows } from '../../session/workflow/describe.js';
 import { checkLanguage } from './check-language.js';
@@ -44,6 +46,8 @@ export class ReplController {
   /** What createSession warned about (shown in the banner). */
   readonly #warnings: DefinitionIssue[] = [];
   readonly #http: RecordingDispatcher;
+  /** Command runs, recorded for `/save`. */
+  readonly #runs: RecordingRunner;
   readonly #wire: WireLines;
   readonly #model: RecordingModel;
   readonly #narrator;
@@ -76,6 +80,10 @@ export class ReplController {
     // One set for the REPL and its sessions: tokens the engine obtains join it as they are issued.
     this.#secrets.addServices(options.services ?? {});
     this.#wire = new WireLines(say);
+    this.#runs = createRecordingRunner({
+      commands: options.commands ?? {},
+      scrub: (text) => this.#secrets.scrubText(text),
+    });
     this.#http = replDispatcher({
       agent: this.#agent,
       secrets: this.#secrets,
@@ -107,6 +115,9 @@ export class ReplController {
       // The REPL stands in for the host app (repl-actions.ts).
       actions: replActionHandlers(this.#o.tools, this.#o.actions ?? new Map()),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
+      ...(this.#o.commands !== undefined
+        ? { commands: this.#o.commands, commandRunner: this.#runs.runner }
+        : {}),
       secrets: this.#secrets,
       // The banner says which services are not configured, per tool; the rest it prints as given.
       onWarning: (w) => {
@@ -171,6 +182,7 @@ export class ReplController {
   async #turn(user: string): Promise<void> {
     const stepsBefore = this.#model.steps.length;
     const httpBefore = this.#http.exchanges.length;
+    const runsBefore = this.#runs.runs.length;
     const stream = this.#session.send(user);
     let modelError: string | undefined;
     let ended: { reason?: string } | undefined;
@@ -206,6 +218,7 @@ export class ReplController {
         user,
         steps: this.#model.steps.slice(stepsBefore),
         exchanges: this.#http.exchanges.slice(httpBefore),
+        runs: this.#runs.runs.slice(runsBefore),
         result,
         modelError,
         state: this.#session.toJSON(),
@@ -361,6 +374,7 @@ export class ReplController {
     this.#pending = undefined;
     this.#model.steps.length = 0;
     this.#http.exchanges.length = 0;
+    this.#runs.runs.length = 0;
     this.#initialVars = { ...this.#o.vars };
     this.#initialLanguage = this.#o.language;
     this.#startedAt = new Date();
@@ -405,6 +419,7 @@ export class ReplController {
       actions: this.#o.actions,
       turns: this.#turns,
       exchanges: this.#http.exchanges,
+      commandRuns: this.#runs.runs,
     });
     for (const line of lines) this.#print(line);
   }

@@ -2,7 +2,7 @@
 import type { ToolSet } from '../../definition/types.js';
 import type { FixtureAction } from '../../harness/fixture-schema.js';
 import type { Model } from '../../models/types.js';
-import type { ServiceConfig } from '../../session/types.js';
+import type { CommandConfig, ServiceConfig } from '../../session/types.js';
 import type { CliIO } from '../io.js';
 import type { LineSource } from './line-source.js';
 
@@ -20,6 +20,8 @@ export interface ReplOptions {
   readonly languages?: readonly string[];
   /** Services (with their secrets) for endpoint auth; never written by `/save`. */
   readonly services?: Readonly<Record<string, ServiceConfig>>;
+  /** Programs command tools run (`--commands`); they run for real. */
+  readonly commands?: Readonly<Record<string, CommandConfig>>;
   /** Canned host answers of action tools (`--actions`); the others are simulated. */
   readonly actions?: ReadonlyMap<string, FixtureAction>;
   readonly color: boolean;

@@ -9,6 +9,7 @@ import type { FixtureAction } from '../../harness/fixture-schema.js';
 import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fixture-writer.js';
 import { observeTurn } from '../../harness/observe.js';
 import type { RecordedExchange } from '../../harness/recording-dispatcher.js';
+import type { RecordedRun } from '../../harness/recording-runner.js';
 import type { ModelStep } from '../../harness/fixture-schema.js';
 import { NO_USAGE } from '../../models/types.js';
 import { NO_TIMINGS } from '../../observability/turn-tracing.js';
@@ -19,6 +20,8 @@ export interface EndedTurn {
   readonly user: string;
   readonly steps: readonly ModelStep[];
   readonly exchanges: readonly RecordedExchange[];
+  /** Command runs of the turn. */
+  readonly runs: readonly RecordedRun[];
   readonly result: TurnResult | undefined;
   readonly modelError: string | undefined;
   /** The session's state, for a turn that ended without a result. */
@@ -46,6 +49,7 @@ export function recordTurn(turn: EndedTurn): RecordedTurn {
       interrupted: false,
     },
     requests,
+    commands: turn.runs.map((r) => ({ command: r.command, argv: r.argv })),
     ...(turn.modelError !== undefined ? { modelError: turn.modelError } : {}),
   });
   return {
@@ -73,6 +77,7 @@ export interface SaveFixtureOptions {
   readonly actions: ReadonlyMap<string, FixtureAction> | undefined;
   readonly turns: readonly RecordedTurn[];
   readonly exchanges: readonly RecordedExchange[];
+  readonly commandRuns: readonly RecordedRun[];
 }
 
 /** Writes the fixture; returns the lines to print (saved, or why not). */
@@ -92,6 +97,7 @@ export async function saveFixture(o: SaveFixtureOptions): Promise<string[]> {
     },
     turns: o.turns,
     exchanges: o.exchanges,
+    commandRuns: o.commandRuns,
     simulatedActions: [...o.tools.tools.values()]
       .filter((t) => t.type === 'action')
       .map((t) => t.name),

@@ -1,0 +1,2 @@
+// Sleeps until killed.
+setInterval(() => {}, 1000);
