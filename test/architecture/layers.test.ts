@@ -17,7 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['handlers'],
   ['observability'],
   ['session'],
-  ['agent-format', 'realtime', 'redis', 'import'],
+  ['agent-format', 'realtime', 'redis', 'import', 'symphony'],
   ['harness', 'serve'],
   ['cli'],
   ['index.ts', 'testing.ts', 'entries'],
