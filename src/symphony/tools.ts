@@ -62,19 +62,23 @@ function unwrap(value: unknown): unknown {
 }
 
 /**
- * The host actions a configuration needs, checked: every tool without a function handler must
- * have one (a tool that can never run is the host's mistake), and every host action must name a
- * tool's handler (a typo would otherwise leave the tool without one).
+ * The host actions a configuration needs, checked: every tool an agent or a pipeline step uses
+ * must have a handler (a tool that can never run is the host's mistake), and every host action
+ * must name a tool's handler (a typo would otherwise leave the tool without one).
  */
 export function checkActions(
   config: SymphonyConfig,
   host: ReadonlyMap<string, ActionHandler>,
 ): void {
+  const used = new Set<string>();
+  for (const agent of config.agents.values()) for (const t of agent.tools) used.add(t);
+  for (const pipeline of config.pipelines.values())
+    for (const step of pipeline.steps) if (step.type === 'tool') used.add(step.target);
   const needed = new Set<string>();
   for (const tool of config.tools.values()) {
     if (typeof tool.handler === 'function') continue;
     needed.add(tool.handler);
-    if (!host.has(tool.handler))
+    if (used.has(tool.name) && !host.has(tool.handler))
       throw new TypeError(
         `createSymphony: tool ${tool.name} needs the host action "${tool.handler}" (actions: ${[...host.keys()].join(', ') || 'none'})`,
       );
