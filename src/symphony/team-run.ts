@@ -32,9 +32,12 @@ export async function runTeam(rt: SymphonyRuntime, input: TeamTask): Promise<Age
   const startTime = rt.now();
   const members = membersOf(rt, team);
   const limit = new Limit(team.maxParallelTasks);
+  // Slots taken when a member starts, so the work is listed in the order it was assigned.
   const done: Done[] = [];
-  const runMember = (agent: SymphonyAgent, task: string): Promise<AgentResult> =>
-    limit.run(async () => {
+  const runMember = (agent: SymphonyAgent, task: string): Promise<AgentResult> => {
+    const slot = done.length;
+    done.length++;
+    return limit.run(async () => {
       const result = await runAgentTask(rt, {
         agent,
         message: task,
@@ -42,15 +45,16 @@ export async function runTeam(rt: SymphonyRuntime, input: TeamTask): Promise<Age
         ...(team.taskTimeout === undefined ? {} : { timeout: team.taskTimeout }),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
       });
-      done.push({ agent: agent.name, task, result });
+      done[slot] = { agent: agent.name, task, result };
       return result;
     });
+  };
 
   let manager: AgentResult | undefined;
   let ordered: readonly Done[];
   if (team.delegation.type === 'llm_driven') {
     manager = await runManager(rt, input, members, runMember);
-    ordered = done; // in the order the manager's calls finished
+    ordered = done.filter((d) => d !== undefined); // in the order the manager assigned
   } else {
     const assigned = await assign(rt, input, members);
     if ('code' in assigned) return failure(assigned.code, assigned.message, startTime, rt.now());
