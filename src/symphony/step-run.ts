@@ -20,6 +20,11 @@ export interface Attempt {
   readonly result?: AgentResult;
 }
 
+/**
+ * The step's deadline and the run's signal end the attempt at once, without waiting for it: the
+ * work is told to stop (its sessions closed), and calls that must not be cut off halfway (actions
+ * with side effects) finish in the background under their own deadlines, as in an interrupted turn.
+ */
 export async function runAttempt(
   rt: SymphonyRuntime,
   step: PipelineStep,
@@ -27,24 +32,30 @@ export async function runAttempt(
   outer: AbortSignal | undefined,
 ): Promise<Attempt> {
   const controller = new AbortController();
-  let timedOut = false;
-  const onAbort = (): void => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', onAbort, { once: true });
-  const timer =
-    step.timeout === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, step.timeout);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<Attempt>((resolve) => {
+    const end = (code: string, message: string): void => {
+      controller.abort();
+      resolve({ output: undefined, failure: { code, message }, toolCalls: 0 });
+    };
+    onAbort = () => end('cancelled', 'the pipeline was stopped');
+    if (outer?.aborted === true) return onAbort();
+    outer?.addEventListener('abort', onAbort, { once: true });
+    if (step.timeout !== undefined)
+      timer = setTimeout(
+        () => end('timeout', `step ${step.id} did not finish within ${step.timeout} ms`),
+        step.timeout,
+      );
+  });
+  const work = runKind(rt, step, inputs, controller.signal);
+  // Settled later, or never awaited when stopped first: its failure must not go unhandled.
+  work.catch(() => undefined);
   try {
-    const attempt = await runKind(rt, step, inputs, controller.signal);
-    if (timedOut)
-      return { ...attempt, failure: { code: 'timeout', message: `step ${step.id} did not finish within ${step.timeout} ms` } };
-    return attempt;
+    return await Promise.race([work, stopped]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    outer?.removeEventListener('abort', onAbort);
+    if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
   }
 }
 
