@@ -18,6 +18,7 @@ const ENTRIES = {
   serve: 'dist/entries/serve.d.ts',
   handlers: 'dist/entries/handlers.d.ts',
   transform: 'dist/entries/transform.d.ts',
+  symphony: 'dist/entries/symphony.d.ts',
 };
 
 const temp = mkdtempSync(join(tmpdir(), 'switchboard-api-'));

@@ -12,12 +12,7 @@ export {
   type RunTeamInput,
   type RunPipelineInput,
 } from '../symphony/runner.js';
-export type {
-  Assignment,
-  Delegator,
-  DelegationInput,
-  ModelChoice,
-} from '../symphony/runtime.js';
+export type { Assignment, Delegator, DelegationInput, ModelChoice } from '../symphony/runtime.js';
 export { ASSIGN_TOOL } from '../symphony/team-run.js';
 export { DEFAULT_MAX_PARALLEL_TASKS } from '../symphony/resolve.js';
 export { systemPromptOf } from '../symphony/prompt.js';

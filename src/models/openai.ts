@@ -240,8 +240,14 @@ async function* streamChat(input: {
  * The server's token counts; a count it left out or sent as something else than a whole
  * non-negative number is 0, so sums over a turn stay numbers.
  */
-function usageOf(usage: { readonly prompt_tokens?: unknown; readonly completion_tokens?: unknown }): ModelUsage {
-  return { inputTokens: tokens(usage.prompt_tokens), outputTokens: tokens(usage.completion_tokens) };
+function usageOf(usage: {
+  readonly prompt_tokens?: unknown;
+  readonly completion_tokens?: unknown;
+}): ModelUsage {
+  return {
+    inputTokens: tokens(usage.prompt_tokens),
+    outputTokens: tokens(usage.completion_tokens),
+  };
 }
 
 function tokens(n: unknown): number {

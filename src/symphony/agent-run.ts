@@ -57,10 +57,16 @@ export async function runAgentTask(rt: SymphonyRuntime, task: AgentTask): Promis
   let closing: Promise<void> | undefined;
   const stop = (): void => void (closing ??= session.close());
   task.signal?.addEventListener('abort', stop, { once: true });
-  let outcome: { ok: true; content: string; input: number; output: number } | { ok: false; error: unknown };
+  let outcome:
+    { ok: true; content: string; input: number; output: number } | { ok: false; error: unknown };
   try {
     const r = await session.run(task.message);
-    outcome = { ok: true, content: r.content, input: r.usage.inputTokens, output: r.usage.outputTokens };
+    outcome = {
+      ok: true,
+      content: r.content,
+      input: r.usage.inputTokens,
+      output: r.usage.outputTokens,
+    };
   } catch (error) {
     outcome = { ok: false, error };
   } finally {
@@ -101,7 +107,8 @@ function failureOf(
   }
   if (gathered.timedOut)
     return { code: 'timeout', message: `agent ${agent.name} did not finish within its deadline` };
-  if (signal?.aborted === true) return { code: 'cancelled', message: `agent ${agent.name} was stopped` };
+  if (signal?.aborted === true)
+    return { code: 'cancelled', message: `agent ${agent.name} was stopped` };
   if (gathered.maxRounds && outcome.content === '')
     return {
       code: 'max_calls',
@@ -128,7 +135,10 @@ class Gatherer {
         // Text before a call is the model thinking aloud; the final answer is the turn's content.
         if (this.#text.trim() !== '') this.#reasoning.push(this.#text.trim());
         this.#text = '';
-        this.#calls.set(e.callId, e.args === undefined ? { name: e.tool } : { name: e.tool, parameters: e.args });
+        this.#calls.set(
+          e.callId,
+          e.args === undefined ? { name: e.tool } : { name: e.tool, parameters: e.args },
+        );
         break;
       case 'tool-result':
       case 'tool-error': {
@@ -137,7 +147,9 @@ class Gatherer {
           name: e.tool,
           ...(call?.parameters === undefined ? {} : { parameters: call.parameters }),
           success: e.type === 'tool-result',
-          ...(e.type === 'tool-result' ? { result: e.output } : { error: `${e.code}: ${e.message}` }),
+          ...(e.type === 'tool-result'
+            ? { result: e.output }
+            : { error: `${e.code}: ${e.message}` }),
           duration: Math.round(e.durationSecs * 1000),
         });
         break;

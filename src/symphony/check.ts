@@ -5,7 +5,7 @@
  * can be satisfied by the steps a step waits for.
  */
 import { compileCel } from '../expressions/expression.js';
-import type { Issues } from './load.js';
+import type { Issues } from './issues.js';
 import { parseOutputPath, referencesIn } from './paths.js';
 import { resolvePipeline } from './resolve.js';
 import type { RawAgent, RawPipeline, RawTeam } from './schema.js';
@@ -44,14 +44,20 @@ export function checkReferences(input: CheckInput): void {
     raw.agents.forEach((m, i) => {
       if (typeof m === 'string') {
         if (!has(agents, m))
-          issues.error(`${path}.agents[${i}]`, `no agent named "${m}" (agents: ${list(agents.keys())})`);
+          issues.error(
+            `${path}.agents[${i}]`,
+            `no agent named "${m}" (agents: ${list(agents.keys())})`,
+          );
       } else if (typeof m === 'object' && m !== null)
         checkAgentTools(m as RawAgent, `${path}.agents[${i}]`, tools, issues, has);
     });
     const team = teams.get(raw.name);
     if (team === undefined) continue;
     if (typeof team.manager === 'string' && !has(agents, team.manager))
-      issues.error(`${path}.manager`, `no agent named "${team.manager}" (agents: ${list(agents.keys())})`);
+      issues.error(
+        `${path}.manager`,
+        `no agent named "${team.manager}" (agents: ${list(agents.keys())})`,
+      );
     if (team.delegation.type === 'rule-based')
       team.delegation.rules.forEach((rule, i) => {
         const at = `${path}.delegationStrategy.rules[${i}]`;
@@ -59,7 +65,10 @@ export function checkReferences(input: CheckInput): void {
         if (!compiled.ok) issues.error(`${at}.condition`, compiled.message);
         rule.assignTo.forEach((name) => {
           if (!team.members.includes(name))
-            issues.error(`${at}.assignTo`, `"${name}" is not a member of team ${team.name} (members: ${list(team.members)})`);
+            issues.error(
+              `${at}.assignTo`,
+              `"${name}" is not a member of team ${team.name} (members: ${list(team.members)})`,
+            );
         });
       });
   }
@@ -75,7 +84,8 @@ function checkAgentTools(
   has: (names: ReadonlyMap<string, unknown>, name: string) => boolean,
 ): void {
   (raw.tools ?? []).forEach((t, i) => {
-    if (!has(tools, t)) issues.error(`${path}.tools[${i}]`, `no tool named "${t}" (tools: ${list(tools.keys())})`);
+    if (!has(tools, t))
+      issues.error(`${path}.tools[${i}]`, `no tool named "${t}" (tools: ${list(tools.keys())})`);
   });
 }
 
@@ -89,14 +99,19 @@ function checkPipeline(
   const before = issues.list.length;
   const byId = new Map<string, number>();
   pipeline.steps.forEach((step, i) => {
-    if (byId.has(step.id)) issues.error(`${path}.steps[${i}].id`, `a second step with id "${step.id}"`);
+    if (byId.has(step.id))
+      issues.error(`${path}.steps[${i}].id`, `a second step with id "${step.id}"`);
     else byId.set(step.id, i);
   });
   pipeline.steps.forEach((step, i) => {
     const at = `${path}.steps[${i}]`;
-    const targets = step.type === 'tool' ? input.tools : step.type === 'agent' ? input.agents : input.teams;
+    const targets =
+      step.type === 'tool' ? input.tools : step.type === 'agent' ? input.agents : input.teams;
     if (step.target === '')
-      issues.error(`${at}.${step.type}`, `name the ${step.type} this step runs (${step.type} or name)`);
+      issues.error(
+        `${at}.${step.type}`,
+        `name the ${step.type} this step runs (${step.type} or name)`,
+      );
     else if (!has(targets, step.target))
       issues.error(
         `${at}.${step.type}`,
@@ -183,7 +198,10 @@ function checkMappings(
       if (ref.kind === 'step') {
         if (!byId.has(ref.step)) issues.error(at, `@${ref.step}: no step with id "${ref.step}"`);
         else if (!before.has(ref.step))
-          issues.error(at, `@${ref.step}: step ${step.id} must list ${ref.step} in its dependencies to read its output`);
+          issues.error(
+            at,
+            `@${ref.step}: step ${step.id} must list ${ref.step} in its dependencies to read its output`,
+          );
       } else if (
         !Object.hasOwn(pipeline.variables, ref.name) &&
         !(writers.get(ref.name) ?? []).some((w) => before.has(w))

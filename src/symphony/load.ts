@@ -9,9 +9,10 @@ import type { z } from 'zod';
 import { loadTools, readToolsFile } from '../definition/load.js';
 import { formatPath, joinPath } from '../definition/json-path.js';
 import type { ToolSet } from '../definition/types.js';
-import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { DefinitionError } from '../errors.js';
 import { isPlainObject } from '../own-data.js';
 import { checkReferences } from './check.js';
+import { Issues } from './issues.js';
 import {
   KNOWN_FIELDS,
   NOT_ACTED_ON,
@@ -66,32 +67,13 @@ export async function loadSymphony(options: LoadSymphonyOptions): Promise<Sympho
   const config = await resolveAll(parts, issues);
   const list =
     options.strict === true
-      ? issues.list.map((i) => (i.severity === 'warning' ? { ...i, severity: 'error' as const } : i))
+      ? issues.list.map((i) =>
+          i.severity === 'warning' ? { ...i, severity: 'error' as const } : i,
+        )
       : issues.list;
   if (config === undefined || list.some((i) => i.severity === 'error'))
     throw new DefinitionError(list, HEADING);
   return file === undefined ? config : { ...config, file };
-}
-
-/** Problems found so far, each with the file. */
-export class Issues {
-  readonly list: DefinitionIssue[] = [];
-  readonly #file: string | undefined;
-  constructor(file: string | undefined) {
-    this.#file = file;
-  }
-  error(path: string, message: string, code = 'schema'): void {
-    this.#add({ code, severity: 'error', path, message });
-  }
-  warn(path: string, message: string, code: string): void {
-    this.#add({ code, severity: 'warning', path, message });
-  }
-  failed(): boolean {
-    return this.list.some((i) => i.severity === 'error');
-  }
-  #add(issue: DefinitionIssue): void {
-    this.list.push(this.#file === undefined ? issue : { ...issue, file: this.#file });
-  }
 }
 
 interface Parts {
@@ -161,7 +143,11 @@ async function resolveAll(parts: Parts, issues: Issues): Promise<SymphonyConfig 
       const at = `${path}.agents[${i}]`;
       const parsed = agentSchema.safeParse(member);
       if (!parsed.success) {
-        if (typeof member === 'object' && member !== null && typeof (member as { name?: unknown }).name === 'string')
+        if (
+          typeof member === 'object' &&
+          member !== null &&
+          typeof (member as { name?: unknown }).name === 'string'
+        )
           (parts.broken as Set<string>).add((member as { name: string }).name);
         return report(issues, at, parsed.error);
       }
@@ -173,7 +159,8 @@ async function resolveAll(parts: Parts, issues: Issues): Promise<SymphonyConfig 
   }
   const pipelines = new Map<string, SymphonyPipeline>();
   for (const [raw, path] of parts.pipelines) {
-    if (pipelines.has(raw.name)) issues.error(`${path}.name`, `a second pipeline named "${raw.name}"`);
+    if (pipelines.has(raw.name))
+      issues.error(`${path}.name`, `a second pipeline named "${raw.name}"`);
     else pipelines.set(raw.name, resolvePipeline(raw));
   }
   checkReferences({ tools, agents, teams, pipelines, parts, issues });
@@ -223,12 +210,7 @@ export function report(issues: Issues, base: string, error: z.ZodError | undefin
     issues.error(formatPath(base, i.path), i.message === '' ? 'invalid' : i.message);
 }
 
-function warnUnknown(
-  issues: Issues,
-  path: string,
-  raw: unknown,
-  known: readonly string[],
-): void {
+function warnUnknown(issues: Issues, path: string, raw: unknown, known: readonly string[]): void {
   if (!isPlainObject(raw)) return;
   for (const key of Object.keys(raw))
     if (!known.includes(key))
@@ -246,7 +228,11 @@ function warnTool(issues: Issues, raw: Record<string, unknown>, path: string): v
   warnNotActedOn(issues, path, raw);
   const config = raw['config'];
   if (Object.hasOwn(raw, 'inputs') && isPlainObject(config) && Object.hasOwn(config, 'inputSchema'))
-    issues.warn(`${path}.inputs`, 'config.inputSchema gives the parameters; inputs is ignored', 'not_acted_on');
+    issues.warn(
+      `${path}.inputs`,
+      'config.inputSchema gives the parameters; inputs is ignored',
+      'not_acted_on',
+    );
 }
 
 function warnAgent(issues: Issues, raw: Record<string, unknown>, path: string): void {
@@ -282,6 +268,11 @@ function warnPipeline(issues: Issues, raw: Record<string, unknown>, path: string
   steps.forEach((step, i) => {
     warnUnknown(issues, `${path}.steps[${i}]`, step, KNOWN_FIELDS.step);
     if (isPlainObject(step))
-      warnUnknown(issues, `${path}.steps[${i}].retryConfig`, step['retryConfig'], KNOWN_FIELDS.retryConfig);
+      warnUnknown(
+        issues,
+        `${path}.steps[${i}].retryConfig`,
+        step['retryConfig'],
+        KNOWN_FIELDS.retryConfig,
+      );
   });
 }

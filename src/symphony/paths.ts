@@ -21,8 +21,7 @@ export function parseReference(value: string): Reference | undefined {
   const v = VARIABLE.exec(value);
   if (v !== null) return { kind: 'variable', name: v[1] as string };
   const s = STEP.exec(value);
-  if (s !== null)
-    return { kind: 'step', step: s[1] as string, path: splitPath(s[2] as string) };
+  if (s !== null) return { kind: 'step', step: s[1] as string, path: splitPath(s[2] as string) };
   return undefined;
 }
 

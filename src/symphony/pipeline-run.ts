@@ -23,9 +23,17 @@ export interface PipelineTask {
   readonly signal: AbortSignal | undefined;
 }
 
-const ONE_ATTEMPT: RetryConfig = { maxAttempts: 1, delay: 0, backoffFactor: 1, retryableErrors: [] };
+const ONE_ATTEMPT: RetryConfig = {
+  maxAttempts: 1,
+  delay: 0,
+  backoffFactor: 1,
+  retryableErrors: [],
+};
 
-export async function runPipeline(rt: SymphonyRuntime, input: PipelineTask): Promise<PipelineResult> {
+export async function runPipeline(
+  rt: SymphonyRuntime,
+  input: PipelineTask,
+): Promise<PipelineResult> {
   const { pipeline, signal } = input;
   const startTime = rt.now();
   const vars = new Map<string, unknown>();
@@ -40,10 +48,24 @@ export async function runPipeline(rt: SymphonyRuntime, input: PipelineTask): Pro
 
   const finish = (step: PipelineStep, outcome: StepOutcome): void => {
     done.set(step.id, outcome);
-    if (outcome.status === 'failed' && pipeline.errorStrategy.type !== 'continue') stoppedAt ??= step.id;
+    // A stopped run stops whatever the strategy: `continue` is about failures, not the caller.
+    if (
+      outcome.status === 'failed' &&
+      (pipeline.errorStrategy.type !== 'continue' || signal?.aborted === true)
+    )
+      stoppedAt ??= step.id;
   };
   const skip = (step: PipelineStep, why: string): void =>
-    finish(step, { id: step.id, name: step.name, type: step.type, status: 'skipped', attempts: 0, duration: 0, error: why, errorCode: 'skipped' });
+    finish(step, {
+      id: step.id,
+      name: step.name,
+      type: step.type,
+      status: 'skipped',
+      attempts: 0,
+      duration: 0,
+      error: why,
+      errorCode: 'skipped',
+    });
 
   for (;;) {
     for (const step of pipeline.steps) {
@@ -52,7 +74,9 @@ export async function runPipeline(rt: SymphonyRuntime, input: PipelineTask): Pro
         skip(step, `not run: the pipeline stopped at step ${stoppedAt}`);
         continue;
       }
-      const blocked = step.dependencies.find((d) => done.has(d) && done.get(d)?.status !== 'succeeded');
+      const blocked = step.dependencies.find(
+        (d) => done.has(d) && done.get(d)?.status !== 'succeeded',
+      );
       if (blocked !== undefined) {
         skip(step, `not run: step ${blocked} did not succeed`);
         continue;
@@ -107,7 +131,12 @@ async function runStep(
   const policy =
     step.retry ??
     (strategy.type === 'retry'
-      ? { maxAttempts: strategy.maxAttempts, delay: strategy.delay, backoffFactor: 1, retryableErrors: [] }
+      ? {
+          maxAttempts: strategy.maxAttempts,
+          delay: strategy.delay,
+          backoffFactor: 1,
+          retryableErrors: [],
+        }
       : ONE_ATTEMPT);
   const base = { id: step.id, name: step.name, type: step.type };
   const usage: UsagePart[] = [];
@@ -128,14 +157,18 @@ async function runStep(
   });
   let inputs: Record<string, unknown>;
   try {
-    inputs = resolveInputs(step.inputs, vars, outcomes, `steps.${step.id}.inputs`) as Record<string, unknown>;
+    inputs = resolveInputs(step.inputs, vars, outcomes, `steps.${step.id}.inputs`) as Record<
+      string,
+      unknown
+    >;
   } catch (error) {
     if (error instanceof MissingReference) return failed(0, 'missing_input', error.message);
     throw error;
   }
   let delay = policy.delay;
   for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted === true) return failed(attempt - 1, 'cancelled', 'the pipeline was stopped');
+    if (signal?.aborted === true)
+      return failed(attempt - 1, 'cancelled', 'the pipeline was stopped');
     const a: Attempt = await runAttempt(rt, step, inputs, signal);
     toolCalls += a.toolCalls;
     if (a.result !== undefined) usage.push(...usageParts(a.result));
@@ -144,11 +177,22 @@ async function runStep(
       for (const [variable, path] of step.outputs) {
         const found = walk(a.output, parseOutputPath(path) ?? []);
         if ('missing' in found)
-          return failed(attempt, 'missing_output', `outputs.${variable}: the step's result has no ${found.missing}`, a.output);
+          return failed(
+            attempt,
+            'missing_output',
+            `outputs.${variable}: the step's result has no ${found.missing}`,
+            a.output,
+          );
         writes.set(variable, found.value);
       }
       return {
-        outcome: { ...base, status: 'succeeded', attempts: attempt, duration: Math.max(0, rt.now() - started), output: a.output },
+        outcome: {
+          ...base,
+          status: 'succeeded',
+          attempts: attempt,
+          duration: Math.max(0, rt.now() - started),
+          output: a.output,
+        },
         writes,
         toolCalls,
         usage,

@@ -4,7 +4,7 @@
  */
 import type { JsonSchema } from '../definition/types.js';
 import type { ActionHandler } from '../handlers/types.js';
-import type { Issues } from './load.js';
+import type { Issues } from './issues.js';
 import type { RawAgent, RawPipeline, RawStep, RawTeam, RawTool } from './schema.js';
 import type {
   Delegation,
@@ -50,8 +50,7 @@ function parametersOf(raw: RawTool): JsonSchema {
 }
 
 export function resolveAgent(raw: RawAgent): SymphonyAgent {
-  const llm: SymphonyLlm | undefined =
-    typeof raw.llm === 'string' ? { model: raw.llm } : raw.llm;
+  const llm: SymphonyLlm | undefined = typeof raw.llm === 'string' ? { model: raw.llm } : raw.llm;
   const directives =
     raw.directives === undefined
       ? []
@@ -110,7 +109,10 @@ function delegationOf(raw: RawTeam, path: string, issues: Issues): Delegation {
       };
     case 'llm_driven':
       if (raw.manager === undefined || raw.manager === false)
-        issues.error(`${path}.manager`, 'an llm_driven team needs a manager (true or an agent name)');
+        issues.error(
+          `${path}.manager`,
+          'an llm_driven team needs a manager (true or an agent name)',
+        );
       return { type: 'llm_driven' };
     case 'custom':
       if (d.handler === undefined) {
@@ -141,7 +143,10 @@ export function resolvePipeline(raw: RawPipeline): SymphonyPipeline {
 }
 
 function resolveStep(raw: RawStep): PipelineStep {
-  const target = (raw.type === 'tool' ? raw.tool : raw.type === 'agent' ? raw.agent : raw.team) ?? raw.name ?? '';
+  const target =
+    (raw.type === 'tool' ? raw.tool : raw.type === 'agent' ? raw.agent : raw.team) ??
+    raw.name ??
+    '';
   const r = raw.retryConfig;
   const retry: RetryConfig | undefined =
     r === undefined || r.enabled === false

@@ -117,11 +117,17 @@ export function createSymphony(options: SymphonyOptions): Symphony {
     runTeam: async (input) => {
       const team = config.teams.get(input.team);
       if (team === undefined) throw unknown('team', input.team, config.teams.keys());
-      return runTeam(rt, { team, task: input.task, variables: input.variables ?? {}, signal: input.signal });
+      return runTeam(rt, {
+        team,
+        task: input.task,
+        variables: input.variables ?? {},
+        signal: input.signal,
+      });
     },
     runPipeline: async (input) => {
       const pipeline = config.pipelines.get(input.pipeline);
-      if (pipeline === undefined) throw unknown('pipeline', input.pipeline, config.pipelines.keys());
+      if (pipeline === undefined)
+        throw unknown('pipeline', input.pipeline, config.pipelines.keys());
       return runPipeline(rt, { pipeline, variables: input.variables ?? {}, signal: input.signal });
     },
   };
@@ -140,10 +146,7 @@ function toMap<T>(value: Named<T> | undefined, what: string): ReadonlyMap<string
 }
 
 /** With one model for all, an agent's temperature, maxTokens or provider settings cannot apply. */
-function warnSettings(
-  config: SymphonyConfig,
-  onWarning: SymphonyOptions['onWarning'],
-): void {
+function warnSettings(config: SymphonyConfig, onWarning: SymphonyOptions['onWarning']): void {
   for (const agent of config.agents.values()) {
     const settings = Object.keys(agent.llm ?? {}).filter((k) => k !== 'model');
     if (settings.length === 0) continue;

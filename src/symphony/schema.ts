@@ -44,7 +44,9 @@ export const toolSchema = z.looseObject({
         .optional(),
     })
     .optional(),
-  handler: z.union([name, hostFunction], { error: 'expected an action name or a function' }).optional(),
+  handler: z
+    .union([name, hostFunction], { error: 'expected an action name or a function' })
+    .optional(),
   timeout: ms(MAX_TIMEOUT_MS).optional(),
   retryCount: count(0, 5).optional(),
   maxCalls: count(1, 10_000).optional(),
@@ -93,7 +95,9 @@ export const teamSchema = z.looseObject({
   agents: z.array(z.unknown(), { error: 'expected a list of agents' }).min(1, {
     error: 'a team needs at least one agent',
   }),
-  manager: z.union([z.boolean(), name], { error: 'expected true/false or an agent name' }).optional(),
+  manager: z
+    .union([z.boolean(), name], { error: 'expected true/false or an agent name' })
+    .optional(),
   strategy: z
     .looseObject({
       name: text.optional(),
@@ -135,7 +139,9 @@ export const stepSchema = z.looseObject({
   agent: name.optional(),
   team: name.optional(),
   inputs: object.optional(),
-  outputs: z.record(z.string(), text, { error: 'expected { variable: ".result.path" }' }).optional(),
+  outputs: z
+    .record(z.string(), text, { error: 'expected { variable: ".result.path" }' })
+    .optional(),
   dependencies: names.optional(),
   retryConfig: retryConfigSchema.optional(),
   timeout: ms(MAX_TIMEOUT_MS).optional(),
@@ -181,8 +187,14 @@ export type RawPipeline = z.output<typeof pipelineSchema>;
  * author knows it has no effect (the rest of the known fields are honoured or mapped).
  */
 export const NOT_ACTED_ON: ReadonlyMap<string, string> = new Map([
-  ['nlp', 'natural-language tool matching is not done: the model picks tools from their descriptions'],
-  ['apiKey', 'credentials belong to the host (session services), never to a configuration; not used'],
+  [
+    'nlp',
+    'natural-language tool matching is not done: the model picks tools from their descriptions',
+  ],
+  [
+    'apiKey',
+    'credentials belong to the host (session services), never to a configuration; not used',
+  ],
   ['maxSize', 'not applied: tool results are capped by the session limits'],
   ['capabilities', 'kept as metadata; it changes nothing'],
 ]);

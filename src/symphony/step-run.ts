@@ -66,11 +66,17 @@ async function runKind(
   signal: AbortSignal,
 ): Promise<Attempt> {
   if (step.type === 'tool') return callTool(rt, step.target, inputs, signal);
-  const message = messageOf(inputs, step.type === 'agent' ? rt.config.agents.get(step.target)?.task : undefined);
+  const message = messageOf(
+    inputs,
+    step.type === 'agent' ? rt.config.agents.get(step.target)?.task : undefined,
+  );
   if (message === undefined)
     return {
       output: undefined,
-      failure: { code: 'no_task', message: `step ${step.id}: give the ${step.type} a task (inputs.task)` },
+      failure: {
+        code: 'no_task',
+        message: `step ${step.id}: give the ${step.type} a task (inputs.task)`,
+      },
       toolCalls: 0,
     };
   const result =
@@ -134,7 +140,11 @@ async function callTool(
     const r = await session.run(`call ${name}`);
     const trace = r.traces[0];
     if (trace === undefined)
-      return { output: undefined, failure: { code: 'cancelled', message: `tool ${name} was stopped` }, toolCalls: 0 };
+      return {
+        output: undefined,
+        failure: { code: 'cancelled', message: `tool ${name} was stopped` },
+        toolCalls: 0,
+      };
     if (!trace.isError) return { output: { success: true, result: trace.output }, toolCalls: 1 };
     const message = errorMessage(trace.output) ?? `tool ${name} failed`;
     return {
@@ -149,7 +159,8 @@ async function callTool(
 }
 
 function errorMessage(output: unknown): string | undefined {
-  if (typeof output !== 'object' || output === null || !Object.hasOwn(output, 'error')) return undefined;
+  if (typeof output !== 'object' || output === null || !Object.hasOwn(output, 'error'))
+    return undefined;
   const e = (output as { error: unknown }).error;
   return typeof e === 'object' && e !== null && Object.hasOwn(e, 'message')
     ? String((e as { message: unknown }).message)

@@ -15,7 +15,13 @@ import {
   type Assignment,
   type SymphonyRuntime,
 } from './runtime.js';
-import type { AgentResult, MemberOutcome, SymphonyAgent, SymphonyTeam, ToolExecution } from './types.js';
+import type {
+  AgentResult,
+  MemberOutcome,
+  SymphonyAgent,
+  SymphonyTeam,
+  ToolExecution,
+} from './types.js';
 
 export interface TeamTask {
   readonly team: SymphonyTeam;
@@ -60,7 +66,11 @@ export async function runTeam(rt: SymphonyRuntime, input: TeamTask): Promise<Age
     if ('code' in assigned) return failure(assigned.code, assigned.message, startTime, rt.now());
     // In assignment order, whatever order they finished in.
     const results = await Promise.all(assigned.map((a) => runMember(a.agent, a.task)));
-    ordered = assigned.map((a, i) => ({ agent: a.agent.name, task: a.task, result: results[i] as AgentResult }));
+    ordered = assigned.map((a, i) => ({
+      agent: a.agent.name,
+      task: a.task,
+      result: results[i] as AgentResult,
+    }));
   }
   const outcomes: MemberOutcome[] = ordered.map(({ agent, task, result }) => ({
     agent,
@@ -79,12 +89,20 @@ export async function runTeam(rt: SymphonyRuntime, input: TeamTask): Promise<Age
         ? only.result.result.response
         : ordered.map((d) => `## ${d.agent}\n${d.result.result.response}`).join('\n\n');
   // An llm_driven team succeeds when its manager does (it saw each member's failure and answered).
-  const failed = manager !== undefined ? (manager.success ? undefined : { agent: manager, name: 'manager' }) : undefined;
+  const failed =
+    manager !== undefined
+      ? manager.success
+        ? undefined
+        : { agent: manager, name: 'manager' }
+      : undefined;
   const failedMember = manager === undefined ? ordered.find((d) => !d.result.success) : undefined;
   const success = failed === undefined && failedMember === undefined;
   const error =
     failed !== undefined
-      ? { error: failed.agent.error ?? 'the manager failed', errorCode: failed.agent.errorCode ?? 'manager_failed' }
+      ? {
+          error: failed.agent.error ?? 'the manager failed',
+          errorCode: failed.agent.errorCode ?? 'manager_failed',
+        }
       : failedMember !== undefined
         ? {
             error: `${failedMember.agent}: ${failedMember.result.error ?? 'failed'}`,
@@ -156,7 +174,10 @@ async function assign(
         answer = await (delegator as NonNullable<typeof delegator>)({
           task,
           variables: input.variables,
-          team: { name: team.name, ...(team.description === undefined ? {} : { description: team.description }) },
+          team: {
+            name: team.name,
+            ...(team.description === undefined ? {} : { description: team.description }),
+          },
           members: members.map((m) => ({
             name: m.name,
             ...(m.description === undefined ? {} : { description: m.description }),
@@ -165,7 +186,10 @@ async function assign(
           })),
         });
       } catch (error) {
-        return { code: 'delegator_error', message: `delegator ${d.handler} failed: ${(error as Error).message}` };
+        return {
+          code: 'delegator_error',
+          message: `delegator ${d.handler} failed: ${(error as Error).message}`,
+        };
       }
       const list: readonly (string | Assignment)[] = typeof answer === 'string' ? [answer] : answer;
       const out: Assigned = [];
@@ -246,7 +270,7 @@ async function assignTool(members: readonly SymphonyAgent[]): Promise<ToolDefini
         type: 'function',
         function: {
           name: ASSIGN_TOOL,
-          description: 'Assign a task to a member of your team; returns the member\'s response.',
+          description: "Assign a task to a member of your team; returns the member's response.",
           parameters: {
             type: 'object',
             properties: {

@@ -58,7 +58,9 @@ function unwrap(value: unknown): unknown {
   if (!isPlainObject(value) || value['success'] !== true || !Object.hasOwn(value, 'result'))
     return value;
   const keys = Object.keys(value);
-  return keys.every((k) => k === 'success' || k === 'result' || k === 'metrics') ? value['result'] : value;
+  return keys.every((k) => k === 'success' || k === 'result' || k === 'metrics')
+    ? value['result']
+    : value;
 }
 
 /**

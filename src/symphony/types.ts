@@ -50,7 +50,10 @@ export type Delegation =
   | { readonly type: 'all' }
   | {
       readonly type: 'rule-based';
-      readonly rules: readonly { readonly condition: string; readonly assignTo: readonly string[] }[];
+      readonly rules: readonly {
+        readonly condition: string;
+        readonly assignTo: readonly string[];
+      }[];
     }
   | { readonly type: 'llm_driven' }
   | { readonly type: 'custom'; readonly handler: string };

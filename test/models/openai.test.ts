@@ -141,7 +141,7 @@ describe('openaiModel', () => {
     ]);
   });
 
-  it('a session reports the server\'s usage per turn, on the result and in the latency report', async () => {
+  it("a session reports the server's usage per turn, on the result and in the latency report", async () => {
     queue.push(sse([chunk({ content: 'One.' }), chunk({}, 'stop'), usageChunk]));
     const s = createSession({
       tools: await loadTools([]),

@@ -77,7 +77,10 @@ describe('latency report per turn', () => {
     const second = await s.run('again');
     expect(second.timings.usage).toEqual({ inputTokens: 50, outputTokens: 6 });
     const end = second.events.find((e) => e.type === 'turn-end');
-    expect(end?.type === 'turn-end' && end.timings?.usage).toEqual({ inputTokens: 50, outputTokens: 6 });
+    expect(end?.type === 'turn-end' && end.timings?.usage).toEqual({
+      inputTokens: 50,
+      outputTokens: 6,
+    });
     await s.close();
   });
 

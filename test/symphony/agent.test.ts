@@ -8,7 +8,9 @@ const lookup = {
   name: 'lookup',
   description: 'Look a thing up',
   type: 'search',
-  config: { inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+  config: {
+    inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+  },
 };
 
 async function one(agent: Record<string, unknown>, tools: unknown[] = [lookup]) {
@@ -40,18 +42,25 @@ describe('Symphony agents', () => {
     expect(call?.tools).toEqual([]);
   });
 
-  it('without systemPrompt the prompt starts with the agent\'s name; the run defaults to its task', async () => {
+  it("without systemPrompt the prompt starts with the agent's name; the run defaults to its task", async () => {
     const config = await one({ name: 'helper', task: 'Say hello', tools: ['lookup'] });
-    expect(systemPromptOf(config.agents.get('helper')!)).toBe('You are helper.\n\nYour task: Say hello');
+    expect(systemPromptOf(config.agents.get('helper')!)).toBe(
+      'You are helper.\n\nYour task: Say hello',
+    );
     const model = new ScriptedModel([{ text: 'Hello' }], { record: true });
-    const r = await createSymphony({ config, model, actions: { lookup: () => 'x' } }).runAgent({ agent: 'helper' });
+    const r = await createSymphony({ config, model, actions: { lookup: () => 'x' } }).runAgent({
+      agent: 'helper',
+    });
     expect(model.calls[0]?.messages[1]).toEqual({ role: 'user', content: 'Say hello' });
     expect(model.calls[0]?.tools.map((t) => t.function.name)).toEqual(['lookup']);
     expect(r.metrics.llmUsage.model).toBe('scripted');
   });
 
-  it('a model factory gets each agent\'s llm settings, once per agent', async () => {
-    const config = await one({ name: 'a', llm: { model: 'm1', temperature: 0.2, maxTokens: 300, provider: 'openai' } });
+  it("a model factory gets each agent's llm settings, once per agent", async () => {
+    const config = await one({
+      name: 'a',
+      llm: { model: 'm1', temperature: 0.2, maxTokens: 300, provider: 'openai' },
+    });
     const factory = vi.fn(() => new ScriptedModel([{ text: '1' }, { text: '2' }]));
     const s = createSymphony({ config, model: factory });
     await s.runAgent({ agent: 'a', task: 'x' });
@@ -66,7 +75,11 @@ describe('Symphony agents', () => {
   it('llm settings with one shared model are a warning naming them', async () => {
     const config = await one({ name: 'a', llm: { model: 'm1', temperature: 0.2 } });
     const warnings: string[] = [];
-    createSymphony({ config, model: new ScriptedModel([]), onWarning: (w) => warnings.push(`${w.path}: ${w.message}`) });
+    createSymphony({
+      config,
+      model: new ScriptedModel([]),
+      onWarning: (w) => warnings.push(`${w.path}: ${w.message}`),
+    });
     expect(warnings).toEqual([
       'agents.a.llm: temperature need a model factory (model: ({ agent, llm }) => Model); one model is shared, so they are not applied',
     ]);
@@ -76,27 +89,41 @@ describe('Symphony agents', () => {
     const config = await one({ name: 'a', tools: ['lookup'], maxCalls: 2 });
     const call = { tool_calls: [{ name: 'lookup', args: { q: 'x' } }] };
     const model = new ScriptedModel([call, call]);
-    const r = await createSymphony({ config, model, actions: { lookup: () => 'found' } }).runAgent({ agent: 'a', task: 't' });
+    const r = await createSymphony({ config, model, actions: { lookup: () => 'found' } }).runAgent({
+      agent: 'a',
+      task: 't',
+    });
     expect(r).toMatchObject({ success: false, errorCode: 'max_calls', metrics: { toolCalls: 2 } });
     expect(model.callCount).toBe(2);
   });
 
-  it('a tool\'s maxCalls is per run: the call past it is not run, and the model is told', async () => {
+  it("a tool's maxCalls is per run: the call past it is not run, and the model is told", async () => {
     const config = await one({ name: 'a', tools: ['lookup'] }, [{ ...lookup, maxCalls: 1 }]);
     const call = { tool_calls: [{ name: 'lookup', args: { q: 'x' } }] };
     const handler = vi.fn(() => 'found');
-    const s = createSymphony({ config, model: new ScriptedModel([call, call, { text: 'ok' }, call, { text: 'again' }]), actions: { lookup: handler } });
+    const s = createSymphony({
+      config,
+      model: new ScriptedModel([call, call, { text: 'ok' }, call, { text: 'again' }]),
+      actions: { lookup: handler },
+    });
     const r = await s.runAgent({ agent: 'a', task: 't' });
     expect(r.result.toolsExecuted.map((t) => t.success)).toEqual([true, false]);
-    expect(r.result.toolsExecuted[1]?.error).toMatch(/lookup may be called at most 1 time\(s\) per run/);
+    expect(r.result.toolsExecuted[1]?.error).toMatch(
+      /lookup may be called at most 1 time\(s\) per run/,
+    );
     expect(handler).toHaveBeenCalledTimes(1);
     // A new run counts afresh.
-    expect((await s.runAgent({ agent: 'a', task: 't' })).result.toolsExecuted[0]?.success).toBe(true);
+    expect((await s.runAgent({ agent: 'a', task: 't' })).result.toolsExecuted[0]?.success).toBe(
+      true,
+    );
   });
 
   it('a model failure is a failed result (model_error), not a throw', async () => {
     const config = await one({ name: 'a' });
-    const r = await createSymphony({ config, model: new ScriptedModel([{ error: 'upstream down' }]) }).runAgent({ agent: 'a', task: 't' });
+    const r = await createSymphony({
+      config,
+      model: new ScriptedModel([{ error: 'upstream down' }]),
+    }).runAgent({ agent: 'a', task: 't' });
     expect(r).toMatchObject({ success: false, errorCode: 'model_error', result: { response: '' } });
     expect(r.error).toMatch(/upstream down/);
   });
@@ -105,7 +132,10 @@ describe('Symphony agents', () => {
     vi.useFakeTimers();
     try {
       const config = await one({ name: 'a', timeout: 1000 });
-      const run = createSymphony({ config, model: new ScriptedModel([{ text: 'late', delayMs: 5000 }]) }).runAgent({ agent: 'a', task: 't' });
+      const run = createSymphony({
+        config,
+        model: new ScriptedModel([{ text: 'late', delayMs: 5000 }]),
+      }).runAgent({ agent: 'a', task: 't' });
       await vi.advanceTimersByTimeAsync(1000);
       expect(await run).toMatchObject({ success: false, errorCode: 'timeout' });
     } finally {
@@ -114,8 +144,13 @@ describe('Symphony agents', () => {
   });
 
   it('a handler given as a function in an object config runs', async () => {
-    const config = await one({ name: 'a', tools: ['lookup'] }, [{ ...lookup, handler: () => ({ success: true, result: 42 }) }]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'lookup', args: { q: 'x' } }] }, { text: 'done' }]);
+    const config = await one({ name: 'a', tools: ['lookup'] }, [
+      { ...lookup, handler: () => ({ success: true, result: 42 }) },
+    ]);
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'lookup', args: { q: 'x' } }] },
+      { text: 'done' },
+    ]);
     const r = await createSymphony({ config, model }).runAgent({ agent: 'a', task: 't' });
     expect(r.result.toolsExecuted[0]).toMatchObject({ name: 'lookup', success: true, result: 42 });
   });
@@ -123,12 +158,14 @@ describe('Symphony agents', () => {
   it('host mistakes throw at createSymphony, naming the tool or action', async () => {
     const config = await one({ name: 'a', tools: ['lookup'] });
     const model = new ScriptedModel([]);
-    expect(() => createSymphony({ config, model })).toThrow('tool lookup needs the host action "lookup" (actions: none)');
-    expect(() => createSymphony({ config, model, actions: { lookup: () => 1, lokup: () => 2 } })).toThrow(
-      'actions.lokup is the handler of no tool (tools: lookup)',
+    expect(() => createSymphony({ config, model })).toThrow(
+      'tool lookup needs the host action "lookup" (actions: none)',
     );
-    await expect(createSymphony({ config, model, actions: { lookup: () => 1 } }).runAgent({ agent: 'b' })).rejects.toThrow(
-      'no agent named "b" (agents: a)',
-    );
+    expect(() =>
+      createSymphony({ config, model, actions: { lookup: () => 1, lokup: () => 2 } }),
+    ).toThrow('actions.lokup is the handler of no tool (tools: lookup)');
+    await expect(
+      createSymphony({ config, model, actions: { lookup: () => 1 } }).runAgent({ agent: 'b' }),
+    ).rejects.toThrow('no agent named "b" (agents: a)');
   });
 });

@@ -37,7 +37,10 @@ describe('loadSymphony', () => {
     );
     const config = await loadSymphony({ source: file });
     expect(config.file).toBe(file);
-    expect(config.tools.get('notify')).toMatchObject({ category: 'communication', handler: 'notify' });
+    expect(config.tools.get('notify')).toMatchObject({
+      category: 'communication',
+      handler: 'notify',
+    });
     expect(config.toolSet.tools.get('notify')?.tool.function.parameters).toEqual({
       type: 'object',
       properties: { to: { type: 'string' } },
@@ -55,11 +58,18 @@ describe('loadSymphony', () => {
   });
 
   it('names the cycle of a pipeline and where it is', async () => {
-    const step = (id: string, dependencies: string[]) => ({ id, type: 'tool', tool: 't', dependencies });
+    const step = (id: string, dependencies: string[]) => ({
+      id,
+      type: 'tool',
+      tool: 't',
+      dependencies,
+    });
     expect(
       await problems({
         tools: [tool('t')],
-        pipelines: [{ name: 'p', steps: [step('start', []), step('a', ['b', 'start']), step('b', ['a'])] }],
+        pipelines: [
+          { name: 'p', steps: [step('start', []), step('a', ['b', 'start']), step('b', ['a'])] },
+        ],
       }),
     ).toEqual(['pipelines[0].steps[1].dependencies: cycle a -> b -> a']);
   });
@@ -67,19 +77,30 @@ describe('loadSymphony', () => {
   it('lists every problem at once, each with its path', async () => {
     const list = await problems({
       tools: [tool('t'), tool('t'), { name: 'bad name!' }],
-      agents: [{ name: 'a', tools: ['t', 'missing'], maxCalls: 0 }, { name: 'b', tools: ['nope'] }],
+      agents: [
+        { name: 'a', tools: ['t', 'missing'], maxCalls: 0 },
+        { name: 'b', tools: ['nope'] },
+      ],
       teams: [
         {
           name: 'team',
           agents: ['b', 'ghost'],
-          delegationStrategy: { type: 'rule-based', rules: [{ condition: 'task.contains(', assignTo: 'x' }] },
+          delegationStrategy: {
+            type: 'rule-based',
+            rules: [{ condition: 'task.contains(', assignTo: 'x' }],
+          },
         },
       ],
       pipelines: [
         {
           name: 'p',
           steps: [
-            { id: 's1', type: 'agent', agent: 'nobody', inputs: { q: '$undeclared', r: '@s2.result' } },
+            {
+              id: 's1',
+              type: 'agent',
+              agent: 'nobody',
+              inputs: { q: '$undeclared', r: '@s2.result' },
+            },
             { id: 's2', type: 'tool', tool: 't', dependencies: ['s9'], outputs: { v: 'result' } },
           ],
         },
@@ -91,7 +112,9 @@ describe('loadSymphony', () => {
       'tools[1].name: a second tool named "t"',
       'agents[1].tools[0]: no tool named "nope" (tools: t)',
       'teams[0].agents[1]: no agent named "ghost" (agents: b)',
-      expect.stringMatching(/^teams\[0\]\.delegationStrategy\.rules\[0\]\.condition: invalid CEL expression/),
+      expect.stringMatching(
+        /^teams\[0\]\.delegationStrategy\.rules\[0\]\.condition: invalid CEL expression/,
+      ),
       'teams[0].delegationStrategy.rules[0].assignTo: "x" is not a member of team team (members: b, ghost)',
       'pipelines[0].steps[0].agent: no agent named "nobody" (agents: b)',
       'pipelines[0].steps[1].dependencies[0]: no step with id "s9"',
@@ -109,7 +132,12 @@ describe('loadSymphony', () => {
             variables: { known: 1 },
             steps: [
               { id: 'a', type: 'tool', tool: 't', outputs: { fromA: '.result.x' } },
-              { id: 'b', type: 'tool', tool: 't', inputs: { q: '@a.result.x', k: '$known', n: { deep: ['$fromA'] } } },
+              {
+                id: 'b',
+                type: 'tool',
+                tool: 't',
+                inputs: { q: '@a.result.x', k: '$known', n: { deep: ['$fromA'] } },
+              },
             ],
           },
         ],
@@ -123,9 +151,22 @@ describe('loadSymphony', () => {
   it('warns unknown fields, and known ones it does not act on, by name', async () => {
     const config = await loadSymphony({
       source: {
-        tools: [tool('t', { nlp: 'send a message', apiKey: 'sk-1', colour: 'red', config: { inputSchema: { type: 'object' }, retries: 2 } })],
+        tools: [
+          tool('t', {
+            nlp: 'send a message',
+            apiKey: 'sk-1',
+            colour: 'red',
+            config: { inputSchema: { type: 'object' }, retries: 2 },
+          }),
+        ],
         agents: [{ name: 'a', tools: ['t'], llm: { model: 'm', topK: 3 }, mood: 'calm' }],
-        pipelines: [{ name: 'p', steps: [{ id: 's', type: 'tool', tool: 't', retryConfig: { jitter: true } }], owner: 'me' }],
+        pipelines: [
+          {
+            name: 'p',
+            steps: [{ id: 's', type: 'tool', tool: 't', retryConfig: { jitter: true } }],
+            owner: 'me',
+          },
+        ],
         extra: true,
       },
     });
@@ -140,20 +181,29 @@ describe('loadSymphony', () => {
       'pipelines[0].owner: unknown_field',
       'pipelines[0].steps[0].retryConfig.jitter: unknown_field',
     ]);
-    await expect(loadSymphony({ source: { tools: [tool('t', { colour: 1 })] }, strict: true })).rejects.toThrow(
-      /tools\[0\]\.colour: unknown field "colour"/,
-    );
+    await expect(
+      loadSymphony({ source: { tools: [tool('t', { colour: 1 })] }, strict: true }),
+    ).rejects.toThrow(/tools\[0\]\.colour: unknown field "colour"/);
   });
 
   it('a file that is not JSON or YAML is a DefinitionError naming the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'symphony-'));
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{ "tools": [');
-    await expect(loadSymphony({ source: file })).rejects.toThrow(/invalid Symphony configuration:\n.*bad\.json: invalid JSON/);
+    await expect(loadSymphony({ source: file })).rejects.toThrow(
+      /invalid Symphony configuration:\n.*bad\.json: invalid JSON/,
+    );
   });
 
   it('an inputSchema the engine refuses is reported under config.inputSchema', async () => {
-    const list = await problems({ tools: [{ name: 't', config: { inputSchema: { type: 'object', properties: { a: { type: 'strnig' } } } } }] });
+    const list = await problems({
+      tools: [
+        {
+          name: 't',
+          config: { inputSchema: { type: 'object', properties: { a: { type: 'strnig' } } } },
+        },
+      ],
+    });
     expect(list.length).toBeGreaterThan(0);
     expect(list[0]).toMatch(/^tools\[0\]\.config\.inputSchema/);
   });

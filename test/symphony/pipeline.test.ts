@@ -7,7 +7,11 @@ import { ScriptedModel } from '../../src/testing.js';
 
 const tool = (name: string) => ({ name, config: { inputSchema: { type: 'object' } } });
 
-async function pipeline(steps: unknown[], actions: Record<string, ActionHandler>, extra: Record<string, unknown> = {}) {
+async function pipeline(
+  steps: unknown[],
+  actions: Record<string, ActionHandler>,
+  extra: Record<string, unknown> = {},
+) {
   const config = await loadSymphony({
     source: { tools: Object.keys(actions).map(tool), pipelines: [{ name: 'p', steps, ...extra }] },
   });
@@ -67,7 +71,13 @@ describe('Symphony pipelines', () => {
     const { s } = await pipeline(
       [
         { id: 'a', type: 'tool', tool: 'first' },
-        { id: 'b', type: 'tool', tool: 'second', dependencies: ['a'], inputs: { x: '@a.result.items.3' } },
+        {
+          id: 'b',
+          type: 'tool',
+          tool: 'second',
+          dependencies: ['a'],
+          inputs: { x: '@a.result.items.3' },
+        },
       ],
       { first: () => ({ items: [1] }), second: () => 'never' },
     );
@@ -81,16 +91,30 @@ describe('Symphony pipelines', () => {
   });
 
   it('an output path that is not there fails the step with missing_output', async () => {
-    const { s } = await pipeline([{ id: 'a', type: 'tool', tool: 'first', outputs: { v: '.result.nope' } }], { first: () => ({ x: 1 }) });
+    const { s } = await pipeline(
+      [{ id: 'a', type: 'tool', tool: 'first', outputs: { v: '.result.nope' } }],
+      { first: () => ({ x: 1 }) },
+    );
     const r = await s.runPipeline({ pipeline: 'p' });
-    expect(r.steps[0]).toMatchObject({ status: 'failed', errorCode: 'missing_output', error: "outputs.v: the step's result has no .result.nope" });
+    expect(r.steps[0]).toMatchObject({
+      status: 'failed',
+      errorCode: 'missing_output',
+      error: "outputs.v: the step's result has no .result.nope",
+    });
     expect(r.variables).toEqual({});
   });
 
   it('a literal string is passed as written; only whole $name / @id.path strings are references', async () => {
     const seen: unknown[] = [];
     const { s } = await pipeline(
-      [{ id: 'a', type: 'tool', tool: 'echo', inputs: { price: '$5 off', mail: 'me@example.com', n: '$n', list: ['$n', 2] } }],
+      [
+        {
+          id: 'a',
+          type: 'tool',
+          tool: 'echo',
+          inputs: { price: '$5 off', mail: 'me@example.com', n: '$n', list: ['$n', 2] },
+        },
+      ],
       { echo: (args) => seen.push(args) },
       { variables: { n: 7 } },
     );
@@ -106,7 +130,11 @@ describe('Symphony pipelines', () => {
       });
       const run = s.runPipeline({ pipeline: 'p' });
       await vi.advanceTimersByTimeAsync(1000);
-      expect((await run).steps[0]).toMatchObject({ status: 'failed', errorCode: 'timeout', error: 'step a did not finish within 1000 ms' });
+      expect((await run).steps[0]).toMatchObject({
+        status: 'failed',
+        errorCode: 'timeout',
+        error: 'step a did not finish within 1000 ms',
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -116,7 +144,12 @@ describe('Symphony pipelines', () => {
     const failing = vi.fn(() => ({ success: false, error: 'bad input' }));
     const { s, delays } = await pipeline(
       [
-        { id: 'a', type: 'tool', tool: 'f', retryConfig: { maxAttempts: 3, retryableErrors: ['timeout'] } },
+        {
+          id: 'a',
+          type: 'tool',
+          tool: 'f',
+          retryConfig: { maxAttempts: 3, retryableErrors: ['timeout'] },
+        },
         { id: 'b', type: 'tool', tool: 'f', retryConfig: { enabled: false, maxAttempts: 3 } },
       ],
       { f: failing },
@@ -129,9 +162,25 @@ describe('Symphony pipelines', () => {
   });
 
   it('retryableErrors also match a part of the message', async () => {
-    const f = vi.fn().mockReturnValueOnce({ success: false, error: 'HTTP 503 from storage' }).mockReturnValue('ok');
-    const { s } = await pipeline([{ id: 'a', type: 'tool', tool: 'f', retryConfig: { maxAttempts: 2, retryableErrors: ['503'] } }], { f });
-    expect((await s.runPipeline({ pipeline: 'p' })).steps[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
+    const f = vi
+      .fn()
+      .mockReturnValueOnce({ success: false, error: 'HTTP 503 from storage' })
+      .mockReturnValue('ok');
+    const { s } = await pipeline(
+      [
+        {
+          id: 'a',
+          type: 'tool',
+          tool: 'f',
+          retryConfig: { maxAttempts: 2, retryableErrors: ['503'] },
+        },
+      ],
+      { f },
+    );
+    expect((await s.runPipeline({ pipeline: 'p' })).steps[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+    });
   });
 
   it('aborting the run stops it: the running step is cancelled and the rest skipped', async () => {
@@ -154,8 +203,10 @@ describe('Symphony pipelines', () => {
     expect(r.steps.map((x) => x.status)).toEqual(['failed', 'skipped']);
   });
 
-  it('an unknown pipeline is the caller\'s TypeError, naming the pipelines', async () => {
+  it("an unknown pipeline is the caller's TypeError, naming the pipelines", async () => {
     const { s } = await pipeline([{ id: 'a', type: 'tool', tool: 'f' }], { f: () => 1 });
-    await expect(s.runPipeline({ pipeline: 'q' })).rejects.toThrow('no pipeline named "q" (pipelines: p)');
+    await expect(s.runPipeline({ pipeline: 'q' })).rejects.toThrow(
+      'no pipeline named "q" (pipelines: p)',
+    );
   });
 });

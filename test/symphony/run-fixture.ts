@@ -52,7 +52,8 @@ export async function runExample(example: Example): Promise<ExampleRun> {
     actions[tool] = (args) => {
       const seen = calls.get(tool) as Record<string, unknown>[];
       seen.push({ ...args });
-      if (script.calls !== undefined) return script.calls[Math.min(seen.length, script.calls.length) - 1];
+      if (script.calls !== undefined)
+        return script.calls[Math.min(seen.length, script.calls.length) - 1];
       return script.returns;
     };
   }
@@ -68,7 +69,10 @@ export async function runExample(example: Example): Promise<ExampleRun> {
     },
     actions,
     delegators: Object.fromEntries(
-      Object.entries(example.delegators ?? {}).map(([name, answer]) => [name, () => answer as string[]]),
+      Object.entries(example.delegators ?? {}).map(([name, answer]) => [
+        name,
+        () => answer as string[],
+      ]),
     ),
     onWarning: (w) => warnings.push(w),
     _internal: {
@@ -81,10 +85,21 @@ export async function runExample(example: Example): Promise<ExampleRun> {
   const run = example.run;
   const result =
     'pipeline' in run
-      ? await symphony.runPipeline({ pipeline: run.pipeline, ...(run.variables ? { variables: run.variables } : {}) })
+      ? await symphony.runPipeline({
+          pipeline: run.pipeline,
+          ...(run.variables ? { variables: run.variables } : {}),
+        })
       : 'team' in run
-        ? await symphony.runTeam({ team: run.team, task: run.task, ...(run.variables ? { variables: run.variables } : {}) })
-        : await symphony.runAgent({ agent: run.agent, ...(run.task ? { task: run.task } : {}), ...(run.variables ? { variables: run.variables } : {}) });
+        ? await symphony.runTeam({
+            team: run.team,
+            task: run.task,
+            ...(run.variables ? { variables: run.variables } : {}),
+          })
+        : await symphony.runAgent({
+            agent: run.agent,
+            ...(run.task ? { task: run.task } : {}),
+            ...(run.variables ? { variables: run.variables } : {}),
+          });
   for (const model of models.values()) model.assertComplete();
   return { config, result, delays, models, calls, warnings: [...config.warnings, ...warnings] };
 }
