@@ -9,7 +9,7 @@ import { isModelError } from '../models/errors.js';
 import { createSession } from '../session/create-session.js';
 import type { SessionEvent, SessionOptions } from '../session/types.js';
 import { systemPromptOf } from './prompt.js';
-import { metrics, type SymphonyRuntime } from './runtime.js';
+import { failure, metrics, type SymphonyRuntime } from './runtime.js';
 import { actionsFor, toolSetFor } from './tools.js';
 import type { AgentResult, SymphonyAgent, ToolExecution } from './types.js';
 
@@ -52,7 +52,13 @@ export async function runAgentTask(rt: SymphonyRuntime, task: AgentTask): Promis
     _internal: { now: rt.now },
   };
   const modelName = agent.llm?.model ?? model.name;
-  task.signal?.throwIfAborted();
+  if (task.signal?.aborted === true)
+    return failure(
+      'cancelled',
+      `agent ${agent.name} was stopped before it started`,
+      startTime,
+      rt.now(),
+    );
   const session = createSession(options);
   let closing: Promise<void> | undefined;
   const stop = (): void => void (closing ??= session.close());

@@ -143,6 +143,24 @@ describe('Symphony agents', () => {
     }
   });
 
+  it('aborting the signal ends the run with a cancelled result, before or during it', async () => {
+    const config = await one({ name: 'a' });
+    const s = createSymphony({
+      config,
+      model: new ScriptedModel([{ text: 'slow', delayMs: 60_000 }]),
+    });
+    const before = new AbortController();
+    before.abort();
+    expect(await s.runAgent({ agent: 'a', task: 't', signal: before.signal })).toMatchObject({
+      success: false,
+      errorCode: 'cancelled',
+    });
+    const during = new AbortController();
+    const run = s.runAgent({ agent: 'a', task: 't', signal: during.signal });
+    setImmediate(() => during.abort());
+    expect(await run).toMatchObject({ success: false, errorCode: 'cancelled' });
+  });
+
   it('a handler given as a function in an object config runs', async () => {
     const config = await one({ name: 'a', tools: ['lookup'] }, [
       { ...lookup, handler: () => ({ success: true, result: 42 }) },
