@@ -7,6 +7,13 @@
  */
 import type { z } from 'zod';
 import { loadTools, readToolsFile } from '../definition/load.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  MAX_DEFINITION_DEPTH,
+  measureValue,
+  pathTooDeep,
+  type SizeMemo,
+} from '../definition/document-limits.js';
 import { formatPath, joinPath } from '../definition/json-path.js';
 import type { ToolSet } from '../definition/types.js';
 import { DefinitionError } from '../errors.js';
@@ -61,6 +68,8 @@ export async function loadSymphony(options: LoadSymphonyOptions): Promise<Sympho
     }
   }
   const issues = new Issues(file);
+  checkLimits(value, issues);
+  if (issues.failed()) throw new DefinitionError(issues.list, HEADING);
   const parts = parseParts(value, issues);
   if (parts.rules) await import('../expressions/cel-register.js');
   // Resolved even after shape errors, so one load reports every problem.
@@ -203,6 +212,34 @@ async function toToolSet(
     return undefined;
   }
 }
+
+/**
+ * Size, depth and cycles, measured without recursion before anything walks the value: a
+ * configuration nested deeper than a definition may be (plus the levels of its own sections), a
+ * cyclic object, or one over the file cap with aliases expanded is refused, naming where.
+ */
+function checkLimits(value: unknown, issues: Issues): void {
+  const memo: SizeMemo = new Map();
+  const size = measureValue(value, memo);
+  if (size === 'cycle')
+    return issues.error('', 'contains itself (a cycle of references)', 'cyclic');
+  const limit = MAX_DEFINITION_DEPTH + CONFIG_LEVELS;
+  if (size.height > limit)
+    issues.error(
+      formatPath('', pathTooDeep(value, limit, memo)),
+      `nested more than ${limit} levels deep`,
+      'too_deep',
+    );
+  if (size.bytes > DEFAULT_MAX_FILE_BYTES)
+    issues.error(
+      '',
+      `larger than ${DEFAULT_MAX_FILE_BYTES} bytes with aliases expanded`,
+      'too_large',
+    );
+}
+
+/** Levels a configuration adds above what a tool definition may hold (`pipelines[0].steps[0]`). */
+const CONFIG_LEVELS = 4;
 
 /** zod's issues under `base`, each with its path. */
 export function report(issues: Issues, base: string, error: z.ZodError | undefined): void {

@@ -195,6 +195,25 @@ describe('loadSymphony', () => {
     );
   });
 
+  it('a configuration nested too deep, or containing itself, is refused before anything walks it', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    const tooDeep = {
+      tools: [tool('t')],
+      pipelines: [
+        { name: 'p', steps: [{ id: 's', type: 'tool', tool: 't', inputs: { q: deep } }] },
+      ],
+    };
+    await expect(loadSymphony({ source: tooDeep })).rejects.toThrow(
+      /pipelines\[0\]\.steps\[0\]\.inputs\.q(\.a)+: nested more than 68 levels deep/,
+    );
+    const cyclic: Record<string, unknown> = { tools: [] };
+    cyclic['agents'] = [{ name: 'a', self: cyclic }];
+    await expect(loadSymphony({ source: cyclic })).rejects.toThrow(
+      'contains itself (a cycle of references)',
+    );
+  });
+
   it('an inputSchema the engine refuses is reported under config.inputSchema', async () => {
     const list = await problems({
       tools: [
