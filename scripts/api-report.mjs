@@ -19,6 +19,7 @@ const ENTRIES = {
   handlers: 'dist/entries/handlers.d.ts',
   transform: 'dist/entries/transform.d.ts',
   mcp: 'dist/entries/mcp.d.ts',
+  symphony: 'dist/entries/symphony.d.ts',
 };
 
 const temp = mkdtempSync(join(tmpdir(), 'switchboard-api-'));

@@ -195,11 +195,8 @@ async function* streamChat(input: {
     arm();
     for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
       arm();
-      if (chunk.usage)
-        usage = {
-          inputTokens: chunk.usage.prompt_tokens,
-          outputTokens: chunk.usage.completion_tokens,
-        };
+      // On its own last chunk (OpenAI) or on the finishing one (some compatible servers).
+      if (chunk.usage) usage = usageOf(chunk.usage);
       for (const choice of chunk.choices) {
         if (choice.index !== 0) continue;
         const delta = choice.delta;
@@ -237,6 +234,24 @@ async function* streamChat(input: {
     yield { type: 'tool-call', call: { id: call.id, name: call.name, arguments: call.arguments } };
   }
   yield usage === undefined ? { type: 'finish' } : { type: 'finish', usage };
+}
+
+/**
+ * The server's token counts; a count it left out or sent as something else than a whole
+ * non-negative number is 0, so sums over a turn stay numbers.
+ */
+function usageOf(usage: {
+  readonly prompt_tokens?: unknown;
+  readonly completion_tokens?: unknown;
+}): ModelUsage {
+  return {
+    inputTokens: tokens(usage.prompt_tokens),
+    outputTokens: tokens(usage.completion_tokens),
+  };
+}
+
+function tokens(n: unknown): number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
 /**

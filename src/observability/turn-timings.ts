@@ -1,6 +1,7 @@
 /**
  * A turn's latency report as the session returns it, and the report of a turn that never ran.
  */
+import { NO_USAGE, type ModelUsage } from '../models/types.js';
 import type { ModelCallTimings, TurnTimings } from './types.js';
 
 /**
@@ -15,13 +16,21 @@ export function turnTimings(
   modelCalls: readonly ModelCallTimings[],
   tools: TurnTimings['tools'],
   phrasesSpoken: number,
+  usage: ModelUsage,
 ): TurnTimings {
   if (firstToken === undefined)
     return firstToolCall === undefined
-      ? { totalMs, modelCalls, tools, phrasesSpoken }
-      : { totalMs, modelTimeToFirstToolCallMs: firstToolCall, modelCalls, tools, phrasesSpoken };
+      ? { totalMs, modelCalls, tools, phrasesSpoken, usage }
+      : {
+          totalMs,
+          modelTimeToFirstToolCallMs: firstToolCall,
+          modelCalls,
+          tools,
+          phrasesSpoken,
+          usage,
+        };
   return firstToolCall === undefined
-    ? { totalMs, modelTimeToFirstTokenMs: firstToken, modelCalls, tools, phrasesSpoken }
+    ? { totalMs, modelTimeToFirstTokenMs: firstToken, modelCalls, tools, phrasesSpoken, usage }
     : {
         totalMs,
         modelTimeToFirstTokenMs: firstToken,
@@ -29,6 +38,7 @@ export function turnTimings(
         modelCalls,
         tools,
         phrasesSpoken,
+        usage,
       };
 }
 
@@ -38,4 +48,5 @@ export const NO_TIMINGS: TurnTimings = Object.freeze({
   modelCalls: [],
   tools: [],
   phrasesSpoken: 0,
+  usage: NO_USAGE,
 });

@@ -60,6 +60,8 @@ export class TurnTracing {
   #tools: ToolCallTimings[] = [];
   #firstToolCallMs: number | undefined;
   #phrases = 0;
+  #inputTokens = 0;
+  #outputTokens = 0;
   // The model call under way (modelStart … modelEnd).
   #modelStarted = 0;
   #modelSpan: Span | undefined = undefined;
@@ -152,6 +154,11 @@ export class TurnTracing {
     };
     if (firstToken !== undefined) timings.timeToFirstTokenMs = firstToken;
     if (firstToolCall !== undefined) timings.timeToFirstToolCallMs = firstToolCall;
+    if (usage !== undefined) {
+      timings.usage = usage;
+      this.#inputTokens += usage.inputTokens;
+      this.#outputTokens += usage.outputTokens;
+    }
     this.#modelCalls = append(this.#modelCalls, timings);
     const span = this.#modelSpan;
     if (span === undefined) return;
@@ -246,10 +253,14 @@ export class TurnTracing {
       this.#modelCalls,
       this.#tools,
       this.#phrases,
+      { inputTokens: this.#inputTokens, outputTokens: this.#outputTokens },
     );
     const span = this.#span;
     if (span !== undefined) {
       span.setAttribute('switchboard.interrupted', outcome.interrupted);
+      // The turn's tokens over all its model calls (each model span has its own).
+      span.setAttribute('gen_ai.usage.input_tokens', this.#inputTokens);
+      span.setAttribute('gen_ai.usage.output_tokens', this.#outputTokens);
       span.setAttribute('switchboard.tool_calls', this.#tools.length);
       if (outcome.error !== undefined)
         fail(span, outcome.error.code, this.scrubbed(outcome.error.message));

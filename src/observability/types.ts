@@ -2,6 +2,7 @@
  * Public types of observability: tracing options and the per-turn latency report.
  */
 import type { Tracer } from '@opentelemetry/api';
+import type { ModelUsage } from '../models/types.js';
 
 /** OpenTelemetry settings of a session. Spans are made only when the host registered a provider. */
 export interface TracingOptions {
@@ -26,6 +27,8 @@ export interface ModelCallTimings {
   readonly timeToFirstTokenMs?: number;
   /** First complete tool call; absent when the answer had none. */
   readonly timeToFirstToolCallMs?: number;
+  /** The tokens this call used, as the model reported them; absent when it reported none. */
+  readonly usage?: ModelUsage;
 }
 
 /** One tool call of a turn. */
@@ -50,4 +53,6 @@ export interface TurnTimings {
   readonly tools: readonly ToolCallTimings[];
   /** Bridge and pre-tool phrases spoken during the turn. */
   readonly phrasesSpoken: number;
+  /** Tokens of the turn's model calls together (0 for calls that reported none). */
+  readonly usage: ModelUsage;
 }

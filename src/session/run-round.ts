@@ -284,7 +284,8 @@ export async function runRound(
   } catch (err) {
     if (!turn.stopped) error = scrubbedModelError(asModelError(err, model.name), host.secrets());
   }
-  tracing?.modelEnd(usage, error);
+  // NO_USAGE itself is the answer that reported none (a script without usage, a server without it).
+  tracing?.modelEnd(usage === NO_USAGE ? undefined : usage, error);
   if (fault !== undefined) {
     // The calls already started finish (or fail) first; nothing is left running behind the turn.
     await Promise.allSettled(pending);

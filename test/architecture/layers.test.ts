@@ -24,7 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['handlers'],
   ['observability'],
   ['session'],
-  ['agent-format', 'realtime', 'redis', 'import', 'mcp'],
+  ['agent-format', 'realtime', 'redis', 'import', 'mcp', 'symphony'],
   ['harness', 'serve'],
   ['cli'],
   ['index.ts', 'testing.ts', 'entries'],

@@ -122,6 +122,38 @@ describe('openaiModel', () => {
     expect(body).not.toHaveProperty('tools');
   });
 
+  it('reads usage sent on the finishing chunk; a missing or malformed count is 0', async () => {
+    const finishing = (usage: Record<string, unknown>) => ({ ...chunk({}, 'stop'), usage });
+    queue.push(
+      sse([chunk({ content: 'Hi' }), finishing({ prompt_tokens: 9, completion_tokens: 2 })]),
+      sse([chunk({ content: 'Hi' }), finishing({ prompt_tokens: 9 })]),
+      sse([chunk({ content: 'Hi' }), finishing({ prompt_tokens: -1, completion_tokens: '3' })]),
+      sse([chunk({ content: 'Hi' }), chunk({}, 'stop')]),
+    );
+    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const finishes = [];
+    for (let i = 0; i < 4; i++) finishes.push((await collect(model.stream(request()))).at(-1));
+    expect(finishes).toEqual([
+      { type: 'finish', usage: { inputTokens: 9, outputTokens: 2 } },
+      { type: 'finish', usage: { inputTokens: 9, outputTokens: 0 } },
+      { type: 'finish', usage: { inputTokens: 0, outputTokens: 0 } },
+      { type: 'finish' },
+    ]);
+  });
+
+  it("a session reports the server's usage per turn, on the result and in the latency report", async () => {
+    queue.push(sse([chunk({ content: 'One.' }), chunk({}, 'stop'), usageChunk]));
+    const s = createSession({
+      tools: await loadTools([]),
+      model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
+    });
+    const r = await s.run('count');
+    expect(r.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
+    expect(r.timings.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
+    expect(r.timings.modelCalls[0]?.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
+    await s.close();
+  });
+
   it('accumulates two parallel tool calls whose deltas are split and interleaved', async () => {
     queue.push(
       sse([

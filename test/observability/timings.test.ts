@@ -50,6 +50,40 @@ describe('latency report per turn', () => {
     await s.close();
   });
 
+  it('reports the tokens of each model call and of the turn, on the result and on turn-end', async () => {
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: { type: 'function', function: { name: 'look', parameters: { type: 'object' } } },
+      },
+    ]);
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'look', args: {} }], usage: { inputTokens: 30, outputTokens: 4 } },
+        { text: 'none reported' },
+        { text: 'Done.', usage: { inputTokens: 50, outputTokens: 6 } },
+      ]),
+      actions: { look: () => 'seen' },
+    });
+    const first = await s.run('go');
+    expect(first.timings.modelCalls.map((c) => c.usage)).toEqual([
+      { inputTokens: 30, outputTokens: 4 },
+      undefined,
+    ]);
+    expect(first.timings.usage).toEqual({ inputTokens: 30, outputTokens: 4 });
+    expect(first.usage).toEqual(first.timings.usage);
+    // Per turn: the next turn starts from zero.
+    const second = await s.run('again');
+    expect(second.timings.usage).toEqual({ inputTokens: 50, outputTokens: 6 });
+    const end = second.events.find((e) => e.type === 'turn-end');
+    expect(end?.type === 'turn-end' && end.timings?.usage).toEqual({
+      inputTokens: 50,
+      outputTokens: 6,
+    });
+    await s.close();
+  });
+
   it('counts bridge phrases and is in the harness JSON report', async () => {
     const result = await runFixture('fixtures/conversations/bridge-phrase.yaml');
     expect(result.status).toBe('passed');

@@ -117,6 +117,12 @@ describe('OpenTelemetry spans', () => {
       'gen_ai.usage.output_tokens': 7,
     });
     expect(chats[0]!.events.map((e) => e.name)).toContain('gen_ai.first_token');
+    // A call that reported no usage has none on its span; the turn span has the turn's sum.
+    expect(chats[1]!.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
+    expect(first!.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 12,
+      'gen_ai.usage.output_tokens': 7,
+    });
     expect(chats[2]!.status.code).toBe(2); // ERROR
     expect(chats[2]!.attributes['error.type']).toBe('http_status');
     expect(second!.status.code).toBe(2);

@@ -97,6 +97,7 @@ describe("a turn's records", () => {
       'modelCalls',
       'tools',
       'phrasesSpoken',
+      'usage',
     ]);
     expect(Object.keys(result.timings.tools[0] ?? {})).toEqual([
       'callId',
