@@ -14,7 +14,7 @@ import { DefinitionError, formatIssue } from '../../errors.js';
 import type { ActionHandler } from '../../handlers/types.js';
 import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
-import { readServices } from './repl.js';
+import { readCommands, readServices } from './repl.js';
 
 export const mcpHelp = `Usage: switchboard mcp <tools-file> [options]
 
@@ -32,6 +32,8 @@ Options:
                           exports, or a default export object of them); action tools without
                           a handler are not served
   --services <file|json>  services with their auth for endpoint calls
+  --commands <file|json>  programs command tools run, by name (docs/handlers.md), e.g.
+                          '{"synapse": {"path": "/usr/local/bin/synapse"}}'
   --vars <json>           initial variables of every MCP session
   --language <tag>        initial language of every MCP session (default en-US)
   --allow-private-networks  let endpoint tools reach loopback and private addresses
@@ -52,6 +54,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
       'allow-origin': { type: 'string', multiple: true },
       actions: { type: 'string' },
       services: { type: 'string' },
+      commands: { type: 'string' },
       vars: { type: 'string' },
       language: { type: 'string' },
       'allow-private-networks': { type: 'boolean' },
@@ -70,6 +73,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
     throw new UsageError('--token and --allow-origin apply to --http only');
   const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
   const services = await readServices(values.services);
+  const commands = await readCommands(values.commands);
   const actions = values.actions === undefined ? undefined : await readActions(values.actions);
   const file = positionals[0] as string;
   let tools: ToolSet;
@@ -95,11 +99,17 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
       },
       ...(actions === undefined ? {} : { actions }),
       ...(services === undefined ? {} : { services }),
+      ...(commands === undefined ? {} : { commands }),
       ...(values.language === undefined ? {} : { language: values.language }),
       onWarning: (w) => io.stderr.write(`warning: ${formatIssue(w)}\n`),
     });
   } catch (error) {
     io.stderr.write(`switchboard mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (
+      error instanceof DefinitionError &&
+      error.issues.some((i) => i.code === 'command_not_registered')
+    )
+      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
     return EXIT.unusable;
   }
   const unserved = server.unservedActions;

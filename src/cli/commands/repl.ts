@@ -177,7 +177,7 @@ export async function readServices(
 }
 
 /** `--commands`: inline JSON, or a JSON/YAML file; createSession checks each command's settings. */
-async function readCommands(
+export async function readCommands(
   value: string | undefined,
 ): Promise<Record<string, CommandConfig> | undefined> {
   if (value === undefined) return undefined;
