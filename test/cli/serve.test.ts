@@ -269,6 +269,27 @@ describe('switchboard serve', () => {
     });
   });
 
+  it('command tools: refused without --commands (naming the option), a bad --commands refused', async () => {
+    const run = async (...args: string[]): Promise<{ status: number; stderr: string }> => {
+      let stderr = '';
+      const io = {
+        stdout: { write: () => true },
+        stderr: { write: (t: string) => (stderr += t) },
+        stdin: process.stdin,
+        env: {},
+      };
+      const base = ['serve', 'fixtures/tools/synapse.json', '--base-url', 'http://127.0.0.1:9/v1'];
+      return { status: await runCli([...base, ...args], io), stderr };
+    };
+    const missing = await run();
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('runs command "synapse", which the host does not register');
+    expect(missing.stderr).toContain('--commands');
+    const relative = await run('--commands', '{"synapse":{"path":"bin/synapse"}}');
+    expect(relative.status).toBe(2);
+    expect(relative.stderr).toContain('commands.synapse');
+  });
+
   it('refuses a start without a model', () => {
     const r = cli(['serve', toolsFile]);
     expect(r.status).toBe(2);

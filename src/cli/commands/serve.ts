@@ -18,7 +18,7 @@ import { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../../serve/serve
 import { createSession } from '../../session/create-session.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
-import { DEFAULT_OPENAI_MODEL, readServices } from './repl.js';
+import { DEFAULT_OPENAI_MODEL, readCommands, readServices } from './repl.js';
 
 const L = DEFAULT_SERVER_LIMITS;
 
@@ -39,6 +39,7 @@ Options:
   --vars <json>           session variables of every run
   --services <file|json>  services with their auth for endpoint calls, e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}'
+  --commands <file|json>  programs command tools run, by name (docs/handlers.md)
 
 Network policy of endpoint tools:
   --deny-private-networks   refuse loopback, private and link-local addresses (the default)
@@ -87,6 +88,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       prompt: { type: 'string' },
       vars: { type: 'string' },
       services: { type: 'string' },
+      commands: { type: 'string' },
       'deny-private-networks': { type: 'boolean' },
       'allow-private-networks': { type: 'boolean' },
       'allow-host': { type: 'string', multiple: true },
@@ -112,6 +114,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const networkPolicy = networkPolicyOf(values);
   const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
   const services = await readServices(values.services);
+  const commands = await readCommands(values.commands);
   const file = positionals[0] as string;
 
   let tools: ToolSet;
@@ -146,6 +149,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     vars,
     networkPolicy,
     ...(services === undefined ? {} : { services }),
+    ...(commands === undefined ? {} : { commands }),
     ...(values.prompt === undefined ? {} : { prompt: values.prompt }),
   };
   // Every request builds a session from these options: refuse them now, not in every answer.
@@ -155,6 +159,11 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     io.stderr.write(
       `switchboard serve: ${error instanceof Error ? error.message : String(error)}\n`,
     );
+    if (
+      error instanceof DefinitionError &&
+      error.issues.some((i) => i.code === 'command_not_registered')
+    )
+      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
     return EXIT.unusable;
   }
   let agent: AgentServer;
