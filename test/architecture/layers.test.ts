@@ -19,6 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['session'],
   ['agent-format', 'realtime', 'redis', 'import'],
   ['harness', 'serve'],
+  ['studio'],
   ['cli'],
   ['index.ts', 'testing.ts', 'entries'],
 ];

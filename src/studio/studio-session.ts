@@ -1,0 +1,347 @@
+/**
+ * The studio's live conversation: a session over the tool set whose model is the page (manual)
+ * or an OpenAI-compatible model, whose HTTP goes out for real or to the page's HTTP double, and
+ * which records each turn for the timeline and for "save as fixture" (as the REPL's `/save`).
+ */
+import { basename, join, resolve } from 'node:path';
+import { Agent, type Dispatcher } from 'undici';
+import type { ToolSet } from '../definition/types.js';
+import type { ActionHandler } from '../handlers/types.js';
+import { SecretSet } from '../handlers/endpoint/secret-set.js';
+import { fixtureActions } from '../harness/fixture-actions.js';
+import { httpExchangeSchema, type HttpExchange } from '../harness/fixture-schema.js';
+import type { RecordedTurn } from '../harness/fixture-writer.js';
+import { createHttpDouble, type HttpDouble } from '../harness/http-double.js';
+import { ManualModel, type ManualStep } from '../harness/manual-model.js';
+import {
+  createRecordingDispatcher,
+  type RecordingDispatcher,
+} from '../harness/recording-dispatcher.js';
+import { RecordingModel } from '../harness/recording-model.js';
+import { recordTurn, saveFixture } from '../harness/session-recording.js';
+import type { Model } from '../models/types.js';
+import { createSession } from '../session/create-session.js';
+import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../session/types.js';
+import type { DoubleExchange, StudioState, TimelineTurn } from './protocol.js';
+import { StudioProblem } from './studio-problem.js';
+import { buildTimelineTurn, type TimedEvent } from './timeline.js';
+
+const SESSION_ID = 'studio';
+
+/** Options of {@link StudioSession}. */
+export interface StudioSessionOptions {
+  readonly tools: ToolSet;
+  /** Absolute path of the tools file (a saved fixture names it relative to itself). */
+  readonly toolsFile: string;
+  /** `manual`: the page plays the model. */
+  readonly model: Model | 'manual';
+  readonly services?: Readonly<Record<string, ServiceConfig>>;
+  readonly language?: string;
+  readonly languages?: readonly string[];
+  /** Where "save as fixture" writes. */
+  readonly fixturesDir: string;
+  /** Called on every change the page should see. */
+  readonly onChange: () => void;
+  /** Monotonic ms clock for the timeline. Default `performance.now`. */
+  readonly clock?: () => number;
+}
+
+interface LiveTurn {
+  readonly user: string;
+  readonly startedAt: number;
+  readonly events: TimedEvent[];
+  readonly stepsBefore: number;
+  readonly httpBefore: number;
+  running: boolean;
+  result?: TurnResult;
+  error?: { code: string; message: string };
+}
+
+/** One conversation held from the page. */
+export class StudioSession {
+  readonly #o: StudioSessionOptions;
+  readonly #clock: () => number;
+  readonly #agent = new Agent();
+  readonly #secrets = new SecretSet();
+  readonly #http: RecordingDispatcher;
+  readonly #model: RecordingModel;
+  #double: HttpDouble | undefined;
+  #doubleExchanges: DoubleExchange[] = [];
+  #session: Session;
+  #turns: LiveTurn[] = [];
+  #recorded: RecordedTurn[] = [];
+  #startedAt = new Date();
+  #pending: ((step: ManualStep) => void) | undefined;
+  #streaming = '';
+
+  constructor(options: StudioSessionOptions) {
+    this.#o = options;
+    this.#clock = options.clock ?? (() => performance.now());
+    this.#secrets.addServices(options.services ?? {});
+    // The double, when the page declared one, answers instead of the network.
+    const routed: Dispatcher = this.#agent.compose(
+      (dispatch) => (opts, handler) =>
+        this.#double !== undefined
+          ? this.#double.dispatcher.dispatch(opts, handler)
+          : dispatch(opts, handler),
+    );
+    this.#http = createRecordingDispatcher({
+      dispatcher: routed,
+      scrub: (text) => this.#secrets.scrubText(text),
+    });
+    const inner: Model =
+      options.model === 'manual'
+        ? new ManualModel({
+            next: () =>
+              new Promise<ManualStep>((resolve) => {
+                this.#pending = resolve;
+                options.onChange();
+              }),
+          })
+        : options.model;
+    this.#model = new RecordingModel(inner);
+    this.#session = createSession(this.#sessionOptions());
+  }
+
+  #sessionOptions(): SessionOptions {
+    return {
+      tools: this.#o.tools,
+      model: this.#model,
+      dispatcher: this.#http.dispatcher,
+      id: SESSION_ID,
+      ...(this.#o.language !== undefined ? { language: this.#o.language } : {}),
+      ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
+      ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
+      // The page stands in for the host app: actions succeed with their definition's result.
+      actions: simulatedActions(this.#o.tools),
+      secrets: this.#secrets,
+      onWarning: () => undefined,
+    };
+  }
+
+  /** Everything the page shows of the conversation. */
+  state(): StudioState {
+    const json = this.#session.toJSON();
+    return {
+      toolsFile: this.#o.toolsFile,
+      model: this.#o.model === 'manual' ? 'manual' : 'openai',
+      language: json.language,
+      ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
+      vars: json.vars,
+      turns: this.#turns.map((t, i) => this.#timeline(t, i)),
+      awaitingModel: this.#pending !== undefined,
+      busy: this.#turns.at(-1)?.running === true,
+      ended: this.#session.ended,
+      http: this.#double !== undefined ? 'double' : 'real',
+      double: this.#doubleExchanges,
+      streaming: this.#streaming,
+    };
+  }
+
+  /** The session's plain-JSON state (`toJSON`), for "download session". */
+  toJSON(): unknown {
+    return this.#session.toJSON();
+  }
+
+  #timeline(turn: LiveTurn, index: number): TimelineTurn {
+    const drawn = buildTimelineTurn({
+      index,
+      user: turn.user,
+      running: turn.running,
+      events: turn.events,
+      exchanges: this.#http.exchanges.slice(turn.httpBefore),
+      ...(turn.result !== undefined
+        ? { traces: turn.result.traces, timings: turn.result.timings }
+        : {}),
+    });
+    if (turn.error === undefined) return drawn;
+    const at = turn.events.at(-1)?.atMs ?? 0;
+    return {
+      ...drawn,
+      items: [
+        ...drawn.items,
+        {
+          id: 'turn-error',
+          kind: 'error',
+          label: turn.error.message,
+          startMs: at,
+          depth: 0,
+          code: turn.error.code,
+          detail: { ...turn.error },
+        },
+      ],
+    };
+  }
+
+  /** The caller says something: a turn starts and runs while the page watches. */
+  send(user: string): void {
+    if (user.trim() === '') throw new StudioProblem(400, 'empty_line', 'say something first');
+    if (this.#turns.at(-1)?.running === true)
+      throw new StudioProblem(409, 'turn_running', 'a turn is still running: finish it first');
+    if (this.#session.ended)
+      throw new StudioProblem(409, 'session_ended', 'the session has ended: start a new one');
+    const turn: LiveTurn = {
+      user,
+      startedAt: this.#clock(),
+      events: [],
+      stepsBefore: this.#model.steps.length,
+      httpBefore: this.#http.exchanges.length,
+      running: true,
+    };
+    this.#turns.push(turn);
+    this.#streaming = '';
+    void this.#run(turn);
+    this.#o.onChange();
+  }
+
+  async #run(turn: LiveTurn): Promise<void> {
+    const stream = this.#session.send(turn.user);
+    let modelError: string | undefined;
+    try {
+      for await (const event of stream) {
+        turn.events.push({ atMs: Math.round(this.#clock() - turn.startedAt), event });
+        if (event.type === 'model-error') modelError = event.message;
+        if (event.type === 'text-delta') this.#streaming += event.text;
+        this.#o.onChange();
+      }
+      turn.result = await stream.result;
+    } catch (error) {
+      // A model error is already on the timeline (its event); anything else is shown as the
+      // turn's own error so nothing fails silently.
+      if (modelError === undefined)
+        turn.error = {
+          code: 'session_error',
+          message: error instanceof Error ? error.message : String(error),
+        };
+    }
+    turn.running = false;
+    this.#pending = undefined;
+    this.#streaming = '';
+    this.#recorded.push(
+      recordTurn({
+        user: turn.user,
+        steps: this.#model.steps.slice(turn.stepsBefore),
+        exchanges: this.#http.exchanges.slice(turn.httpBefore),
+        result: turn.result,
+        modelError,
+        state: this.#session.toJSON(),
+        spoken: [],
+        before: undefined,
+      }),
+    );
+    this.#o.onChange();
+  }
+
+  /** The page's move as the model (manual mode). */
+  modelStep(step: ManualStep): void {
+    const pending = this.#pending;
+    if (pending === undefined)
+      throw new StudioProblem(
+        409,
+        'not_awaiting_model',
+        this.#o.model === 'manual'
+          ? 'the model is not being asked: say something as the caller first'
+          : 'the model is not played from the page (started with --model openai)',
+      );
+    this.#pending = undefined;
+    pending(step);
+    this.#o.onChange();
+  }
+
+  /** Endpoint calls go to the page's declared answers (`double`), or out for real (`real`). */
+  async setHttp(mode: 'real' | 'double', exchanges: readonly DoubleExchange[]): Promise<void> {
+    if (this.#turns.at(-1)?.running === true)
+      throw new StudioProblem(409, 'turn_running', 'change the HTTP double between turns');
+    const parsed = exchanges.map((x, i) => toExchange(x, i));
+    await this.#double?.close();
+    this.#doubleExchanges = [...exchanges];
+    this.#double = mode === 'double' ? createHttpDouble({ exchanges: parsed }) : undefined;
+    this.#o.onChange();
+  }
+
+  /** Writes the conversation so far as a fixture in the fixtures folder; returns its path. */
+  async save(name: string): Promise<string> {
+    if (!/^[\w.-]+$/.test(name) || name.startsWith('.'))
+      throw new StudioProblem(
+        400,
+        'bad_file_name',
+        `${JSON.stringify(name)} is not a plain file name (letters, digits, _ . -)`,
+      );
+    if (this.#recorded.length === 0)
+      throw new StudioProblem(409, 'nothing_to_save', 'no turn has ended yet');
+    const file = join(
+      resolve(this.#o.fixturesDir),
+      /\.(ya?ml|json)$/.test(name) ? name : `${name}.yaml`,
+    );
+    const saved = await saveFixture({
+      file,
+      name: basename(file).replace(/\.(ya?ml|json)$/, ''),
+      tools: this.#o.tools,
+      toolsFile: this.#o.toolsFile,
+      sessionId: SESSION_ID,
+      startedAt: this.#startedAt,
+      language: this.#o.language ?? 'en-US',
+      languages: this.#o.languages,
+      vars: {},
+      services: this.#o.services,
+      speechAck: undefined,
+      actions: undefined,
+      turns: this.#recorded,
+      exchanges: this.#http.exchanges,
+    });
+    if (!saved.ok) throw new StudioProblem(500, 'save_failed', saved.lines.join(' '));
+    return file;
+  }
+
+  /** A fresh conversation (the double stays as declared). */
+  async reset(): Promise<void> {
+    if (this.#turns.at(-1)?.running === true)
+      throw new StudioProblem(409, 'turn_running', 'finish the turn first');
+    await this.#session.close().catch(() => undefined);
+    this.#turns = [];
+    this.#recorded = [];
+    this.#model.steps.length = 0;
+    this.#http.exchanges.length = 0;
+    this.#startedAt = new Date();
+    this.#session = createSession(this.#sessionOptions());
+    this.#o.onChange();
+  }
+
+  async close(): Promise<void> {
+    this.#pending?.({ type: 'reply', text: '' });
+    await this.#session.close().catch(() => undefined);
+    await this.#double?.close().catch(() => undefined);
+    await this.#agent.close().catch(() => undefined);
+  }
+}
+
+/** Every action tool succeeds with its definition's result (or `{"status":"ok"}`). */
+function simulatedActions(tools: ToolSet): Map<string, ActionHandler> {
+  const canned = fixtureActions({});
+  const out = new Map<string, ActionHandler>();
+  for (const tool of tools.tools.values())
+    if (tool.type === 'action') out.set(tool.name, canned.get(tool.name) ?? (() => undefined));
+  return out;
+}
+
+/** A declared answer of the page as a fixture exchange (answering up to 100 requests). */
+function toExchange(x: DoubleExchange, index: number): HttpExchange {
+  let json: unknown;
+  try {
+    json = JSON.parse(x.body);
+  } catch {
+    json = undefined;
+  }
+  const parsed = httpExchangeSchema.safeParse({
+    request: { method: x.method, url: x.url },
+    response: { status: x.status, ...(json !== undefined ? { json } : { text: x.body }) },
+    times: 100,
+  });
+  if (!parsed.success)
+    throw new StudioProblem(
+      400,
+      'bad_exchange',
+      `HTTP double answer ${index + 1}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data;
+}
