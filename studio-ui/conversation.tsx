@@ -123,7 +123,7 @@ function DoublePanel({ state }: { readonly state: StudioState }) {
     setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
   return (
     <details class="double" open={state.http === 'double'}>
-      <summary>
+      <summary data-testid="double-toggle">
         HTTP:{' '}
         <strong data-testid="http-mode">
           {state.http === 'double' ? 'HTTP double' : 'real network'}

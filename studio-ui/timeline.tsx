@@ -31,7 +31,12 @@ export function Timeline(props: {
       {props.turns.map((turn) => {
         const scale = scaleOf(turn);
         return (
-          <section class="turn" key={turn.index} data-testid={`turn-${turn.index + 1}`}>
+          <section
+            class="turn"
+            key={turn.index}
+            data-testid={`turn-${turn.index + 1}`}
+            data-running={String(turn.running)}
+          >
             <h3>
               Turn {turn.index + 1}
               {turn.running ? ' (running…)' : ''}
