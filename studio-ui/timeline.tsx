@@ -16,7 +16,7 @@ function scaleOf(turn: TimelineTurn): number {
 function duration(item: TimelineItem): string {
   if (item.startMs === undefined) return '';
   if (item.endMs === undefined) return `@${item.startMs} ms`;
-  return `${item.endMs - item.startMs} ms`;
+  return `${Math.round((item.endMs - item.startMs) * 10) / 10} ms`;
 }
 
 export function Timeline(props: {

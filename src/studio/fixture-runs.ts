@@ -11,7 +11,7 @@ import { runFixture } from '../harness/run-fixture.js';
 import type { ChatMessage } from '../models/types.js';
 import type { ServiceConfig } from '../session/types.js';
 import type { FixtureRunView, TimelineItem, TimelineTurn } from './protocol.js';
-import { buildTimelineTurn, type ExchangeDetail, type TimedEvent } from './timeline.js';
+import { buildTimelineTurn, tenths, type ExchangeDetail, type TimedEvent } from './timeline.js';
 import { issueView } from './tool-view.js';
 
 /** The fixture files under a folder, in the order `switchboard test` runs them. */
@@ -40,7 +40,7 @@ export async function runFixtureForStudio(o: RunFixtureForStudioOptions): Promis
       turnStart: (_t, user) => turns.push({ user, start: clock(), events: [], http: [] }),
       event: (_t, event) => {
         const turn = turns.at(-1);
-        turn?.events.push({ atMs: Math.round(clock() - turn.start), event });
+        turn?.events.push({ atMs: tenths(clock() - turn.start), event });
       },
       request: (request, response) => {
         const scrub = (text: string): string => secrets.scrubText(text);

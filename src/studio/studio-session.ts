@@ -24,7 +24,7 @@ import { createSession } from '../session/create-session.js';
 import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../session/types.js';
 import type { DoubleExchange, StudioState, TimelineTurn } from './protocol.js';
 import { StudioProblem } from './studio-problem.js';
-import { buildTimelineTurn, type TimedEvent } from './timeline.js';
+import { buildTimelineTurn, tenths, type TimedEvent } from './timeline.js';
 
 const SESSION_ID = 'studio';
 
@@ -199,7 +199,7 @@ export class StudioSession {
     let modelError: string | undefined;
     try {
       for await (const event of stream) {
-        turn.events.push({ atMs: Math.round(this.#clock() - turn.startedAt), event });
+        turn.events.push({ atMs: tenths(this.#clock() - turn.startedAt), event });
         if (event.type === 'model-error') modelError = event.message;
         if (event.type === 'text-delta') this.#streaming += event.text;
         this.#o.onChange();

@@ -316,3 +316,8 @@ function point(
     detail: { ...event },
   };
 }
+
+/** Milliseconds to a tenth: enough to order what happened within the same millisecond. */
+export function tenths(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,259 @@
+/**
+ * The studio's server without a browser: who may talk to it (Host, Origin, JSON only), the
+ * manual conversation over its API, saving a fixture that then passes, and every refusal with
+ * its code.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { runFixture } from '../../src/harness/run-fixture.js';
+import type { StudioState } from '../../src/studio/protocol.js';
+import { startStudio, type Studio } from '../../src/studio/studio-server.js';
+
+const TOOLS = resolve('test/studio/e2e/tools.json');
+const TOKEN = 'tok-5e3d';
+let dir: string;
+let studio: Studio;
+let port: number;
+
+/** A request with any headers (fetch may not set Host). */
+function raw(o: {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}): Promise<{ status: number; json: unknown; text: string }> {
+  return new Promise((ok, fail) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path, headers: o.headers },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+          // The event stream never ends: its first event is enough.
+          if (res.headers['content-type'] === 'text/event-stream' && text.includes('\n\n')) {
+            res.destroy();
+            ok({ status: res.statusCode ?? 0, json: undefined, text });
+          }
+        });
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          ok({ status: res.statusCode ?? 0, json, text });
+        });
+      },
+    );
+    req.on('error', fail);
+    req.end(o.body);
+  });
+}
+
+const post = (path: string, body: unknown) =>
+  raw({
+    method: 'POST',
+    path,
+    headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const get = (path: string) => raw({ path, headers: { host: `localhost:${port}` } });
+
+/** Polls the state until it satisfies `done` (the turn runs in the server, asynchronously). */
+async function stateWhen(done: (s: StudioState) => boolean): Promise<StudioState> {
+  for (let i = 0; i < 2000; i++) {
+    const s = (await get('/api/state')).json as StudioState;
+    if (done(s)) return s;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('the state never got there');
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'studio-server-'));
+  mkdirSync(join(dir, 'ui'));
+  writeFileSync(join(dir, 'ui', 'index.html'), '<!doctype html><title>studio</title>');
+  studio = await startStudio({
+    tools: await loadTools(TOOLS, { file: TOOLS }),
+    toolsFile: TOOLS,
+    model: 'manual',
+    services: {
+      clinic: { auth: { type: 'bearer', token: TOKEN }, origins: ['https://api.clinic.test'] },
+    },
+    languages: ['en-US', 'es-US'],
+    fixturesDir: dir,
+    assetsDir: join(dir, 'ui'),
+  });
+  port = Number(new URL(studio.url).port);
+});
+
+afterAll(async () => {
+  await studio?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('who may talk to the studio', () => {
+  it('serves its own page on loopback', async () => {
+    expect(studio.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<title>studio</title>');
+  });
+
+  it('refuses a Host that is not the studio (DNS rebinding)', async () => {
+    const answer = await raw({ path: '/api/state', headers: { host: `attacker.example:${port}` } });
+    expect(answer.status).toBe(403);
+    expect(answer.json).toMatchObject({ error: { code: 'foreign_host' } });
+  });
+
+  it('refuses another Origin, and an opaque one', async () => {
+    for (const origin of ['http://attacker.example', 'null', `https://127.0.0.1:${port}`]) {
+      const answer = await raw({
+        method: 'POST',
+        path: '/api/say',
+        headers: { host: `127.0.0.1:${port}`, origin, 'content-type': 'application/json' },
+        body: '{"text":"hi"}',
+      });
+      expect(answer.status, origin).toBe(403);
+      expect(answer.json).toMatchObject({ error: { code: 'foreign_origin' } });
+    }
+  });
+
+  it('refuses a body that is not JSON (what a cross-site form sends)', async () => {
+    const answer = await raw({
+      method: 'POST',
+      path: '/api/say',
+      headers: { host: `127.0.0.1:${port}`, 'content-type': 'text/plain' },
+      body: '{"text":"hi"}',
+    });
+    expect(answer.status).toBe(415);
+    expect(answer.json).toMatchObject({ error: { code: 'not_json' } });
+  });
+
+  it('streams the state as server-sent events', async () => {
+    const answer = await get('/api/events');
+    expect(answer.text).toMatch(/^event: state\ndata: \{/);
+  });
+});
+
+describe('a conversation over the API', () => {
+  it('refuses a model move when none is asked, and a bad file name', async () => {
+    expect((await post('/api/model', { type: 'reply', text: 'x' })).json).toMatchObject({
+      error: { code: 'not_awaiting_model' },
+    });
+    expect((await post('/api/save', { name: '../escape' })).json).toMatchObject({
+      error: { code: 'bad_file_name' },
+    });
+    expect((await post('/api/save', { name: 'early' })).json).toMatchObject({
+      error: { code: 'nothing_to_save' },
+    });
+    expect(
+      (
+        await post('/api/http', {
+          mode: 'double',
+          exchanges: [{ method: 'GET', url: 'not a url', status: 200, body: '' }],
+        })
+      ).json,
+    ).toMatchObject({
+      error: { code: 'bad_exchange' },
+    });
+  });
+
+  it('plays a turn with the double, draws it, and saves a fixture that passes', async () => {
+    await post('/api/http', {
+      mode: 'double',
+      exchanges: [
+        {
+          method: 'POST',
+          url: 'https://api.clinic.test/v1/appointments',
+          status: 201,
+          body: '{"id":"A-7"}',
+        },
+      ],
+    });
+    expect((await post('/api/say', { text: 'Book Ana in the Bronx' })).status).toBe(200);
+    await stateWhen((s) => s.awaitingModel);
+    expect((await post('/api/say', { text: 'again' })).json).toMatchObject({
+      error: { code: 'turn_running' },
+    });
+    await post('/api/model', {
+      type: 'call',
+      name: 'book_appointment',
+      arguments: '{"patient_name":"Ana","city":"Bronx","date":"2025-03-20"}',
+    });
+    await stateWhen((s) => s.awaitingModel && s.turns[0]!.items.some((i) => i.kind === 'http'));
+    await post('/api/model', { type: 'reply', text: 'Booked: A-7.' });
+    const state = await stateWhen((s) => !s.busy);
+    expect(state.vars).toEqual({ appointment_id: 'A-7' });
+    const items = state.turns[0]!.items;
+    expect(items.map((i) => i.kind)).toEqual(['caller', 'model', 'tool', 'http', 'model', 'reply']);
+    const tool = items.find((i) => i.kind === 'tool')!;
+    expect(tool.detail['transform']).toEqual([
+      { key: 'city', action: 'override', outcome: 'applied', value: 'The Bronx' },
+      { key: 'channel', action: 'default', outcome: 'applied', value: 'voice' },
+    ]);
+    const http = items.find((i) => i.kind === 'http')!;
+    expect(http.detail['response']).toMatchObject({ status: 201, body: '{"id":"A-7"}' });
+    expect(JSON.stringify(state)).not.toContain(TOKEN);
+
+    const saved = (await post('/api/save', { name: 'booked' })).json as { file: string };
+    expect(saved.file).toBe(join(dir, 'booked.yaml'));
+    expect(readFileSync(saved.file, 'utf8')).not.toContain(TOKEN);
+    const replay = await runFixture(saved.file);
+    expect(replay.failures).toEqual([]);
+    expect(replay.status).toBe('passed');
+  });
+
+  it('runs the fixtures folder, and refuses a file that is not one of them', async () => {
+    const run = (await post('/api/fixtures/run', {})).json as { results: { status: string }[] };
+    expect(run.results.map((r) => r.status)).toEqual(['passed']);
+    expect((await post('/api/fixtures/run', { file: '/etc/passwd' })).json).toMatchObject({
+      error: { code: 'unknown_fixture' },
+    });
+  });
+
+  it('opens a saved session, and says what is wrong with something else', async () => {
+    const session = (await get('/api/session')).json;
+    const opened = (await post('/api/open-session', { session })).json as {
+      turns: { items: { kind: string; code?: string }[] }[];
+    };
+    expect(opened.turns[0]!.items.map((i) => i.kind)).toEqual(['caller', 'tool', 'reply']);
+    expect((await post('/api/open-session', { session: { history: 3 } })).json).toMatchObject({
+      error: { code: 'not_a_session' },
+    });
+  });
+
+  it('explains a call rule by rule, and names bad variables', async () => {
+    const explained = (
+      await post('/api/explain', {
+        tool: 'book_appointment',
+        args: '{"patient_name":"Ana","city":"Bronx","date":"2025-03-20"}',
+        vars: '',
+        language: '',
+      })
+    ).json;
+    expect(explained).toMatchObject({
+      ok: true,
+      args: { city: 'The Bronx', channel: 'voice' },
+      steps: [{ key: 'city', outcome: 'applied' }, { key: 'channel' }],
+    });
+    expect(
+      (await post('/api/explain', { tool: 'nope', args: '{}', vars: '', language: '' })).json,
+    ).toMatchObject({ ok: false, code: 'unknown_tool' });
+    expect(
+      (
+        await post('/api/explain', {
+          tool: 'book_appointment',
+          args: '{}',
+          vars: '[1]',
+          language: '',
+        })
+      ).json,
+    ).toMatchObject({ error: { code: 'bad_vars' } });
+  });
+});
