@@ -186,6 +186,65 @@ function DoublePanel({ state }: { readonly state: StudioState }) {
   );
 }
 
+/** The host's answers to action tools, in a fixture's `actions:` format. */
+function ActionsPanel(props: { readonly state: StudioState; readonly tools: readonly ToolView[] }) {
+  const actions = props.tools.filter((t) => t.type === 'action');
+  const [texts, setTexts] = useState(
+    new Map(
+      actions.map((t) => {
+        const declared = props.state.actions[t.name];
+        return [t.name, declared === undefined ? '' : JSON.stringify(declared)] as const;
+      }),
+    ),
+  );
+  const [error, setError] = useState<StudioError>();
+  const [done, setDone] = useState('');
+  if (actions.length === 0) return null;
+  const apply = async (): Promise<void> => {
+    const answers: Record<string, unknown> = {};
+    for (const [name, text] of texts) {
+      if (text.trim() === '') continue;
+      try {
+        Object.defineProperty(answers, name, { value: JSON.parse(text), enumerable: true });
+      } catch (e) {
+        setError({ code: 'bad_json', message: `${name}: not JSON: ${(e as Error).message}` });
+        return;
+      }
+    }
+    const answer = await call('POST', '/api/actions', { answers });
+    if (answer.ok) {
+      setError(undefined);
+      setDone(`${Object.keys(answers).length} answer(s) declared`);
+    } else setError(answer.error);
+  };
+  return (
+    <details class="actions">
+      <summary>Actions: the host's answers</summary>
+      <p class="hint">
+        As a fixture's <code>actions:</code>, e.g. <code>{'{"end_session": true}'}</code>,{' '}
+        <code>{'{"result": {…}, "say": "…"}'}</code>, <code>{'{"error": "…"}'}</code>. Empty: the
+        action succeeds with its definition's result.
+      </p>
+      {actions.map((t) => (
+        <div class="field" key={t.name}>
+          <label for={`action-${t.name}`}>{t.name}</label>
+          <textarea
+            id={`action-${t.name}`}
+            rows={2}
+            value={texts.get(t.name) ?? ''}
+            onInput={(e) => setTexts(new Map(texts).set(t.name, e.currentTarget.value))}
+          />
+        </div>
+      ))}
+      <button type="button" onClick={() => void apply()}>
+        Apply
+      </button>
+      <span class="ok">{done}</span>
+      <ErrorBox error={error} />
+    </details>
+  );
+}
+
 function SavePanel({ onSaved }: { readonly onSaved: () => void }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<StudioError>();
@@ -258,6 +317,7 @@ export function Conversation(props: {
           </p>
         ) : null}
         <DoublePanel state={state} />
+        <ActionsPanel state={state} tools={props.tools} />
         <SavePanel onSaved={props.onSaved} />
       </div>
       <div class="view">

@@ -102,6 +102,8 @@ export interface StudioState {
   /** `real`: endpoint calls go to their URL; `double`: the page's declared answers. */
   readonly http: 'real' | 'double';
   readonly double: readonly DoubleExchange[];
+  /** The host's declared answers to action tools, by tool (a fixture's `actions:`). */
+  readonly actions: Readonly<Record<string, unknown>>;
   /** Text streamed so far by the model in the running turn. */
   readonly streaming: string;
 }

@@ -114,6 +114,13 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
         await live.setHttp(mode, exchanges(field(body, 'exchanges')));
         return { ok: true };
       }
+      case 'POST /api/actions': {
+        const answers = field(body, 'answers') ?? {};
+        if (answers === null || typeof answers !== 'object' || Array.isArray(answers))
+          throw new StudioProblem(400, 'bad_request', 'answers: expected an object by action tool');
+        live.setActions(new Map(Object.entries(answers)));
+        return { ok: true };
+      }
       case 'POST /api/reset':
         await live.reset();
         return { ok: true };

@@ -9,7 +9,12 @@ import type { ToolSet } from '../definition/types.js';
 import type { ActionHandler } from '../handlers/types.js';
 import { SecretSet } from '../handlers/endpoint/secret-set.js';
 import { fixtureActions } from '../harness/fixture-actions.js';
-import { httpExchangeSchema, type HttpExchange } from '../harness/fixture-schema.js';
+import {
+  fixtureActionSchema,
+  httpExchangeSchema,
+  type FixtureAction,
+  type HttpExchange,
+} from '../harness/fixture-schema.js';
 import type { RecordedTurn } from '../harness/fixture-writer.js';
 import { createHttpDouble, type HttpDouble } from '../harness/http-double.js';
 import { ManualModel, type ManualStep } from '../harness/manual-model.js';
@@ -72,6 +77,9 @@ export class StudioSession {
   #recorded: RecordedTurn[] = [];
   #startedAt = new Date();
   #pending: ((step: ManualStep) => void) | undefined;
+  /** The host's answers to action tools, declared in the page (a fixture's `actions:`). */
+  #actions = new Map<string, FixtureAction>();
+  #actionHandlers = new Map<string, ActionHandler>();
   #streaming = '';
 
   constructor(options: StudioSessionOptions) {
@@ -112,11 +120,48 @@ export class StudioSession {
       ...(this.#o.language !== undefined ? { language: this.#o.language } : {}),
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
-      // The page stands in for the host app: actions succeed with their definition's result.
-      actions: simulatedActions(this.#o.tools),
+      // The page stands in for the host app: an action answers as declared there, else it
+      // succeeds with its definition's result (as the REPL without --actions).
+      actions: this.#pageActions(),
       secrets: this.#secrets,
       onWarning: () => undefined,
     };
+  }
+
+  /** One handler per action tool, reading the answers declared now (they change between turns). */
+  #pageActions(): Map<string, ActionHandler> {
+    const out = new Map<string, ActionHandler>();
+    for (const tool of this.#o.tools.tools.values())
+      if (tool.type === 'action')
+        out.set(tool.name, (args, context) =>
+          (this.#actionHandlers.get(tool.name) ?? (() => undefined))(args, context),
+        );
+    return out;
+  }
+
+  /**
+   * Declares how the host answers action tools, in a fixture's `actions:` format (`result`,
+   * `say`, `vars`, `handoff`, `end_session`, `error`); a saved fixture carries them.
+   */
+  setActions(answers: ReadonlyMap<string, unknown>): void {
+    if (this.#turns.at(-1)?.running === true)
+      throw new StudioProblem(409, 'turn_running', 'change the action answers between turns');
+    const parsed = new Map<string, FixtureAction>();
+    for (const [name, answer] of answers) {
+      if (this.#o.tools.tools.get(name)?.type !== 'action')
+        throw new StudioProblem(400, 'bad_action', `${JSON.stringify(name)} is not an action tool`);
+      const checked = fixtureActionSchema.safeParse(answer);
+      if (!checked.success)
+        throw new StudioProblem(
+          400,
+          'bad_action',
+          `${name}: ${checked.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ')}`,
+        );
+      parsed.set(name, checked.data);
+    }
+    this.#actions = parsed;
+    this.#actionHandlers = fixtureActions(Object.fromEntries(parsed));
+    this.#o.onChange();
   }
 
   /** Everything the page shows of the conversation. */
@@ -134,6 +179,7 @@ export class StudioSession {
       ended: this.#session.ended,
       http: this.#double !== undefined ? 'double' : 'real',
       double: this.#doubleExchanges,
+      actions: Object.fromEntries(this.#actions),
       streaming: this.#streaming,
     };
   }
@@ -285,7 +331,7 @@ export class StudioSession {
       vars: {},
       services: this.#o.services,
       speechAck: undefined,
-      actions: undefined,
+      actions: this.#actions.size > 0 ? this.#actions : undefined,
       turns: this.#recorded,
       exchanges: this.#http.exchanges,
     });
@@ -313,15 +359,6 @@ export class StudioSession {
     await this.#double?.close().catch(() => undefined);
     await this.#agent.close().catch(() => undefined);
   }
-}
-
-/** Every action tool succeeds with its definition's result (or `{"status":"ok"}`). */
-function simulatedActions(tools: ToolSet): Map<string, ActionHandler> {
-  const canned = fixtureActions({});
-  const out = new Map<string, ActionHandler>();
-  for (const tool of tools.tools.values())
-    if (tool.type === 'action') out.set(tool.name, canned.get(tool.name) ?? (() => undefined));
-  return out;
 }
 
 /** A declared answer of the page as a fixture exchange (answering up to 100 requests). */

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
+import { ScriptedModel } from '../../src/models/scripted.js';
 import type { StudioState } from '../../src/studio/protocol.js';
 import { startStudio, type Studio } from '../../src/studio/studio-server.js';
 
@@ -25,10 +26,18 @@ function raw(o: {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Default: the first studio's. */
+  port?: number;
 }): Promise<{ status: number; json: unknown; text: string }> {
   return new Promise((ok, fail) => {
     const req = request(
-      { host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path, headers: o.headers },
+      {
+        host: '127.0.0.1',
+        port: o.port ?? port,
+        method: o.method ?? 'GET',
+        path: o.path,
+        headers: o.headers,
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => {
@@ -255,5 +264,77 @@ describe('a conversation over the API', () => {
         })
       ).json,
     ).toMatchObject({ error: { code: 'bad_vars' } });
+  });
+});
+
+describe('a model that answers by itself, and actions answered as the page declared', () => {
+  let other: Studio;
+  let otherDir: string;
+  const otherPost = (path: string, body: unknown) =>
+    raw({
+      method: 'POST',
+      path,
+      headers: { host: new URL(other.url).host, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      port: Number(new URL(other.url).port),
+    });
+
+  beforeAll(async () => {
+    otherDir = mkdtempSync(join(tmpdir(), 'studio-model-'));
+    other = await startStudio({
+      tools: await loadTools(TOOLS, { file: TOOLS }),
+      toolsFile: TOOLS,
+      model: new ScriptedModel([
+        { text: ['Goodbye', ', Ana.'], tool_calls: [{ name: 'end_call', args: {} }] },
+        { text: '' },
+      ]),
+      fixturesDir: otherDir,
+      assetsDir: join(dir, 'ui'),
+    });
+  });
+
+  afterAll(async () => {
+    await other?.close();
+    rmSync(otherDir, { recursive: true, force: true });
+  });
+
+  it('refuses an answer for a tool that is no action, or of the wrong shape', async () => {
+    expect(
+      (await otherPost('/api/actions', { answers: { book_appointment: {} } })).json,
+    ).toMatchObject({ error: { code: 'bad_action' } });
+    expect(
+      (await otherPost('/api/actions', { answers: { end_call: { end_sesion: true } } })).json,
+    ).toMatchObject({
+      error: { code: 'bad_action', message: expect.stringContaining('end_call') },
+    });
+  });
+
+  it('streams the reply, ends the session as declared, and saves a fixture that passes', async () => {
+    const otherState = async (): Promise<StudioState> =>
+      (
+        await raw({
+          path: '/api/state',
+          headers: { host: new URL(other.url).host },
+          port: Number(new URL(other.url).port),
+        })
+      ).json as StudioState;
+    await otherPost('/api/actions', { answers: { end_call: { end_session: true } } });
+    await otherPost('/api/say', { text: 'That is all, thanks' });
+    let state = await otherState();
+    for (let i = 0; i < 2000 && state.busy; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      state = await otherState();
+    }
+    expect(state.model).toBe('openai');
+    expect(state.ended).toBe(true);
+    const kinds = state.turns[0]!.items.map((i) => i.kind);
+    expect(kinds).toContain('session-end');
+    expect(state.turns[0]!.items.find((i) => i.kind === 'reply')?.label).toBe('Goodbye, Ana.');
+    expect((await otherPost('/api/say', { text: 'hello?' })).json).toMatchObject({
+      error: { code: 'session_ended' },
+    });
+    const saved = (await otherPost('/api/save', { name: 'hangup' })).json as { file: string };
+    expect(readFileSync(saved.file, 'utf8')).toMatch(/actions:\s+end_call:\s+end_session: true/);
+    expect((await runFixture(saved.file)).status).toBe('passed');
   });
 });
