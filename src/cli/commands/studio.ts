@@ -130,8 +130,9 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
     io.stderr.write(`switchboard studio: ${(error as Error).message}\n`);
     return EXIT.unusable;
   }
-  io.stdout.write(`switchboard studio: open ${studio.url}\n`);
-  await new Promise<void>((done) => {
+  // Listening for the stop before saying where to go: a supervisor that stops the studio as soon
+  // as it sees the address must not find the default (killing) disposition still in place.
+  const stopped = new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -140,6 +141,8 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  io.stdout.write(`switchboard studio: open ${studio.url}\n`);
+  await stopped;
   await studio.close();
   return EXIT.ok;
 }
