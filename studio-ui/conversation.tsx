@@ -32,6 +32,19 @@ function CallerForm({ state }: { readonly state: StudioState }) {
       <button type="submit" disabled={state.busy} data-testid="caller-send">
         Send
       </button>
+      {state.busy ? (
+        <button
+          type="button"
+          data-testid="interrupt"
+          title="the caller barges in"
+          onClick={async () => {
+            const answer = await call('POST', '/api/interrupt', {});
+            setError(answer.ok ? undefined : answer.error);
+          }}
+        >
+          Barge in
+        </button>
+      ) : null}
       <ErrorBox error={error} />
     </form>
   );

@@ -104,6 +104,9 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
       case 'POST /api/say':
         live.send(stringField(body, 'text'));
         return { ok: true };
+      case 'POST /api/interrupt':
+        live.interrupt();
+        return { ok: true };
       case 'POST /api/model':
         live.modelStep(manualStep(body));
         return { ok: true };

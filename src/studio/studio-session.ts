@@ -294,6 +294,23 @@ export class StudioSession {
     this.#o.onChange();
   }
 
+  /** The caller barges in: the running turn stops (its calls cancelled as interruption says). */
+  interrupt(): void {
+    if (this.#turns.at(-1)?.running !== true)
+      throw new StudioProblem(409, 'no_turn_running', 'there is no running turn to interrupt');
+    if (!this.#session.interrupt())
+      throw new StudioProblem(
+        409,
+        'not_interruptible',
+        'a call that may not be interrupted (options.speech.interruptible: false) is pending',
+      );
+    // The page may still owe the model's move: the interrupted model call gets an empty answer.
+    const pending = this.#pending;
+    this.#pending = undefined;
+    pending?.({ type: 'reply', text: '' });
+    this.#o.onChange();
+  }
+
   /** Endpoint calls go to the page's declared answers (`double`), or out for real (`real`). */
   async setHttp(mode: 'real' | 'double', exchanges: readonly DoubleExchange[]): Promise<void> {
     if (this.#turns.at(-1)?.running === true)

@@ -265,6 +265,19 @@ describe('a conversation over the API', () => {
       ).json,
     ).toMatchObject({ error: { code: 'bad_vars' } });
   });
+  it('lets the caller barge in while the model is being asked', async () => {
+    expect((await post('/api/interrupt', {})).json).toMatchObject({
+      error: { code: 'no_turn_running' },
+    });
+    await post('/api/say', { text: 'Hmm, let me think' });
+    await stateWhen((s) => s.awaitingModel);
+    expect((await post('/api/interrupt', {})).status).toBe(200);
+    const state = await stateWhen((s) => !s.busy);
+    expect(state.turns[1]!.items.map((i) => i.kind)).toContain('interrupted');
+    expect(state.awaitingModel).toBe(false);
+    await post('/api/reset', {});
+    await stateWhen((s) => s.turns.length === 0);
+  });
 });
 
 describe('a model that answers by itself, and actions answered as the page declared', () => {
