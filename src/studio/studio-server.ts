@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, resolve } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolSet } from '../definition/types.js';
 import type { ManualStep } from '../harness/manual-model.js';
@@ -85,7 +85,7 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
     switch (`${req.method} ${path}`) {
       case 'GET /api/tools':
         return {
-          toolsFile: o.toolsFile,
+          toolsFile: shownPath(o.toolsFile),
           tools: toolViews(o.tools),
           warnings: o.tools.warnings.map(issueView),
         };
@@ -138,7 +138,7 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
           throw new StudioProblem(400, 'not_a_session', (error as Error).message);
         }
       case 'GET /api/fixtures':
-        return { dir: resolve(o.fixturesDir), files: await listFixtures(o.fixturesDir) };
+        return { dir: shownPath(resolve(o.fixturesDir)), files: await listFixtures(o.fixturesDir) };
       case 'POST /api/fixtures/run': {
         const files = await listFixtures(o.fixturesDir);
         const only = field(body, 'file');
@@ -228,6 +228,13 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   };
+}
+
+/** A path as the page shows it: relative to where the studio was started, when inside it. */
+function shownPath(path: string): string {
+  if (path === '') return path;
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 function send(res: ServerResponse, status: number, value: unknown): void {

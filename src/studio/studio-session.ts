@@ -168,7 +168,7 @@ export class StudioSession {
   state(): StudioState {
     const json = this.#session.toJSON();
     return {
-      toolsFile: this.#o.toolsFile,
+      toolsFile: basename(this.#o.toolsFile),
       model: this.#o.model === 'manual' ? 'manual' : 'openai',
       language: json.language,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
