@@ -205,7 +205,9 @@ function ActionsPanel(props: { readonly state: StudioState; readonly tools: read
   const [texts, setTexts] = useState(
     new Map(
       actions.map((t) => {
-        const declared = props.state.actions[t.name];
+        const declared = Object.hasOwn(props.state.actions, t.name)
+          ? props.state.actions[t.name]
+          : undefined;
         return [t.name, declared === undefined ? '' : JSON.stringify(declared)] as const;
       }),
     ),

@@ -61,10 +61,17 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
   const assets = o.assetsDir ?? fileURLToPath(new URL('./ui/', import.meta.url));
   const clients = new Set<ServerResponse>();
   let session: StudioSession | undefined;
+  // Changes coalesce: a burst of events (a streaming reply) sends the state once per tick.
+  let queued = false;
   const push = (): void => {
-    if (session === undefined) return;
-    const data = `event: state\ndata: ${JSON.stringify(session.state())}\n\n`;
-    for (const c of clients) c.write(data);
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      if (session === undefined || clients.size === 0) return;
+      const data = `event: state\ndata: ${JSON.stringify(session.state())}\n\n`;
+      for (const c of clients) c.write(data);
+    });
   };
   session = new StudioSession({
     tools: o.tools,

@@ -9,12 +9,7 @@ import type { ToolSet } from '../definition/types.js';
 import type { ActionHandler } from '../handlers/types.js';
 import { SecretSet } from '../handlers/endpoint/secret-set.js';
 import { fixtureActions } from '../harness/fixture-actions.js';
-import {
-  fixtureActionSchema,
-  httpExchangeSchema,
-  type FixtureAction,
-  type HttpExchange,
-} from '../harness/fixture-schema.js';
+import { fixtureActionSchema, type FixtureAction } from '../harness/fixture-schema.js';
 import type { RecordedTurn } from '../harness/fixture-writer.js';
 import { createHttpDouble, type HttpDouble } from '../harness/http-double.js';
 import { ManualModel, type ManualStep } from '../harness/manual-model.js';
@@ -28,6 +23,7 @@ import type { Model } from '../models/types.js';
 import { createSession } from '../session/create-session.js';
 import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../session/types.js';
 import type { DoubleExchange, StudioState, TimelineTurn } from './protocol.js';
+import { toExchange, withoutQuery } from './page-http.js';
 import { StudioProblem } from './studio-problem.js';
 import { buildTimelineTurn, tenths, type TimedEvent } from './timeline.js';
 
@@ -93,9 +89,17 @@ export class StudioSession {
           ? this.#double.dispatcher.dispatch(opts, handler)
           : dispatch(opts, handler),
     );
+    // OAuth token requests are the engine's own, not a tool's: not recorded (as in the REPL), so
+    // the recorded exchanges line up one for one with the session's http-request events.
+    const tokenUrls = new Set(
+      Object.values(options.services ?? {}).flatMap((c) =>
+        c.auth?.type === 'oauth2' ? [withoutQuery(c.auth.auth_url)] : [],
+      ),
+    );
     this.#http = createRecordingDispatcher({
       dispatcher: routed,
       scrub: (text) => this.#secrets.scrubText(text),
+      skip: (url) => tokenUrls.has(withoutQuery(url)),
     });
     const inner: Model =
       options.model === 'manual'
@@ -376,26 +380,4 @@ export class StudioSession {
     await this.#double?.close().catch(() => undefined);
     await this.#agent.close().catch(() => undefined);
   }
-}
-
-/** A declared answer of the page as a fixture exchange (answering up to 100 requests). */
-function toExchange(x: DoubleExchange, index: number): HttpExchange {
-  let json: unknown;
-  try {
-    json = JSON.parse(x.body);
-  } catch {
-    json = undefined;
-  }
-  const parsed = httpExchangeSchema.safeParse({
-    request: { method: x.method, url: x.url },
-    response: { status: x.status, ...(json !== undefined ? { json } : { text: x.body }) },
-    times: 100,
-  });
-  if (!parsed.success)
-    throw new StudioProblem(
-      400,
-      'bad_exchange',
-      `HTTP double answer ${index + 1}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  return parsed.data;
 }

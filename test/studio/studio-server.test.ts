@@ -351,3 +351,81 @@ describe('a model that answers by itself, and actions answered as the page decla
     expect((await runFixture(saved.file)).status).toBe('passed');
   });
 });
+
+describe('an OAuth service', () => {
+  it("draws the tool's own exchange, not the engine's token request before it", async () => {
+    const oauthDir = mkdtempSync(join(tmpdir(), 'studio-oauth-'));
+    const oauth = await startStudio({
+      tools: await loadTools(TOOLS, { file: TOOLS }),
+      toolsFile: TOOLS,
+      model: new ScriptedModel([
+        {
+          tool_calls: [
+            {
+              name: 'book_appointment',
+              args: { patient_name: 'Ana', city: 'Bronx', date: '2025-03-20' },
+            },
+          ],
+        },
+        { text: 'Booked.' },
+      ]),
+      services: {
+        clinic: {
+          auth: {
+            type: 'oauth2',
+            client_id: 'id',
+            client_secret: 'client-secret-9',
+            auth_url: 'https://auth.clinic.test/token',
+          },
+          origins: ['https://api.clinic.test'],
+        },
+      },
+      fixturesDir: oauthDir,
+      assetsDir: join(dir, 'ui'),
+    });
+    const oauthPort = Number(new URL(oauth.url).port);
+    const send = (path: string, body?: unknown) =>
+      raw({
+        method: body === undefined ? 'GET' : 'POST',
+        path,
+        headers: { host: new URL(oauth.url).host, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        port: oauthPort,
+      });
+    try {
+      await send('/api/http', {
+        mode: 'double',
+        exchanges: [
+          {
+            method: 'POST',
+            url: 'https://auth.clinic.test/token',
+            status: 200,
+            body: '{"access_token":"at-77","expires_in":3600,"token_type":"Bearer"}',
+          },
+          {
+            method: 'POST',
+            url: 'https://api.clinic.test/v1/appointments',
+            status: 201,
+            body: '{"id":"A-3"}',
+          },
+        ],
+      });
+      await send('/api/say', { text: 'book' });
+      let state = (await send('/api/state')).json as StudioState;
+      for (let i = 0; i < 2000 && state.busy; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        state = (await send('/api/state')).json as StudioState;
+      }
+      const http = state.turns[0]!.items.filter((i) => i.kind === 'http');
+      expect(http).toHaveLength(1);
+      expect(http[0]!.detail['response']).toMatchObject({ status: 201, body: '{"id":"A-3"}' });
+      // The token the engine obtained is scrubbed from the timeline (the page's own double
+      // declares it, so only the turns are checked).
+      expect(JSON.stringify(state.turns)).not.toContain('at-77');
+      expect(JSON.stringify(state)).not.toContain('client-secret-9');
+    } finally {
+      await oauth.close();
+      rmSync(oauthDir, { recursive: true, force: true });
+    }
+  });
+});
