@@ -1,4 +1,5 @@
 /** The waterfall of each turn and the detail of the opened item. */
+import { useEffect } from 'preact/hooks';
 import type { TimelineItem, TimelineTurn } from '../src/studio/protocol.js';
 import { Json } from './error-box.js';
 
@@ -169,6 +170,15 @@ export function ItemDetail(props: {
   readonly selected: Selection | undefined;
   readonly onClose: () => void;
 }) {
+  const { onClose } = props;
+  // Escape closes the detail from anywhere.
+  useEffect(() => {
+    const keys = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', keys);
+    return () => window.removeEventListener('keydown', keys);
+  }, [onClose]);
   const turn = props.turns.find((t) => t.index === props.selected?.turn);
   const item = turn?.items.find((i) => i.id === props.selected?.id);
   if (item === undefined) return <p class="hint">Open an item of the timeline for its detail.</p>;
