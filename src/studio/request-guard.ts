@@ -6,17 +6,26 @@
  * cross-site form cannot send.
  */
 import type { IncomingMessage } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
 import { StudioProblem } from './studio-problem.js';
 
 /** Hosts that only this machine reaches. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
 
-/** Every `Host` header value that names the studio listening on `host:port`. */
+/**
+ * Every `Host` header value that names the studio listening on `host:port`. A wildcard host
+ * (`0.0.0.0`, `::`) is reached by the machine's own addresses and name, so those count.
+ */
 export function studioHosts(options: {
   readonly host: string;
   readonly port: number;
 }): Set<string> {
-  const names = new Set([...LOOPBACK_HOSTS, options.host]);
+  const names = new Set([...LOOPBACK_HOSTS, options.host.toLowerCase()]);
+  if (options.host === '0.0.0.0' || options.host === '::') {
+    names.add(hostname().toLowerCase());
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) names.add(a.address.toLowerCase());
+  }
   return new Set([...names].map((h) => `${h.includes(':') ? `[${h}]` : h}:${options.port}`));
 }
 
