@@ -324,6 +324,12 @@ export function Conversation(props: {
           language <strong data-testid="language">{state.language}</strong> · model {state.model}
           {state.ended ? ' · the session has ended' : ''}
         </p>
+        {state.warnings.map((w, i) => (
+          <p class="warning" key={i} data-testid="session-warning">
+            <code>{w.code}</code> {w.path !== '' ? `${w.path}: ` : ''}
+            {w.message}
+          </p>
+        ))}
         <CallerForm state={state} />
         {state.awaitingModel ? <ModelPanel tools={props.tools} /> : null}
         {state.streaming !== '' ? (

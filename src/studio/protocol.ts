@@ -106,6 +106,8 @@ export interface StudioState {
   readonly actions: Readonly<Record<string, unknown>>;
   /** Text streamed so far by the model in the running turn. */
   readonly streaming: string;
+  /** What the session warned about when it was created (e.g. a service not configured). */
+  readonly warnings: readonly IssueView[];
 }
 
 /** An error as the server reports it: a stable code and a message naming what is wrong. */

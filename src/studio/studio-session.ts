@@ -22,9 +22,10 @@ import { recordTurn, saveFixture } from '../harness/session-recording.js';
 import type { Model } from '../models/types.js';
 import { createSession } from '../session/create-session.js';
 import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../session/types.js';
-import type { DoubleExchange, StudioState, TimelineTurn } from './protocol.js';
+import type { DoubleExchange, IssueView, StudioState, TimelineTurn } from './protocol.js';
 import { toExchange, withoutQuery } from './page-http.js';
 import { StudioProblem } from './studio-problem.js';
+import { issueView } from './tool-view.js';
 import { buildTimelineTurn, tenths, type TimedEvent } from './timeline.js';
 
 const SESSION_ID = 'studio';
@@ -77,6 +78,7 @@ export class StudioSession {
   #actions = new Map<string, FixtureAction>();
   #actionHandlers = new Map<string, ActionHandler>();
   #streaming = '';
+  readonly #warnings: IssueView[] = [];
 
   constructor(options: StudioSessionOptions) {
     this.#o = options;
@@ -128,7 +130,11 @@ export class StudioSession {
       // succeeds with its definition's result (as the REPL without --actions).
       actions: this.#pageActions(),
       secrets: this.#secrets,
-      onWarning: () => undefined,
+      // Shown in the page (a service not configured says why its tools will fail).
+      onWarning: (w) => {
+        if (this.#warnings.length < 100 && !this.#warnings.some((x) => x.message === w.message))
+          this.#warnings.push(issueView(w));
+      },
     };
   }
 
@@ -185,6 +191,7 @@ export class StudioSession {
       double: this.#doubleExchanges,
       actions: Object.fromEntries(this.#actions),
       streaming: this.#streaming,
+      warnings: this.#warnings,
     };
   }
 

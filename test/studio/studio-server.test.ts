@@ -339,6 +339,8 @@ describe('a model that answers by itself, and actions answered as the page decla
       state = await otherState();
     }
     expect(state.model).toBe('openai');
+    // Started without --services: the page says why the clinic's tool would fail.
+    expect(state.warnings).toEqual([expect.objectContaining({ code: 'service_not_configured' })]);
     expect(state.ended).toBe(true);
     const kinds = state.turns[0]!.items.map((i) => i.kind);
     expect(kinds).toContain('session-end');
