@@ -6,6 +6,33 @@ import { ErrorBox } from './error-box.js';
 import { SchemaForm } from './schema-form.js';
 import { ItemDetail, Timeline, type Selection } from './timeline.js';
 
+/** The host switches the language between turns (the REPL's `/lang`). */
+function LanguagePicker({ state }: { readonly state: StudioState }) {
+  const [error, setError] = useState<StudioError>();
+  if (state.languages === undefined || state.languages.length < 2) return null;
+  return (
+    <div class="field">
+      <label for="language-pick">Switch language (between turns)</label>
+      <select
+        id="language-pick"
+        value={state.language}
+        disabled={state.busy}
+        onChange={async (e) => {
+          const answer = await call('POST', '/api/language', { language: e.currentTarget.value });
+          setError(answer.ok ? undefined : answer.error);
+        }}
+      >
+        {state.languages.map((l) => (
+          <option key={l} value={l}>
+            {l}
+          </option>
+        ))}
+      </select>
+      <ErrorBox error={error} />
+    </div>
+  );
+}
+
 function CallerForm({ state }: { readonly state: StudioState }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<StudioError>();
@@ -324,6 +351,7 @@ export function Conversation(props: {
           language <strong data-testid="language">{state.language}</strong> · model {state.model}
           {state.ended ? ' · the session has ended' : ''}
         </p>
+        <LanguagePicker state={state} />
         {state.warnings.map((w, i) => (
           <p class="warning" key={i} data-testid="session-warning">
             <code>{w.code}</code> {w.path !== '' ? `${w.path}: ` : ''}

@@ -111,6 +111,9 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
       case 'POST /api/say':
         live.send(stringField(body, 'text'));
         return { ok: true };
+      case 'POST /api/language':
+        await live.setLanguage(stringField(body, 'language'));
+        return { ok: true };
       case 'POST /api/interrupt':
         live.interrupt();
         return { ok: true };

@@ -6,10 +6,7 @@
 import { basename, join, resolve } from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
 import type { ToolSet } from '../definition/types.js';
-import type { ActionHandler } from '../handlers/types.js';
 import { SecretSet } from '../handlers/endpoint/secret-set.js';
-import { fixtureActions } from '../harness/fixture-actions.js';
-import { fixtureActionSchema, type FixtureAction } from '../harness/fixture-schema.js';
 import type { RecordedTurn } from '../harness/fixture-writer.js';
 import { createHttpDouble, type HttpDouble } from '../harness/http-double.js';
 import { ManualModel, type ManualStep } from '../harness/manual-model.js';
@@ -19,10 +16,12 @@ import {
 } from '../harness/recording-dispatcher.js';
 import { RecordingModel } from '../harness/recording-model.js';
 import { recordTurn, saveFixture } from '../harness/session-recording.js';
+import { changeSession } from '../harness/session-changes.js';
 import type { Model } from '../models/types.js';
 import { createSession } from '../session/create-session.js';
 import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../session/types.js';
 import type { DoubleExchange, IssueView, StudioState, TimelineTurn } from './protocol.js';
+import { PageActions } from './page-actions.js';
 import { toExchange, withoutQuery } from './page-http.js';
 import { StudioProblem } from './studio-problem.js';
 import { issueView } from './tool-view.js';
@@ -74,15 +73,19 @@ export class StudioSession {
   #recorded: RecordedTurn[] = [];
   #startedAt = new Date();
   #pending: ((step: ManualStep) => void) | undefined;
-  /** The host's answers to action tools, declared in the page (a fixture's `actions:`). */
-  #actions = new Map<string, FixtureAction>();
-  #actionHandlers = new Map<string, ActionHandler>();
+  #actions: PageActions;
   #streaming = '';
   readonly #warnings: IssueView[] = [];
+  /** The session's starting language (changed from the page before the first turn). */
+  #language: string;
+  /** A language switch from the page since the last turn, for the saved fixture. */
+  #before: { language?: string } | undefined;
 
   constructor(options: StudioSessionOptions) {
     this.#o = options;
     this.#clock = options.clock ?? (() => performance.now());
+    this.#language = options.language ?? 'en-US';
+    this.#actions = new PageActions(options.tools);
     this.#secrets.addServices(options.services ?? {});
     // The double, when the page declared one, answers instead of the network.
     const routed: Dispatcher = this.#agent.compose(
@@ -123,12 +126,12 @@ export class StudioSession {
       model: this.#model,
       dispatcher: this.#http.dispatcher,
       id: SESSION_ID,
-      ...(this.#o.language !== undefined ? { language: this.#o.language } : {}),
+      language: this.#language,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
       // The page stands in for the host app: an action answers as declared there, else it
       // succeeds with its definition's result (as the REPL without --actions).
-      actions: this.#pageActions(),
+      actions: this.#actions.handlers(),
       secrets: this.#secrets,
       // Shown in the page (a service not configured says why its tools will fail).
       onWarning: (w) => {
@@ -138,39 +141,11 @@ export class StudioSession {
     };
   }
 
-  /** One handler per action tool, reading the answers declared now (they change between turns). */
-  #pageActions(): Map<string, ActionHandler> {
-    const out = new Map<string, ActionHandler>();
-    for (const tool of this.#o.tools.tools.values())
-      if (tool.type === 'action')
-        out.set(tool.name, (args, context) =>
-          (this.#actionHandlers.get(tool.name) ?? (() => undefined))(args, context),
-        );
-    return out;
-  }
-
-  /**
-   * Declares how the host answers action tools, in a fixture's `actions:` format (`result`,
-   * `say`, `vars`, `handoff`, `end_session`, `error`); a saved fixture carries them.
-   */
+  /** Declares the host's answers to action tools (see {@link PageActions}); between turns. */
   setActions(answers: ReadonlyMap<string, unknown>): void {
     if (this.#turns.at(-1)?.running === true)
       throw new StudioProblem(409, 'turn_running', 'change the action answers between turns');
-    const parsed = new Map<string, FixtureAction>();
-    for (const [name, answer] of answers) {
-      if (this.#o.tools.tools.get(name)?.type !== 'action')
-        throw new StudioProblem(400, 'bad_action', `${JSON.stringify(name)} is not an action tool`);
-      const checked = fixtureActionSchema.safeParse(answer);
-      if (!checked.success)
-        throw new StudioProblem(
-          400,
-          'bad_action',
-          `${name}: ${checked.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ')}`,
-        );
-      parsed.set(name, checked.data);
-    }
-    this.#actions = parsed;
-    this.#actionHandlers = fixtureActions(Object.fromEntries(parsed));
+    this.#actions.set(answers);
     this.#o.onChange();
   }
 
@@ -189,7 +164,7 @@ export class StudioSession {
       ended: this.#session.ended,
       http: this.#double !== undefined ? 'double' : 'real',
       double: this.#doubleExchanges,
-      actions: Object.fromEntries(this.#actions),
+      actions: Object.fromEntries(this.#actions.declared),
       streaming: this.#streaming,
       warnings: this.#warnings,
     };
@@ -283,8 +258,43 @@ export class StudioSession {
         modelError,
         state: this.#session.toJSON(),
         spoken: [],
-        before: undefined,
+        before: this.#before,
       }),
+    );
+    this.#before = undefined;
+    this.#o.onChange();
+  }
+
+  /**
+   * The host switches the language between turns (the REPL's `/lang`): before the first turn it
+   * is the session's starting language; later, a saved fixture sets it before the next turn.
+   */
+  async setLanguage(tag: string): Promise<void> {
+    if (this.#turns.at(-1)?.running === true)
+      throw new StudioProblem(409, 'turn_running', 'change the language between turns');
+    let canonical: string;
+    try {
+      canonical = Intl.getCanonicalLocales(tag)[0] ?? tag;
+    } catch {
+      throw new StudioProblem(
+        400,
+        'bad_language',
+        `not a BCP-47 language tag: ${JSON.stringify(tag)}`,
+      );
+    }
+    const allowed = this.#o.languages;
+    if (allowed !== undefined && !allowed.some((l) => l.toLowerCase() === canonical.toLowerCase()))
+      throw new StudioProblem(
+        400,
+        'bad_language',
+        `${canonical} is not an allowed language (allowed: ${allowed.join(', ')})`,
+      );
+    if (this.#turns.length === 0) this.#language = canonical;
+    else this.#before = { ...this.#before, language: canonical };
+    this.#session = await changeSession(
+      this.#session,
+      { language: canonical },
+      this.#sessionOptions(),
     );
     this.#o.onChange();
   }
@@ -354,12 +364,12 @@ export class StudioSession {
       toolsFile: this.#o.toolsFile,
       sessionId: SESSION_ID,
       startedAt: this.#startedAt,
-      language: this.#o.language ?? 'en-US',
+      language: this.#language,
       languages: this.#o.languages,
       vars: {},
       services: this.#o.services,
       speechAck: undefined,
-      actions: this.#actions.size > 0 ? this.#actions : undefined,
+      actions: this.#actions.declared.size > 0 ? this.#actions.declared : undefined,
       turns: this.#recorded,
       exchanges: this.#http.exchanges,
     });
@@ -377,6 +387,8 @@ export class StudioSession {
     this.#model.steps.length = 0;
     this.#http.exchanges.length = 0;
     this.#startedAt = new Date();
+    this.#language = this.#o.language ?? 'en-US';
+    this.#before = undefined;
     this.#session = createSession(this.#sessionOptions());
     this.#o.onChange();
   }

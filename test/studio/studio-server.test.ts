@@ -265,6 +265,23 @@ describe('a conversation over the API', () => {
       ).json,
     ).toMatchObject({ error: { code: 'bad_vars' } });
   });
+  it('switches the language between turns, and refuses one that is not allowed', async () => {
+    expect((await post('/api/language', { language: 'fr-FR' })).json).toMatchObject({
+      error: { code: 'bad_language', message: expect.stringContaining('en-US, es-US') },
+    });
+    expect((await post('/api/language', { language: 'es-us' })).status).toBe(200);
+    expect((await get('/api/state')).json).toMatchObject({ language: 'es-US' });
+    // A switch after the first turn is replayed by the saved fixture before the next turn.
+    await post('/api/say', { text: 'Hola' });
+    await stateWhen((s) => s.awaitingModel);
+    await post('/api/model', { type: 'reply', text: '¡Hola!' });
+    await stateWhen((s) => !s.busy);
+    const saved = (await post('/api/save', { name: 'switched' })).json as { file: string };
+    expect(readFileSync(saved.file, 'utf8')).toContain('language: es-US');
+    expect((await runFixture(saved.file)).failures).toEqual([]);
+    await post('/api/language', { language: 'en-US' });
+  });
+
   it('lets the caller barge in while the model is being asked', async () => {
     expect((await post('/api/interrupt', {})).json).toMatchObject({
       error: { code: 'no_turn_running' },
@@ -273,7 +290,7 @@ describe('a conversation over the API', () => {
     await stateWhen((s) => s.awaitingModel);
     expect((await post('/api/interrupt', {})).status).toBe(200);
     const state = await stateWhen((s) => !s.busy);
-    expect(state.turns[1]!.items.map((i) => i.kind)).toContain('interrupted');
+    expect(state.turns.at(-1)!.items.map((i) => i.kind)).toContain('interrupted');
     expect(state.awaitingModel).toBe(false);
     await post('/api/reset', {});
     await stateWhen((s) => s.turns.length === 0);
