@@ -87,6 +87,16 @@ const COMMANDS = new Map<string, { load: () => Promise<LoadedCommand>; summary: 
     },
   ],
   [
+    'studio',
+    {
+      load: async () => {
+        const m = await import('./commands/studio.js');
+        return { run: m.studioCommand, help: m.studioHelp };
+      },
+      summary: 'a local web app: tools, conversation, timeline, fixtures',
+    },
+  ],
+  [
     'import',
     {
       load: async () => {

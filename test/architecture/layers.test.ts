@@ -26,6 +26,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['session'],
   ['agent-format', 'realtime', 'redis', 'import', 'mcp', 'symphony'],
   ['harness', 'serve'],
+  ['studio'],
   ['cli'],
   ['index.ts', 'testing.ts', 'entries'],
 ];

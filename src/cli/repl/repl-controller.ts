@@ -26,7 +26,7 @@ import { checkLanguage } from './check-language.js';
 import { replActionHandlers } from './repl-actions.js';
 import { bannerLines, REPL_COMMANDS } from './repl-banner.js';
 import type { ReplOptions } from './repl-options.js';
-import { recordTurn, saveFixture } from './repl-recording.js';
+import { recordTurn, saveFixture } from '../../harness/session-recording.js';
 import { historyLine, toolLine } from './repl-text.js';
 import { SpeechAcks } from './speech-acks.js';
 import { replDispatcher, WireLines } from './wire-lines.js';
@@ -405,7 +405,7 @@ export class ReplController {
   }
 
   async #save(file: string): Promise<void> {
-    const lines = await saveFixture({
+    const { lines } = await saveFixture({
       file,
       tools: this.#o.tools,
       toolsFile: this.#o.toolsFile,

@@ -1,19 +1,20 @@
 /**
- * What `/save` writes: each turn of the REPL recorded as it ends (the model's steps, the HTTP
- * exchanges, what was observed), and the fixture built from them.
+ * What the REPL's `/save` and the studio's "save as fixture" write: each turn of a live session
+ * recorded as it ends (the model's steps, the HTTP exchanges, what was observed), and the fixture
+ * built from them. Shared by both so a saved fixture means the same thing whichever made it.
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import type { ToolSet } from '../../definition/types.js';
-import type { FixtureAction } from '../../harness/fixture-schema.js';
-import { buildFixture, fixtureToYaml, type RecordedTurn } from '../../harness/fixture-writer.js';
-import { observeTurn } from '../../harness/observe.js';
-import type { RecordedExchange } from '../../harness/recording-dispatcher.js';
-import type { RecordedRun } from '../../harness/recording-runner.js';
-import type { ModelStep } from '../../harness/fixture-schema.js';
-import { NO_USAGE } from '../../models/types.js';
-import { NO_TIMINGS } from '../../observability/turn-tracing.js';
-import type { ServiceConfig, SessionState, TurnResult } from '../../session/types.js';
+import type { ToolSet } from '../definition/types.js';
+import type { FixtureAction } from './fixture-schema.js';
+import { buildFixture, fixtureToYaml, type RecordedTurn } from './fixture-writer.js';
+import { observeTurn } from './observe.js';
+import type { RecordedExchange } from './recording-dispatcher.js';
+import type { RecordedRun } from './recording-runner.js';
+import type { ModelStep } from './fixture-schema.js';
+import { NO_USAGE } from '../models/types.js';
+import { NO_TIMINGS } from '../observability/turn-tracing.js';
+import type { ServiceConfig, SessionState, TurnResult } from '../session/types.js';
 
 /** One turn as it ended. */
 export interface EndedTurn {
@@ -64,6 +65,8 @@ export function recordTurn(turn: EndedTurn): RecordedTurn {
 /** Options of {@link saveFixture}. */
 export interface SaveFixtureOptions {
   readonly file: string;
+  /** The fixture's `name`. Default `repl session <startedAt>`. */
+  readonly name?: string;
   readonly tools: ToolSet;
   /** Absolute path of the tools file; written relative to the fixture. */
   readonly toolsFile: string;
@@ -80,11 +83,17 @@ export interface SaveFixtureOptions {
   readonly commandRuns: readonly RecordedRun[];
 }
 
-/** Writes the fixture; returns the lines to print (saved, or why not). */
-export async function saveFixture(o: SaveFixtureOptions): Promise<string[]> {
+/** Whether the fixture was written, and the lines to show (saved, or why not). */
+export interface SavedFixture {
+  readonly ok: boolean;
+  readonly lines: readonly string[];
+}
+
+/** Writes the fixture; never throws for a file that cannot be written. */
+export async function saveFixture(o: SaveFixtureOptions): Promise<SavedFixture> {
   const path = resolve(o.file);
   const fixture = buildFixture({
-    name: `repl session ${o.startedAt.toISOString()}`,
+    name: o.name ?? `repl session ${o.startedAt.toISOString()}`,
     tools: relative(dirname(path), o.toolsFile) || o.toolsFile,
     session: {
       id: o.sessionId,
@@ -106,7 +115,7 @@ export async function saveFixture(o: SaveFixtureOptions): Promise<string[]> {
   try {
     await writeFile(path, fixtureToYaml(fixture), 'utf8');
   } catch (error) {
-    return [`could not save: ${(error as Error).message}`];
+    return { ok: false, lines: [`could not save: ${(error as Error).message}`] };
   }
   const lines = [`(saved ${o.turns.length} turn(s) to ${o.file})`];
   const cut = o.turns.flatMap((t, i) => (t.observed.interrupted ? [i + 1] : []));
@@ -114,5 +123,5 @@ export async function saveFixture(o: SaveFixtureOptions): Promise<string[]> {
     lines.push(
       `(note: turn(s) ${cut.join(', ')} were interrupted; a fixture replays them without the barge-in, so check their expectations)`,
     );
-  return lines;
+  return { ok: true, lines };
 }

@@ -1,0 +1,157 @@
+/**
+ * `switchboard studio [tools-file]`: a local web app over the tools (docs/studio.md). A thin
+ * shell: it reads the options, loads the tools and starts the studio's server, which lives in
+ * src/studio and loads only for this command.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadTools } from '../../definition/load.js';
+import type { ToolSet } from '../../definition/types.js';
+import { DefinitionError, formatIssue } from '../../errors.js';
+import { openaiModel } from '../../models/openai.js';
+import { withTextMarkers } from '../../models/text-markers.js';
+import type { Model } from '../../models/types.js';
+import { startStudio } from '../../studio/studio-server.js';
+import { EXIT, UsageError, type CliIO } from '../io.js';
+import { checkLanguage } from '../repl/check-language.js';
+import { DEFAULT_OPENAI_MODEL, readCommands, readServices } from './repl.js';
+
+export const studioHelp = `Usage: switchboard studio [tools-file] [options]
+
+A local web app over your tools: browse them, hold a conversation (playing the model yourself
+or with an OpenAI-compatible model), see each turn on a timeline (model calls, tool calls, HTTP,
+speech, language), save it as a fixture and run a fixtures folder. Every asset is served from
+the package; nothing is fetched from the internet.
+
+Options:
+  --fixtures <dir>        where fixtures are saved and run from (default: the current folder)
+  --services <file|json>  services with their auth for endpoint calls (as for repl)
+  --commands <file|json>  programs command tools run, by name (as for repl)
+  --model manual|openai   who answers (default manual: you play the model in the page);
+                          openai needs OPENAI_API_KEY or OPENAI_BASE_URL (OPENAI_MODEL picks
+                          the model, default ${DEFAULT_OPENAI_MODEL})
+  --text-markers          with --model openai: tools called through text markers
+  --language <tag>        initial language (default en-US, or the first of --languages)
+  --languages <a,b,…>     allowed languages
+  --port <n>              port to listen on (default 4780; 0: any free port)
+  --host <address>        address to listen on (default 127.0.0.1). Anything but loopback lets
+                          other machines run your tools with your credentials: only on a
+                          network you trust
+  -h, --help              show this help
+
+The studio answers only requests addressed to itself (Host and Origin checked), so another
+web page cannot drive it. Stop it with Ctrl-C.
+`;
+
+/** Default port: fixed, so a bookmark keeps working. */
+export const DEFAULT_STUDIO_PORT = 4780;
+
+/** Runs the command until the process is interrupted; returns the exit code. */
+export async function studioCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      fixtures: { type: 'string' },
+      services: { type: 'string' },
+      commands: { type: 'string' },
+      model: { type: 'string' },
+      'text-markers': { type: 'boolean' },
+      language: { type: 'string' },
+      languages: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(studioHelp);
+    return EXIT.ok;
+  }
+  if (positionals.length > 1) throw new UsageError('name at most one tools file');
+  const port = values.port === undefined ? DEFAULT_STUDIO_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be an integer 0-65535, got ${JSON.stringify(values.port)}`);
+  const mode = values.model ?? 'manual';
+  if (mode !== 'manual' && mode !== 'openai')
+    throw new UsageError(`--model must be manual or openai, got ${JSON.stringify(mode)}`);
+  const languages = values.languages
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const tag of languages ?? []) {
+    const bad = checkLanguage(tag, undefined);
+    if (!bad.ok) throw new UsageError(`--languages: ${bad.message}`);
+  }
+  const language = checkLanguage(values.language ?? languages?.[0] ?? 'en-US', languages);
+  if (!language.ok) throw new UsageError(`--language: ${language.message}`);
+  const services = await readServices(values.services);
+  const commands = await readCommands(values.commands);
+
+  let model: Model | 'manual' = 'manual';
+  if (mode === 'openai') {
+    const key = io.env['OPENAI_API_KEY'];
+    const baseURL = io.env['OPENAI_BASE_URL'];
+    if ((key === undefined || key === '') && (baseURL === undefined || baseURL === '')) {
+      io.stderr.write(
+        'switchboard studio: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL\n',
+      );
+      return EXIT.unusable;
+    }
+    const remote = openaiModel({
+      model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
+      apiKey: key !== undefined && key !== '' ? key : 'not-needed',
+      ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
+    });
+    model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
+  }
+
+  const file = positionals[0];
+  let tools: ToolSet;
+  try {
+    tools = file === undefined ? await loadTools([]) : await loadTools(file, { file });
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    io.stderr.write(`switchboard studio: ${file ?? 'tools'} has errors:\n`);
+    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
+    return EXIT.unusable;
+  }
+  let studio;
+  try {
+    studio = await startStudio({
+      tools,
+      toolsFile: file === undefined ? '' : resolve(file),
+      model,
+      ...(services !== undefined ? { services } : {}),
+      ...(commands !== undefined ? { commands } : {}),
+      language: language.tag,
+      ...(languages !== undefined ? { languages } : {}),
+      fixturesDir: values.fixtures ?? '.',
+      host: values.host ?? '127.0.0.1',
+      port,
+    });
+  } catch (error) {
+    io.stderr.write(`switchboard studio: ${(error as Error).message}\n`);
+    if (
+      error instanceof DefinitionError &&
+      error.issues.some((i) => i.code === 'command_not_registered')
+    )
+      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
+    return EXIT.unusable;
+  }
+  // Listening for the stop before saying where to go: a supervisor that stops the studio as soon
+  // as it sees the address must not find the default (killing) disposition still in place.
+  const stopped = new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  io.stdout.write(`switchboard studio: open ${studio.url}\n`);
+  await stopped;
+  await studio.close();
+  return EXIT.ok;
+}

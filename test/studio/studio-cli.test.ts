@@ -1,0 +1,48 @@
+/** `switchboard studio` as a user starts it: help, usage mistakes, and a clean stop. */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { buildOnce, cli } from '../cli/build.js';
+
+describe('switchboard studio (the command)', () => {
+  buildOnce();
+
+  it('is listed, and has help', () => {
+    expect(cli(['--help']).stdout).toMatch(/studio\s+a local web app/);
+    const help = cli(['studio', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--fixtures <dir>');
+    expect(help.stdout).toContain('127.0.0.1');
+  });
+
+  it('exits 2 naming the mistake', () => {
+    const port = cli(['studio', '--port', 'eighty']);
+    expect(port.status).toBe(2);
+    expect(port.stderr).toContain('--port must be an integer 0-65535, got "eighty"');
+    expect(cli(['studio', '--model', 'gpt']).stderr).toContain('--model must be manual or openai');
+    const openai = cli(['studio', '--model', 'openai']);
+    expect(openai.status).toBe(2);
+    expect(openai.stderr).toContain('needs OPENAI_API_KEY or OPENAI_BASE_URL');
+    const missing = cli(['studio', 'no-such-tools.json']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('no-such-tools.json');
+  });
+
+  it('prints its address, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      ['dist/cli/main.js', 'studio', 'test/studio/e2e/tools.json', '--port', '0'],
+      { env: { PATH: process.env['PATH'] ?? '' } },
+    );
+    let out = '';
+    await new Promise<void>((ok) =>
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('\n')) ok();
+      }),
+    );
+    expect(out).toMatch(/^switchboard studio: open http:\/\/127\.0\.0\.1:\d+\/\n$/);
+    const code = new Promise((ok) => child.on('exit', (c, s) => ok(c ?? s)));
+    child.kill('SIGTERM');
+    expect(await code).toBe(0);
+  });
+});

@@ -1,0 +1,105 @@
+/** The waterfall of one turn, from events alone: model calls, attempts, failures, speech. */
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../src/session/types.js';
+import { buildTimelineTurn, type TimedEvent } from '../../src/studio/timeline.js';
+
+const request = (attempt: number, status?: number) => ({
+  method: 'GET',
+  url: 'https://api.test/slots',
+  headers: {},
+  attempt,
+  ...(status !== undefined ? { status } : {}),
+});
+
+const at = (atMs: number, event: SessionEvent): TimedEvent => ({ atMs, event });
+
+describe('buildTimelineTurn', () => {
+  const events: TimedEvent[] = [
+    at(0, { type: 'turn-start', turn: 1, user: 'slots?' }),
+    at(100, { type: 'tool-call', callId: 'c1', tool: 'slots', rawArguments: '{}', args: {} }),
+    at(101, {
+      type: 'say',
+      text: 'One moment.',
+      source: 'pre-tool',
+      tool: 'slots',
+      speechId: 'sp_1',
+    }),
+    at(102, { type: 'http-request', callId: 'c1', request: request(1) }),
+    at(150, { type: 'http-response', callId: 'c1', request: request(1, 503) }),
+    at(160, { type: 'http-request', callId: 'c1', request: request(2) }),
+    at(190, { type: 'http-response', callId: 'c1', request: request(2, 503) }),
+    at(200, { type: 'spoken', speechId: 'sp_1' }),
+    at(201, {
+      type: 'tool-error',
+      callId: 'c1',
+      tool: 'slots',
+      code: 'http_status',
+      message: 'HTTP 503',
+      durationSecs: 0.1,
+      retryable: true,
+    }),
+    at(300, { type: 'text-delta', text: 'Sorry, ', speechId: 'sp_2' }),
+    at(310, { type: 'text-delta', text: 'try later.', speechId: 'sp_2' }),
+    at(320, { type: 'turn-end', content: 'Sorry, try later.' }),
+  ];
+  const turn = buildTimelineTurn({
+    index: 0,
+    user: 'slots?',
+    running: false,
+    events,
+    exchanges: [
+      {
+        request: { method: 'GET', url: 'https://api.test/slots', headers: {} },
+        response: { status: 503, body: 'busy' },
+      },
+      {
+        request: { method: 'GET', url: 'https://api.test/slots', headers: {} },
+        response: { status: 503, body: 'still busy' },
+      },
+    ],
+    timings: {
+      totalMs: 320,
+      modelCalls: [{ durationMs: 90 }, { durationMs: 110 }],
+      tools: [{ callId: 'c1', tool: 'slots', durationMs: 100, queuedMs: 2 }],
+      phrasesSpoken: 1,
+      usage: { inputTokens: 0, outputTokens: 0 },
+    },
+  });
+  const byId = new Map(turn.items.map((i) => [i.id, i]));
+
+  it('draws each model call: the first from the start, the next once the results are in', () => {
+    expect(byId.get('model-0')).toMatchObject({ startMs: 0, endMs: 90 });
+    expect(byId.get('model-1')).toMatchObject({ startMs: 201, endMs: 311 });
+  });
+
+  it('draws each HTTP attempt with its status code and its own recorded body', () => {
+    expect(byId.get('http-c1-1')).toMatchObject({
+      startMs: 102,
+      endMs: 150,
+      code: 'http_503',
+      depth: 1,
+    });
+    expect(byId.get('http-c1-2')!.label).toContain('(attempt 2)');
+    expect(byId.get('http-c1-2')!.detail['response']).toEqual({ status: 503, body: 'still busy' });
+  });
+
+  it('gives a failed call its code and whose fault it is', () => {
+    expect(byId.get('tool-c1')).toMatchObject({ startMs: 100, endMs: 201, code: 'http_status' });
+    expect(byId.get('tool-c1')!.detail).toMatchObject({ blame: 'service', queuedMs: 2 });
+  });
+
+  it('ends a phrase when it was acknowledged, and joins a reply’s deltas', () => {
+    expect(byId.get('speech-sp_1')).toMatchObject({ startMs: 101, endMs: 200, depth: 1 });
+    expect(byId.get('speech-sp_2')).toMatchObject({
+      label: 'Sorry, try later.',
+      startMs: 300,
+      endMs: 310,
+    });
+  });
+
+  it('lists the items in time order', () => {
+    const starts = turn.items.map((i) => i.startMs!);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    expect(turn.totalMs).toBe(320);
+  });
+});
