@@ -8,12 +8,11 @@ import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadTools } from '../../definition/load.js';
-import type { ToolSet } from '../../definition/types.js';
-import { DefinitionError, formatIssue } from '../../errors.js';
+import { formatIssue } from '../../errors.js';
 import type { ActionHandler } from '../../handlers/types.js';
 import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
+import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { readCommands, readServices } from './repl.js';
 
 export const mcpHelp = `Usage: switchboard mcp <tools-file> [options]
@@ -76,16 +75,8 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
   const commands = await readCommands(values.commands);
   const actions = values.actions === undefined ? undefined : await readActions(values.actions);
   const file = positionals[0] as string;
-  let tools: ToolSet;
-  try {
-    tools = await loadTools(file, { file });
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    io.stderr.write(`switchboard mcp: ${file} has errors:\n`);
-    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
-    return EXIT.unusable;
-  }
-  for (const w of tools.warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+  const tools = await loadToolsFile('mcp', file, io);
+  if (tools === undefined) return EXIT.unusable;
 
   let server: McpToolServer;
   try {
@@ -104,12 +95,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
       onWarning: (w) => io.stderr.write(`warning: ${formatIssue(w)}\n`),
     });
   } catch (error) {
-    io.stderr.write(`switchboard mcp: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (
-      error instanceof DefinitionError &&
-      error.issues.some((i) => i.code === 'command_not_registered')
-    )
-      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
+    reportRefusedSettings('mcp', error, io);
     return EXIT.unusable;
   }
   const unserved = server.unservedActions;

@@ -5,14 +5,14 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadTools, readToolsFile } from '../../definition/load.js';
-import type { ToolSet } from '../../definition/types.js';
+import { readToolsFile } from '../../definition/load.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
 import type { CommandConfig, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
+import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { LineSource } from '../repl/line-source.js';
 import { parseReplActions } from '../repl/repl-actions.js';
 import { REPL_COMMANDS, ReplController, checkLanguage } from '../repl/repl-controller.js';
@@ -86,16 +86,8 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     return EXIT.unusable;
   }
 
-  let tools: ToolSet;
-  try {
-    tools = await loadTools(file, { file });
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    io.stderr.write(`switchboard repl: ${file} has errors:\n`);
-    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
-    return EXIT.unusable;
-  }
-  for (const w of tools.warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+  const tools = await loadToolsFile('repl', file, io);
+  if (tools === undefined) return EXIT.unusable;
 
   let model: Model | 'manual' = 'manual';
   if (mode === 'openai') {
@@ -150,9 +142,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     // The host's settings (--services, --commands) are refused before the first turn.
     if (!(error instanceof DefinitionError)) throw error;
     lines.close();
-    io.stderr.write(`switchboard repl: ${error.message}\n`);
-    if (error.issues.some((i) => i.code === 'command_not_registered'))
-      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
+    reportRefusedSettings('repl', error, io);
     return EXIT.unusable;
   }
   try {

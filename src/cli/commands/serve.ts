@@ -6,9 +6,7 @@
  * flight finish and answer, for at most `--drain-timeout`).
  */
 import { parseArgs } from 'node:util';
-import { loadTools } from '../../definition/load.js';
 import type { ToolSet } from '../../definition/types.js';
-import { DefinitionError, formatIssue } from '../../errors.js';
 import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
 import { openaiModel } from '../../models/openai.js';
@@ -18,6 +16,7 @@ import { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../../serve/serve
 import { createSession } from '../../session/create-session.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
+import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { DEFAULT_OPENAI_MODEL, readCommands, readServices } from './repl.js';
 
 const L = DEFAULT_SERVER_LIMITS;
@@ -117,16 +116,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const commands = await readCommands(values.commands);
   const file = positionals[0] as string;
 
-  let tools: ToolSet;
-  try {
-    tools = await loadTools(file, { file });
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    io.stderr.write(`switchboard serve: ${file} has errors:\n`);
-    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
-    return EXIT.unusable;
-  }
-  for (const w of tools.warnings) io.stderr.write(`warning: ${formatIssue(w)}\n`);
+  const tools = await loadToolsFile('serve', file, io);
+  if (tools === undefined) return EXIT.unusable;
   for (const line of unconfiguredServices(tools, services)) io.stderr.write(`warning: ${line}\n`);
   if (networkPolicy.denyPrivateNetworks === true)
     for (const line of privateEndpoints(tools)) io.stderr.write(`warning: ${line}\n`);
@@ -156,14 +147,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   try {
     await createSession(sessionOptions).close();
   } catch (error) {
-    io.stderr.write(
-      `switchboard serve: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    if (
-      error instanceof DefinitionError &&
-      error.issues.some((i) => i.code === 'command_not_registered')
-    )
-      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
+    reportRefusedSettings('serve', error, io);
     return EXIT.unusable;
   }
   let agent: AgentServer;

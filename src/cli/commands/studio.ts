@@ -5,14 +5,12 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadTools } from '../../definition/load.js';
-import type { ToolSet } from '../../definition/types.js';
-import { DefinitionError, formatIssue } from '../../errors.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
+import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { checkLanguage } from '../repl/check-language.js';
 import { DEFAULT_OPENAI_MODEL, readCommands, readServices } from './repl.js';
 
@@ -107,15 +105,8 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   }
 
   const file = positionals[0];
-  let tools: ToolSet;
-  try {
-    tools = file === undefined ? await loadTools([]) : await loadTools(file, { file });
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    io.stderr.write(`switchboard studio: ${file ?? 'tools'} has errors:\n`);
-    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
-    return EXIT.unusable;
-  }
+  const tools = await loadToolsFile('studio', file, io, false);
+  if (tools === undefined) return EXIT.unusable;
   let studio;
   try {
     studio = await startStudio({
@@ -131,12 +122,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       port,
     });
   } catch (error) {
-    io.stderr.write(`switchboard studio: ${(error as Error).message}\n`);
-    if (
-      error instanceof DefinitionError &&
-      error.issues.some((i) => i.code === 'command_not_registered')
-    )
-      io.stderr.write('register the programs of command tools with --commands (see --help)\n');
+    reportRefusedSettings('studio', error, io);
     return EXIT.unusable;
   }
   // Listening for the stop before saying where to go: a supervisor that stops the studio as soon

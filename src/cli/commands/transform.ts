@@ -4,13 +4,12 @@
  * and the `--explain` trace go to stderr.
  */
 import { parseArgs } from 'node:util';
-import { loadTools } from '../../definition/load.js';
 import { checkStaticValue } from '../../definition/resolve.js';
-import type { ToolDefinition, ToolSet } from '../../definition/types.js';
-import { DefinitionError, formatIssue } from '../../errors.js';
+import type { ToolDefinition } from '../../definition/types.js';
 import { transformCall } from '../../harness/transform-call.js';
 import type { TransformTraceEntry } from '../../transform/types.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
+import { loadToolsFile } from './tools-file.js';
 
 export const transformHelp = `Usage: switchboard transform <tools-file> <tool-name> --args '<json>' [options]
 
@@ -92,15 +91,8 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
   const vars = parseJsonOption('vars', values.vars) as Record<string, unknown> | undefined;
   const overrides = parseJsonOption('static', values.static) as Record<string, unknown> | undefined;
 
-  let tools: ToolSet;
-  try {
-    tools = await loadTools(file, { file });
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    io.stderr.write(`switchboard transform: ${file} has errors:\n`);
-    for (const i of error.issues) io.stderr.write(`  ${i.severity} ${formatIssue(i)}\n`);
-    return EXIT.unusable;
-  }
+  const tools = await loadToolsFile('transform', file, io, false);
+  if (tools === undefined) return EXIT.unusable;
   const tool = tools.tools.get(name);
   if (tool === undefined) {
     io.stderr.write(
