@@ -41,7 +41,6 @@ function callingModel(calls: [string, unknown][]): MockLanguageModelV2 {
 async function aiTools(options: Partial<AiToolsOptions> = {}) {
   return createAiTools({
     tools: await loadTools(toolDefinitions(api.base)),
-    networkPolicy: { allowPrivateNetworks: true },
     ...options,
   });
 }
