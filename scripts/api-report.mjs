@@ -19,6 +19,9 @@ const ENTRIES = {
   handlers: 'dist/entries/handlers.d.ts',
   transform: 'dist/entries/transform.d.ts',
   mcp: 'dist/entries/mcp.d.ts',
+  ai: 'dist/entries/ai.d.ts',
+  'openai-agents': 'dist/entries/openai-agents.d.ts',
+  livekit: 'dist/entries/livekit.d.ts',
 };
 
 const temp = mkdtempSync(join(tmpdir(), 'switchboard-api-'));
