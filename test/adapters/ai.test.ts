@@ -124,6 +124,31 @@ describe('createAiTools with generateText', () => {
     await sb.close();
   });
 
+  it('answers arguments that are not an object, and __proto__ keys, as data', async () => {
+    const sb = await aiTools();
+    const result = await generateText({
+      model: callingModel([
+        ['book', [2]],
+        ['note', JSON.parse('{"__proto__":{"polluted":true},"reason":"r"}')],
+      ]),
+      tools: sb.tools,
+      stopWhen: stepCountIs(2),
+      prompt: 'x',
+    });
+    const errors = new Map(
+      result.steps[0]!.content.flatMap((p) =>
+        p.type === 'tool-error' ? [[p.toolName, p.error]] : [],
+      ),
+    );
+    // Not an object: switchboard's invalid_arguments.
+    expect((errors.get('book') as SwitchboardToolError).code).toBe('invalid_arguments');
+    // A __proto__ key: ai's own JSON parsing refuses it before execute (secure JSON parsing).
+    expect(errors.get('note')).not.toBeInstanceOf(SwitchboardToolError);
+    expect(String(errors.get('note'))).toMatch(/prototype/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await sb.close();
+  });
+
   it('refuses a host configuration mistake at creation', async () => {
     await expect(aiTools({ agents: { a: { prompt: 'p', tools: ['nope'] } } })).rejects.toThrow(
       /nope/,
