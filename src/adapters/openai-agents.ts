@@ -20,9 +20,9 @@ export interface AgentsToolsOptions extends AdapterOptions {
 }
 
 /** A switchboard tool set as `@openai/agents` function tools, over one switchboard session. */
-export interface AgentsTools {
-  /** Pass as `tools` to an `Agent` or a `RealtimeAgent`. */
-  readonly tools: AgentsFunctionTool[];
+export interface AgentsTools<Context = unknown> {
+  /** Pass as `tools` to an `Agent` or (with `Context` = `RealtimeContextData`) a `RealtimeAgent`. */
+  readonly tools: AgentsFunctionTool<Context>[];
   /** The switchboard session the calls run in (language, variables, traces). */
   readonly session: Session;
   /** Ends the session: its calls in flight end as a session's do. */
@@ -35,11 +35,13 @@ export interface AgentsTools {
  * schema need not meet strict mode's rules). Throws as `createSession` does for a host
  * configuration mistake.
  */
-export function createAgentsTools(options: AgentsToolsOptions): AgentsTools {
+export function createAgentsTools<Context = unknown>(
+  options: AgentsToolsOptions,
+): AgentsTools<Context> {
   const { onSay, ...adapterOptions } = options;
   const core = new AdapterCore(adapterOptions, 'openai-agents');
-  const tools = core.shown.map(({ function: fn }): AgentsFunctionTool =>
-    tool({
+  const tools = core.shown.map(({ function: fn }): AgentsFunctionTool<Context> =>
+    tool<AgentsSchema, Context, string>({
       name: fn.name,
       description: fn.description ?? '',
       // Non-strict: the SDK passes the schema on as it is (its type wants literal fields).
@@ -77,8 +79,11 @@ export interface AgentsSchema {
   readonly additionalProperties: true;
 }
 
-/** A function tool of {@link createAgentsTools}: its input is the model's arguments, unparsed. */
-export type AgentsFunctionTool = FunctionTool<unknown, AgentsSchema, string>;
+/**
+ * A function tool of {@link createAgentsTools}. `Context` is the run context's type: `unknown`
+ * for an `Agent`, `RealtimeContextData` for a `RealtimeAgent`.
+ */
+export type AgentsFunctionTool<Context = unknown> = FunctionTool<Context, AgentsSchema, string>;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

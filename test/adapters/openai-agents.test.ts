@@ -3,9 +3,12 @@
  * drives `Runner.run` on an `Agent` holding the adapter's function tools; the calls go to a
  * loopback API through a switchboard session. Tracing is off (it would export to OpenAI).
  */
+import { RealtimeAgent, type RealtimeContextData } from '@openai/agents/realtime';
 import {
   Agent,
+  RunContext,
   Runner,
+  invokeFunctionTool,
   Usage,
   type AgentInputItem,
   type Model,
@@ -122,6 +125,33 @@ describe('createAgentsTools with Runner.run', () => {
     await runWith(sb, new FakeModel([['set_language', '{"language":"es-US","message":"Hola"}']]));
     expect(sb.session.language).toBe('es-US');
     expect(said).toEqual([{ text: 'Hola', source: 'tool', tool: 'set_language' }]);
+    await sb.close();
+  });
+
+  it('serves a RealtimeAgent with the same tool objects, invoked as RealtimeSession does', async () => {
+    const sb = createAgentsTools<RealtimeContextData>({
+      tools: await loadTools(toolDefinitions(api.base)),
+    });
+    const agent = new RealtimeAgent({ name: 'voice', instructions: 'help', tools: sb.tools });
+    const invoke = async (name: string, input: string) => {
+      const fn = agent.tools.find((t) => t.type === 'function' && t.name === name)!;
+      if (fn.type !== 'function') throw new Error('not a function tool');
+      // What RealtimeSession does with a function call from the Realtime model.
+      return invokeFunctionTool({
+        tool: fn,
+        runContext: new RunContext<RealtimeContextData>({ history: [] }),
+        input,
+        details: {
+          toolCall: { type: 'function_call', callId: 'rt1', name, arguments: input },
+        },
+      });
+    };
+    expect(await invoke('get_weather', '{"city":"Oslo"}')).toBe('{"summary":"sunny","temp":21}');
+    expect(api.seen.at(-1)!.url).toBe('/weather?city=Oslo&units=metric');
+    const failed = JSON.parse(String(await invoke('order_status', '{}'))) as {
+      error: { code: string };
+    };
+    expect(failed.error.code).toBe('http_status');
     await sb.close();
   });
 });
