@@ -20,6 +20,9 @@ const ENTRIES = {
   transform: 'dist/entries/transform.d.ts',
   mcp: 'dist/entries/mcp.d.ts',
   symphony: 'dist/entries/symphony.d.ts',
+  ai: 'dist/entries/ai.d.ts',
+  'openai-agents': 'dist/entries/openai-agents.d.ts',
+  livekit: 'dist/entries/livekit.d.ts',
 };
 
 const temp = mkdtempSync(join(tmpdir(), 'switchboard-api-'));

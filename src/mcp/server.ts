@@ -11,15 +11,18 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolSet } from '../definition/types.js';
-import { createSession } from '../session/create-session.js';
-import type { ActionHandler } from '../handlers/types.js';
+import {
+  actionNames,
+  checkedServedTools,
+  handlersFor,
+  unservedActions,
+} from '../call-runner/served-tools.js';
 import {
   McpToolSession,
   mcpSessionOptions,
   type McpSessionOptions,
   type ServedTools,
 } from './server-session.js';
-import { servedToolSet, unservedActions } from './server-tools.js';
 import { serveMcpHttp, type McpHttpListener, type McpHttpOptions } from './server-http.js';
 
 /** Options of {@link createMcpServer}: the tools, and what a session takes besides its model. */
@@ -86,7 +89,7 @@ class ToolServer implements McpToolServer {
     this.#options = options;
     this.#sessionOptions = mcpSessionOptions(sessionOptions);
     this.#actions = actionNames(options.actions);
-    this.#served = this.#checked(tools, this.#sessionOptions);
+    this.#served = checkedServedTools(tools, this.#sessionOptions);
     this.#unserved = unservedActions(tools, this.#actions);
   }
 
@@ -113,7 +116,7 @@ class ToolServer implements McpToolServer {
       actions === undefined
         ? this.#sessionOptions
         : { ...this.#sessionOptions, actions: handlersFor(actions, tools) };
-    this.#served = this.#checked(tools, options);
+    this.#served = checkedServedTools(tools, options);
     this.#unserved = unservedActions(tools, this.#actions);
     for (const c of this.#connections) void c.server.sendToolListChanged().catch(() => undefined);
   }
@@ -173,39 +176,4 @@ class ToolServer implements McpToolServer {
       }),
     );
   }
-
-  /** The served set, after the options accepted it (createSession's checks, thrown to the host). */
-  #checked(tools: ToolSet, options: McpSessionOptions): ServedTools {
-    const served = servedToolSet(tools, this.#actions);
-    void createSession({
-      ...options,
-      tools: served,
-      model: { name: 'check', stream: noAnswer },
-    }).close();
-    return { tools: served, options };
-  }
-}
-
-async function* noAnswer(): AsyncGenerator<never> {}
-
-/** The host's handlers for the action tools of `tools`. */
-function handlersFor(
-  actions: NonNullable<McpSessionOptions['actions']>,
-  tools: ToolSet,
-): Map<string, ActionHandler> {
-  const all =
-    actions instanceof Map
-      ? (actions as ReadonlyMap<string, ActionHandler>)
-      : new Map(Object.entries(actions as Readonly<Record<string, ActionHandler>>));
-  const out = new Map<string, ActionHandler>();
-  for (const [name, handler] of all)
-    if (tools.tools.get(name)?.type === 'action') out.set(name, handler);
-  return out;
-}
-
-function actionNames(actions: McpSessionOptions['actions']): ReadonlySet<string> {
-  if (actions === undefined) return new Set();
-  if (actions instanceof Map)
-    return new Set((actions as ReadonlyMap<string, ActionHandler>).keys());
-  return new Set(Object.keys(actions));
 }
