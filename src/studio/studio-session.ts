@@ -2,6 +2,10 @@
  * The studio's live conversation: a session over the tool set whose model is the page (manual)
  * or an OpenAI-compatible model, whose HTTP goes out for real or to the page's HTTP double, and
  * which records each turn for the timeline and for "save as fixture" (as the REPL's `/save`).
+ *
+ * About 420 lines, one class: the turn, the page's model moves, the HTTP double, the recordings
+ * and "save" all read and reset the same per-conversation state (the session, the recorded
+ * turns, exchanges and command runs); split, each piece would take that state as parameters.
  */
 import { basename, join, resolve } from 'node:path';
 import { Agent, type Dispatcher } from 'undici';

@@ -15,7 +15,8 @@ import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.j
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { LineSource } from '../repl/line-source.js';
 import { parseReplActions } from '../repl/repl-actions.js';
-import { REPL_COMMANDS, ReplController, checkLanguage } from '../repl/repl-controller.js';
+import { languageOptions } from '../repl/check-language.js';
+import { REPL_COMMANDS, ReplController } from '../repl/repl-controller.js';
 
 /** Model used when OPENAI_MODEL is not set. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -98,19 +99,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     });
     model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
   }
-  const languages =
-    values.languages === undefined
-      ? undefined
-      : values.languages
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s !== '');
-  for (const tag of languages ?? []) {
-    const bad = checkLanguage(tag, undefined);
-    if (!bad.ok) throw new UsageError(`--languages: ${bad.message}`);
-  }
-  const language = checkLanguage(values.language ?? languages?.[0] ?? 'en-US', languages);
-  if (!language.ok) throw new UsageError(`--language: ${language.message}`);
+  const { language, languages } = languageOptions(values);
   const services = await readServices(values.services);
   const commands = await readCommands(values.commands);
   const actions =
@@ -130,7 +119,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       toolsFile: resolve(file),
       model,
       vars,
-      language: language.tag,
+      language,
       ...(languages !== undefined ? { languages } : {}),
       ...(services !== undefined ? { services } : {}),
       ...(commands !== undefined ? { commands } : {}),

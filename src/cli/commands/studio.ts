@@ -11,7 +11,7 @@ import type { Model } from '../../models/types.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
-import { checkLanguage } from '../repl/check-language.js';
+import { languageOptions } from '../repl/check-language.js';
 import { DEFAULT_OPENAI_MODEL, readCommands, readServices } from './repl.js';
 
 export const studioHelp = `Usage: switchboard studio [tools-file] [options]
@@ -73,16 +73,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   const mode = values.model ?? 'manual';
   if (mode !== 'manual' && mode !== 'openai')
     throw new UsageError(`--model must be manual or openai, got ${JSON.stringify(mode)}`);
-  const languages = values.languages
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  for (const tag of languages ?? []) {
-    const bad = checkLanguage(tag, undefined);
-    if (!bad.ok) throw new UsageError(`--languages: ${bad.message}`);
-  }
-  const language = checkLanguage(values.language ?? languages?.[0] ?? 'en-US', languages);
-  if (!language.ok) throw new UsageError(`--language: ${language.message}`);
+  const { language, languages } = languageOptions(values);
   const services = await readServices(values.services);
   const commands = await readCommands(values.commands);
 
@@ -115,7 +106,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       model,
       ...(services !== undefined ? { services } : {}),
       ...(commands !== undefined ? { commands } : {}),
-      language: language.tag,
+      language,
       ...(languages !== undefined ? { languages } : {}),
       fixturesDir: values.fixtures ?? '.',
       host: values.host ?? '127.0.0.1',
