@@ -4,6 +4,7 @@
  * requests it saw when asked (`record: true`), and fails loudly when called beyond its script or
  * left with unused steps.
  */
+import { checkScript } from './check-script.js';
 import { ModelError, abortError } from './errors.js';
 import {
   NO_USAGE,
@@ -56,7 +57,10 @@ export interface ScriptedModelOptions {
   readonly record?: boolean;
 }
 
-/** A model that replays a script. Calls beyond the script throw a {@link ModelError} (`script`). */
+/**
+ * A model that replays a script. Calls beyond the script throw a {@link ModelError} (`script`); a
+ * step or call of the wrong shape (an unknown field, a call without a name) throws a TypeError here.
+ */
 export class ScriptedModel implements Model {
   readonly name: string;
   readonly #steps: readonly ScriptedStep[];
@@ -66,8 +70,9 @@ export class ScriptedModel implements Model {
   #overCalls = 0;
 
   constructor(steps: readonly ScriptedStep[], options: ScriptedModelOptions = {}) {
-    this.#steps = steps;
     this.name = options.name ?? 'scripted';
+    checkScript(steps, this.name);
+    this.#steps = steps;
     this.#calls = options.record === true ? [] : undefined;
   }
 

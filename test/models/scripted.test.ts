@@ -85,3 +85,38 @@ describe('ScriptedModel', () => {
     expect(await stream[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
   });
 });
+
+describe('ScriptedModel script shape', () => {
+  const make = (steps: unknown): ScriptedModel =>
+    new ScriptedModel(steps as ConstructorParameters<typeof ScriptedModel>[0]);
+
+  it('names a camelCase tool_calls at its step, with the field it meant', () => {
+    expect(() => make([{ text: 'hi' }, { toolCalls: [{ name: 'hangup' }] }])).toThrow(
+      'scripted: step 1: unknown field `toolCalls` (did you mean `tool_calls`?)',
+    );
+  });
+
+  it("names a call's OpenAI-style `arguments` as `args`", () => {
+    expect(() => make([{ tool_calls: [{ name: 'book', arguments: '{}' }] }])).toThrow(
+      'scripted: step 0, tool_calls[0]: unknown field `arguments` (did you mean `args`?)',
+    );
+  });
+
+  it('refuses a call without a name, text of the wrong type and a negative delay', () => {
+    expect(() => make([{ tool_calls: [{ args: {} }] }])).toThrow(
+      'step 0, tool_calls[0]: name must be a non-empty string',
+    );
+    expect(() => make([{ text: 3 }])).toThrow('step 0: text must be a string or an array');
+    expect(() => make([{ delayMs: -1 }])).toThrow('step 0: delayMs must be a finite number ≥ 0');
+    expect(() => make({ text: 'x' })).toThrow('the script must be an array of steps');
+  });
+
+  it('accepts every documented field', () => {
+    const model = make([
+      { text: ['a', 'b'], delayMs: 0, usage: { inputTokens: 1, outputTokens: 2 } },
+      { tool_calls: [{ name: 'x', args: '{}', id: 'c1' }, { name: 'y', args: { a: 1 } }] },
+      { error: 'boom' },
+    ]);
+    expect(model.remaining).toBe(3);
+  });
+});
