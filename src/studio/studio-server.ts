@@ -40,6 +40,8 @@ export interface StudioOptions {
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   /** Programs command tools run, by name. */
   readonly commands?: StudioSessionOptions['commands'];
+  /** Initial session variables (`--vars`). Default none. */
+  readonly vars?: Readonly<Record<string, unknown>>;
   readonly language?: string;
   readonly languages?: readonly string[];
   /** The fixtures folder: "save" writes there, "run fixtures" runs it. */
@@ -81,6 +83,7 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
     model: o.model,
     ...(o.services !== undefined ? { services: o.services } : {}),
     ...(o.commands !== undefined ? { commands: o.commands } : {}),
+    ...(o.vars !== undefined ? { vars: o.vars } : {}),
     ...(o.language !== undefined ? { language: o.language } : {}),
     ...(o.languages !== undefined ? { languages: o.languages } : {}),
     fixturesDir: o.fixturesDir,

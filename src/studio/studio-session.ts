@@ -45,6 +45,8 @@ export interface StudioSessionOptions {
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   /** Programs command tools run, by name (as `--commands` in the REPL). */
   readonly commands?: Readonly<Record<string, CommandConfig>>;
+  /** Initial session variables (`--vars`); a new conversation starts with them again. */
+  readonly vars?: Readonly<Record<string, unknown>>;
   readonly language?: string;
   readonly languages?: readonly string[];
   /** Where "save as fixture" writes. */
@@ -141,6 +143,7 @@ export class StudioSession {
       model: this.#model,
       dispatcher: this.#http.dispatcher,
       id: SESSION_ID,
+      ...(this.#o.vars !== undefined ? { vars: this.#o.vars } : {}),
       language: this.#language,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
@@ -386,7 +389,7 @@ export class StudioSession {
       startedAt: this.#startedAt,
       language: this.#language,
       languages: this.#o.languages,
-      vars: {},
+      vars: this.#o.vars ?? {},
       services: this.#o.services,
       commandRuns: this.#runs.runs,
       speechAck: undefined,
