@@ -106,9 +106,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     values.actions === undefined
       ? undefined
       : parseReplActions(await readObjectOption('actions', values.actions), tools);
-  const speechAck = values['speech-ack'];
-  if (speechAck !== undefined && speechAck !== 'host' && speechAck !== 'auto')
-    throw new UsageError(`--speech-ack: expected host or auto, got ${JSON.stringify(speechAck)}`);
+  const speechAck = readSpeechAck(values['speech-ack']);
   let repl: ReplController | undefined;
   const lines = new LineSource(io.stdin, io.stdout, { onInterrupt: () => repl?.interrupt() });
   try {
@@ -141,6 +139,12 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     await repl.close();
   }
   return EXIT.ok;
+}
+
+/** `--speech-ack host|auto` (repl, studio): who reports playback. Absent: the session's default. */
+export function readSpeechAck(value: string | undefined): 'host' | 'auto' | undefined {
+  if (value === undefined || value === 'host' || value === 'auto') return value;
+  throw new UsageError(`--speech-ack: expected host or auto, got ${JSON.stringify(value)}`);
 }
 
 /**
