@@ -72,6 +72,19 @@ function CallerForm({ state }: { readonly state: StudioState }) {
           Barge in
         </button>
       ) : null}
+      {state.speechAck === 'host' ? (
+        <button
+          type="button"
+          data-testid="mark-spoken"
+          title="the host's player finished every utterance waiting for playback (--speech-ack host)"
+          onClick={async () => {
+            const answer = await call('POST', '/api/spoken', {});
+            setError(answer.ok ? undefined : answer.error);
+          }}
+        >
+          Mark spoken
+        </button>
+      ) : null}
       <ErrorBox error={error} />
     </form>
   );

@@ -3,6 +3,7 @@
  * tool calls), so a live session can be saved as a fixture whose scripted model says the same.
  */
 import type { Model, ModelRequest, ModelStreamPart } from '../models/types.js';
+import { wrappedCapabilities } from '../models/wrap.js';
 import type { ModelStep, ScriptedToolCall } from './fixture-schema.js';
 
 /** A model that remembers its answers. */
@@ -11,10 +12,13 @@ export class RecordingModel implements Model {
   readonly #inner: Model;
   /** Every answer so far, in order. */
   readonly steps: ModelStep[] = [];
+  /** The wrapped model's, when it has them (models/wrap.ts). */
+  declare readonly credentials?: () => readonly string[];
 
   constructor(inner: Model) {
     this.#inner = inner;
     this.name = inner.name;
+    Object.assign(this, wrappedCapabilities(inner));
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { argsValue, toTextHistory } from './text-history.js';
 import { markerToCall } from './text-markers.js';
 import type { ChatMessage, ChatTool, Model, ModelRequest, ModelStreamPart } from './types.js';
+import { wrappedCapabilities } from './wrap.js';
 
 /** The `tool` value of an answer. */
 export const JSON_NO_TOOL = 'none';
@@ -44,7 +45,7 @@ export function withJsonToolCalls(model: Model, options: JsonToolCallOptions = {
   return {
     name: `${model.name}+json`,
     stream: (request) => streamJson(model, request, instructions, generateId),
-    ...(model.credentials === undefined ? {} : { credentials: () => model.credentials!() }),
+    ...wrappedCapabilities(model),
   };
 }
 

@@ -21,6 +21,7 @@ import type {
   ModelStreamPart,
   ModelToolCall,
 } from './types.js';
+import { wrappedCapabilities } from './wrap.js';
 
 /** Name given to a marker whose tool name cannot be recovered. */
 export const INVALID_TOOL_CALL_NAME = 'invalid_tool_call';
@@ -46,6 +47,7 @@ export function withTextMarkers(model: Model, options: TextMarkerOptions = {}): 
   return {
     name: `${model.name}+markers`,
     stream: (request) => streamWithMarkers(model, request, options, generateId),
+    ...wrappedCapabilities(model),
   };
 }
 

@@ -79,19 +79,22 @@ class Attachment implements RealtimeAttachment {
 
   constructor(options: AttachRealtimeOptions) {
     this.#options = options;
-    this.#link = new RealtimeLink({
-      send: (event) => this.#send(event),
-      toolType: (name) => options.session.tools.tools.get(name)?.type,
-      history: () => this.#host.state.history,
-      serverResponse: (buffer) => this.#serverResponse(buffer),
-      speechStarted: () => {
-        this.#live.interrupt();
-        this.#link.dropQueuedSays();
+    this.#link = new RealtimeLink(
+      {
+        send: (event) => this.#send(event),
+        toolType: (name) => options.session.tools.tools.get(name)?.type,
+        history: () => this.#host.state.history,
+        serverResponse: (buffer) => this.#serverResponse(buffer),
+        speechStarted: () => {
+          this.#live.interrupt();
+          this.#link.dropQueuedSays();
+        },
+        userItem: (itemId) => (this.#lastUserItem = itemId),
+        transcript: (itemId, text) => this.#transcript(itemId, text),
+        serverError: (error) => this.#serverError(error),
       },
-      userItem: (itemId) => (this.#lastUserItem = itemId),
-      transcript: (itemId, text) => this.#transcript(itemId, text),
-      serverError: (error) => this.#serverError(error),
-    });
+      [...(options.connection.credentials?.() ?? []), ...(options.credentials ?? [])],
+    );
     [this.#live, this.#host] = this.#open(options.state);
     if (options.state !== undefined) this.#link.markSynced();
     this.session = new AttachedSession(this);
@@ -325,8 +328,16 @@ class Attachment implements RealtimeAttachment {
     if (this.#pendingPatchItem === itemId) this.#waiting?.();
   }
 
+  /** Reports a server or transport error, scrubbed: a server may echo the key it was sent. */
   #serverError(error: RealtimeServerError): void {
-    this.#options.onServerError?.(error);
+    const onServerError = this.#options.onServerError;
+    if (onServerError === undefined) return;
+    const secrets = this.#host.secrets();
+    onServerError({
+      ...error,
+      code: secrets.scrubText(error.code),
+      message: secrets.scrubText(error.message),
+    });
   }
 }
 

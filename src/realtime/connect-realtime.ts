@@ -70,8 +70,36 @@ export function wsRealtimeConnection(socket: WsSocket): ClosableRealtimeConnecti
 export interface ConnectRealtimeOptions {
   /** `wss://api.openai.com/v1/realtime?model=…`, or a loopback `ws:` URL. */
   readonly url: string;
-  /** E.g. `{ Authorization: 'Bearer …' }`. */
+  /**
+   * E.g. `{ Authorization: 'Bearer …' }`. Credentials in them (the `Authorization` value and its
+   * token, any header named like a key, token, secret or auth) and in the URL's query (`api-key=…`)
+   * become the connection's `credentials()`, scrubbed from what the session shows.
+   */
   readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Header and query names that carry a credential. */
+const CREDENTIAL_NAME = /key|token|secret|auth|signature|password/i;
+
+/** The credentials in a connection's URL query and headers (see {@link ConnectRealtimeOptions}). */
+export function credentialsIn(options: ConnectRealtimeOptions): string[] {
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (!CREDENTIAL_NAME.test(name)) continue;
+    found.push(value);
+    // `Bearer sk-…`: the token alone is what a server echoes.
+    const token = /^\s*\S+\s+(\S.*)$/.exec(value)?.[1];
+    if (token !== undefined) found.push(token.trim());
+  }
+  let query: URLSearchParams | undefined;
+  try {
+    query = new URL(options.url).searchParams;
+  } catch {
+    query = undefined;
+  }
+  for (const [name, value] of query ?? [])
+    if (CREDENTIAL_NAME.test(name) && value !== '') found.push(value);
+  return found;
 }
 
 /** Opens a `ws` WebSocket and resolves with its connection once it is open. */
@@ -83,5 +111,6 @@ export async function connectRealtime(
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  return wsRealtimeConnection(socket);
+  const credentials = credentialsIn(options);
+  return { ...wsRealtimeConnection(socket), credentials: () => credentials };
 }

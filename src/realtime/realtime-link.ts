@@ -76,8 +76,20 @@ export class RealtimeLink implements Model {
   #counter = 0;
   #closed: ModelError | undefined;
 
-  constructor(host: RealtimeLinkHost) {
+  readonly #credentials: readonly string[];
+
+  /** `credentials`: the API keys the connection was opened with (see {@link credentials}). */
+  constructor(host: RealtimeLinkHost, credentials: readonly string[] = []) {
     this.#host = host;
+    this.#credentials = credentials;
+  }
+
+  /**
+   * The connection's API keys: as the session's model, the link declares them, so the session
+   * scrubs them from model errors, spans and whatever else it shows (a server may echo a key).
+   */
+  credentials(): readonly string[] {
+    return this.#credentials;
   }
 
   /** A new turn begins; `response` is the server-started response it answers, if any. */

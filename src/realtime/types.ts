@@ -28,6 +28,11 @@ export interface RealtimeConnection {
   on(event: 'event', listener: (event: unknown) => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
   off?(event: 'event' | 'error', listener: (...args: never[]) => void): unknown;
+  /**
+   * The API keys the connection was opened with, to be scrubbed from what the session shows.
+   * `connectRealtime`'s connections have it; `AttachRealtimeOptions.credentials` adds more.
+   */
+  credentials?(): readonly string[];
   /** `OpenAIRealtimeWS` exposes its `ws` socket; its `close` event ends the attachment. */
   readonly socket?: {
     /** 0 while connecting (events are held until `open`), 1 when open. */
@@ -69,7 +74,17 @@ export interface AttachRealtimeOptions {
    * never wait for transcription.
    */
   readonly transcriptWaitMs?: number;
-  /** Server `error` events not tied to a model call of a turn. Default: ignored. */
+  /**
+   * The model's API keys (e.g. `[openai.apiKey]` for an `OpenAIRealtimeWS` made with that client),
+   * added to the connection's own `credentials()`. They join the session's secrets: scrubbed
+   * (`[redacted]`) from model errors, events, spans and `onServerError`, as service secrets are.
+   * Default: the connection's only.
+   */
+  readonly credentials?: readonly string[];
+  /**
+   * Server `error` events not tied to a model call of a turn, with the session's secrets
+   * scrubbed from their code and message. Default: ignored.
+   */
   readonly onServerError?: (error: RealtimeServerError) => void;
 }
 

@@ -154,6 +154,7 @@ async function runTurnUntil(
         message: round.error.message,
         ...(round.error.status === undefined ? {} : { status: round.error.status }),
         retryable: isRetryableModelError(round.error.code),
+        usage: { inputTokens, outputTokens },
       });
       tracing.end({ interrupted: false, error: round.error });
       throw round.error;

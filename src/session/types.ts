@@ -359,6 +359,11 @@ export type SessionEvent =
       readonly status?: number;
       /** Trying again may succeed (see `failureForHost`). */
       readonly retryable: boolean;
+      /**
+       * Tokens of the turn's model calls that answered before this one failed (the failed call's
+       * own are unknown): the turn has no `result` to carry them.
+       */
+      readonly usage: ModelUsage;
     }
   | { readonly type: 'turn-end'; readonly content: string; readonly timings?: TurnTimings }
   | { readonly type: 'session-end'; readonly reason?: string };

@@ -95,6 +95,8 @@ export interface StudioState {
   readonly language: string;
   readonly languages?: readonly string[];
   readonly vars: Readonly<Record<string, unknown>>;
+  /** `host`: the page marks speech as played ("mark spoken"); `auto`: it counts when emitted. */
+  readonly speechAck: 'host' | 'auto';
   readonly turns: readonly TimelineTurn[];
   /** The manual model's move is awaited: the page shows the model form. */
   readonly awaitingModel: boolean;

@@ -40,6 +40,10 @@ export interface StudioOptions {
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   /** Programs command tools run, by name. */
   readonly commands?: StudioSessionOptions['commands'];
+  /** Initial session variables (`--vars`). Default none. */
+  readonly vars?: Readonly<Record<string, unknown>>;
+  /** Who acknowledges playback (`--speech-ack`). Default `auto`. */
+  readonly speechAck?: 'host' | 'auto';
   readonly language?: string;
   readonly languages?: readonly string[];
   /** The fixtures folder: "save" writes there, "run fixtures" runs it. */
@@ -81,6 +85,8 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
     model: o.model,
     ...(o.services !== undefined ? { services: o.services } : {}),
     ...(o.commands !== undefined ? { commands: o.commands } : {}),
+    ...(o.vars !== undefined ? { vars: o.vars } : {}),
+    ...(o.speechAck !== undefined ? { speechAck: o.speechAck } : {}),
     ...(o.language !== undefined ? { language: o.language } : {}),
     ...(o.languages !== undefined ? { languages: o.languages } : {}),
     fixturesDir: o.fixturesDir,
@@ -117,6 +123,13 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
       case 'POST /api/language':
         await live.setLanguage(stringField(body, 'language'));
         return { ok: true };
+      case 'POST /api/spoken': {
+        const id = field(body, 'speechId');
+        if (id !== undefined && typeof id !== 'string')
+          throw new StudioProblem(400, 'bad_request', 'speechId: expected a string (or none: all)');
+        live.spoken(id);
+        return { ok: true };
+      }
       case 'POST /api/interrupt':
         live.interrupt();
         return { ok: true };

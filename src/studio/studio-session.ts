@@ -29,6 +29,7 @@ import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../sess
 import type { DoubleExchange, IssueView, StudioState, TimelineTurn } from './protocol.js';
 import { PageActions } from './page-actions.js';
 import { toExchange, withoutQuery } from './page-http.js';
+import { StudioSpeechAcks } from './speech-acks.js';
 import { StudioProblem } from './studio-problem.js';
 import { issueView } from './tool-view.js';
 import { buildTimelineTurn, tenths, type TimedEvent } from './timeline.js';
@@ -45,6 +46,10 @@ export interface StudioSessionOptions {
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   /** Programs command tools run, by name (as `--commands` in the REPL). */
   readonly commands?: Readonly<Record<string, CommandConfig>>;
+  /** Initial session variables (`--vars`); a new conversation starts with them again. */
+  readonly vars?: Readonly<Record<string, unknown>>;
+  /** `host`: the page acknowledges playback (speech-acks.ts), as the REPL's `--speech-ack host`. */
+  readonly speechAck?: 'host' | 'auto';
   readonly language?: string;
   readonly languages?: readonly string[];
   /** Where "save as fixture" writes. */
@@ -76,6 +81,7 @@ export class StudioSession {
   readonly #http: RecordingDispatcher;
   /** Command runs, recorded for "save as fixture". */
   readonly #runs: RecordingRunner;
+  readonly #acks: StudioSpeechAcks;
   readonly #model: RecordingModel;
   #double: HttpDouble | undefined;
   #doubleExchanges: DoubleExchange[] = [];
@@ -132,6 +138,7 @@ export class StudioSession {
           })
         : options.model;
     this.#model = new RecordingModel(inner);
+    this.#acks = new StudioSpeechAcks(options.speechAck === 'host');
     this.#session = createSession(this.#sessionOptions());
   }
 
@@ -141,6 +148,7 @@ export class StudioSession {
       model: this.#model,
       dispatcher: this.#http.dispatcher,
       id: SESSION_ID,
+      ...(this.#o.vars !== undefined ? { vars: this.#o.vars } : {}),
       language: this.#language,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       ...(this.#o.services !== undefined ? { services: this.#o.services } : {}),
@@ -151,6 +159,7 @@ export class StudioSession {
       // succeeds with its definition's result (as the REPL without --actions).
       actions: this.#actions.handlers(),
       secrets: this.#secrets,
+      ...(this.#o.speechAck !== undefined ? { speechAck: this.#o.speechAck } : {}),
       // Shown in the page (a service not configured says why its tools will fail).
       onWarning: (w) => {
         if (this.#warnings.length < 100 && !this.#warnings.some((x) => x.message === w.message))
@@ -184,6 +193,7 @@ export class StudioSession {
       double: this.#doubleExchanges,
       actions: Object.fromEntries(this.#actions.declared),
       streaming: this.#streaming,
+      speechAck: this.#o.speechAck ?? 'auto',
       warnings: this.#warnings,
     };
   }
@@ -248,9 +258,11 @@ export class StudioSession {
   async #run(turn: LiveTurn): Promise<void> {
     const stream = this.#session.send(turn.user);
     let modelError: string | undefined;
+    this.#acks.startTurn();
     try {
       for await (const event of stream) {
         turn.events.push({ atMs: tenths(this.#clock() - turn.startedAt), event });
+        this.#acks.event(event);
         if (event.type === 'model-error') modelError = event.message;
         if (event.type === 'text-delta') this.#streaming += event.text;
         this.#o.onChange();
@@ -277,7 +289,7 @@ export class StudioSession {
         result: turn.result,
         modelError,
         state: this.#session.toJSON(),
-        spoken: [],
+        spoken: this.#acks.endTurn(),
         before: this.#before,
       }),
     );
@@ -335,6 +347,12 @@ export class StudioSession {
     this.#o.onChange();
   }
 
+  /** The page played an utterance (`--speech-ack host`); without an id, every one waiting. */
+  spoken(speechId: string | undefined): void {
+    this.#acks.spoken(this.#session, speechId);
+    this.#o.onChange();
+  }
+
   /** The caller barges in: the running turn stops (its calls cancelled as interruption says). */
   interrupt(): void {
     if (this.#turns.at(-1)?.running !== true)
@@ -386,10 +404,10 @@ export class StudioSession {
       startedAt: this.#startedAt,
       language: this.#language,
       languages: this.#o.languages,
-      vars: {},
+      vars: this.#o.vars ?? {},
       services: this.#o.services,
       commandRuns: this.#runs.runs,
-      speechAck: undefined,
+      speechAck: this.#o.speechAck,
       actions: this.#actions.declared.size > 0 ? this.#actions.declared : undefined,
       turns: this.#recorded,
       exchanges: this.#http.exchanges,

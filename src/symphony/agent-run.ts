@@ -6,6 +6,7 @@
 import type { ToolDefinition } from '../definition/types.js';
 import type { ActionHandler } from '../handlers/types.js';
 import { isModelError } from '../models/errors.js';
+import type { ModelUsage } from '../models/types.js';
 import { createSession } from '../session/create-session.js';
 import type { SessionEvent, SessionOptions } from '../session/types.js';
 import { systemPromptOf } from './prompt.js';
@@ -81,9 +82,17 @@ export async function runAgentTask(rt: SymphonyRuntime, task: AgentTask): Promis
   }
   const endTime = rt.now();
   const tools = gathered.tools();
-  const usage = outcome.ok
-    ? [{ promptTokens: outcome.input, completionTokens: outcome.output, model: modelName }]
-    : [{ promptTokens: 0, completionTokens: 0, model: modelName }];
+  // A failed turn has no result: its usage so far comes with the `model-error` event.
+  const counted = outcome.ok
+    ? { inputTokens: outcome.input, outputTokens: outcome.output }
+    : (gathered.failedUsage ?? { inputTokens: 0, outputTokens: 0 });
+  const usage = [
+    {
+      promptTokens: counted.inputTokens,
+      completionTokens: counted.outputTokens,
+      model: modelName,
+    },
+  ];
   const m = metrics(startTime, endTime, tools.length, usage);
   const reasoning = gathered.reasoning();
   const failed = failureOf(outcome, gathered, task.signal, agent);
@@ -131,6 +140,8 @@ class Gatherer {
   #text = '';
   timedOut = false;
   maxRounds = false;
+  /** The tokens a turn that failed had used (its `model-error` event's). */
+  failedUsage: ModelUsage | undefined;
 
   add(e: SessionEvent): void {
     switch (e.type) {
@@ -165,6 +176,9 @@ class Gatherer {
         break;
       case 'max-rounds':
         this.maxRounds = true;
+        break;
+      case 'model-error':
+        this.failedUsage = e.usage;
         break;
       default:
         break;

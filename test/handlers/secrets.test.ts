@@ -34,11 +34,17 @@ let issue: string[];
 const seen: HttpExchangeRecord[] = [];
 
 function services(): Record<string, ServiceConfig> {
+  const origins = [api.origin];
   return {
-    basic: { auth: { type: 'basic', username: 'user-basic', password: S.basic } },
-    bearer: { auth: { type: 'bearer', token: S.bearer }, headers: { 'x-tenant': 'acme' } },
-    custom: { auth: { type: 'custom_headers', headers: { 'X-Custom-Auth': S.custom } } },
+    basic: { auth: { type: 'basic', username: 'user-basic', password: S.basic }, origins },
+    bearer: {
+      auth: { type: 'bearer', token: S.bearer },
+      headers: { 'x-tenant': 'acme' },
+      origins,
+    },
+    custom: { auth: { type: 'custom_headers', headers: { 'X-Custom-Auth': S.custom } }, origins },
     oauth: {
+      origins,
       auth: {
         type: 'oauth2',
         client_id: 'client-1',

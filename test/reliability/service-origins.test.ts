@@ -215,3 +215,43 @@ describe("secrets follow their service's origin", () => {
     }
   });
 });
+
+describe('createEndpointHandler without a session: secure by default', () => {
+  it('a service with auth and no origins throws at creation, naming services.<name>.origins', () => {
+    let thrown: unknown;
+    try {
+      createEndpointHandler({ services: services() });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DefinitionError);
+    expect((thrown as DefinitionError).issues).toEqual([
+      expect.objectContaining({
+        code: 'origins_required',
+        severity: 'error',
+        path: 'services.clinic.origins',
+      }),
+    ]);
+    expect((thrown as Error).message).toMatch(
+      /services\.clinic\.origins: is required for a service with auth/,
+    );
+    expect((thrown as Error).message).toContain('origins: ["*"]');
+  });
+
+  it('origins: ["*"] opts out, and a service without auth needs none', async () => {
+    const handler = createEndpointHandler({
+      services: { ...services(['*']), plain: { headers: { 'x-site': 'a' } } },
+    });
+    try {
+      const tool = makeTool({
+        service: 'clinic',
+        endpoint: { url: `${evil.origin}/x`, method: 'get' },
+      });
+      const out = await handler.execute({}, makeContext(tool));
+      expect(out.type).toBe('success');
+      expect(evil.requests[0]?.headers.authorization).toBe('Bearer tok-Orig1n-4d5e6f');
+    } finally {
+      await handler.close();
+    }
+  });
+});

@@ -73,8 +73,11 @@ describe('control characters and unsendable bytes in header values → tool erro
     const h = handler({
       services: {
         plain: { headers: { 'x-note': bad } },
-        custom: { auth: { type: 'custom_headers', headers: { 'x-api-key': bad } } },
-        bearer: { auth: { type: 'bearer', token: bad } },
+        custom: {
+          auth: { type: 'custom_headers', headers: { 'x-api-key': bad } },
+          origins: [api.origin],
+        },
+        bearer: { auth: { type: 'bearer', token: bad }, origins: [api.origin] },
       },
     });
     for (const service of ['plain', 'custom', 'bearer']) {
@@ -97,6 +100,7 @@ describe('control characters and unsendable bytes in header values → tool erro
     const h = handler({
       services: {
         oauth: {
+          origins: [api.origin],
           auth: {
             type: 'oauth2',
             client_id: 'c',
@@ -490,6 +494,7 @@ describe('private-network policy: more notations, never a private dial', () => {
       },
       services: {
         oauth: {
+          origins: ['*'],
           auth: {
             type: 'oauth2',
             client_id: 'c',

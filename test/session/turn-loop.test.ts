@@ -319,6 +319,27 @@ describe('turn loop', () => {
     expect((await s.run('again')).content).toBe('recovered');
   });
 
+  it('the model-error event carries the tokens of the turn’s model calls before the failure', async () => {
+    const { s } = session([
+      {
+        tool_calls: [{ name: 'note', args: { text: 'a' } }],
+        usage: { inputTokens: 40, outputTokens: 3 },
+      },
+      {
+        tool_calls: [{ name: 'note', args: { text: 'b' } }],
+        usage: { inputTokens: 50, outputTokens: 4 },
+      },
+      { error: 'upstream exploded' },
+    ]);
+    const errors: SessionEvent[] = [];
+    const stream = s.send('x');
+    for await (const e of stream) if (e.type === 'model-error') errors.push(e);
+    await stream.result.catch(() => undefined);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: 'http_status', usage: { inputTokens: 90, outputTokens: 7 } }),
+    ]);
+  });
+
   it('a failed turn whose host only iterates raises no unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const record = (reason: unknown): void => {

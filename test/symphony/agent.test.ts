@@ -128,6 +128,33 @@ describe('Symphony agents', () => {
     expect(r.error).toMatch(/upstream down/);
   });
 
+  it('a model failure keeps the tokens of the model calls before it', async () => {
+    const config = await one({ name: 'a', tools: ['lookup'] });
+    const model = new ScriptedModel([
+      {
+        tool_calls: [{ name: 'lookup', args: { q: 'x' } }],
+        usage: { inputTokens: 120, outputTokens: 8 },
+      },
+      {
+        tool_calls: [{ name: 'lookup', args: { q: 'y' } }],
+        usage: { inputTokens: 150, outputTokens: 9 },
+      },
+      { error: 'upstream down' },
+    ]);
+    const r = await createSymphony({ config, model, actions: { lookup: () => 'found' } }).runAgent({
+      agent: 'a',
+      task: 't',
+    });
+    expect(r).toMatchObject({ success: false, errorCode: 'model_error' });
+    expect(r.metrics.toolCalls).toBe(2);
+    expect(r.metrics.llmUsage).toEqual({
+      promptTokens: 270,
+      completionTokens: 17,
+      totalTokens: 287,
+      model: 'scripted',
+    });
+  });
+
   it('the agent timeout is the turn deadline: a timeout result', async () => {
     vi.useFakeTimers();
     try {

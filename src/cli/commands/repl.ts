@@ -26,7 +26,7 @@ export const replHelp = `Usage: switchboard repl <tools-file> [options]
 Talk to your tools. Plain lines are the caller's words. Endpoint calls go out for real.
 
 Options:
-  --vars <json>           initial session variables
+  --vars <file|json>      initial session variables: inline JSON or a JSON/YAML file
   --language <tag>        initial language (default en-US, or the first of --languages)
   --languages <a,b,…>     allowed languages
   --model openai|manual   who answers (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL
@@ -74,7 +74,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
   }
   if (positionals.length !== 1) throw new UsageError('name exactly one tools file');
   const file = positionals[0] as string;
-  const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
+  const vars = await readVars(values.vars);
   if (values.model !== undefined && values.model !== 'openai' && values.model !== 'manual') {
     throw new UsageError(`--model must be openai or manual, got ${JSON.stringify(values.model)}`);
   }
@@ -106,9 +106,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     values.actions === undefined
       ? undefined
       : parseReplActions(await readObjectOption('actions', values.actions), tools);
-  const speechAck = values['speech-ack'];
-  if (speechAck !== undefined && speechAck !== 'host' && speechAck !== 'auto')
-    throw new UsageError(`--speech-ack: expected host or auto, got ${JSON.stringify(speechAck)}`);
+  const speechAck = readSpeechAck(values['speech-ack']);
   let repl: ReplController | undefined;
   const lines = new LineSource(io.stdin, io.stdout, { onInterrupt: () => repl?.interrupt() });
   try {
@@ -141,6 +139,28 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     await repl.close();
   }
   return EXIT.ok;
+}
+
+/** `--speech-ack host|auto` (repl, studio): who reports playback. Absent: the session's default. */
+export function readSpeechAck(value: string | undefined): 'host' | 'auto' | undefined {
+  if (value === undefined || value === 'host' || value === 'auto') return value;
+  throw new UsageError(`--speech-ack: expected host or auto, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * `--vars` (repl, serve, studio): initial session variables as inline JSON, or a JSON/YAML file.
+ * Absent: none.
+ */
+export async function readVars(value: string | undefined): Promise<Record<string, unknown>> {
+  if (value === undefined) return {};
+  // Inline JSON that is not an object (`[1]`, `"x"`) gets the JSON option's own message.
+  const inline = /^\s*[[{"]/.test(value) || /^\s*(-?\d[\d.eE+-]*|true|false|null)\s*$/.test(value);
+  const parsed = inline ? parseJsonOption('vars', value) : await readObjectOption('vars', value);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(
+      `--vars must be an object of variables ({ "<name>": <value> }), got ${Array.isArray(parsed) ? 'a list' : JSON.stringify(parsed)}`,
+    );
+  return parsed as Record<string, unknown>;
 }
 
 /** `--services`: inline JSON, or a JSON/YAML file. Only the shape of an object is checked here. */

@@ -15,9 +15,9 @@ import { createAgentServer, type AgentServer } from '../../serve/agent-server.js
 import { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../../serve/server-limits.js';
 import { createSession } from '../../session/create-session.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
-import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
+import { EXIT, UsageError, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
-import { DEFAULT_OPENAI_MODEL, readCommands, readServices } from './repl.js';
+import { DEFAULT_OPENAI_MODEL, readCommands, readServices, readVars } from './repl.js';
 
 const L = DEFAULT_SERVER_LIMITS;
 
@@ -35,7 +35,7 @@ Options:
   --model-name <id>       model id (default OPENAI_MODEL, else ${DEFAULT_OPENAI_MODEL})
   --text-markers          for models without native tool calls
   --prompt <text>         system prompt
-  --vars <json>           session variables of every run
+  --vars <file|json>      session variables of every run: inline JSON or a JSON/YAML file
   --services <file|json>  services with their auth for endpoint calls, e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}'
   --commands <file|json>  programs command tools run, by name (docs/handlers.md)
@@ -111,7 +111,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     if (typeof text === 'string') limits[key] = wholeNumber(name, text, 0, 1, 2_147_483_647);
   }
   const networkPolicy = networkPolicyOf(values);
-  const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
+  const vars = await readVars(values.vars);
   const services = await readServices(values.services);
   const commands = await readCommands(values.commands);
   const file = positionals[0] as string;

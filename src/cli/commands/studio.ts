@@ -12,7 +12,13 @@ import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { languageOptions } from '../repl/check-language.js';
-import { DEFAULT_OPENAI_MODEL, readCommands, readServices } from './repl.js';
+import {
+  DEFAULT_OPENAI_MODEL,
+  readCommands,
+  readServices,
+  readSpeechAck,
+  readVars,
+} from './repl.js';
 
 export const studioHelp = `Usage: switchboard studio [tools-file] [options]
 
@@ -25,6 +31,10 @@ Options:
   --fixtures <dir>        where fixtures are saved and run from (default: the current folder)
   --services <file|json>  services with their auth for endpoint calls (as for repl)
   --commands <file|json>  programs command tools run, by name (as for repl)
+  --vars <file|json>      initial session variables: inline JSON or a JSON/YAML file (as for
+                          repl); a new conversation starts with them again
+  --speech-ack host|auto  who reports playback (default auto: speech counts as played when
+                          emitted); host: you do, with "mark spoken" on the timeline (as for repl)
   --model manual|openai   who answers (default manual: you play the model in the page);
                           openai needs OPENAI_API_KEY or OPENAI_BASE_URL (OPENAI_MODEL picks
                           the model, default ${DEFAULT_OPENAI_MODEL})
@@ -53,6 +63,8 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       fixtures: { type: 'string' },
       services: { type: 'string' },
       commands: { type: 'string' },
+      vars: { type: 'string' },
+      'speech-ack': { type: 'string' },
       model: { type: 'string' },
       'text-markers': { type: 'boolean' },
       language: { type: 'string' },
@@ -76,6 +88,8 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   const { language, languages } = languageOptions(values);
   const services = await readServices(values.services);
   const commands = await readCommands(values.commands);
+  const vars = await readVars(values.vars);
+  const speechAck = readSpeechAck(values['speech-ack']);
 
   let model: Model | 'manual' = 'manual';
   if (mode === 'openai') {
@@ -106,6 +120,8 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       model,
       ...(services !== undefined ? { services } : {}),
       ...(commands !== undefined ? { commands } : {}),
+      vars,
+      ...(speechAck !== undefined ? { speechAck } : {}),
       language,
       ...(languages !== undefined ? { languages } : {}),
       fixturesDir: values.fixtures ?? '.',

@@ -41,6 +41,7 @@ export function generateTool(
       const v = i[k];
       if (v !== undefined && v !== null) schema[k] = structuredClone(v);
     }
+    if (i.default !== undefined) schema['default'] = structuredClone(i.default);
     Object.defineProperty(properties, i.name, {
       value: schema,
       enumerable: true,
@@ -64,7 +65,9 @@ export function generateTool(
     additionalProperties: false,
   };
   try {
-    return { parameters, validator: options.validators.compile(parameters) };
+    const validator = options.validators.compile(parameters);
+    checkDefaults(inputs, properties, path, options, at);
+    return { parameters, validator };
   } catch (error) {
     at(
       path,
@@ -73,4 +76,30 @@ export function generateTool(
     );
     return undefined;
   }
+}
+
+/**
+ * Each input's `default` must pass its own schema: the validator fills it in unchecked, so a bad
+ * one would make every submission without that input fail, blaming the model.
+ */
+function checkDefaults(
+  inputs: readonly RawInput[],
+  properties: Readonly<Record<string, unknown>>,
+  path: string,
+  options: CompileTaskOptions,
+  at: At,
+): void {
+  inputs.forEach((i, n) => {
+    if (i.default === undefined || !Object.hasOwn(properties, i.name)) return;
+    const { default: _default, ...own } = properties[i.name] as JsonSchemaObject;
+    void _default;
+    const check = options.validators.compile(own).validate(i.default);
+    if (check.ok) return;
+    const text = check.failures.map((f) => `${f.path === '' ? '' : `${f.path}: `}${f.message}`);
+    at(
+      `${path}[${n}].default`,
+      'bad_default',
+      `does not match input "${i.name}": ${text.slice(0, 3).join('; ')}`,
+    );
+  });
 }

@@ -159,10 +159,15 @@ function buildSchemas(z: typeof Z) {
     examples: nullish(z.array(jsonValue)),
   };
 
-  /** InputParameter: one field of the generated submit tool. `required` defaults to true. */
+  /**
+   * InputParameter: one field of the generated submit tool. `required` defaults to true.
+   * `default` is switchboard's (the SDK's InputParameter has none): the JSON Schema `default`,
+   * filled in when the model leaves the input out, as a tool parameter's is.
+   */
   const inputParameter = z.strictObject({
     ...parameterFields,
     required: z.boolean({ error: 'expected a boolean' }).optional(),
+    default: jsonValue.optional(),
   });
 
   /** Variable: a task variable with an initial value. */

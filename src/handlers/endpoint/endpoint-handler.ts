@@ -10,13 +10,21 @@
  * request parts shared by every handler (static headers, URL templates, the idempotency key) in
  * request-parts.ts.
  */
+import { DefinitionError } from '../../errors.js';
 import { EndpointCalls } from './endpoint-calls.js';
 import type { EndpointHandler, EndpointHandlerOptions } from './endpoint-options.js';
+import { missingOriginIssues } from './service-origins.js';
 
 export { DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_RESPONSE_BYTES } from './endpoint-options.js';
 export type { EndpointHandler, EndpointHandlerOptions } from './endpoint-options.js';
 
-/** Creates the handler of `endpoint` tools. */
+/**
+ * Creates the handler of `endpoint` tools. Throws a {@link DefinitionError} (code
+ * `origins_required`, path `services.<name>.origins`) for a service with `auth` and no `origins`,
+ * as `createSession` does: secure by default, its credentials never go to an origin nobody listed.
+ */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
+  const issues = options.services === undefined ? [] : missingOriginIssues(options.services);
+  if (issues.length > 0) throw new DefinitionError(issues, 'invalid createEndpointHandler options');
   return new EndpointCalls(options);
 }

@@ -25,7 +25,7 @@ export interface EndpointHandlerOptions {
   readonly dispatcher?: Dispatcher;
   /** Shared pools to take the default dispatcher from. Default `connectionPools`. */
   readonly pools?: ConnectionPools;
-  /** Services by name, with their secrets. Default none. */
+  /** Services by name, with their secrets; one with `auth` must list `origins`. Default none. */
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   /**
    * The set outputs are scrubbed with; the handler adds the services' secrets and every token it

@@ -4,9 +4,11 @@
  * when the session is created (`createSession`/`restoreSession`, a `DefinitionError` naming the
  * tool) and, for any definition that reaches the handler anyway, at call time
  * (`origin_not_allowed`, nothing sent, no token fetched). `createSession` requires `origins` of a
- * service with auth; `["*"]` is the explicit opt-out (any origin, with a warning). A service
- * without `origins` (no auth, or a handler made without a session) may be used with any URL.
+ * service with auth, and so does `createEndpointHandler` (a handler made without a session);
+ * `["*"]` is the explicit opt-out (any origin). A service without `origins` (so without auth) may
+ * be used with any URL.
  */
+import type { DefinitionIssue } from '../../errors.js';
 import type { ServiceConfig } from './service-config.js';
 import { MAX_CONNECTIONS_PER_ORIGIN } from './connection-pools.js';
 
@@ -68,6 +70,29 @@ export function originProblems(
       });
   });
   return out;
+}
+
+/**
+ * Each service that has `auth` but no `origins`, as an error issue at `services.<name>.origins`:
+ * its credentials would go to any URL a definition names. `createEndpointHandler` refuses these;
+ * `createSession` reports the same case with the origins its tools use (check-services.ts).
+ */
+export function missingOriginIssues(
+  services: Readonly<Record<string, ServiceConfig>>,
+): DefinitionIssue[] {
+  const issues: DefinitionIssue[] = [];
+  for (const [name, config] of Object.entries(services)) {
+    // Read defensively: the handler's options come straight from host code.
+    const c = config as { auth?: unknown; origins?: unknown } | null;
+    if (c?.auth === undefined || c.origins !== undefined) continue;
+    issues.push({
+      code: 'origins_required',
+      severity: 'error',
+      path: `services.${name}.origins`,
+      message: `is required for a service with auth (its credentials go only to the origins listed): add origins: ["https://api.example.com"] with the service's own origins, or origins: ["*"] to send them to any URL a definition names`,
+    });
+  }
+  return issues;
 }
 
 /** Allowed origins of each service that declares them (normalised), by service name. */

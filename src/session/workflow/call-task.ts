@@ -166,7 +166,8 @@ function runExpression(
       error: new ToolError('invalid_arguments', `arguments do not match the inputs: ${text}`),
     };
   }
-  s.inputs = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+  // The validator's copy, with the `default` of each input the model left out.
+  s.inputs = JSON.parse(JSON.stringify(check.value)) as Record<string, unknown>;
   const value = task.expression?.evaluate(run.data()) ?? null;
   const output = task.hasOutput ? run.renderDeep(task.output, { result: value }) : value;
   return { output };

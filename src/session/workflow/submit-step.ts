@@ -124,6 +124,8 @@ export async function submitStep(
     setOwnValue(s.inputs, key, JSON.parse(JSON.stringify(args[key])) as unknown);
   }
   await run.run(step.on.presubmit);
+  // Validating fills the inputs still missing with their `default` (on a copy, as for tool
+  // arguments); that copy becomes the step's inputs, so on.submit, `next` and `save` see them.
   const check = step.submit.validator.validate(s.inputs);
   if (!check.ok) {
     const text = check.failures
@@ -139,6 +141,7 @@ export async function submitStep(
       ),
     };
   }
+  s.inputs = check.value as Record<string, unknown>;
   await run.run(step.on.submit);
 
   const chosen = step.next.find(

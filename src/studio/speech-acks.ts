@@ -1,0 +1,73 @@
+/**
+ * `--speech-ack host` in the studio, as in the REPL (src/cli/repl/speech-acks.ts): the page is the
+ * host's audio player. Speech counts as played only when the page says so ("mark spoken", POST
+ * /api/spoken); a speak-then-act call waits for it, as it would for a voice host. What is
+ * acknowledged while a turn runs is saved in the fixture as that turn's `spoken` points.
+ */
+import type { Session, SessionEvent } from '../session/types.js';
+import { StudioProblem } from './studio-problem.js';
+
+export class StudioSpeechAcks {
+  readonly #host: boolean;
+  /** Speech id → text so far, for the running turn. */
+  readonly #utterances = new Map<string, string>();
+  readonly #acked = new Set<string>();
+  #spokenThisTurn: string[] = [];
+  #inTurn = false;
+
+  constructor(host: boolean) {
+    this.#host = host;
+  }
+
+  startTurn(): void {
+    this.#utterances.clear();
+    this.#acked.clear();
+    this.#spokenThisTurn = [];
+    this.#inTurn = true;
+  }
+
+  /** The texts acknowledged while the turn that just ended ran. */
+  endTurn(): string[] {
+    this.#inTurn = false;
+    return this.#spokenThisTurn;
+  }
+
+  event(event: SessionEvent): void {
+    if (event.type === 'say' || event.type === 'text-delta')
+      this.#utterances.set(
+        event.speechId,
+        (this.#utterances.get(event.speechId) ?? '') + event.text,
+      );
+  }
+
+  /** Marks one utterance (or, without an id, every one) as played; returns how many were. */
+  spoken(session: Session, speechId: string | undefined): number {
+    if (!this.#host)
+      throw new StudioProblem(
+        409,
+        'speech_ack_auto',
+        'speech counts as played when emitted: start the studio with --speech-ack host to acknowledge it yourself',
+      );
+    let count: number;
+    let acked: string[];
+    if (speechId === undefined || speechId === 'all') {
+      acked = [...this.#utterances.keys()].filter((u) => !this.#acked.has(u));
+      count = session.spokenAll();
+    } else {
+      if (!session.spoken(speechId))
+        throw new StudioProblem(
+          404,
+          'unknown_speech',
+          `${speechId}: no utterance waits for playback under this id`,
+        );
+      acked = this.#utterances.has(speechId) && !this.#acked.has(speechId) ? [speechId] : [];
+      count = 1;
+    }
+    for (const id of acked) {
+      this.#acked.add(id);
+      const text = this.#utterances.get(id)?.trim() ?? '';
+      if (this.#inTurn && text !== '') this.#spokenThisTurn.push(text);
+    }
+    return count;
+  }
+}
