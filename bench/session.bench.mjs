@@ -56,7 +56,10 @@ const toolSet = await loadTools([
   },
 ]);
 const actions = new Map([['lookup', (args) => lookup(args.city)]]);
-const heapActions = new Map([['lookup', (args) => inProcess(args.city)]]);
+// The idle sessions' ten action tools, each with its action (an action naming no tool is refused).
+const heapActions = new Map(
+  Array.from({ length: 10 }, (_, i) => [`tool_${i}`, (args) => inProcess(args.city)]),
+);
 const steps = [
   { tool_calls: [{ name: 'lookup', args: { city: 'Bronx' } }] },
   { text: 'It is sunny.' },

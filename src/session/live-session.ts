@@ -4,7 +4,7 @@
  * waits for it), creates handlers lazily (an idle session holds no handler, dispatcher or timer;
  * session-handlers.ts), and hands each turn to the turn loop. Endpoint calls go through the
  * process's shared connection pools unless the options name a dispatcher or other pools.
- * One class of about 480 lines, not split further: its methods share the session's private state,
+ * One class of about 540 lines, not split further: its methods share the session's private state,
  * and moving them out would add a call layer to every turn (docs/performance-notes.md).
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
@@ -154,7 +154,12 @@ export class LiveSession implements Session, TurnHost {
     return channel.stream;
   }
 
-  /** Runs one turn after `previous` settles; delivers its result or error to `channel`. */
+  /**
+   * Runs one turn after `previous` settles; delivers its result or error to `channel`. Without a
+   * store's coordination the turn is not awaited here: this frame would be held for the whole
+   * turn, a second or more in a burst while its call waits for a connection, and so be copied
+   * into the old generation (docs/performance-notes.md); the turn's end is chained instead.
+   */
   async #queued(
     previous: Promise<unknown>,
     channel: TurnChannel,
@@ -164,15 +169,51 @@ export class LiveSession implements Session, TurnHost {
   ): Promise<void> {
     // Always a tick first, even when idle: a turn never starts inside send().
     await previous;
-    let result: TurnResult;
+    let running: Promise<TurnResult>;
     try {
       if (this.ended) throw new SessionEndedError(`session ${this.state.id} has ended`);
       const coordination = coordinationOf(this.options.store);
-      const lease = coordination === undefined ? undefined : await coordination.acquire(this.id);
+      if (coordination !== undefined)
+        return await this.#leased(coordination, channel, controller, userText, background);
+      this.#current = controller;
+      this.#channel = channel;
+      running = runTurn(this, userText, controller, channel.emit, channel.events, background);
+    } catch (err) {
+      this.#turnOver(controller, channel);
+      this.#dequeued();
+      channel.reject(err);
+      return;
+    }
+    return running.then(
+      (result) => {
+        this.#turnOver(controller, channel);
+        this.#dequeued();
+        releaseTurnController(controller);
+        channel.resolve(result);
+      },
+      (err: unknown) => {
+        this.#turnOver(controller, channel);
+        this.#dequeued();
+        channel.reject(err);
+      },
+    );
+  }
+
+  /** A turn under the store's lease (sessions-redis.md): acquired first, released after. */
+  async #leased(
+    coordination: NonNullable<ReturnType<typeof coordinationOf>>,
+    channel: TurnChannel,
+    controller: TurnController,
+    userText: string,
+    background: ToolCallResult | undefined,
+  ): Promise<void> {
+    let result: TurnResult;
+    try {
+      const lease = await coordination.acquire(this.id);
       this.#current = controller;
       this.#channel = channel;
       try {
-        if (lease !== undefined) await this.#adopt(lease, userText);
+        await this.#adopt(lease, userText);
         result = await runTurn(
           this,
           userText,
@@ -182,14 +223,11 @@ export class LiveSession implements Session, TurnHost {
           background,
         );
       } finally {
-        if (this.#current === controller) this.#current = undefined;
-        if (this.#channel === channel) this.#channel = undefined;
-        this.#lease = undefined;
-        this.journal = undefined;
+        this.#turnOver(controller, channel);
         // Not awaited: the release goes out on the store's connection ahead of anything this process
         // sends later (the next turn's acquire cannot overtake it), and waiting for its reply put a
         // whole round trip on every turn. Another process that asks meanwhile retries shortly.
-        void lease?.release().catch(() => undefined);
+        void lease.release().catch(() => undefined);
       }
     } catch (err) {
       this.#dequeued();
@@ -199,6 +237,14 @@ export class LiveSession implements Session, TurnHost {
     this.#dequeued();
     releaseTurnController(controller);
     channel.resolve(result);
+  }
+
+  /** The session no longer runs this turn: its controller, channel, lease and journal let go. */
+  #turnOver(controller: TurnController, channel: TurnChannel): void {
+    if (this.#current === controller) this.#current = undefined;
+    if (this.#channel === channel) this.#channel = undefined;
+    this.#lease = undefined;
+    this.journal = undefined;
   }
 
   /**

@@ -48,7 +48,8 @@ const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
 const NO_TOOLS: ReadonlyMap<string, ToolDefinition> = new Map();
 
 /**
- * Runs one model call and its tool calls. A model failure is in `error`; anything else thrown while
+ * Runs one model call and starts its tool calls (the turn awaits `running`, then `end()` gives the
+ * round's outcome). A model failure is in `error`; anything else thrown while
  * starting or running a call (a host handler or configuration fault, an engine bug) is rethrown as
  * it is, never wrapped as the model's: whose fault it is decides who can fix it.
  */
@@ -59,7 +60,7 @@ export async function runRound(
   tracing?: TurnTracing,
   /** A final answer after the tool rounds ran out: the model is shown no tool and may run none. */
   toolless = false,
-): Promise<RoundOutcome> {
+): Promise<StreamedRound> {
   // Handed on (model, handlers); the round itself asks `turn.stopped`, a field, not the signal.
   const signal = turn.signal;
   // `vars.session.*`: computed only if a template of this round names them.
@@ -292,47 +293,110 @@ export async function runRound(
     speech?.stop();
     throw fault.error;
   }
-  // One call (the usual case) is awaited directly and none (a final answer) not at all:
-  // Promise.all allocates for nothing.
-  if (pending.length === 1) await pending[0];
-  else if (pending.length > 1) await Promise.all(pending);
-  speech?.stop();
+  // The round's calls are not awaited here: the round's frame (its locals, the model's stream)
+  // would be held for as long as a call waits for a connection, a second or more in a burst,
+  // and so be copied into the old generation (docs/performance-notes.md). The turn awaits them.
+  return new StreamedRound(
+    host,
+    turn,
+    text,
+    usage,
+    error,
+    activation,
+    speech,
+    calls,
+    finished,
+    pending.length === 0 ? undefined : pending.length === 1 ? pending[0] : Promise.all(pending),
+  );
+}
 
-  if (text !== '' || calls.length > 0) {
-    const content = text === '' ? null : text;
-    host.state.history.push(
-      calls.length === 0
-        ? { role: 'assistant', content }
-        : {
-            role: 'assistant',
-            content,
-            tool_calls: calls.map((c) => ({
-              id: c.id,
-              type: 'function' as const,
-              function: { name: c.name, arguments: c.arguments },
-            })),
-          },
-    );
+/**
+ * A round whose model stream has ended: `running` settles when its calls have finished (none
+ * running: undefined), and `end()` then records them in history and gives the round's outcome.
+ */
+export class StreamedRound {
+  readonly #host: TurnHost;
+  readonly #turn: TurnController;
+  readonly #text: string;
+  readonly #usage: ModelUsage;
+  readonly #error: ModelError | undefined;
+  readonly #activation: readonly ToolCallResult[];
+  readonly #speech: RoundSpeech | undefined;
+  readonly #calls: readonly ModelToolCall[];
+  readonly #finished: readonly (ToolCallResult | undefined)[];
+  /** Settles once every call of the round has finished; undefined when none was started. */
+  readonly running: Promise<unknown> | undefined;
+
+  constructor(
+    host: TurnHost,
+    turn: TurnController,
+    text: string,
+    usage: ModelUsage,
+    error: ModelError | undefined,
+    activation: readonly ToolCallResult[],
+    speech: RoundSpeech | undefined,
+    calls: readonly ModelToolCall[],
+    finished: readonly (ToolCallResult | undefined)[],
+    running: Promise<unknown> | undefined,
+  ) {
+    this.#host = host;
+    this.#turn = turn;
+    this.#text = text;
+    this.#usage = usage;
+    this.#error = error;
+    this.#activation = activation;
+    this.#speech = speech;
+    this.#calls = calls;
+    this.#finished = finished;
+    this.running = running;
   }
-  // When every call has its result (unless a round is cut short), `finished` is the results.
-  let complete = true;
-  for (const r of finished) {
-    if (r === undefined) {
-      complete = false;
-      continue;
+
+  /** After `running` settled: the round's messages go to history; its outcome. */
+  end(): RoundOutcome {
+    this.#speech?.stop();
+    const text = this.#text;
+    const calls = this.#calls;
+    const finished = this.#finished;
+    const history = this.#host.state.history;
+    if (text !== '' || calls.length > 0) {
+      const content = text === '' ? null : text;
+      history.push(
+        calls.length === 0
+          ? { role: 'assistant', content }
+          : {
+              role: 'assistant',
+              content,
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            },
+      );
     }
-    host.state.history.push({ role: 'tool', tool_call_id: r.call.id, content: r.content });
+    // When every call has its result (unless a round is cut short), `finished` is the results.
+    let complete = true;
+    for (const r of finished) {
+      if (r === undefined) {
+        complete = false;
+        continue;
+      }
+      history.push({ role: 'tool', tool_call_id: r.call.id, content: r.content });
+    }
+    const results: readonly ToolCallResult[] =
+      finished.length === 0
+        ? NO_RESULTS
+        : complete
+          ? (finished as ToolCallResult[])
+          : finished.filter((r): r is ToolCallResult => r !== undefined);
+    const interrupted = this.#turn.stopped;
+    const usage = this.#usage;
+    const activation = this.#activation;
+    const error = this.#error;
+    return error === undefined
+      ? { text, results, usage, interrupted, activation }
+      : { text, results, usage, interrupted, error, activation };
   }
-  const results: readonly ToolCallResult[] =
-    finished.length === 0
-      ? NO_RESULTS
-      : complete
-        ? (finished as ToolCallResult[])
-        : finished.filter((r): r is ToolCallResult => r !== undefined);
-  const interrupted = turn.stopped;
-  return error === undefined
-    ? { text, results, usage, interrupted, activation }
-    : { text, results, usage, interrupted, error, activation };
 }
 
 function prepareContext(

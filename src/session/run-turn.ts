@@ -13,7 +13,7 @@ import type { ModelUsage } from '../models/types.js';
 import type { TurnTimings } from '../observability/types.js';
 import { isRetryableModelError } from './failures.js';
 import { TurnTracing, type TurnTracingInit } from '../observability/turn-tracing.js';
-import { runRound } from './run-round.js';
+import { runRound, type RoundOutcome } from './run-round.js';
 import type { TurnHost } from './turn-host.js';
 import { applyToolResult } from './apply-effects.js';
 import type { StateCapture } from './state-snapshots.js';
@@ -129,9 +129,12 @@ async function runTurnUntil(
       interrupted = true;
       break;
     }
-    let round: Awaited<ReturnType<typeof runRound>>;
+    let round: RoundOutcome;
     try {
-      round = await runRound(host, turn, emit, tracing, finalRound);
+      const streamed = await runRound(host, turn, emit, tracing, finalRound);
+      // The round's calls are awaited in this frame, which lives for the turn anyway.
+      if (streamed.running !== undefined) await streamed.running;
+      round = streamed.end();
     } catch (err) {
       // Not the model's failure (those come back in round.error): the turn span ends with the
       // error's own name and the error goes to the host as it is.

@@ -218,6 +218,32 @@ describe('endpoint against a misbehaving server', () => {
     expect(out.requests.map((r) => r.status)).toEqual([503, 200]);
   });
 
+  it('a retried first attempt is reported once per attempt, in order, across the retry', async () => {
+    // The first attempt is sent outside the retry loop, which takes over its 503: each attempt must
+    // still be reported exactly once (request, then its response), with its number.
+    let n = 0;
+    server.route('/twice', (_req, res) => {
+      n++;
+      if (n === 1) res.writeHead(503).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    const tool = makeTool({ endpoint: { url: `${server.origin}/twice`, timeoutSecs: 3 } });
+    const seen: string[] = [];
+    const out = await handler.execute(
+      {},
+      {
+        ...makeContext(tool, { onRequest: (r) => seen.push(`request ${r.attempt}`) }),
+        onResponse: (r, status) => seen.push(`response ${r.attempt} ${status}`),
+      },
+    );
+    expect(out.type === 'success' && out.output).toEqual({ ok: true });
+    expect(seen).toEqual(['request 1', 'response 1 503', 'request 2', 'response 2 200']);
+    expect(out.requests.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 503],
+      [2, 200],
+    ]);
+  });
+
   it('503 with Retry-After (HTTP date) is honoured', async () => {
     let n = 0;
     server.route('/later', (_req, res) => {

@@ -1,7 +1,7 @@
 /**
  * EndpointCalls, the class behind createEndpointHandler (endpoint-handler.ts): per call it builds
  * the request, applies the service's auth and the network policy, sends it under one deadline,
- * retries idempotent calls and turns the answer into an outcome. One class of about 480 lines,
+ * retries idempotent calls and turns the answer into an outcome. One class of about 590 lines,
  * not split further: its methods share private state and #call is the hot path of every
  * endpoint call (docs/performance-notes.md).
  */
@@ -28,7 +28,12 @@ import {
   type Abortable,
   type Deadline,
 } from './deadline.js';
-import { exchange, type ExchangeFailure } from './exchange.js';
+import {
+  exchange,
+  type ExchangeFailure,
+  type ExchangeResponse,
+  type ExchangeResult,
+} from './exchange.js';
 import { interpretResponse } from './interpret-response.js';
 import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
 import {
@@ -62,6 +67,13 @@ import {
   templateOf,
   withIdempotencyKey,
 } from './request-parts.js';
+
+/** A first attempt #call sent, handed to #calling with its answer. */
+interface FirstAttempt {
+  readonly deadline: Deadline;
+  readonly record: HttpExchangeRecord;
+  readonly result: ExchangeResult;
+}
 
 /** Bytes of a non-2xx body kept for the error excerpt. */
 const ERROR_BODY_BYTES = 4096;
@@ -228,27 +240,129 @@ class EndpointCalls implements EndpointHandler {
     return { headers, secretHeaders };
   }
 
+  /** The outcome of the final answer: the response interpreted, scrubbed, with its records. */
+  #answered(
+    response: ExchangeResponse,
+    records: readonly HttpExchangeRecord[],
+    startedAt: number,
+  ): HandlerOutcome {
+    const secrets = this.#secrets;
+    const interpreted = interpretResponse(
+      response,
+      secrets === undefined || secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
+    );
+    return this.#finish(
+      interpreted.ok
+        ? { type: 'success', output: interpreted.output }
+        : { type: 'error', error: interpreted.error },
+      records,
+      startedAt,
+    );
+  }
+
   /**
-   * The call from its deadline to its outcome: the network policy's check, then the request,
-   * retried as docs/handlers.md allows, until a final answer or the deadline. The attempts are inline, not
-   * an inner async function awaited: a promise, a frame and a tick less per call.
+   * A call without a network policy or a service (nothing to await before sending) sends its first
+   * attempt from here, with no async frame: in a burst the attempt waits a second or more for a
+   * connection, and a frame held that long is copied into the old generation
+   * (docs/performance-notes.md). A plain answer is finished in the `then`; any other (a failure, a
+   * status to retry) goes to #calling, which goes on exactly as if it had sent the attempt itself.
    */
-  async #call(
+  #call(
     built: BuiltRequest,
     endpoint: EndpointConfig,
     context: HandlerContext,
     startedAt: number,
   ): Promise<HandlerOutcome> {
+    if (this.#policyActive || context.tool.service !== undefined)
+      return this.#calling(built, endpoint, context, startedAt);
+    const deadline = startDeadline(
+      endpoint.timeoutSecs * 1000,
+      context.signal,
+      startedAt,
+      this.#inflight,
+    );
+    let sent: Promise<ExchangeResult>;
+    let record: HttpExchangeRecord;
+    let traced: ReturnType<NonNullable<HandlerContext['traceAttempt']>> | undefined;
+    let entered: ReturnType<PendingConnects['enter']> | undefined;
+    const connects = this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
+    try {
+      if (deadline.aborted) {
+        deadline.dispose();
+        return Promise.resolve(this.#stopped(deadline, endpoint.timeoutSecs, [], startedAt));
+      }
+      // As #calling's first attempt without a service (its comments say why).
+      const method = METHOD[endpoint.method];
+      const headers = withIdempotencyKey(staticPrepared(built.contentType).headers, context, true);
+      record =
+        built.body === undefined
+          ? { method, url: built.url.href, headers, attempt: 1 }
+          : { method, url: built.url.href, headers, body: built.body, attempt: 1 };
+      context.onRequest?.(record);
+      traced = context.traceAttempt?.(record);
+      entered = connects?.enter(built.url);
+      sent = exchange(
+        this.#dispatcher(),
+        {
+          url: built.url,
+          method,
+          headers:
+            traced === undefined || Object.keys(traced.headers).length === 0
+              ? headers
+              : Object.assign({}, headers, traced.headers),
+          signal: deadline,
+          body: built.body,
+        },
+        this.#limits,
+      );
+    } catch (err) {
+      deadline.dispose();
+      return Promise.resolve(this.#crashed(err, startedAt));
+    }
+    return sent.then((result) => {
+      try {
+        if (entered !== undefined) connects?.leave(entered);
+        traced?.end(
+          result.ok ? result.response.status : undefined,
+          result.ok ? undefined : result.failure.kind,
+        );
+        if (
+          !result.ok ||
+          (isRetryableStatus(result.response.status) && mayRetry(context.tool) && MAX_RETRIES > 0)
+        )
+          return this.#calling(built, endpoint, context, startedAt, { deadline, record, result });
+        const { status } = result.response;
+        const records = [answeredRecord(record, status)];
+        context.onResponse?.(record, status);
+        const outcome = this.#answered(result.response, records, startedAt);
+        deadline.dispose();
+        return outcome;
+      } catch (err) {
+        deadline.dispose();
+        return this.#crashed(err, startedAt);
+      }
+    });
+  }
+
+  /**
+   * The call from its deadline to its outcome: the network policy's check, then the request,
+   * retried as docs/handlers.md allows, until a final answer or the deadline. The attempts are inline, not
+   * an inner async function awaited: a promise, a frame and a tick less per call.
+   */
+  async #calling(
+    built: BuiltRequest,
+    endpoint: EndpointConfig,
+    context: HandlerContext,
+    startedAt: number,
+    first?: FirstAttempt,
+  ): Promise<HandlerOutcome> {
     let records: HttpExchangeRecord[] = [];
     try {
-      const deadline = startDeadline(
-        endpoint.timeoutSecs * 1000,
-        context.signal,
-        startedAt,
-        this.#inflight,
-      );
+      const deadline =
+        first?.deadline ??
+        startDeadline(endpoint.timeoutSecs * 1000, context.signal, startedAt, this.#inflight);
       try {
-        if (this.#policyActive) {
+        if (this.#policyActive && first === undefined) {
           const verdict = await untilAborted(
             checkHost(built.url.hostname, this.#policy, this.#resolve),
             deadline,
@@ -265,55 +379,64 @@ class EndpointCalls implements EndpointHandler {
         let retries = 0;
         let refreshed = false;
         for (let attempt = 1; ; attempt++) {
-          // Without a service nothing is fetched: no await (a promise and a tick less per call).
-          const prepared =
-            service === undefined
-              ? staticPrepared(built.contentType)
-              : await this.#attemptHeaders(built, service, deadline);
-          if (deadline.aborted) return this.#stopped(deadline, timeoutSecs, records, startedAt);
-          if (prepared instanceof ToolError)
-            return this.#finish({ type: 'error', error: prepared }, records, startedAt);
-          const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
-          // Without a service no header is secret (ours, and the idempotency key), and the headers
-          // object is frozen: the record shares it.
-          const recorded =
-            service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders);
-          // Written out, not spread: made for every attempt (keys in the documented order).
-          const record: HttpExchangeRecord =
-            built.body === undefined
-              ? { method: METHOD[method], url: built.url.href, headers: recorded, attempt }
-              : {
-                  method: METHOD[method],
-                  url: built.url.href,
-                  headers: recorded,
-                  body: built.body,
-                  attempt,
-                };
-          context.onRequest?.(record);
-          const traced = context.traceAttempt?.(record);
-          // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
-          const connects =
-            this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
-          const entered = connects?.enter(built.url);
-          const result = await exchange(
-            this.#dispatcher(),
-            {
-              url: built.url,
-              method: METHOD[method],
-              headers:
-                traced === undefined || Object.keys(traced.headers).length === 0
-                  ? headers
-                  : Object.assign({}, headers, traced.headers),
-              signal: deadline,
-              body: built.body,
-            },
-            this.#limits,
-          );
-          if (entered !== undefined) connects?.leave(entered);
-          traced?.end(
-            result.ok ? result.response.status : undefined,
-            result.ok ? undefined : result.failure.kind,
-          );
+          let record: HttpExchangeRecord;
+          let result: ExchangeResult;
+          if (first !== undefined) {
+            // Sent by #call, which hands over any answer but a plain success.
+            record = first.record;
+            result = first.result;
+            first = undefined;
+          } else {
+            // Without a service nothing is fetched: no await (a promise and a tick less per call).
+            const prepared =
+              service === undefined
+                ? staticPrepared(built.contentType)
+                : await this.#attemptHeaders(built, service, deadline);
+            if (deadline.aborted) return this.#stopped(deadline, timeoutSecs, records, startedAt);
+            if (prepared instanceof ToolError)
+              return this.#finish({ type: 'error', error: prepared }, records, startedAt);
+            const headers = withIdempotencyKey(prepared.headers, context, service === undefined);
+            // Without a service no header is secret (ours, and the idempotency key), and the headers
+            // object is frozen: the record shares it.
+            const recorded =
+              service === undefined ? headers : redactHeaders(headers, prepared.secretHeaders);
+            // Written out, not spread: made for every attempt (keys in the documented order).
+            record =
+              built.body === undefined
+                ? { method: METHOD[method], url: built.url.href, headers: recorded, attempt }
+                : {
+                    method: METHOD[method],
+                    url: built.url.href,
+                    headers: recorded,
+                    body: built.body,
+                    attempt,
+                  };
+            context.onRequest?.(record);
+            const traced = context.traceAttempt?.(record);
+            // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
+            const connects =
+              this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
+            const entered = connects?.enter(built.url);
+            result = await exchange(
+              this.#dispatcher(),
+              {
+                url: built.url,
+                method: METHOD[method],
+                headers:
+                  traced === undefined || Object.keys(traced.headers).length === 0
+                    ? headers
+                    : Object.assign({}, headers, traced.headers),
+                signal: deadline,
+                body: built.body,
+              },
+              this.#limits,
+            );
+            if (entered !== undefined) connects?.leave(entered);
+            traced?.end(
+              result.ok ? result.response.status : undefined,
+              result.ok ? undefined : result.failure.kind,
+            );
+          }
           const canRetry = mayRetry(context.tool) && retries < MAX_RETRIES;
           if (!result.ok) {
             records = append(records, record);
@@ -356,20 +479,7 @@ class EndpointCalls implements EndpointHandler {
               continue;
             }
           }
-          const secrets = this.#secrets;
-          const interpreted = interpretResponse(
-            response,
-            secrets === undefined || secrets.size === 0
-              ? undefined
-              : (text) => secrets.scrubText(text),
-          );
-          return this.#finish(
-            interpreted.ok
-              ? { type: 'success', output: interpreted.output }
-              : { type: 'error', error: interpreted.error },
-            records,
-            startedAt,
-          );
+          return this.#answered(response, records, startedAt);
         }
       } finally {
         deadline.dispose();
