@@ -22,9 +22,9 @@ import {
   type CheckedJournal,
   type JournalRecord,
 } from './redis-journal.js';
-import { redisScript, runScript } from './redis-script.js';
+import { redisScript, runScript, type ScriptClient } from './redis-script.js';
 import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
-import type { RedisEvalClient, RedisStoreSettings } from './types.js';
+import type { RedisStoreSettings } from './types.js';
 import type { SessionState } from '../session/types.js';
 
 /** The keys of one session. */
@@ -99,7 +99,7 @@ const NAMED_REFUSALS = 5;
 
 /** What taking a lease needs. */
 export interface AcquireRequest {
-  readonly client: RedisEvalClient;
+  readonly client: ScriptClient;
   readonly id: string;
   readonly keys: LeaseKeys;
   readonly token: string;

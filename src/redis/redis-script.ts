@@ -1,7 +1,7 @@
 /**
- * A Lua script the Redis store runs: sent by its SHA-1 (EVALSHA) when the client offers it, so a
- * turn's commands do not carry the script's text each time; the text goes once, on the first
- * NOSCRIPT (a new or flushed Redis), which also caches it server-side.
+ * A Lua script the Redis store runs: sent by its SHA-1 (EVALSHA), so a turn's commands do not
+ * carry the script's text each time; the text goes once, on the first NOSCRIPT (a new or flushed
+ * Redis), which also caches it server-side.
  */
 import { createHash } from 'node:crypto';
 import { SessionStoreFailedError } from '../session/coordination.js';
@@ -18,24 +18,57 @@ export function redisScript(text: string): RedisScript {
 }
 
 /**
+ * How the store reaches Redis. `command`: the client {@link RedisSessionStore.connect} made, sent
+ * raw argument arrays (`sendCommand`), which skips node-redis's per-command parser, key-prefix
+ * and reply-transform layers (a third of its CPU per command, docs/benchmarks.md); safe because
+ * the store made that client and set none of those options. `typed`: a client the host passed,
+ * used through `evalSha`/`eval` so whatever it was configured with applies.
+ */
+export type ScriptClient =
+  | { readonly kind: 'command'; readonly send: (args: string[]) => Promise<unknown> }
+  | { readonly kind: 'typed'; readonly client: RedisEvalClient };
+
+/** A script's keys and arguments. */
+export interface ScriptCall {
+  readonly keys: string[];
+  readonly arguments: string[];
+}
+
+/**
  * Runs `script` for session `id` with EVALSHA, falling back to EVAL when Redis does not have it
  * (NOSCRIPT). Any failure (the connection is down, Redis refused the command) rejects with a
  * {@link SessionStoreFailedError} naming the session, the client's error as its cause.
  */
 export function runScript(
-  client: RedisEvalClient,
+  client: ScriptClient,
   script: RedisScript,
-  options: { keys: string[]; arguments: string[] },
+  options: ScriptCall,
   id: string,
 ): Promise<unknown> {
   const failed = (err: unknown): never => {
     throw new SessionStoreFailedError(id, err);
   };
-  if (client.evalSha === undefined) return client.eval(script.text, options).catch(failed);
-  return client.evalSha(script.sha, options).catch((err: unknown) => {
+  const viaText = (): Promise<unknown> =>
+    (client.kind === 'command'
+      ? client.send(commandArgs('EVAL', script.text, options))
+      : client.client.eval(script.text, options)
+    ).catch(failed);
+  const bySha =
+    client.kind === 'command'
+      ? client.send(commandArgs('EVALSHA', script.sha, options))
+      : client.client.evalSha?.(script.sha, options);
+  if (bySha === undefined) return viaText();
+  return bySha.catch((err: unknown) => {
     // NOSCRIPT: nothing ran, so running the text is not a repeat.
-    if (err instanceof Error && err.message.startsWith('NOSCRIPT'))
-      return client.eval(script.text, options).catch(failed);
+    if (err instanceof Error && err.message.startsWith('NOSCRIPT')) return viaText();
     return failed(err);
   });
+}
+
+/** `EVALSHA sha numkeys key… arg…` (or EVAL with the text) as one argument array. */
+function commandArgs(name: string, script: string, call: ScriptCall): string[] {
+  const args = [name, script, String(call.keys.length)];
+  for (const key of call.keys) args.push(key);
+  for (const arg of call.arguments) args.push(arg);
+  return args;
 }

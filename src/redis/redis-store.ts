@@ -17,7 +17,7 @@ import {
   type StoredSession,
 } from '../session/coordination.js';
 import { acquireRedisLease, type LeaseKeys } from './redis-lease.js';
-import { redisScript, runScript } from './redis-script.js';
+import { redisScript, runScript, type ScriptClient } from './redis-script.js';
 import {
   decodeStored,
   WRITE_STATE,
@@ -65,7 +65,7 @@ const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], 
 
 /** A {@link SessionStore} on Redis, with leases, revisions and a tool-call journal. */
 export class RedisSessionStore implements SessionStore {
-  readonly #client: RedisEvalClient;
+  readonly #client: ScriptClient;
   readonly #owned: { close(): Promise<void> } | undefined;
   readonly #prefix: string;
   readonly #secret: string | undefined;
@@ -92,18 +92,29 @@ export class RedisSessionStore implements SessionStore {
     // Without a listener node-redis rethrows connection errors as uncaught; commands still reject.
     client.on('error', () => undefined);
     await client.connect();
-    return new RedisSessionStore({ ...options, client, owned: client });
+    return new RedisSessionStore({
+      ...options,
+      client,
+      owned: { close: () => client.close(), send: (args) => client.sendCommand(args) },
+    });
   }
 
   /** Uses a connected client (node-redis v5+); the caller keeps closing it. */
   constructor(
     options: RedisSessionStoreOptions & {
       readonly client: RedisEvalClient;
-      /** @internal The client {@link connect} made. */
-      readonly owned?: { close(): Promise<void> };
+      /** @internal The client {@link connect} made: closed by {@link close}, sent raw commands. */
+      readonly owned?: {
+        close(): Promise<void>;
+        send(args: string[]): Promise<unknown>;
+      };
     },
   ) {
-    this.#client = options.client;
+    const { owned } = options;
+    this.#client =
+      owned === undefined
+        ? { kind: 'typed', client: options.client }
+        : { kind: 'command', send: (args) => owned.send(args) };
     this.#owned = options.owned;
     this.#prefix = options.keyPrefix ?? 'switchboard:';
     this.#secret = options.secret;

@@ -304,4 +304,27 @@ describe('RedisSessionStore sends its scripts by SHA-1', () => {
     await s.set(state('a', { turns: 3 }));
     expect((await s.get('a'))?.turns).toBe(3);
   });
+
+  it('sends raw EVALSHA from the client connect() made, and the text again after NOSCRIPT', async () => {
+    const s = await store();
+    await s.set(state('a', { turns: 1 }));
+    await raw.scriptFlush();
+    // Every script (load, lease, journal, save) meets NOSCRIPT once on the raw command path.
+    await s.set(state('a', { turns: 2 }));
+    expect((await s.get('a'))?.turns).toBe(2);
+    await raw.scriptFlush();
+    const tools = await clinicTools();
+    const session = createSession({
+      tools,
+      id: 'a2',
+      store: s,
+      model: new ScriptedModel([{ text: 'hello' }]),
+    });
+    await session.run('hi');
+    expect((await s.get('a2'))?.turns).toBe(1);
+    expect(await raw.exists(`${s.prefix}l:a2`)).toBe(0);
+    // A script Redis refuses (an error that is not NOSCRIPT) is the store's error, naming the session.
+    await raw.set(`${s.prefix}s:b`, 'not a hash');
+    await expect(s.get('b')).rejects.toMatchObject({ code: 'store_failed', sessionId: 'b' });
+  });
 });
