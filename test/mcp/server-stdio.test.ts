@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cli } from '../cli/build.js';
+import { buildOnce, cliInProcess } from '../cli/build.js';
 import { startLoopbackApi, textOf, writeToolFiles, type LoopbackApi } from './server-helpers.js';
 
 let api: LoopbackApi;
@@ -120,14 +120,18 @@ describe('switchboard mcp --http', () => {
     }
   });
 
-  it('refuses a non-loopback bind without a token', () => {
-    const r = cli(['mcp', files.tools, '--http', '0.0.0.0:0']);
+  it('refuses a non-loopback bind without a token', async () => {
+    const r = await cliInProcess(['mcp', files.tools, '--http', '0.0.0.0:0']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('needs a bearer token (--token)');
   });
 
-  it('refuses --token without --http and a malformed --http', () => {
-    expect(cli(['mcp', files.tools, '--token', 't']).stderr).toContain('--http only');
-    expect(cli(['mcp', files.tools, '--http', 'nowhere']).stderr).toContain('HOST:PORT');
+  it('refuses --token without --http and a malformed --http', async () => {
+    expect((await cliInProcess(['mcp', files.tools, '--token', 't'])).stderr).toContain(
+      '--http only',
+    );
+    expect((await cliInProcess(['mcp', files.tools, '--http', 'nowhere'])).stderr).toContain(
+      'HOST:PORT',
+    );
   });
 });
