@@ -69,3 +69,62 @@ export async function cliInProcess(
   });
   return { status, stdout, stderr };
 }
+
+/** A long-running command (serve, mcp --http, studio) started in this process. */
+export interface RunningInProcess {
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Resolves with the match once stdout matches `pattern`; rejects if the command ends first. */
+  readonly waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+  /** Asks the command to stop, as SIGTERM does for the binary; resolves with its exit code. */
+  readonly stop: () => Promise<number>;
+  /** The exit code, once the command ends. */
+  readonly exit: Promise<number>;
+}
+
+/** Starts `switchboard …` in this process; {@link RunningInProcess.stop} stands for SIGTERM. */
+export function startInProcess(
+  args: readonly string[],
+  options: { env?: Record<string, string> } = {},
+): RunningInProcess {
+  let stdout = '';
+  let stderr = '';
+  const stopListeners = new Set<() => void>();
+  const outputListeners = new Set<() => void>();
+  const exit = runCli(args, {
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+        for (const listener of outputListeners) listener();
+        return true;
+      },
+    },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: Readable.from([]),
+    env: { NO_COLOR: '1', ...options.env },
+    onStop: (listener) => {
+      stopListeners.add(listener);
+      return () => stopListeners.delete(listener);
+    },
+  });
+  const waitFor = (pattern: RegExp): Promise<RegExpExecArray> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const match = pattern.exec(stdout);
+        if (match === null) return;
+        outputListeners.delete(check);
+        resolve(match);
+      };
+      outputListeners.add(check);
+      check();
+      void exit.then((code) => {
+        outputListeners.delete(check);
+        reject(new Error(`exited ${code} before printing ${pattern}: ${stderr}`));
+      });
+    });
+  const stop = (): Promise<number> => {
+    for (const listener of [...stopListeners]) listener();
+    return exit;
+  };
+  return { stdout: () => stdout, stderr: () => stderr, waitFor, stop, exit };
+}
