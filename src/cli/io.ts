@@ -16,11 +16,44 @@ export interface CliIO {
   readonly stderr: TextOut;
   readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Subscribes `listener` to the host's request that a long-running command (serve, mcp,
+   * studio) stop; returns the unsubscribe. Default: the process's SIGTERM and SIGINT, listened
+   * to only while a command waits for them, so every other command keeps dying on them.
+   */
+  readonly onStop?: (listener: () => void) => () => void;
 }
 
 /** The real process. */
 export function processIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+function processSignals(listener: () => void): () => void {
+  process.on('SIGTERM', listener);
+  process.on('SIGINT', listener);
+  return () => {
+    process.off('SIGTERM', listener);
+    process.off('SIGINT', listener);
+  };
+}
+
+/**
+ * Resolves when the host asks the command to stop (see {@link CliIO.onStop}), or when `also`
+ * fires; listens from the call on, and stops listening once resolved.
+ */
+export function stopRequested(io: CliIO, also?: (stop: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const stop = (): void => {
+      if (done) return;
+      done = true;
+      off();
+      resolve();
+    };
+    const off = (io.onStop ?? processSignals)(stop);
+    also?.(stop);
+  });
 }
 
 /**

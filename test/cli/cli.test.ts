@@ -4,12 +4,17 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertWellFormedXml } from '../harness/xml-check.js';
-import { buildOnce, cli } from './build.js';
+import { buildOnce, cli, cliInProcess } from './build.js';
 
 beforeAll(() => buildOnce(), 120_000);
 
+/**
+ * What only a process shows, through the built binary: the bin run by its shebang, the exit
+ * status the shell sees for each outcome, and stdin read from a real pipe. Everything else runs
+ * in-process through `runCli` (the same code main.js calls), which is far cheaper than a spawn.
+ */
 describe('switchboard (built binary)', () => {
-  it('--version and --help', () => {
+  it('--version from the bin and by its shebang; exit status 1 and 2 reach the shell', () => {
     const v = cli(['--version']);
     expect(v.status).toBe(0);
     expect(v.stdout.trim()).toBe(
@@ -21,43 +26,78 @@ describe('switchboard (built binary)', () => {
     const direct = spawnSync('./dist/cli/main.js', ['--version'], { encoding: 'utf8' });
     expect(direct.error).toBeUndefined();
     expect(direct.stdout.trim()).toBe(v.stdout.trim());
-    for (const c of ['test', 'validate', 'transform', 'simulate', 'repl']) {
-      const h = cli([c, '--help']);
-      expect(h.status).toBe(0);
-      expect(h.stdout).toContain(`Usage: switchboard ${c}`);
-    }
+    const failing = cli(['test', 'fixtures/failing/wrong-argument.yaml']);
+    expect(failing.status).toBe(1);
+    expect(failing.stdout).toContain('0 passed, 1 failed');
     const bad = cli(['frobnicate']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('unknown command "frobnicate"');
   });
 
+  it('repl reads a session from a real stdin pipe, saves it, and the saved fixture passes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-repl-pipe-'));
+    const saved = join(dir, 'saved.yaml');
+    // No /quit: the end of the pipe ends the session.
+    const input = ['hello', '/reply Hi there.', `/save ${saved}`].join('\n');
+    const r = cli(['repl', 'fixtures/tools/language.json', '--model', 'manual'], { input });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`(saved 1 turn(s) to ${saved})`);
+    const t = cli(['test', saved]);
+    expect(t.stdout).toContain('1 passed');
+    expect(t.status).toBe(0);
+  });
+});
+
+describe('switchboard (in-process)', () => {
+  it('--help, per-command help, an unknown command', async () => {
+    const v = await cliInProcess(['--version']);
+    expect(v.status).toBe(0);
+    expect(v.stdout.trim()).toBe(
+      (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version,
+    );
+    const main = await cliInProcess(['--help']);
+    expect(main.status).toBe(0);
+    expect(main.stdout).toContain('Usage: switchboard <command>');
+    for (const c of ['test', 'validate', 'transform', 'simulate', 'repl']) {
+      const h = await cliInProcess([c, '--help']);
+      expect(h.status).toBe(0);
+      expect(h.stdout).toContain(`Usage: switchboard ${c}`);
+    }
+    const bad = await cliInProcess(['frobnicate']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('unknown command "frobnicate"');
+  });
+
   describe('test', () => {
-    it('passes the conversation fixtures by default (exit 0)', () => {
-      const r = cli(['test']);
+    it('passes the conversation fixtures by default (exit 0)', async () => {
+      const r = await cliInProcess(['test']);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/fixtures: \d+ passed, 0 failed/);
     });
-    it('fails the failing fixtures (exit 1) with readable reasons', () => {
-      const r = cli(['test', 'fixtures/failing']);
+    it('fails the failing fixtures (exit 1) with readable reasons', async () => {
+      const r = await cliInProcess(['test', 'fixtures/failing']);
       expect(r.status).toBe(1);
       expect(r.stdout).toContain('turns[0].expect.tool_calls[0].args.city: different value');
       expect(r.stdout).toContain('expected: "Bronx"');
       expect(r.stdout).toContain('actual:   "The Bronx"');
     });
-    it('exits 2 on a malformed fixture and on a missing path', () => {
-      const r = cli(['test', 'test/harness/data/malformed.yaml']);
+    it('exits 2 on a malformed fixture and on a missing path', async () => {
+      const r = await cliInProcess(['test', 'test/harness/data/malformed.yaml']);
       expect(r.status).toBe(2);
       expect(r.stdout).toContain(
         'test/harness/data/malformed.yaml: turns[0].model[0].tool_calls[0].name: is required',
       );
-      const m = cli(['test', 'no/such/dir']);
+      const m = await cliInProcess(['test', 'no/such/dir']);
       expect(m.status).toBe(2);
       expect(m.stdout).toContain('no/such/dir: no such file or directory');
-      expect(cli(['test', 'fixtures/conversations', '--reporter', 'xml']).status).toBe(2);
+      expect(
+        (await cliInProcess(['test', 'fixtures/conversations', '--reporter', 'xml'])).status,
+      ).toBe(2);
     });
-    it('JUnit output is well-formed XML with one testcase per fixture', () => {
-      const r = cli([
+    it('JUnit output is well-formed XML with one testcase per fixture', async () => {
+      const r = await cliInProcess([
         'test',
         'fixtures/failing',
         'fixtures/conversations/demo.yaml',
@@ -70,14 +110,24 @@ describe('switchboard (built binary)', () => {
       expect(r.stdout.match(/<testcase /g)?.length).toBe(failing + 1);
       expect(r.stdout.match(/<failure /g)?.length).toBe(failing);
     });
-    it('TAP and JSON reporters', () => {
-      const tap = cli(['test', 'fixtures/conversations/demo.yaml', '--reporter', 'tap']);
+    it('TAP and JSON reporters', async () => {
+      const tap = await cliInProcess([
+        'test',
+        'fixtures/conversations/demo.yaml',
+        '--reporter',
+        'tap',
+      ]);
       expect(tap.stdout.split('\n').slice(0, 3)).toEqual([
         'TAP version 13',
         '1..1',
         'ok 1 - a pleasant clinic booking, then Spanish',
       ]);
-      const json = cli(['test', 'fixtures/failing/unused-step.yaml', '--reporter', 'json']);
+      const json = await cliInProcess([
+        'test',
+        'fixtures/failing/unused-step.yaml',
+        '--reporter',
+        'json',
+      ]);
       expect(json.status).toBe(1);
       const doc = JSON.parse(json.stdout) as {
         failed: number;
@@ -88,8 +138,8 @@ describe('switchboard (built binary)', () => {
     });
   });
 
-  it('simulate narrates the demo and exits 0; a failing fixture exits 1', () => {
-    const r = cli(['simulate', 'fixtures/conversations/demo.yaml']);
+  it('simulate narrates the demo and exits 0; a failing fixture exits 1', async () => {
+    const r = await cliInProcess(['simulate', 'fixtures/conversations/demo.yaml']);
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain('\u001b[');
     for (const text of [
@@ -103,23 +153,27 @@ describe('switchboard (built binary)', () => {
       '✓ passed',
     ])
       expect(r.stdout).toContain(text);
-    const colored = cli(['simulate', 'fixtures/conversations/demo.yaml'], {
+    const colored = await cliInProcess(['simulate', 'fixtures/conversations/demo.yaml'], {
       env: { NO_COLOR: '', FORCE_COLOR: '1' },
     });
     expect(colored.stdout).toContain('\u001b[');
-    const f = cli(['simulate', 'fixtures/failing/wrong-argument.yaml']);
+    const f = await cliInProcess(['simulate', 'fixtures/failing/wrong-argument.yaml']);
     expect(f.status).toBe(1);
     expect(f.stdout).toContain('✗ failed');
-    expect(cli(['simulate', 'test/harness/data/malformed.yaml']).status).toBe(2);
+    expect((await cliInProcess(['simulate', 'test/harness/data/malformed.yaml'])).status).toBe(2);
   });
 
   describe('validate', () => {
-    it('exit 0 with a summary for good files', () => {
-      const r = cli(['validate', 'fixtures/tools/clinic.json', 'fixtures/tools/weather.yaml']);
+    it('exit 0 with a summary for good files', async () => {
+      const r = await cliInProcess([
+        'validate',
+        'fixtures/tools/clinic.json',
+        'fixtures/tools/weather.yaml',
+      ]);
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('✓ fixtures/tools/weather.yaml: 1 tool(s) (get_weather)');
     });
-    it('exit 1 with file: path: message for a bad file; --json', () => {
+    it('exit 1 with file: path: message for a bad file; --json', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'sb-'));
       const file = join(dir, 'bad.json');
       writeFileSync(
@@ -131,31 +185,31 @@ describe('switchboard (built binary)', () => {
           },
         ]),
       );
-      const r = cli(['validate', file]);
+      const r = await cliInProcess(['validate', file]);
       expect(r.status).toBe(1);
       expect(r.stdout).toContain(`${file}: tools[0].endpoint.method`);
-      const j = cli(['validate', '--json', file]);
+      const j = await cliInProcess(['validate', '--json', file]);
       expect(j.status).toBe(1);
       expect((JSON.parse(j.stdout) as { errors: number }).errors).toBeGreaterThan(0);
-      expect(cli(['validate', join(dir, 'missing.json')]).status).toBe(2);
-      expect(cli(['validate']).status).toBe(2);
+      expect((await cliInProcess(['validate', join(dir, 'missing.json')])).status).toBe(2);
+      expect((await cliInProcess(['validate'])).status).toBe(2);
     });
-    it('a directory stands for the tool files directly in it', () => {
-      const r = cli(['validate', 'fixtures/tools']);
+    it('a directory stands for the tool files directly in it', async () => {
+      const r = await cliInProcess(['validate', 'fixtures/tools']);
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('✓ fixtures/tools/clinic.json: 3 tool(s)');
       expect(r.stdout).toContain('✓ fixtures/tools/weather.yaml: 1 tool(s) (get_weather)');
       expect(r.stdout).toContain('in 5 file(s)');
       const empty = mkdtempSync(join(tmpdir(), 'sb-'));
-      const e = cli(['validate', empty]);
+      const e = await cliInProcess(['validate', empty]);
       expect(e.status).toBe(2);
       expect(e.stderr).toContain(`${empty}: no .json, .yaml or .yml files in it`);
     });
   });
 
   describe('transform', () => {
-    it('prints exactly the final arguments on stdout', () => {
-      const r = cli([
+    it('prints exactly the final arguments on stdout', async () => {
+      const r = await cliInProcess([
         'transform',
         'fixtures/tools/weather.yaml',
         'get_weather',
@@ -176,8 +230,8 @@ describe('switchboard (built binary)', () => {
       });
       expect(r.stderr).toBe('');
     });
-    it('--explain goes to stderr; vars feed templates', () => {
-      const r = cli([
+    it('--explain goes to stderr; vars feed templates', async () => {
+      const r = await cliInProcess([
         'transform',
         'fixtures/tools/clinic.json',
         'get_appointment',
@@ -191,12 +245,12 @@ describe('switchboard (built binary)', () => {
       expect(JSON.parse(r.stdout)).toEqual({ appointment_id: 'Z9' });
       expect(r.stderr).toContain('applied default "appointment_id" = "Z9"');
     });
-    it('exit 2 for unknown tool (listing the tools), malformed JSON, bad definition', () => {
-      const u = cli(['transform', 'fixtures/tools/weather.yaml', 'nope']);
+    it('exit 2 for unknown tool (listing the tools), malformed JSON, bad definition', async () => {
+      const u = await cliInProcess(['transform', 'fixtures/tools/weather.yaml', 'nope']);
       expect(u.status).toBe(2);
       expect(u.stderr).toContain('available: get_weather');
       expect(u.stdout).toBe('');
-      const m = cli([
+      const m = await cliInProcess([
         'transform',
         'fixtures/tools/weather.yaml',
         'get_weather',
@@ -207,12 +261,12 @@ describe('switchboard (built binary)', () => {
       expect(m.stderr).toContain('--args is not valid JSON');
       const dir = mkdtempSync(join(tmpdir(), 'sb-'));
       writeFileSync(join(dir, 't.json'), '[{"tool": 1}]');
-      const b = cli(['transform', join(dir, 't.json'), 'x']);
+      const b = await cliInProcess(['transform', join(dir, 't.json'), 'x']);
       expect(b.status).toBe(2);
       expect(b.stderr).toContain('tools[0].tool');
     });
-    it('exit 2 with the reason when the arguments fail the schema (SPEC §6: bad input)', () => {
-      const r = cli([
+    it('exit 2 with the reason when the arguments fail the schema (SPEC §6: bad input)', async () => {
+      const r = await cliInProcess([
         'transform',
         'fixtures/tools/weather.yaml',
         'get_weather',
@@ -224,7 +278,7 @@ describe('switchboard (built binary)', () => {
       expect(r.stderr).toContain('invalid_arguments');
       expect(r.stderr).toContain('/city');
     });
-    it('exit 2 for a --static value naming no static parameter or of the wrong type', () => {
+    it('exit 2 for a --static value naming no static parameter or of the wrong type', async () => {
       const base = [
         'transform',
         'fixtures/tools/weather.yaml',
@@ -232,22 +286,22 @@ describe('switchboard (built binary)', () => {
         '--args',
         '{"city":"Oslo"}',
       ];
-      const unknown = cli([...base, '--static', '{"unit":"imperial"}']);
+      const unknown = await cliInProcess([...base, '--static', '{"unit":"imperial"}']);
       expect(unknown.status).toBe(2);
       expect(unknown.stdout).toBe('');
       expect(unknown.stderr).toContain('"unit", which is not a static parameter of get_weather');
       expect(unknown.stderr).toContain('units');
-      const typed = cli([...base, '--static', '{"units":5}']);
+      const typed = await cliInProcess([...base, '--static', '{"units":5}']);
       expect(typed.status).toBe(2);
       expect(typed.stderr).toContain('expected a string, got 5');
-      const ok = cli([...base, '--static', '{"units":"imperial"}']);
+      const ok = await cliInProcess([...base, '--static', '{"units":"imperial"}']);
       expect(ok.status).toBe(0);
       expect(JSON.parse(ok.stdout)).toMatchObject({ units: 'imperial' });
     });
   });
 
   describe('repl (piped stdin, manual model)', () => {
-    it('plays a session, saves it as a fixture, and the fixture passes', () => {
+    it('plays a session, saves it as a fixture, and the fixture passes', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'sb-repl-'));
       const saved = join(dir, 'saved.yaml');
       const input = [
@@ -264,7 +318,7 @@ describe('switchboard (built binary)', () => {
         `/save ${saved}`,
         '/quit',
       ].join('\n');
-      const r = cli(
+      const r = await cliInProcess(
         ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'],
         { input },
       );
@@ -277,11 +331,11 @@ describe('switchboard (built binary)', () => {
       expect(text).toContain(
         `tools: ${relative(dir, join(process.cwd(), 'fixtures/tools/language.json'))}`,
       );
-      const t = cli(['test', saved]);
+      const t = await cliInProcess(['test', saved]);
       expect(t.stdout).toContain('1 passed');
       expect(t.status).toBe(0);
     });
-    it('--speech-ack host: shows speech ids, waits for /spoken before a speak-then-act action, saves the acks', () => {
+    it('--speech-ack host: shows speech ids, waits for /spoken before a speak-then-act action, saves the acks', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'sb-repl-speech-'));
       const tools = join(dir, 'tools.json');
       writeFileSync(
@@ -309,7 +363,9 @@ describe('switchboard (built binary)', () => {
         `/save ${saved}`,
         '/quit',
       ].join('\n');
-      const r = cli(['repl', tools, '--model', 'manual', '--speech-ack', 'host'], { input });
+      const r = await cliInProcess(['repl', tools, '--model', 'manual', '--speech-ack', 'host'], {
+        input,
+      });
       expect(r.status).toBe(0);
       const out = r.stdout;
       expect(out).toContain('say     “Let me connect you.” (pre-tool) · sp_1');
@@ -322,14 +378,16 @@ describe('switchboard (built binary)', () => {
       const text = readFileSync(saved, 'utf8');
       expect(text).toContain('speech_ack: host');
       expect(text).toMatch(/spoken:\n\s+- Let me connect you\./);
-      expect(cli(['test', saved]).status).toBe(0);
-      const bad = cli(['repl', tools, '--speech-ack', 'maybe'], { input: '' });
+      expect((await cliInProcess(['test', saved])).status).toBe(0);
+      const bad = await cliInProcess(['repl', tools, '--speech-ack', 'maybe'], { input: '' });
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain('--speech-ack: expected host or auto, got "maybe"');
-      const auto = cli(['repl', tools, '--model', 'manual'], { input: '/spoken all\n/quit\n' });
+      const auto = await cliInProcess(['repl', tools, '--model', 'manual'], {
+        input: '/spoken all\n/quit\n',
+      });
       expect(auto.stdout).toContain('(speech counts as played when emitted');
     });
-    it('narrates the caller and each step before asking the model again; /lang checks the allow-list', () => {
+    it('narrates the caller and each step before asking the model again; /lang checks the allow-list', async () => {
       const input = [
         '/lang fr-FR',
         '/lang not a tag!',
@@ -340,7 +398,7 @@ describe('switchboard (built binary)', () => {
         '/reply Sure.',
         '/quit',
       ].join('\n');
-      const r = cli(
+      const r = await cliInProcess(
         ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'],
         { input },
       );
@@ -358,30 +416,36 @@ describe('switchboard (built binary)', () => {
       expect(lang).toBeLessThan(out.indexOf('model   Sure.'));
       expect(out).not.toContain('(your move as the model');
     });
-    it('refuses a --language outside --languages or malformed (exit 2)', () => {
-      const r = cli(
+    it('refuses a --language outside --languages or malformed (exit 2)', async () => {
+      const r = await cliInProcess(
         ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--language', 'fr'],
         { input: '' },
       );
       expect(r.status).toBe(2);
       expect(r.stderr).toContain('--language: fr is not an allowed language');
-      const m = cli(['repl', 'fixtures/tools/language.json', '--languages', 'en-US,??'], {
-        input: '',
-      });
+      const m = await cliInProcess(
+        ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,??'],
+        {
+          input: '',
+        },
+      );
       expect(m.status).toBe(2);
       expect(m.stderr).toContain('--languages: not a BCP-47 language tag: "??"');
-      const d = cli(['repl', 'fixtures/tools/language.json', '--languages', 'es-US'], {
-        input: '/lang\n',
-      });
+      const d = await cliInProcess(
+        ['repl', 'fixtures/tools/language.json', '--languages', 'es-US'],
+        {
+          input: '/lang\n',
+        },
+      );
       expect(d.status).toBe(0);
       expect(d.stdout).toContain('language: es-US (allowed: es-US)');
     });
-    it('endpoint calls are announced as real; unknown tools file exits 2', () => {
-      const r = cli(['repl', 'fixtures/tools/clinic.json'], { input: '/quit\n' });
+    it('endpoint calls are announced as real; unknown tools file exits 2', async () => {
+      const r = await cliInProcess(['repl', 'fixtures/tools/clinic.json'], { input: '/quit\n' });
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('Endpoint calls go out for real, to:');
       expect(r.stdout).toContain('book_appointment: POST https://api.clinic.test/v1/appointments');
-      expect(cli(['repl', 'nope.json'], { input: '' }).status).toBe(2);
+      expect((await cliInProcess(['repl', 'nope.json'], { input: '' })).status).toBe(2);
     });
   });
 });

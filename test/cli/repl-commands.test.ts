@@ -6,14 +6,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cli, cliAsync } from './build.js';
+import { describe, expect, it } from 'vitest';
+import { cliInProcess } from './build.js';
 
 const synapse = fileURLToPath(new URL('../handlers/command/scripts/synapse.mjs', import.meta.url));
 
 describe('repl --commands', () => {
-  beforeAll(() => buildOnce());
-
   it('runs the program, narrates the argv, and saves a fixture that replays offline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-repl-cmd-'));
     const saved = join(dir, 'saved.yaml');
@@ -28,7 +26,7 @@ describe('repl --commands', () => {
       `/save ${saved}`,
       '/quit',
     ].join('\n');
-    const r = await cliAsync(
+    const r = await cliInProcess(
       [
         'repl',
         'fixtures/tools/synapse.json',
@@ -49,12 +47,12 @@ describe('repl --commands', () => {
     expect(text).not.toContain(synapse);
     expect(text).not.toContain(dir);
     expect(text).toContain('exit_code: 2');
-    const t = cli(['test', saved]);
+    const t = await cliInProcess(['test', saved]);
     expect(t.stdout).toContain('1 passed');
   });
 
   it('refuses a tools file whose command tools have no registered program', async () => {
-    const r = await cliAsync(['repl', 'fixtures/tools/synapse.json', '--model', 'manual'], {
+    const r = await cliInProcess(['repl', 'fixtures/tools/synapse.json', '--model', 'manual'], {
       input: '/quit\n',
     });
     expect(r.status).not.toBe(0);

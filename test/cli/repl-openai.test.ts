@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cliAsync } from './build.js';
+import { cliInProcess } from './build.js';
 
 type Reply = { text?: string; toolCall?: { name: string; arguments: string } };
 const replies: Reply[] = [];
@@ -25,7 +25,6 @@ function chunk(delta: Record<string, unknown>, finish: string | null = null): st
 }
 
 beforeAll(async () => {
-  buildOnce();
   server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -70,7 +69,7 @@ function repl(
   args: readonly string[],
   input: string,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return cliAsync(['repl', ...args], {
+  return cliInProcess(['repl', ...args], {
     input,
     env: { OPENAI_BASE_URL: baseURL, OPENAI_MODEL: 'fake-model' },
   });

@@ -4,13 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cli, cliAsync } from './build.js';
+import { cliInProcess } from './build.js';
 
 describe('repl --services: auth without leaking secrets', () => {
   let server: Server;
   let port = 0;
   beforeAll(async () => {
-    buildOnce();
     // A service that echoes the Authorization header back, the worst case for leaks.
     server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
@@ -57,7 +56,7 @@ describe('repl --services: auth without leaking secrets', () => {
     const services = JSON.stringify({
       pets: { auth: { type: 'bearer', token: secret }, origins: [`http://127.0.0.1:${port}`] },
     });
-    const r = await cliAsync(['repl', tools, '--model', 'manual', '--services', services], {
+    const r = await cliInProcess(['repl', tools, '--model', 'manual', '--services', services], {
       input,
     });
     expect(r.status).toBe(0);
@@ -68,12 +67,12 @@ describe('repl --services: auth without leaking secrets', () => {
       expect(out).not.toContain(Buffer.from(secret).toString('base64'));
     }
     expect(text).toContain('token: redacted');
-    const t = cli(['test', saved]);
+    const t = await cliInProcess(['test', saved]);
     expect(t.stdout).toContain('1 passed');
   });
 
   it('warns on start about a service that is not configured', async () => {
-    const r = await cliAsync(['repl', 'fixtures/tools/clinic.json', '--model', 'manual'], {
+    const r = await cliInProcess(['repl', 'fixtures/tools/clinic.json', '--model', 'manual'], {
       input: '/quit\n',
     });
     expect(r.stdout).toContain(

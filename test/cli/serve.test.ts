@@ -1,6 +1,8 @@
 /**
- * `switchboard serve` as a user runs it: the real binary on loopback, the model a local fake
- * OpenAI-compatible server. SIGTERM during a run: the run answers, then the process exits 0.
+ * `switchboard serve` as a user runs it, on loopback, the model a local fake OpenAI-compatible
+ * server. SIGTERM during a run: the run answers, then the process exits 0 (the real binary: only
+ * a process shows signals and its exit status). The other cases run the command in-process
+ * through `runCli`, its stop requested as SIGTERM requests it.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { buildOnce, cli } from './build.js';
+import { buildOnce, cliInProcess, startInProcess, type RunningInProcess } from './build.js';
 
 let model: Server;
 let baseURL = '';
@@ -128,6 +130,26 @@ function serve(
   });
 }
 
+/** Starts `switchboard serve` in-process; resolves once it listens. */
+async function serveInProcess(
+  extra: readonly string[] = [],
+  tools = toolsFile,
+): Promise<RunningInProcess & { url: string }> {
+  const run = startInProcess([
+    'serve',
+    tools,
+    '--port',
+    '0',
+    '--base-url',
+    baseURL,
+    '--model-name',
+    'fake-1',
+    ...extra,
+  ]);
+  const listening = await run.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/run_agent)/);
+  return { ...run, url: listening[1] ?? '' };
+}
+
 describe('switchboard serve', () => {
   it('serves on loopback; SIGTERM during a run lets it answer, then exits 0', async () => {
     const { child, url, exit, stderr } = await serve();
@@ -206,13 +228,12 @@ describe('switchboard serve', () => {
         ).json(),
       );
     const services = JSON.stringify({ clinic: { headers: { 'x-key': 'k1' } } });
-    const stop = async (run: Awaited<ReturnType<typeof serve>>): Promise<void> => {
-      run.child.kill('SIGTERM');
-      expect(await run.exit).toBe(0);
+    const stop = async (run: RunningInProcess): Promise<void> => {
+      expect(await run.stop()).toBe(0);
     };
     try {
       // The default policy refuses the loopback upstream.
-      const denied = await serve(['--services', services], endpointFile);
+      const denied = await serveInProcess(['--services', services], endpointFile);
       expect(await call(denied.url)).toContain('policy_denied');
       expect(denied.stderr()).toContain(
         'tool lookup calls 127.0.0.1, a private address: refused (policy_denied) unless --allow-private-networks',
@@ -220,14 +241,14 @@ describe('switchboard serve', () => {
       expect(seen).toHaveLength(0);
       await stop(denied);
 
-      const unconfigured = await serve(['--allow-private-networks'], endpointFile);
+      const unconfigured = await serveInProcess(['--allow-private-networks'], endpointFile);
       while (!unconfigured.stderr().includes('service "clinic"'))
         await new Promise((r) => setTimeout(r, 10));
       expect(unconfigured.stderr()).toContain('not configured; give it with --services');
       expect(await call(unconfigured.url)).toContain('not_available');
       await stop(unconfigured);
 
-      const allowed = await serve(
+      const allowed = await serveInProcess(
         ['--services', services, '--allow-private-networks'],
         endpointFile,
       );
@@ -290,8 +311,8 @@ describe('switchboard serve', () => {
     expect(relative.stderr).toContain('commands.synapse');
   });
 
-  it('refuses a start without a model', () => {
-    const r = cli(['serve', toolsFile]);
+  it('refuses a start without a model', async () => {
+    const r = await cliInProcess(['serve', toolsFile]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('OPENAI_API_KEY or --base-url');
   });

@@ -6,9 +6,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cli } from '../cli/build.js';
+import { buildOnce, cliInProcess, startInProcess } from '../cli/build.js';
 import { startLoopbackApi, textOf, writeToolFiles, type LoopbackApi } from './server-helpers.js';
 
 let api: LoopbackApi;
@@ -90,23 +89,10 @@ describe('switchboard mcp over stdio (SDK Client)', () => {
 
 describe('switchboard mcp --http', () => {
   it('listens on loopback and serves the SDK Client', async () => {
-    const child = spawn(
-      process.execPath,
-      ['dist/cli/main.js', 'mcp', files.tools, '--http', '127.0.0.1:0'],
-      {
-        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
-      },
-    );
+    // In-process: what only a process shows (stdio, its exit) is covered above.
+    const run = startInProcess(['mcp', files.tools, '--http', '127.0.0.1:0']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          const m = /listening on (\S+)/.exec(out);
-          if (m !== null) resolve(m[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
+      const url = (await run.waitFor(/listening on (\S+)/))[1] ?? '';
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const client = new Client({ name: 'conformance', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -114,20 +100,23 @@ describe('switchboard mcp --http', () => {
       const r = await client.callTool({ name: 'note', arguments: { reason: 'over http' } });
       expect(r.isError).toBeFalsy();
     } finally {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      for (const c of open.splice(0)) await c.close();
+      expect(await run.stop()).toBe(0);
     }
   });
 
-  it('refuses a non-loopback bind without a token', () => {
-    const r = cli(['mcp', files.tools, '--http', '0.0.0.0:0']);
+  it('refuses a non-loopback bind without a token', async () => {
+    const r = await cliInProcess(['mcp', files.tools, '--http', '0.0.0.0:0']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('needs a bearer token (--token)');
   });
 
-  it('refuses --token without --http and a malformed --http', () => {
-    expect(cli(['mcp', files.tools, '--token', 't']).stderr).toContain('--http only');
-    expect(cli(['mcp', files.tools, '--http', 'nowhere']).stderr).toContain('HOST:PORT');
+  it('refuses --token without --http and a malformed --http', async () => {
+    expect((await cliInProcess(['mcp', files.tools, '--token', 't'])).stderr).toContain(
+      '--http only',
+    );
+    expect((await cliInProcess(['mcp', files.tools, '--http', 'nowhere'])).stderr).toContain(
+      'HOST:PORT',
+    );
   });
 });

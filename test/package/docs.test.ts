@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliAsync } from '../cli/build.js';
+import { cliInProcess } from '../cli/build.js';
 
 const pages = ['README.md', ...readdirSync('docs').map((f) => join('docs', f))].filter((f) =>
   f.endsWith('.md'),
@@ -31,7 +31,7 @@ describe('the docs are self-contained', () => {
   });
 
   it('no command’s --help cites a specification users do not have', async () => {
-    const helps = await Promise.all(COMMANDS.map((c) => cliAsync([c, '--help'])));
+    const helps = await Promise.all(COMMANDS.map((c) => cliInProcess([c, '--help'])));
     for (const [i, help] of helps.entries()) {
       expect(help.status, COMMANDS[i]).toBe(0);
       expect(help.stdout + help.stderr, COMMANDS[i]).not.toMatch(/\bSPEC\b/);

@@ -1,28 +1,33 @@
-/** `switchboard studio` as a user starts it: help, usage mistakes, and a clean stop. */
+/**
+ * `switchboard studio` as a user starts it: help and usage mistakes (in-process through `runCli`),
+ * and a clean stop on SIGTERM (the built binary: only a process shows it).
+ */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { buildOnce, cli } from '../cli/build.js';
+import { buildOnce, cliInProcess } from '../cli/build.js';
 
 describe('switchboard studio (the command)', () => {
   buildOnce();
 
-  it('is listed, and has help', () => {
-    expect(cli(['--help']).stdout).toMatch(/studio\s+a local web app/);
-    const help = cli(['studio', '--help']);
+  it('is listed, and has help', async () => {
+    expect((await cliInProcess(['--help'])).stdout).toMatch(/studio\s+a local web app/);
+    const help = await cliInProcess(['studio', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--fixtures <dir>');
     expect(help.stdout).toContain('127.0.0.1');
   });
 
-  it('exits 2 naming the mistake', () => {
-    const port = cli(['studio', '--port', 'eighty']);
+  it('exits 2 naming the mistake', async () => {
+    const port = await cliInProcess(['studio', '--port', 'eighty']);
     expect(port.status).toBe(2);
     expect(port.stderr).toContain('--port must be an integer 0-65535, got "eighty"');
-    expect(cli(['studio', '--model', 'gpt']).stderr).toContain('--model must be manual or openai');
-    const openai = cli(['studio', '--model', 'openai']);
+    expect((await cliInProcess(['studio', '--model', 'gpt'])).stderr).toContain(
+      '--model must be manual or openai',
+    );
+    const openai = await cliInProcess(['studio', '--model', 'openai']);
     expect(openai.status).toBe(2);
     expect(openai.stderr).toContain('needs OPENAI_API_KEY or OPENAI_BASE_URL');
-    const missing = cli(['studio', 'no-such-tools.json']);
+    const missing = await cliInProcess(['studio', 'no-such-tools.json']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no-such-tools.json');
   });

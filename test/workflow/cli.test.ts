@@ -1,10 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cli } from '../cli/build.js';
-
-beforeAll(() => buildOnce());
+/** Workflow tools through the CLI, in-process through `runCli` (what the binary runs). */
+import { describe, expect, it } from 'vitest';
+import { cliInProcess } from '../cli/build.js';
 
 describe('workflows on the command line', () => {
-  it('repl: /step shows the current step; the narrator shows step changes', () => {
+  it('repl: /step shows the current step; the narrator shows step changes', async () => {
     const input = [
       '/step',
       'Hi, I am Ada',
@@ -14,7 +13,7 @@ describe('workflows on the command line', () => {
       '/step',
       '/quit',
     ].join('\n');
-    const r = cli(
+    const r = await cliInProcess(
       ['repl', 'fixtures/syllable/workflows/ex04-lifecycle.tools.json', '--model', 'manual'],
       {
         input,
@@ -35,11 +34,11 @@ describe('workflows on the command line', () => {
     expect(out).toContain('local: {"steps_completed":1}');
   });
 
-  it('test and validate run the tutorial fixtures and tools', () => {
-    const t = cli(['test', 'fixtures/syllable/workflows']);
+  it('test and validate run the tutorial fixtures and tools', async () => {
+    const t = await cliInProcess(['test', 'fixtures/syllable/workflows']);
     expect(t.stdout).toContain('8 passed');
     expect(t.status).toBe(0);
-    const v = cli(['validate', 'fixtures/syllable/workflows/ex06-retry.tools.json']);
+    const v = await cliInProcess(['validate', 'fixtures/syllable/workflows/ex06-retry.tools.json']);
     expect(v.status).toBe(0);
   });
 });

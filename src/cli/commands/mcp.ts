@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { formatIssue } from '../../errors.js';
 import type { ActionHandler } from '../../handlers/types.js';
 import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
-import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
+import { EXIT, UsageError, parseJsonOption, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { readCommands, readServices } from './repl.js';
 
@@ -104,14 +104,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
       `switchboard mcp: action tools not served (no handler${actions === undefined ? '; give --actions MODULE' : ' in --actions'}): ${unserved.join(', ')}\n`,
     );
 
-  const stopped = new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      done();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+  const stopped = stopRequested(io, (stop) => {
     // Over stdio the client ends the server by closing its input.
     if (http === undefined) io.stdin.once('end', stop);
   });

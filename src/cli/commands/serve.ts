@@ -15,7 +15,7 @@ import { createAgentServer, type AgentServer } from '../../serve/agent-server.js
 import { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../../serve/server-limits.js';
 import { createSession } from '../../session/create-session.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
-import { EXIT, UsageError, type CliIO } from '../io.js';
+import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { DEFAULT_OPENAI_MODEL, readCommands, readServices, readVars } from './repl.js';
 
@@ -169,15 +169,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const address = await agent.listen({ host: values.host ?? '127.0.0.1', port });
   io.stdout.write(`listening on http://${address.address}:${address.port}/run_agent\n`);
 
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  await stopRequested(io);
   io.stderr.write(`shutting down (${agent.inFlight} run(s) in flight)\n`);
   await agent.close();
   return EXIT.ok;

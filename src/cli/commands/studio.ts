@@ -9,7 +9,7 @@ import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
 import { startStudio } from '../../studio/studio-server.js';
-import { EXIT, UsageError, type CliIO } from '../io.js';
+import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { languageOptions } from '../repl/check-language.js';
 import {
@@ -134,15 +134,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   }
   // Listening for the stop before saying where to go: a supervisor that stops the studio as soon
   // as it sees the address must not find the default (killing) disposition still in place.
-  const stopped = new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stopped = stopRequested(io);
   io.stdout.write(`switchboard studio: open ${studio.url}\n`);
   await stopped;
   await studio.close();
