@@ -30,7 +30,10 @@ export function checkScript(steps: unknown, model: string): void {
       !(Array.isArray(text) && text.every((t) => typeof t === 'string'))
     )
       throw new TypeError(`${at}: text must be a string or an array of strings`);
-    if (delayMs !== undefined && !(typeof delayMs === 'number' && delayMs >= 0 && isFinite(delayMs)))
+    if (
+      delayMs !== undefined &&
+      !(typeof delayMs === 'number' && delayMs >= 0 && isFinite(delayMs))
+    )
       throw new TypeError(`${at}: delayMs must be a finite number ≥ 0`);
     if (error !== undefined && typeof error !== 'string')
       throw new TypeError(`${at}: error must be a string (the failure's message)`);
@@ -56,7 +59,9 @@ function unknownField(value: Record<string, unknown>, known: Set<string>, at: st
     if (known.has(key)) continue;
     const same = SAME_AS.get(key);
     const hint =
-      same !== undefined && known.has(same) ? ` (did you mean \`${same}\`?)` : didYouMean(key, known);
+      same !== undefined && known.has(same)
+        ? ` (did you mean \`${same}\`?)`
+        : didYouMean(key, known);
     throw new TypeError(`${at}: unknown field \`${key}\`${hint}; known: ${[...known].join(', ')}`);
   }
 }

@@ -114,7 +114,12 @@ describe('ScriptedModel script shape', () => {
   it('accepts every documented field', () => {
     const model = make([
       { text: ['a', 'b'], delayMs: 0, usage: { inputTokens: 1, outputTokens: 2 } },
-      { tool_calls: [{ name: 'x', args: '{}', id: 'c1' }, { name: 'y', args: { a: 1 } }] },
+      {
+        tool_calls: [
+          { name: 'x', args: '{}', id: 'c1' },
+          { name: 'y', args: { a: 1 } },
+        ],
+      },
       { error: 'boom' },
     ]);
     expect(model.remaining).toBe(3);
