@@ -31,6 +31,7 @@ import {
 import {
   exchange,
   type ExchangeFailure,
+  type ExchangeRequest,
   type ExchangeResponse,
   type ExchangeResult,
 } from './exchange.js';
@@ -173,6 +174,18 @@ class EndpointCalls implements EndpointHandler {
     return { dispatcher: this.#ownAgent, pins, connects };
   }
 
+  /** One attempt on the engine's dispatcher, with the attempt's trace headers when it has any. */
+  #send(
+    req: ExchangeRequest,
+    traced: { readonly headers: Readonly<Record<string, string>> } | undefined,
+  ): Promise<ExchangeResult> {
+    const headers =
+      traced === undefined || Object.keys(traced.headers).length === 0
+        ? req.headers
+        : Object.assign({}, req.headers, traced.headers);
+    return exchange(this.#dispatcher(), { ...req, headers }, this.#limits);
+  }
+
   #dispatcher(): Dispatcher {
     return this.#options.dispatcher ?? this.#pool().dispatcher;
   }
@@ -301,19 +314,9 @@ class EndpointCalls implements EndpointHandler {
       context.onRequest?.(record);
       traced = context.traceAttempt?.(record);
       entered = connects?.enter(built.url);
-      sent = exchange(
-        this.#dispatcher(),
-        {
-          url: built.url,
-          method,
-          headers:
-            traced === undefined || Object.keys(traced.headers).length === 0
-              ? headers
-              : Object.assign({}, headers, traced.headers),
-          signal: deadline,
-          body: built.body,
-        },
-        this.#limits,
+      sent = this.#send(
+        { url: built.url, method, headers, signal: deadline, body: built.body },
+        traced,
       );
     } catch (err) {
       deadline.dispose();
@@ -417,19 +420,15 @@ class EndpointCalls implements EndpointHandler {
             const connects =
               this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
             const entered = connects?.enter(built.url);
-            result = await exchange(
-              this.#dispatcher(),
+            result = await this.#send(
               {
                 url: built.url,
                 method: METHOD[method],
-                headers:
-                  traced === undefined || Object.keys(traced.headers).length === 0
-                    ? headers
-                    : Object.assign({}, headers, traced.headers),
+                headers,
                 signal: deadline,
                 body: built.body,
               },
-              this.#limits,
+              traced,
             );
             if (entered !== undefined) connects?.leave(entered);
             traced?.end(
