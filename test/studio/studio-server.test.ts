@@ -173,6 +173,15 @@ describe('a conversation over the API', () => {
     });
   });
 
+  it('refuses "mark spoken" of the wrong shape, and when speech counts as played on emission', async () => {
+    const bad = await post('/api/spoken', { speechId: 7 });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ error: { code: 'bad_request' } });
+    const auto = await post('/api/spoken', {});
+    expect(auto.status).toBe(409);
+    expect(auto.json).toMatchObject({ error: { code: 'speech_ack_auto' } });
+  });
+
   it('plays a turn with the double, draws it, and saves a fixture that passes', async () => {
     await post('/api/http', {
       mode: 'double',
