@@ -1,155 +1,148 @@
 /**
- * `switchboard repl` with a piped stdin and the manual model, in-process through `runCli` (the
- * real stdin pipe is tested once in cli.test.ts, through the built binary).
+ * The REPL with piped input: lines come in the order things happen (the model's call before its
+ * HTTP request), no prompts are printed, and an action that ends the session (a hang-up
+ * declared with --actions) ends the REPL with a clear line and exit code 0.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cliInProcess } from './build.js';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { WireLines } from '../../src/cli/repl/wire-lines.js';
+import { runFixture } from '../../src/harness/run-fixture.js';
 
-describe('repl (piped stdin, manual model)', () => {
-  it('plays a session, saves it as a fixture, and the fixture passes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-repl-'));
-    const saved = join(dir, 'saved.yaml');
-    const input = [
-      '/tools',
-      '/set caller_type "staff"',
-      'Hola, ¿hablas español?',
-      '/call set_language {"language":"es-US"}',
-      '/reply ¡Claro!',
-      'log this',
-      '/call log_call_reason {"reason":"test",}',
-      '/call log_call_reason {"reason":"test"}',
-      '/reply Listo.',
-      '/vars',
-      `/save ${saved}`,
-      '/quit',
-    ].join('\n');
-    const r = await cliInProcess(
-      ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'],
-      { input },
-    );
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain('set_language [context]');
-    expect(r.stdout).toContain('say     “Claro, continuemos en español.”');
-    expect(r.stdout).toContain(`(saved 2 turn(s) to ${saved})`);
-    const text = readFileSync(saved, 'utf8');
-    expect(text).toContain(
-      `tools: ${relative(dir, join(process.cwd(), 'fixtures/tools/language.json'))}`,
-    );
-    const t = await cliInProcess(['test', saved]);
-    expect(t.stdout).toContain('1 passed');
-    expect(t.status).toBe(0);
+let server: Server;
+let dir: string;
+let tools: string;
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"temp":21}');
   });
-  it('--speech-ack host: shows speech ids, waits for /spoken before a speak-then-act action, saves the acks', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sb-repl-speech-'));
-    const tools = join(dir, 'tools.json');
-    writeFileSync(
-      tools,
-      JSON.stringify([
-        {
-          type: 'action',
-          tool: {
-            type: 'function',
-            function: { name: 'transfer', parameters: { type: 'object', properties: {} } },
-          },
-          options: {
-            speech: { before: { mode: 'always', phrases: { en: 'Let me connect you.' } } },
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = mkdtempSync(join(tmpdir(), 'sb-repl-piped-'));
+  tools = join(dir, 'tools.json');
+  writeFileSync(
+    tools,
+    JSON.stringify([
+      {
+        type: 'endpoint',
+        tool: {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: {
+              type: 'object',
+              properties: { city: { type: 'string' } },
+              required: ['city'],
+            },
           },
         },
-      ]),
-    );
-    const saved = join(dir, 'saved.yaml');
-    const input = [
-      'Put me through',
-      '/call transfer {}',
-      '/spoken sp_9',
-      '/spoken sp_1',
-      '/reply Connected.',
-      `/save ${saved}`,
-      '/quit',
-    ].join('\n');
-    const r = await cliInProcess(['repl', tools, '--model', 'manual', '--speech-ack', 'host'], {
-      input,
-    });
-    expect(r.status).toBe(0);
-    const out = r.stdout;
-    expect(out).toContain('say     “Let me connect you.” (pre-tool) · sp_1');
-    expect(out).toContain('(transfer waits until sp_1 is played');
-    expect(out).toContain('sp_9: no utterance waits for playback under this id');
-    // The transfer runs after the announcement was played, not before.
-    expect(out.indexOf('heard   sp_1 played to the end')).toBeGreaterThan(-1);
-    expect(out.indexOf('heard   sp_1')).toBeLessThan(out.indexOf('action  transfer'));
-    expect(out).toContain('model   Connected. · sp_2');
-    const text = readFileSync(saved, 'utf8');
-    expect(text).toContain('speech_ack: host');
-    expect(text).toMatch(/spoken:\n\s+- Let me connect you\./);
-    expect((await cliInProcess(['test', saved])).status).toBe(0);
-    const bad = await cliInProcess(['repl', tools, '--speech-ack', 'maybe'], { input: '' });
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--speech-ack: expected host or auto, got "maybe"');
-    const auto = await cliInProcess(['repl', tools, '--model', 'manual'], {
-      input: '/spoken all\n/quit\n',
-    });
-    expect(auto.stdout).toContain('(speech counts as played when emitted');
-  });
-  it('narrates the caller and each step before asking the model again; /lang checks the allow-list', async () => {
-    const input = [
-      '/lang fr-FR',
-      '/lang not a tag!',
-      '/lang ES-us',
-      '/lang',
-      'back to English please',
-      '/call set_language {"language":"en-US"}',
-      '/reply Sure.',
-      '/quit',
-    ].join('\n');
-    const r = await cliInProcess(
-      ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--model', 'manual'],
-      { input },
-    );
-    expect(r.status).toBe(0);
-    const out = r.stdout;
-    expect(out).toContain('fr-FR is not an allowed language (allowed: en-US, es-US)');
-    expect(out).toContain('not a BCP-47 language tag: "not a tag!"');
-    expect(out).toContain('(language: es-US)');
-    expect(out).toContain('language: es-US (allowed: en-US, es-US)');
-    expect(out).toContain('caller  back to English please');
-    // The tool's effects are narrated before the model's next answer, not after it; piped
-    // input shows no prompts.
-    const lang = out.indexOf('lang    es-US → en-US');
-    expect(lang).toBeGreaterThan(-1);
-    expect(lang).toBeLessThan(out.indexOf('model   Sure.'));
-    expect(out).not.toContain('(your move as the model');
-  });
-  it('refuses a --language outside --languages or malformed (exit 2)', async () => {
-    const r = await cliInProcess(
-      ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,es-US', '--language', 'fr'],
-      { input: '' },
-    );
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--language: fr is not an allowed language');
-    const m = await cliInProcess(
-      ['repl', 'fixtures/tools/language.json', '--languages', 'en-US,??'],
-      {
-        input: '',
+        endpoint: { url: `${origin}/weather`, method: 'get' },
       },
-    );
-    expect(m.status).toBe(2);
-    expect(m.stderr).toContain('--languages: not a BCP-47 language tag: "??"');
-    const d = await cliInProcess(['repl', 'fixtures/tools/language.json', '--languages', 'es-US'], {
-      input: '/lang\n',
-    });
-    expect(d.status).toBe(0);
-    expect(d.stdout).toContain('language: es-US (allowed: es-US)');
+      {
+        type: 'action',
+        tool: {
+          type: 'function',
+          function: { name: 'hangup', parameters: { type: 'object', properties: {} } },
+        },
+      },
+    ]),
+  );
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+async function repl(
+  args: string[],
+  input: string[],
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(['repl', tools, '--model', 'manual', ...args], {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    stdin: Readable.from([`${input.join('\n')}\n`]),
+    env: { NO_COLOR: '1' },
   });
-  it('endpoint calls are announced as real; unknown tools file exits 2', async () => {
-    const r = await cliInProcess(['repl', 'fixtures/tools/clinic.json'], { input: '/quit\n' });
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Endpoint calls go out for real, to:');
-    expect(r.stdout).toContain('book_appointment: POST https://api.clinic.test/v1/appointments');
-    expect((await cliInProcess(['repl', 'nope.json'], { input: '' })).status).toBe(2);
+  return { code, out, err };
+}
+
+describe('repl with piped input', () => {
+  it('prints the call, then its HTTP exchange, then its result; no prompts', async () => {
+    const r = await repl(
+      [],
+      ['weather in Paris?', '/call get_weather {"city":"Paris"}', '/reply 21 degrees', '/quit'],
+    );
+    expect(r.code).toBe(0);
+    const call = r.out.indexOf('model   calls get_weather');
+    const request = r.out.indexOf('http    → GET');
+    const response = r.out.indexOf('        ← 200 {"temp":21}');
+    const result = r.out.indexOf('tool    get_weather →');
+    expect(call).toBeGreaterThan(-1);
+    expect([call, request, response, result]).toEqual(
+      [call, request, response, result].sort((a, b) => a - b),
+    );
+    expect(request).toBeGreaterThan(call);
+    expect(r.out).not.toContain('(your move as the model');
+  });
+
+  it('a hang-up ends the REPL (exit 0); /save still keeps the session, the rest is not read', async () => {
+    const saved = join(dir, 'hangup.yaml');
+    const r = await repl(
+      ['--actions', '{"hangup":{"end_session":{"reason":"caller hung up"}}}'],
+      ['bye', '/call hangup {}', `/save ${saved}`, 'never said', '/tools'],
+    );
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toContain('Action tools answered as --actions declares: hangup');
+    expect(r.out).toContain(
+      '(the session has ended: caller hung up: /save <file> keeps it; any other line leaves the REPL)',
+    );
+    expect(r.out).toContain(`(saved 1 turn(s) to ${saved})`);
+    expect(r.out).not.toContain('never said');
+    expect(r.out).not.toContain('get_weather [endpoint]');
+    expect(readFileSync(saved, 'utf8')).toMatch(
+      /hangup:\n\s+end_session:\n\s+reason: caller hung up/,
+    );
+    const replay = await runFixture(saved);
+    expect(replay.status, JSON.stringify(replay)).toBe('passed');
+  });
+
+  it('--actions mistakes are usage errors naming the tool and the field', async () => {
+    const r = await repl(['--actions', '{"hang_up":{"end_session":true},"hangup":{"end":1}}'], []);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(
+      '--actions names "hang_up", which is not an action tool (did you mean "hangup"?)',
+    );
+    expect(r.err).toContain('--actions hangup: Unrecognized key: "end"');
+  });
+});
+
+describe('WireLines', () => {
+  it('holds a line until its event, prints at once a line whose event came first', () => {
+    const out: string[] = [];
+    const wire = new WireLines((l) => out.push(l));
+    wire.line('request', 'outside a turn');
+    wire.startTurn();
+    wire.line('request', '→ A');
+    wire.line('response', '← A');
+    expect(out).toEqual(['outside a turn']);
+    out.push('calls A');
+    wire.event('request');
+    wire.event('response');
+    wire.event('request');
+    out.push('calls B');
+    wire.line('request', '→ B');
+    wire.line('response', '← B');
+    wire.endTurn();
+    expect(out).toEqual(['outside a turn', 'calls A', '→ A', '← A', 'calls B', '→ B', '← B']);
   });
 });
