@@ -79,22 +79,20 @@ class Attachment implements RealtimeAttachment {
 
   constructor(options: AttachRealtimeOptions) {
     this.#options = options;
-    this.#link = new RealtimeLink(
-      {
-        send: (event) => this.#send(event),
-        toolType: (name) => options.session.tools.tools.get(name)?.type,
-        history: () => this.#host.state.history,
-        serverResponse: (buffer) => this.#serverResponse(buffer),
-        speechStarted: () => {
-          this.#live.interrupt();
-          this.#link.dropQueuedSays();
-        },
-        userItem: (itemId) => (this.#lastUserItem = itemId),
-        transcript: (itemId, text) => this.#transcript(itemId, text),
-        serverError: (error) => this.#serverError(error),
+    this.#link = new RealtimeLink({
+      send: (event) => this.#send(event),
+      toolType: (name) => options.session.tools.tools.get(name)?.type,
+      history: () => this.#host.state.history,
+      serverResponse: (buffer) => this.#serverResponse(buffer),
+      speechStarted: () => {
+        this.#live.interrupt();
+        this.#link.dropQueuedSays();
       },
-      [...(options.connection.credentials?.() ?? []), ...(options.credentials ?? [])],
-    );
+      userItem: (itemId) => (this.#lastUserItem = itemId),
+      transcript: (itemId, text) => this.#transcript(itemId, text),
+      serverError: (error) => this.#serverError(error),
+      credentials: [...(options.connection.credentials?.() ?? []), ...(options.credentials ?? [])],
+    });
     [this.#live, this.#host] = this.#open(options.state);
     if (options.state !== undefined) this.#link.markSynced();
     this.session = new AttachedSession(this);
@@ -330,13 +328,11 @@ class Attachment implements RealtimeAttachment {
 
   /** Reports a server or transport error, scrubbed: a server may echo the key it was sent. */
   #serverError(error: RealtimeServerError): void {
-    const onServerError = this.#options.onServerError;
-    if (onServerError === undefined) return;
-    const secrets = this.#host.secrets();
-    onServerError({
+    const scrub = (text: string): string => this.#host.secrets().scrubText(text);
+    this.#options.onServerError?.({
       ...error,
-      code: secrets.scrubText(error.code),
-      message: secrets.scrubText(error.message),
+      code: scrub(error.code),
+      message: scrub(error.message),
     });
   }
 }

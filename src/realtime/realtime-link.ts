@@ -10,6 +10,8 @@
  *
  * A repeated response id or a replayed call id is reported and ignored, never believed (a second
  * buffer left the first one's turn waiting forever; a replay ran an action twice).
+ * About 405 lines, one class: the queue, the open responses and what the server has are changed
+ * together by every server event; slice reading and refusal batching are modules of their own.
  */
 import type { ToolType } from '../definition/types.js';
 import { ModelError } from '../models/errors.js';
@@ -42,6 +44,8 @@ export interface RealtimeLinkHost {
   userItem(itemId: string): void;
   transcript(itemId: string, text: string): void;
   serverError(error: RealtimeServerError): void;
+  /** The API keys the connection was opened with (a server may echo one). */
+  readonly credentials?: readonly string[];
 }
 
 /** The first line of a verbatim `say` response's instructions; the text follows on the next line. */
@@ -76,20 +80,13 @@ export class RealtimeLink implements Model {
   #counter = 0;
   #closed: ModelError | undefined;
 
-  readonly #credentials: readonly string[];
-
-  /** `credentials`: the API keys the connection was opened with (see {@link credentials}). */
-  constructor(host: RealtimeLinkHost, credentials: readonly string[] = []) {
+  constructor(host: RealtimeLinkHost) {
     this.#host = host;
-    this.#credentials = credentials;
   }
 
-  /**
-   * The connection's API keys: as the session's model, the link declares them, so the session
-   * scrubs them from model errors, spans and whatever else it shows (a server may echo a key).
-   */
+  /** As the session's model, the link declares the connection's keys, so the session scrubs them. */
   credentials(): readonly string[] {
-    return this.#credentials;
+    return this.#host.credentials ?? [];
   }
 
   /** A new turn begins; `response` is the server-started response it answers, if any. */
