@@ -3,8 +3,7 @@
  * starts as soon as the stream delivers it (so parallel calls overlap with the rest of the
  * stream); results are applied and appended to history in call order; every tool call id gets
  * exactly one tool message, also after a model error or an interruption.
- * About 420 lines: one round (a model call and its tool calls) read top-down, the path of every
- * turn; splitting it would put the turn's hot path behind more call layers (performance-notes.md).
+ * The stream's end hands over a StreamedRound (streamed-round.ts), which the turn awaits and ends.
  */
 import { NO_USAGE, type ModelToolCall, type ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
@@ -30,21 +29,8 @@ import type { ExecutionIO } from './workflow/execution.js';
 import type { ToolDefinition } from '../definition/types.js';
 import type { HandlerSession } from '../handlers/types.js';
 import type { TurnController } from './turn-signals.js';
+import { NO_RESULTS, StreamedRound } from './streamed-round.js';
 
-/** What one round produced. */
-export interface RoundOutcome {
-  /** The text of the model's answer (possibly partial when interrupted). */
-  readonly text: string;
-  /** Finished calls, in call order. */
-  readonly results: readonly ToolCallResult[];
-  readonly usage: ModelUsage;
-  readonly interrupted: boolean;
-  readonly error?: ModelError;
-  /** Tool calls that workflow activation made before the model call (already applied). */
-  readonly activation: readonly ToolCallResult[];
-}
-
-const NO_RESULTS: readonly ToolCallResult[] = Object.freeze([]);
 const NO_TOOLS: ReadonlyMap<string, ToolDefinition> = new Map();
 
 /**
@@ -308,95 +294,6 @@ export async function runRound(
     finished,
     pending.length === 0 ? undefined : pending.length === 1 ? pending[0] : Promise.all(pending),
   );
-}
-
-/**
- * A round whose model stream has ended: `running` settles when its calls have finished (none
- * running: undefined), and `end()` then records them in history and gives the round's outcome.
- */
-export class StreamedRound {
-  readonly #host: TurnHost;
-  readonly #turn: TurnController;
-  readonly #text: string;
-  readonly #usage: ModelUsage;
-  readonly #error: ModelError | undefined;
-  readonly #activation: readonly ToolCallResult[];
-  readonly #speech: RoundSpeech | undefined;
-  readonly #calls: readonly ModelToolCall[];
-  readonly #finished: readonly (ToolCallResult | undefined)[];
-  /** Settles once every call of the round has finished; undefined when none was started. */
-  readonly running: Promise<unknown> | undefined;
-
-  constructor(
-    host: TurnHost,
-    turn: TurnController,
-    text: string,
-    usage: ModelUsage,
-    error: ModelError | undefined,
-    activation: readonly ToolCallResult[],
-    speech: RoundSpeech | undefined,
-    calls: readonly ModelToolCall[],
-    finished: readonly (ToolCallResult | undefined)[],
-    running: Promise<unknown> | undefined,
-  ) {
-    this.#host = host;
-    this.#turn = turn;
-    this.#text = text;
-    this.#usage = usage;
-    this.#error = error;
-    this.#activation = activation;
-    this.#speech = speech;
-    this.#calls = calls;
-    this.#finished = finished;
-    this.running = running;
-  }
-
-  /** After `running` settled: the round's messages go to history; its outcome. */
-  end(): RoundOutcome {
-    this.#speech?.stop();
-    const text = this.#text;
-    const calls = this.#calls;
-    const finished = this.#finished;
-    const history = this.#host.state.history;
-    if (text !== '' || calls.length > 0) {
-      const content = text === '' ? null : text;
-      history.push(
-        calls.length === 0
-          ? { role: 'assistant', content }
-          : {
-              role: 'assistant',
-              content,
-              tool_calls: calls.map((c) => ({
-                id: c.id,
-                type: 'function' as const,
-                function: { name: c.name, arguments: c.arguments },
-              })),
-            },
-      );
-    }
-    // When every call has its result (unless a round is cut short), `finished` is the results.
-    let complete = true;
-    for (const r of finished) {
-      if (r === undefined) {
-        complete = false;
-        continue;
-      }
-      history.push({ role: 'tool', tool_call_id: r.call.id, content: r.content });
-    }
-    const results: readonly ToolCallResult[] =
-      finished.length === 0
-        ? NO_RESULTS
-        : complete
-          ? (finished as ToolCallResult[])
-          : finished.filter((r): r is ToolCallResult => r !== undefined);
-    const interrupted = this.#turn.stopped;
-    const usage = this.#usage;
-    const activation = this.#activation;
-    const error = this.#error;
-    return error === undefined
-      ? { text, results, usage, interrupted, activation }
-      : { text, results, usage, interrupted, error, activation };
-  }
 }
 
 function prepareContext(
