@@ -27,8 +27,10 @@
 //   node --expose-gc bench/turn-http.bench.mjs --sessions 1000 --only engine \
 //     --cpu-prof-out engine.cpuprofile                 # one side, profiled during the phase only
 //     [--cpu-prof-interval 250]                        #   sampling interval in µs
-//   (or --heap-prof-out engine.heapprofile: every allocation sampled, collected ones included;
-//   bench/heap-profile-top.mjs sums it per function)
+//   (or --heap-prof-out engine.heapprofile: every allocation sampled, collected ones included, or
+//   with --heap-prof-promoted only what outlived the young generation;
+//   bench/investigate/heap-profile-top.mjs sums it per function; --burst 5000 with --only
+//   profiles the burst)
 // Options (or env): --sessions (TURN_HTTP_SESSIONS, "100,1000"; "0" skips the paced runs), --rate (TURN_HTTP_RATE, 1000;
 // 0 = no pause), --saturate (TURN_HTTP_SATURATE, "1000"; "0" skips), --turns (turns per session
 // per phase; default about 5 s of the offered rate, or 10,000/N (at least 10) when saturating), --pairs (TURN_HTTP_PAIRS, 3), --fd-sessions
@@ -70,6 +72,7 @@ const { values } = parseArgs({
     'long-turns': { type: 'string', default: '1000' },
     only: { type: 'string' },
     'cpu-prof-out': { type: 'string' },
+    'heap-prof-promoted': { type: 'boolean', default: false },
     'cpu-prof-interval': { type: 'string', default: '250' },
     'heap-prof-out': { type: 'string' },
     latency: { type: 'string', default: '20' },
@@ -372,8 +375,19 @@ if (only !== undefined) {
   // --cpu-prof-out: a CPU profile of the measured phases only (no start-up, no warm-up), for
   // bench/cpu-profile-top.mjs.
   const out = values['cpu-prof-out'];
-  // Untimed first, as in a comparison: the profile is of the steady state.
-  for (const n of sizes) await phase(only, n, turnsFor(n, rate), rate);
+  // Untimed first, as in a comparison: the profile is of the steady state. Paced sizes, then the
+  // burst's (closed loop, the bare side's Agent capped as in the comparison).
+  const runs = [
+    ...sizes.map((n) => ({ n, pace: rate })),
+    ...burstAt.map((n) => ({ n, pace: 0, cap: DEFAULT_CONNECTIONS_PER_ORIGIN })),
+  ];
+  for (const { n, pace, cap } of runs) {
+    if (only === 'bare' && cap !== undefined) {
+      await bareAgent.close();
+      bareAgent = new Agent({ connections: cap });
+    }
+    await phase(only, n, turnsFor(n, pace), pace);
+  }
   const { Session } = await import('node:inspector/promises');
   const heapOut = values['heap-prof-out'];
   const inspector = out === undefined && heapOut === undefined ? undefined : new Session();
@@ -390,15 +404,17 @@ if (only !== undefined) {
     await inspector.post('HeapProfiler.startSampling', {
       samplingInterval: 1024,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // --heap-prof-promoted: only what survived the young generation (promoted, or still young
+      // and alive at the end): what the scavenger copied.
+      includeObjectsCollectedByMinorGC: values['heap-prof-promoted'] !== true,
     });
   let turns = 0;
   // Main-thread CPU of the measured phases (µs), to say how much of it the profile's samples saw.
   let mainUs = 0;
   // For a sampler outside the process (bench/perf-gc-share.mjs attaches `perf` on this line).
   console.log(`measured phase starts (pid ${process.pid})`);
-  for (const n of sizes) {
-    const r = await phase(only, n, turnsFor(n, rate), rate);
+  for (const { n, pace } of runs) {
+    const r = await phase(only, n, turnsFor(n, pace), pace);
     turns += r.turns;
     if (r.threads !== undefined) mainUs += (r.threads.main[0] + r.threads.main[1]) * r.turns;
     show(r);
