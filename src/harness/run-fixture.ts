@@ -145,9 +145,15 @@ export function sessionOptionsOf(
       // A shifted clock: reproducible dates, real elapsed time (deadlines still work).
       ...(startAt !== undefined ? { now: () => startAt + (Date.now() - realStart) } : {}),
       generateId: () => `id_${++ids}`,
+      // Retries are not waited out: the attempts, their order and records are a real run's, and a
+      // fixture whose API answers 503 (or a request it did not declare) takes no backoff time.
+      sleep: skipWait,
     },
   };
 }
+
+/** A retry's wait, skipped (resolves at once; the handler still checks that the wait fits its deadline). */
+const skipWait = (): Promise<void> => Promise.resolve();
 
 async function play(
   loaded: LoadedFixture,

@@ -404,6 +404,7 @@ export class LiveSession implements Session, TurnHost {
         endpoint.secrets = this.secrets();
         if (o.networkPolicy !== undefined) endpoint.networkPolicy = o.networkPolicy;
         if (o.maxResponseBytes !== undefined) endpoint.maxResponseBytes = o.maxResponseBytes;
+        if (o._internal?.sleep !== undefined) endpoint.sleep = o._internal.sleep;
         this.#endpoint = limitEndpointCalls(
           createEndpointHandler(endpoint),
           this.limits.maxConcurrentEndpointCalls,

@@ -8,6 +8,7 @@ import type { ToolSet } from '../definition/types.js';
 import type { DefinitionIssue, ToolErrorCode } from '../errors.js';
 import type { ConnectionPools } from '../handlers/endpoint/connection-pools.js';
 import type { SecretSet } from '../handlers/endpoint/secret-set.js';
+import type { Abortable } from '../handlers/endpoint/abortable.js';
 import type { ActionHandler, HttpExchangeRecord } from '../handlers/types.js';
 import type { ModelErrorCode } from '../models/errors.js';
 import type { ChatMessage, Model, ModelUsage } from '../models/types.js';
@@ -205,10 +206,12 @@ export interface SessionOptions {
    * rejects with the first failure, if any.
    */
   readonly closeWith?: readonly { close(): Promise<void> | void }[];
-  /** Injectable clock and id source for deterministic tests. */
+  /** Injectable clock, id source and retry wait for deterministic tests (and the fixture runner). */
   readonly _internal?: {
     readonly now?: () => number;
     readonly generateId?: () => string;
+    /** The endpoint handler's wait between retries (default: a timer); see EndpointOptions.sleep. */
+    readonly sleep?: (ms: number, abortable: Abortable) => Promise<void>;
   };
 }
 
