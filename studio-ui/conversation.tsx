@@ -362,7 +362,7 @@ export function Conversation(props: {
       <div class="controls">
         <p class="status">
           language <strong data-testid="language">{state.language}</strong> · model {state.model}
-          {state.ended ? ' · the session has ended' : ''}
+          {state.ended ? <span data-testid="session-ended"> · the session has ended</span> : null}
         </p>
         <LanguagePicker state={state} />
         {state.warnings.map((w, i) => (

@@ -58,6 +58,8 @@ export function Timeline(props: {
                       class={`row kind-${item.kind} depth-${item.depth}${on ? ' selected' : ''}`}
                       aria-pressed={on}
                       data-testid={`item-${item.kind}`}
+                      data-playback={item.playback}
+                      data-waiting={item.heldBySpeech === true ? 'speech' : undefined}
                       onClick={() => props.onSelect({ turn: turn.index, id: item.id })}
                     >
                       <span class="kind">{item.kind}</span>
@@ -67,7 +69,11 @@ export function Timeline(props: {
                       <span class="track">
                         <span class="bar" style={{ left: `${left}%`, width: `${width}%` }} />
                       </span>
-                      <span class="ms">{duration(item)}</span>
+                      <span class="ms">
+                        {duration(item)}
+                        {item.playback === 'waiting' ? ' · waiting for playback' : ''}
+                        {item.heldBySpeech === true ? ' · waits for speech' : ''}
+                      </span>
                       {item.code !== undefined ? <code class="code">{item.code}</code> : null}
                     </button>
                   </li>

@@ -35,6 +35,13 @@ export interface TimelineItem {
   readonly depth: 0 | 1;
   /** A failure's stable code (`timeout`, `http_status`…), shown on the bar. */
   readonly code?: string;
+  /**
+   * `--speech-ack host` only, on speech and reply rows: `waiting` until the page marks the
+   * utterance spoken, then `played`.
+   */
+  readonly playback?: 'waiting' | 'played';
+  /** A speak-then-act call not dispatched yet: speech before it waits for playback. */
+  readonly heldBySpeech?: boolean;
   /** Shown when the item is opened: bodies scrubbed of secrets, transform steps, blame. */
   readonly detail: Readonly<Record<string, unknown>>;
 }

@@ -3,7 +3,7 @@
  * or an OpenAI-compatible model, whose HTTP goes out for real or to the page's HTTP double, and
  * which records each turn for the timeline and for "save as fixture" (as the REPL's `/save`).
  *
- * About 420 lines, one class: the turn, the page's model moves, the HTTP double, the recordings
+ * About 440 lines, one class: the turn, the page's model moves, the HTTP double, the recordings
  * and "save" all read and reset the same per-conversation state (the session, the recorded
  * turns, exchanges and command runs); split, each piece would take that state as parameters.
  */
@@ -213,6 +213,8 @@ export class StudioSession {
       ...(turn.result !== undefined
         ? { traces: turn.result.traces, timings: turn.result.timings }
         : {}),
+      speechAck: this.#o.speechAck ?? 'auto',
+      afterSpeech: (tool) => this.#o.tools.tools.get(tool)?.options.speech.afterSpeech === true,
     });
     if (turn.error === undefined) return drawn;
     const at = turn.events.at(-1)?.atMs ?? 0;

@@ -6,6 +6,7 @@
 import type { ModelCallTimings, TurnTimings } from '../observability/types.js';
 import { failureInfo } from '../session/failures.js';
 import type { SessionEvent, ToolTrace } from '../session/types.js';
+import { PlaybackMarks } from './playback.js';
 import type { TimelineItem, TimelineTurn } from './protocol.js';
 
 /** A session event and when it arrived, in ms from the turn's start. */
@@ -40,6 +41,10 @@ export interface TimelineTurnOptions {
   readonly exchanges: readonly ExchangeDetail[];
   readonly traces?: readonly ToolTrace[];
   readonly timings?: TurnTimings;
+  /** `host`: utterances are marked waiting/played and held speak-then-act calls flagged. */
+  readonly speechAck?: 'host' | 'auto';
+  /** Whether a tool's calls wait for earlier speech (`after_speech`). Default: none do. */
+  readonly afterSpeech?: (tool: string) => boolean;
 }
 
 /** Draws one turn. */
@@ -51,6 +56,7 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
   const traces = new Map((o.traces ?? []).map((t) => [t.callId, t]));
   const queued = new Map((o.timings?.tools ?? []).map((t) => [t.callId, t.queuedMs]));
   const modelCalls: readonly ModelCallTimings[] = o.timings?.modelCalls ?? [];
+  const playback = new PlaybackMarks(o.speechAck === 'host', o.afterSpeech ?? (() => false));
   let exchangeIndex = 0;
   let openCalls = 0;
   let modelStart: number | undefined = 0;
@@ -92,6 +98,7 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
       case 'text-delta': {
         const at = utterances.get(event.speechId);
         if (at === undefined) {
+          const state = playback.uttered(event.speechId);
           utterances.set(
             event.speechId,
             push({
@@ -100,6 +107,7 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
               label: event.text,
               startMs: atMs,
               depth: 0,
+              ...(state !== undefined ? { playback: state } : {}),
               detail: { speechId: event.speechId, text: event.text, source: 'model' },
             }),
           );
@@ -131,11 +139,13 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
           },
         };
         tools.set(event.callId, { item, index: push(item) });
+        playback.called(event.callId, event.tool);
         break;
       }
       case 'tool-result':
       case 'tool-error': {
         const open = tools.get(event.callId);
+        playback.finished(event.callId);
         if (open !== undefined) {
           const failed = event.type === 'tool-error';
           replace(open.index, {
@@ -200,23 +210,31 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
         });
         break;
       }
-      case 'say':
+      case 'say': {
+        const state = playback.uttered(
+          event.speechId,
+          event.source === 'pre-tool' ? event.tool : undefined,
+        );
         push({
           id: `speech-${event.speechId}`,
           kind: 'speech',
           label: `${event.source}: ${event.text}`,
           startMs: atMs,
           depth: event.source === 'tool' ? 0 : 1,
+          ...(state !== undefined ? { playback: state } : {}),
           detail: { ...event },
         });
         break;
+      }
       case 'spoken': {
+        const state = playback.played(event.speechId);
         const item = items.find((i) => i.id === `speech-${event.speechId}`);
         if (item !== undefined) {
           const index = items.indexOf(item);
           replace(index, {
             ...item,
             endMs: atMs,
+            ...(state !== undefined ? { playback: state } : {}),
             detail: { ...item.detail, acknowledgedMs: atMs },
           });
         }
@@ -296,6 +314,8 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
     }
   }
   if (!o.running) closeModel(end ?? 0);
+  for (const [callId, { index }] of tools)
+    if (playback.holds(callId)) replace(index, { ...items[index]!, heldBySpeech: true });
   const total = o.timings?.totalMs ?? end;
   return {
     index: o.index,

@@ -4,15 +4,22 @@
  * call's timeline item, save a fixture and run it green, open a failing fixture and see its diff.
  * STUDIO_SCREENSHOTS=1 writes the screenshots of docs/studio.md (docs/studio-images/).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce } from '../cli/build.js';
+import {
+  launchChromium,
+  openPage,
+  player,
+  shows,
+  startStudio,
+  withAttribute,
+  type RunningStudio,
+} from './browser-harness.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium';
 const SHOTS = process.env['STUDIO_SCREENSHOTS'] === '1';
 const TOOLS = resolve('test/studio/e2e/tools.json');
 const TOKEN = 's3cret-token-123';
@@ -37,114 +44,43 @@ turns:
 `;
 
 let dir: string;
-let studio: ChildProcess;
+let studio: RunningStudio | undefined;
 let browser: Browser;
 let page: Page;
-
-async function startStudio(): Promise<string> {
-  studio = spawn(
-    process.execPath,
-    [
-      'dist/cli/main.js',
-      'studio',
-      TOOLS,
-      '--fixtures',
-      dir,
-      '--port',
-      '0',
-      '--languages',
-      'en-US,es-US',
-      '--services',
-      JSON.stringify({
-        clinic: { auth: { type: 'bearer', token: TOKEN }, origins: ['https://api.clinic.test'] },
-      }),
-    ],
-    { env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' } },
-  );
-  let out = '';
-  studio.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((ok, fail) => {
-    studio.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /open (http:\/\/\S+)/.exec(out);
-      if (m !== null) ok(m[1]!);
-    });
-    studio.on('exit', (code) => fail(new Error(`the studio exited (${code}): ${out}`)));
-  });
-}
-
-/** Waits until the locator's element shows the text (playwright-core has no web-first asserts). */
-async function shows(locator: Locator, text: string | RegExp): Promise<void> {
-  await locator.filter({ hasText: text }).first().waitFor();
-}
-
-/** Waits until an element with this test id has the attribute value (and the text). */
-async function withAttribute(
-  scope: Page | Locator,
-  testid: string,
-  attribute: string,
-  value: string,
-  hasText?: string,
-): Promise<Locator> {
-  const found = scope.locator(
-    `[data-testid="${testid}"][${attribute}="${value}"]`,
-    hasText !== undefined ? { hasText } : {},
-  );
-  await found.waitFor();
-  return found;
-}
+const { say, callTool, reply } = player(() => page);
 
 async function shot(name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `docs/studio-images/${name}.png`, fullPage: true });
 }
 
-/** Plays the model: a tool call with the given fields, once the page asks for the model's move. */
-async function callTool(tool: string, fields: Readonly<Record<string, string>>): Promise<void> {
-  const panel = page.getByTestId('model-panel');
-  await panel.getByTestId('tool-select').selectOption(tool);
-  for (const [name, value] of Object.entries(fields)) {
-    const input = panel.locator(`[name="${name}"]`);
-    if ((await input.evaluate((e) => e.tagName)) === 'SELECT') await input.selectOption(value);
-    else await input.fill(value);
-  }
-  await panel.getByTestId('call-submit').click();
-}
-
-async function reply(text: string): Promise<void> {
-  const panel = page.getByTestId('model-panel');
-  await panel.getByTestId('reply-input').fill(text);
-  await panel.getByTestId('reply-send').click();
-}
-
-async function say(text: string): Promise<void> {
-  await page.getByTestId('caller-input').fill(text);
-  await page.getByTestId('caller-input').press('Enter');
-}
-
 describe('switchboard studio in a browser', () => {
   beforeAll(async () => {
     buildOnce();
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `chromium is not at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
-      );
     dir = mkdtempSync(join(tmpdir(), 'studio-'));
     writeFileSync(join(dir, 'failing.yaml'), FAILING);
-    const [url] = await Promise.all([
-      startStudio(),
-      chromium
-        .launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-        .then((b) => (browser = b)),
+    const services = {
+      clinic: { auth: { type: 'bearer', token: TOKEN }, origins: ['https://api.clinic.test'] },
+    };
+    // The browser check comes first: a missing chromium fails before any studio starts.
+    const launching = launchChromium().then((b) => (browser = b));
+    [studio] = await Promise.all([
+      startStudio([
+        TOOLS,
+        '--fixtures',
+        dir,
+        '--languages',
+        'en-US,es-US',
+        '--services',
+        JSON.stringify(services),
+      ]),
+      launching,
     ]);
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    // A step that does not happen fails in seconds, naming what it waited for.
-    page.setDefaultTimeout(10_000);
-    await page.goto(url);
+    page = await openPage(browser, studio.url);
   });
 
   afterAll(async () => {
     await browser?.close();
-    studio?.kill('SIGTERM');
+    studio?.process.kill('SIGTERM');
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -59,9 +59,16 @@ describe('studio --speech-ack host', () => {
       // Many loop turns later, hangup still waits for playback.
       for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
       expect(s.state().busy).toBe(true);
+      // The page shows the farewell waiting for playback and the hang-up held by it.
+      const item = (kind: string) => s.state().turns[0]?.items.find((i) => i.kind === kind);
+      expect(item('reply')).toMatchObject({ label: 'Goodbye!', playback: 'waiting' });
+      expect(item('tool')).toMatchObject({ label: 'hangup', heldBySpeech: true });
       expect(() => s.spoken('no-such-id')).toThrow(/no utterance waits for playback/);
       s.spoken(undefined);
       await until(() => !s.state().busy);
+      // "Mark spoken" acknowledges each utterance, so the timeline shows it played.
+      expect(item('reply')?.playback).toBe('played');
+      expect(item('tool')?.heldBySpeech).toBeUndefined();
       expect(s.state().ended).toBe(false);
       const file = await s.save('speech-host');
       const text = readFileSync(file, 'utf8');

@@ -103,3 +103,70 @@ describe('buildTimelineTurn', () => {
     expect(turn.totalMs).toBe(320);
   });
 });
+
+describe('buildTimelineTurn with --speech-ack host', () => {
+  const start: TimedEvent[] = [
+    at(0, { type: 'turn-start', turn: 1, user: 'bye' }),
+    at(5, { type: 'text-delta', text: 'Let me close this.', speechId: 'sp_1' }),
+    at(10, { type: 'tool-call', callId: 'c1', tool: 'hangup', rawArguments: '{}', args: {} }),
+    at(11, { type: 'tool-call', callId: 'c2', tool: 'lookup', rawArguments: '{}', args: {} }),
+    at(12, { type: 'say', text: 'Goodbye!', source: 'pre-tool', tool: 'hangup', speechId: 'sp_2' }),
+  ];
+  const draw = (events: readonly TimedEvent[], speechAck: 'host' | 'auto') =>
+    new Map(
+      buildTimelineTurn({
+        index: 0,
+        user: 'bye',
+        running: true,
+        events,
+        exchanges: [],
+        speechAck,
+        afterSpeech: (tool) => tool === 'hangup',
+      }).items.map((i) => [i.id, i]),
+    );
+
+  it('marks utterances waiting for playback and the speak-then-act call they hold', () => {
+    const items = draw(start, 'host');
+    expect(items.get('speech-sp_1')?.playback).toBe('waiting');
+    expect(items.get('speech-sp_2')?.playback).toBe('waiting');
+    expect(items.get('tool-c1')?.heldBySpeech).toBe(true);
+    // A tool that does not wait for speech is running, not held.
+    expect(items.get('tool-c2')?.heldBySpeech).toBeUndefined();
+  });
+
+  it('a call is held until every utterance before it and its own announcement is played', () => {
+    const one = draw([...start, at(20, { type: 'spoken', speechId: 'sp_1' })], 'host');
+    expect(one.get('speech-sp_1')?.playback).toBe('played');
+    expect(one.get('tool-c1')?.heldBySpeech).toBe(true);
+    const both = draw(
+      [
+        ...start,
+        at(20, { type: 'spoken', speechId: 'sp_1' }),
+        at(21, { type: 'spoken', speechId: 'sp_2' }),
+      ],
+      'host',
+    );
+    expect(both.get('speech-sp_2')?.playback).toBe('played');
+    expect(both.get('tool-c1')?.heldBySpeech).toBeUndefined();
+  });
+
+  it('a call with its result is not held, and without host acknowledgement nothing is marked', () => {
+    const done = draw(
+      [
+        ...start,
+        at(30, {
+          type: 'tool-result',
+          callId: 'c1',
+          tool: 'hangup',
+          output: {},
+          durationSecs: 0,
+        }),
+      ],
+      'host',
+    );
+    expect(done.get('tool-c1')?.heldBySpeech).toBeUndefined();
+    const auto = draw(start, 'auto');
+    expect(auto.get('speech-sp_1')?.playback).toBeUndefined();
+    expect(auto.get('tool-c1')?.heldBySpeech).toBeUndefined();
+  });
+});
