@@ -319,7 +319,11 @@ export class LiveSession implements Session, TurnHost {
   }
 
   spokenAll(): number {
-    return this.speech.spokenAll();
+    // Each acknowledgement is a `spoken` event, as `spoken(id)` makes one: a host or a timeline
+    // reading events sees every utterance played, however it was acknowledged.
+    const ids = this.speech.spokenAll();
+    for (const speechId of ids) this.#channel?.emit({ type: 'spoken', speechId });
+    return ids.length;
   }
 
   async idle(): Promise<void> {

@@ -51,10 +51,10 @@ export class StudioSpeechAcks {
     let count: number;
     let acked: string[];
     if (speechId === undefined || speechId === 'all') {
-      // One by one, so each emits its `spoken` event (spokenAll emits none) and the timeline
-      // shows it played; spokenAll then takes what an earlier turn left pending.
-      acked = [...this.#utterances.keys()].filter((u) => !this.#acked.has(u) && session.spoken(u));
-      count = acked.length + session.spokenAll();
+      // spokenAll emits a `spoken` event per utterance it acknowledges: the timeline shows each
+      // played, this turn's and any an earlier turn left pending.
+      acked = [...this.#utterances.keys()].filter((u) => !this.#acked.has(u));
+      count = session.spokenAll();
     } else {
       if (!session.spoken(speechId))
         throw new StudioProblem(

@@ -76,12 +76,14 @@ export class SpeechLedger {
     return true;
   }
 
-  /** Acknowledges everything pending; returns how many were. */
-  spokenAll(): number {
-    const n = this.#pending?.size ?? 0;
-    this.#pending?.clear();
-    if (n > 0) this.#wake();
-    return n;
+  /** Acknowledges everything pending; returns the ids that were, in the order they were opened. */
+  spokenAll(): string[] {
+    const pending = this.#pending;
+    if (pending === undefined || pending.size === 0) return [];
+    const ids = [...pending];
+    pending.clear();
+    this.#wake();
+    return ids;
   }
 
   /** True while the utterance is emitted and not yet acknowledged. */

@@ -107,6 +107,22 @@ describe('speak-then-act', () => {
     expect(trace?.speechWait).toEqual({ waitedMs: 3000, outcome: 'spoken', speechIds: ['sp_1'] });
   });
 
+  it('spokenAll() releases the wait and records a spoken event per utterance, as spoken(id) does', async () => {
+    const { s, log, events } = farewell('hangup');
+    const run = s.run('bye');
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(log).toEqual([]);
+    expect(s.spokenAll()).toBe(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log).toEqual(['hangup']);
+    const r = await run;
+    const spoken = (list: readonly SessionEvent[]) =>
+      list.flatMap((e) => (e.type === 'spoken' ? [e.speechId] : []));
+    // The host's callback and the turn's own record both have it.
+    expect(spoken(events)).toEqual(['sp_1']);
+    expect(spoken(r.events)).toEqual(['sp_1']);
+  });
+
   it('does not wait when the speech was acknowledged before the call', async () => {
     const events: string[] = [];
     const { s, log } = farewell('hangup', {
