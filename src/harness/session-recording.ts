@@ -65,7 +65,9 @@ export function recordTurn(turn: EndedTurn): RecordedTurn {
 /** Options of {@link saveFixture}. */
 export interface SaveFixtureOptions {
   readonly file: string;
-  /** The fixture's `name`. Default `repl session <startedAt>`. */
+  /** What recorded it, named in the file's header comment and the default name. Default `repl`. */
+  readonly recordedBy?: 'repl' | 'studio';
+  /** The fixture's `name`. Default `<recordedBy> session <startedAt>`. */
   readonly name?: string;
   readonly tools: ToolSet;
   /** Absolute path of the tools file; written relative to the fixture. */
@@ -92,8 +94,9 @@ export interface SavedFixture {
 /** Writes the fixture; never throws for a file that cannot be written. */
 export async function saveFixture(o: SaveFixtureOptions): Promise<SavedFixture> {
   const path = resolve(o.file);
+  const by = o.recordedBy ?? 'repl';
   const fixture = buildFixture({
-    name: o.name ?? `repl session ${o.startedAt.toISOString()}`,
+    name: o.name ?? `${by} session ${o.startedAt.toISOString()}`,
     tools: relative(dirname(path), o.toolsFile) || o.toolsFile,
     session: {
       id: o.sessionId,
@@ -113,7 +116,7 @@ export async function saveFixture(o: SaveFixtureOptions): Promise<SavedFixture> 
     ...(o.actions !== undefined ? { declaredActions: o.actions } : {}),
   });
   try {
-    await writeFile(path, fixtureToYaml(fixture), 'utf8');
+    await writeFile(path, fixtureToYaml(fixture, `Recorded by \`switchboard ${by}\`.`), 'utf8');
   } catch (error) {
     return { ok: false, lines: [`could not save: ${(error as Error).message}`] };
   }

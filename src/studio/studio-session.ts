@@ -399,6 +399,7 @@ export class StudioSession {
     );
     const saved = await saveFixture({
       file,
+      recordedBy: 'studio',
       name: basename(file).replace(/\.(ya?ml|json)$/, ''),
       tools: this.#o.tools,
       toolsFile: this.#o.toolsFile,

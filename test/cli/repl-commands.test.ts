@@ -43,6 +43,7 @@ describe('repl --commands', () => {
     expect(r.stdout).toContain('saved n1');
     expect(r.stdout).toContain('command_failed');
     const text = readFileSync(saved, 'utf8');
+    expect(text.split('\n')[0]).toBe('# Recorded by `switchboard repl`.');
     // The host's args (the script path) and env are never written.
     expect(text).not.toContain(synapse);
     expect(text).not.toContain(dir);

@@ -72,6 +72,7 @@ describe('studio --speech-ack host', () => {
       expect(s.state().ended).toBe(false);
       const file = await s.save('speech-host');
       const text = readFileSync(file, 'utf8');
+      expect(text.split('\n')[0]).toBe('# Recorded by `switchboard studio`.');
       expect(text).toMatch(/speech_ack: host/);
       expect(text).toMatch(/spoken:/);
       const replay = await runFixture(file);
