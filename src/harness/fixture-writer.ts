@@ -137,6 +137,8 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       expect['tool_errors'] = o.toolErrors.map((e) => ({ tool: e.tool, code: e.code }));
     if (o.modelError !== undefined) expect['model_error'] = o.modelError;
     else expect['reply'] = o.reply;
+    // A turn that ended the session (a hangup) says so: a replay that no longer ends it fails.
+    if (o.ended) expect['ended'] = true;
     vars = o.vars;
     return {
       ...(t.before !== undefined ? { before: t.before } : {}),

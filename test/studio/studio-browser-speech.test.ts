@@ -117,6 +117,9 @@ describe('switchboard studio --speech-ack host in a browser', () => {
     const yaml = readFileSync(join(dir, 'farewell-then-hangup.yaml'), 'utf8');
     expect(yaml).toMatch(/^\s*speech_ack: host$/m);
     expect(yaml).toMatch(/^\s*spoken:/m);
+    // The hangup ended the session: the saved turn expects it, and the run above replayed it.
+    expect(yaml).toMatch(/^\s*ended: true$/m);
+    expect(yaml.split('\n')[0]).toBe('# Recorded by `switchboard studio`.');
     expect(yaml).toContain(FAREWELL);
   });
 });
