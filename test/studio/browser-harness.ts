@@ -89,6 +89,18 @@ export function player(page: () => Page) {
       }
       await panel.getByTestId('call-submit').click();
     },
+    /** Saves the conversation as `<name>.yaml`, runs every fixture, and opens the saved one, green. */
+    async saveAndRunGreen(name: string): Promise<void> {
+      const p = page();
+      await p.getByTestId('save-name').fill(name);
+      await p.getByTestId('save-submit').click();
+      await shows(p.getByTestId('save-ok'), `${name}.yaml`);
+      await p.getByTestId('tab-fixtures').click();
+      await p.getByTestId('run-all').click();
+      const saved = await withAttribute(p, 'fixture', 'data-status', 'passed', `${name}.yaml`);
+      await saved.click();
+      await shows(p.getByTestId('fixture-title'), 'passed');
+    },
     /** Plays the model: a text reply. */
     async reply(text: string): Promise<void> {
       const panel = page().getByTestId('model-panel');

@@ -54,7 +54,7 @@ let dir: string;
 let studio: RunningStudio | undefined;
 let browser: Browser;
 let page: Page;
-const { say, callTool } = player(() => page);
+const { say, callTool, saveAndRunGreen } = player(() => page);
 
 describe('switchboard studio --speech-ack host in a browser', () => {
   beforeAll(async () => {
@@ -100,20 +100,7 @@ describe('switchboard studio --speech-ack host in a browser', () => {
   });
 
   it('saves the conversation as a fixture that replays green, with the spoken point', async () => {
-    await page.getByTestId('save-name').fill('farewell-then-hangup');
-    await page.getByTestId('save-submit').click();
-    await shows(page.getByTestId('save-ok'), 'farewell-then-hangup.yaml');
-    await page.getByTestId('tab-fixtures').click();
-    await page.getByTestId('run-all').click();
-    const saved = await withAttribute(
-      page,
-      'fixture',
-      'data-status',
-      'passed',
-      'farewell-then-hangup.yaml',
-    );
-    await saved.click();
-    await shows(page.getByTestId('fixture-title'), 'passed');
+    await saveAndRunGreen('farewell-then-hangup');
     const yaml = readFileSync(join(dir, 'farewell-then-hangup.yaml'), 'utf8');
     expect(yaml).toMatch(/^\s*speech_ack: host$/m);
     expect(yaml).toMatch(/^\s*spoken:/m);

@@ -47,7 +47,7 @@ let dir: string;
 let studio: RunningStudio | undefined;
 let browser: Browser;
 let page: Page;
-const { say, callTool, reply } = player(() => page);
+const { say, callTool, reply, saveAndRunGreen } = player(() => page);
 
 async function shot(name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `docs/studio-images/${name}.png`, fullPage: true });
@@ -136,20 +136,7 @@ describe('switchboard studio in a browser', () => {
   });
 
   it('saves the conversation as a fixture and runs it green', async () => {
-    await page.getByTestId('save-name').fill('booking-then-spanish');
-    await page.getByTestId('save-submit').click();
-    await shows(page.getByTestId('save-ok'), 'booking-then-spanish.yaml');
-    await page.getByTestId('tab-fixtures').click();
-    await page.getByTestId('run-all').click();
-    const saved = await withAttribute(
-      page,
-      'fixture',
-      'data-status',
-      'passed',
-      'booking-then-spanish.yaml',
-    );
-    await saved.click();
-    await shows(page.getByTestId('fixture-title'), 'passed');
+    await saveAndRunGreen('booking-then-spanish');
   });
 
   it('opens a failing fixture and shows what was expected against what happened', async () => {
