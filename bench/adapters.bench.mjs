@@ -17,8 +17,8 @@
 // restarts it from its state every 32 calls (docs/adapters.md); the direct side likewise uses one
 // session per 32 calls, so both amortise a session's start alike.
 // Options (env): ADAPTERS_BENCH_ROUNDS (8), ADAPTERS_BENCH_CALLS (calls per adapter and direct
-// peer per round, in-process; 5,000; the hand-written tools make 10× as many, each being ~1 µs),
-// ADAPTERS_BENCH_HTTP_CALLS (500; 0 skips the endpoint tool).
+// peer per round, in-process; 10,000; the hand-written tools make 10× as many, each costing a few µs at most),
+// ADAPTERS_BENCH_HTTP_CALLS (1,000; 0 skips the endpoint tool).
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { request } from 'undici';
@@ -34,8 +34,8 @@ import { createLiveKitTools } from '../dist/entries/livekit.js';
 import { orderDefinition } from './order-tool.mjs';
 
 const ROUNDS = Number(process.env.ADAPTERS_BENCH_ROUNDS ?? 8);
-const CALLS = Number(process.env.ADAPTERS_BENCH_CALLS ?? 5_000);
-const HTTP_CALLS = Number(process.env.ADAPTERS_BENCH_HTTP_CALLS ?? 500);
+const CALLS = Number(process.env.ADAPTERS_BENCH_CALLS ?? 10_000);
+const HTTP_CALLS = Number(process.env.ADAPTERS_BENCH_HTTP_CALLS ?? 1_000);
 const HAND_FACTOR = 10;
 const WARMUP = 500;
 /** Calls per direct session: the adapter restarts its session every 32 calls. */
@@ -202,7 +202,8 @@ function handCallers({ name, args, check }, work, schema) {
       if (!check(out)) throw new Error('agents tool: wrong');
     },
     livekit: async () => {
-      if (!check(await liveKit.execute(args, liveKitOptions()))) throw new Error('livekit tool: wrong');
+      if (!check(await liveKit.execute(args, liveKitOptions())))
+        throw new Error('livekit tool: wrong');
     },
   };
 }
@@ -266,8 +267,20 @@ async function compare(label, variant, work, schema, calls, handCalls) {
     const h = got.get(`${k} tool`).cpu;
     const byRound = (f) => a.map((x, i) => f(x, i));
     console.log(
-      `  ${title} adapter, CPU: ${stat(byRound((x, i) => x / direct[i]), '×')} the direct call (${stat(byRound((x, i) => x - direct[i]), ' µs')} added); ` +
-        `${stat(byRound((x, i) => x / h[i]), '×')} the hand-written tool (${stat(byRound((x, i) => x - h[i]), ' µs')} added)`,
+      `  ${title} adapter, CPU: ${stat(
+        byRound((x, i) => x / direct[i]),
+        '×',
+      )} the direct call (${stat(
+        byRound((x, i) => x - direct[i]),
+        ' µs',
+      )} added); ` +
+        `${stat(
+          byRound((x, i) => x / h[i]),
+          '×',
+        )} the hand-written tool (${stat(
+          byRound((x, i) => x - h[i]),
+          ' µs',
+        )} added)`,
     );
   }
 }
