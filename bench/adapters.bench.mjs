@@ -16,6 +16,9 @@
 // the same round, with the CPU it adds per call. The adapter keeps one session per instance and
 // restarts it from its state every 32 calls (docs/adapters.md); the direct side likewise uses one
 // session per 32 calls, so both amortise a session's start alike.
+// Last, one `ai` adapter instance makes 5 blocks of 2 × ADAPTERS_BENCH_CALLS calls: CPU per call
+// by block and the heap retained per call (a full GC before and after; needs --expose-gc), to show
+// whether anything grows with the calls an instance made.
 // Options (env): ADAPTERS_BENCH_ROUNDS (8), ADAPTERS_BENCH_CALLS (calls per adapter and direct
 // peer per round, in-process; 10,000; the hand-written tools make 10× as many, each costing a few µs at most),
 // ADAPTERS_BENCH_HTTP_CALLS (1,000; 0 skips the endpoint tool).
@@ -244,10 +247,9 @@ async function compare(label, variant, work, schema, calls, handCalls) {
   const got = new Map(peers.map(([name]) => [name, { cpu: [], wall: [] }]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = peers.map((_, i) => peers[(i + round) % peers.length]);
-    // No forced collection between peers: a forced full GC ages compiled code, and the next peer
-    // then ran 5× slower while V8 compiled it again (the measured calls were cold, not the
-    // adapter's). Each peer's garbage is collected during whoever runs next; the rotating order
-    // spreads that alike.
+    // No forced collection between peers: after a forced full GC the next peer's 2,000 calls ran
+    // 5× slower (V8 recovering from it, not the peer's own cost). Each peer's garbage is
+    // collected during whoever runs next; the rotating order spreads that alike.
     for (const [name, fn, n] of order) {
       const m = await measure(fn, n);
       got.get(name).cpu.push(m.cpu);
@@ -308,6 +310,33 @@ if (server !== undefined) {
     HTTP_CALLS,
   );
   server.child.kill();
+}
+// --- growth: does an adapter's call cost or heap grow with the calls an instance made? --------
+{
+  const GROWTH_BLOCKS = 5;
+  const GROWTH_CALLS = Math.max(1, CALLS * 2);
+  const sb = createAiTools({ tools: toolSet, actions });
+  const t = sb.tools.lookup;
+  const call = () => t.execute(variants.action.args, aiOptions());
+  for (let i = 0; i < WARMUP; i++) await call();
+  const heap = () => {
+    globalThis.gc?.();
+    return process.memoryUsage().heapUsed;
+  };
+  const before = heap();
+  // An unmeasured block first: the calls right after a forced GC run slow (see above).
+  await measure(call, GROWTH_CALLS);
+  const blocks = [];
+  for (let b = 0; b < GROWTH_BLOCKS; b++) blocks.push((await measure(call, GROWTH_CALLS)).cpu);
+  const after = heap();
+  const calls = (GROWTH_BLOCKS + 1) * GROWTH_CALLS;
+  console.log(
+    `Growth, one ai adapter instance, ${GROWTH_BLOCKS} blocks × ${GROWTH_CALLS} calls: CPU per call by block ${blocks.map(fmt).join(', ')} µs; ` +
+      (typeof globalThis.gc === 'function'
+        ? `heap after a full GC ${(before / 1e6).toFixed(1)} → ${(after / 1e6).toFixed(1)} MB (${((after - before) / calls).toFixed(1)} bytes per call)`
+        : 'heap: skipped (run with --expose-gc)'),
+  );
+  await sb.close();
 }
 console.log(`load average at end: ${load()}`);
 await Promise.all([sbAi.close(), sbAgents.close(), sbLiveKit.close()]);
