@@ -171,18 +171,23 @@ function adapterCallers({ name, args, check, text: message }) {
       if (out !== message) throw new Error(`ai: wrong ${out}`);
     },
     agents: async () => {
-      const out = await invokeFunctionTool({
-        tool: agents,
-        runContext: agentsContext,
-        input: text,
-        details: agentsDetails(name, text),
-      });
+      const out = await invokeAgentsTool(agents, name, text);
       if (out !== message) throw new Error(`agents: wrong ${out}`);
     },
     livekit: async () => {
       if (!check(await liveKit.execute(args, liveKitOptions()))) throw new Error('livekit: wrong');
     },
   };
+}
+
+/** An `@openai/agents` function tool invoked as the SDK's runner does, with the argument text. */
+function invokeAgentsTool(tool, name, text) {
+  return invokeFunctionTool({
+    tool,
+    runContext: agentsContext,
+    input: text,
+    details: agentsDetails(name, text),
+  });
 }
 
 // --- (c) hand-written tools of each framework doing the same work ----------------------------
@@ -196,13 +201,7 @@ function handCallers({ name, args, check }, work, schema) {
       if (!check(await ai.execute(args, aiOptions()))) throw new Error('ai tool: wrong');
     },
     agents: async () => {
-      const out = await invokeFunctionTool({
-        tool: agents,
-        runContext: agentsContext,
-        input: text,
-        details: agentsDetails(name, text),
-      });
-      if (!check(out)) throw new Error('agents tool: wrong');
+      if (!check(await invokeAgentsTool(agents, name, text))) throw new Error('agents tool: wrong');
     },
     livekit: async () => {
       if (!check(await liveKit.execute(args, liveKitOptions())))
