@@ -86,7 +86,7 @@ function buildSchemas(z: typeof Z) {
     .min(1, { error: 'must not be empty' })
     .refine((w) => !w.includes('\u0000'), { error: 'must not contain a NUL character' });
 
-  /** `command` (docs/handlers.md, "Command tools"). */
+  /** `command` (docs/handlers.md, "Command"). */
   const commandSchema = z.strictObject(
     {
       name: z

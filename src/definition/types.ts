@@ -43,7 +43,7 @@ export interface EndpointConfig {
   readonly pathParams: readonly string[];
 }
 
-/** How a command tool spells a parameter name as a flag (docs/handlers.md, "Command tools"). */
+/** How a command tool spells a parameter name as a flag (docs/handlers.md, "Command"). */
 export type FlagCase = 'as_written' | 'snake_case' | 'kebab-case';
 
 /** A resolved `command`: the host-registered command a tool runs and how its arguments become argv. */

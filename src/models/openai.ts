@@ -165,8 +165,7 @@ async function* streamChat(input: {
     }, timeoutMs);
   };
   // Set one by one, then laid over `extraBody` (ours win, as with spreads): a literal that starts
-  // with a spread gets a hidden class per request once optimized (docs/benchmarks.md, "Issue 17,
-  // fifth round").
+  // with a spread gets a hidden class per request once optimized (docs/performance-notes.md).
   const ours: ChatCompletionCreateParamsStreaming = {
     model: request.modelId ?? options.model,
     messages: request.messages.map(toOpenAIMessage),

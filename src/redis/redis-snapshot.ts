@@ -1,6 +1,6 @@
 /**
  * How a session state is laid out in Redis, so that a turn's save writes only what the turn added
- * (docs/sessions-redis.md, "Layout"):
+ * (docs/sessions-redis.md, "Options"):
  *
  * - the state hash holds `head` (the state's JSON without its history), `n` (the number of
  *   history messages stored), `hc` (a SHA-256 chain over those messages, when signing) and `mac`;

@@ -1,6 +1,6 @@
 /**
- * Checks of the host's `commands` at `createSession`/`restoreSession` (docs/handlers.md, "Command
- * tools"): every setting of every command, with the path of what is wrong, and every `command`
+ * Checks of the host's `commands` at `createSession`/`restoreSession` (docs/handlers.md,
+ * "Command"): every setting of every command, with the path of what is wrong, and every `command`
  * tool naming a registered command. A tool naming a command nothing registers is an error, not a
  * warning as for services: a definition decides which program runs, so a missing one is a
  * mistake to fix before the first call, never a call that fails later.

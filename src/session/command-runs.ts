@@ -1,5 +1,5 @@
 /**
- * The records of one `command` tool call's runs (docs/handlers.md, "Command tools"): each run
+ * The records of one `command` tool call's runs (docs/handlers.md, "Command"): each run
  * becomes a `command` event and an entry of the trace's `commands`, and, when the call has a
  * recording span, a child span of its own.
  */

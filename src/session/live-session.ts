@@ -398,7 +398,7 @@ export class LiveSession implements Session, TurnHost {
       case 'endpoint': {
         // Keys set one by one, not conditional spreads: a literal starting with spreads gives each
         // session's handler options a hidden class of its own once optimized, and the handler
-        // reads them on every call (docs/benchmarks.md, "Issue 17, fifth round").
+        // reads them on every call (docs/performance-notes.md).
         const endpoint: {
           -readonly [K in keyof EndpointHandlerOptions]: EndpointHandlerOptions[K];
         } = { now: this.now };

@@ -25,7 +25,7 @@ export function checkedOptions(options: SessionOptions): SessionOptions {
   // `language` comes before the host's keys and is then written over them, never added after a
   // spread: in code V8 has optimized, `{ ...options, language }` gives each copy a hidden class of
   // its own, so every read of a session's options became a slow, megamorphic one
-  // (docs/benchmarks.md, "Issue 17, fifth round"). `languages` is only set when the host gave it.
+  // (docs/performance-notes.md). `languages` is only set when the host gave it.
   const checked: { -readonly [K in keyof SessionOptions]: SessionOptions[K] } = {
     language,
     ...options,

@@ -92,8 +92,8 @@ export interface SessionOptions {
   readonly toolDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly services?: Readonly<Record<string, ServiceConfig>>;
   /**
-   * Programs `command` tools run, by the name their definitions give (docs/handlers.md, "Command
-   * tools"). A command tool naming a command not listed here is refused at `createSession`.
+   * Programs `command` tools run, by the name their definitions give (docs/handlers.md,
+   * "Command"). A command tool naming a command not listed here is refused at `createSession`.
    */
   readonly commands?: Readonly<Record<string, CommandConfig>>;
   /** What starts command runs. Default: child processes. The harness passes its command double. */

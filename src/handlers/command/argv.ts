@@ -1,5 +1,5 @@
 /**
- * Final arguments → argv (docs/handlers.md, "Command tools"). No shell ever sees it: it is passed
+ * Final arguments → argv (docs/handlers.md, "Command"). No shell ever sees it: it is passed
  * to the executable as an array. What it guards against is a value turning into something it was
  * not — a flag, a second flag, a positional — so every flag carries its value in one word
  * (`--name=value`) and positionals follow a `--`, where no value can be read as an option.

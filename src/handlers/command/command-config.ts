@@ -1,5 +1,5 @@
 /**
- * What a host configures for command tools (docs/handlers.md, "Command tools"): the commands a
+ * What a host configures for command tools (docs/handlers.md, "Command"): the commands a
  * definition may name, and the runner that starts them. Definitions name a registered command,
  * never an executable path; the host decides which program runs, where, and with what environment.
  */

@@ -1,5 +1,5 @@
 /**
- * The command handler (docs/handlers.md, "Command tools"): runs the program the host registered
+ * The command handler (docs/handlers.md, "Command"): runs the program the host registered
  * under the definition's `command.name`, with the final arguments as argv (argv.ts), through a
  * runner (spawn-runner.ts, or the harness's double), and turns how it ended into a value or a
  * typed tool error: stdout parsed as JSON when it is JSON (text otherwise); a non-zero exit a
