@@ -108,7 +108,7 @@ describe('docs: links and references lead somewhere', () => {
     expect(broken).toEqual([]);
   });
 
-  it('no page points a user at files they do not have (the maintainers\' own machine)', () => {
+  it("no page points a user at files they do not have (the maintainers' own machine)", () => {
     const found: string[] = [];
     for (const page of pages) {
       const lines = readFileSync(page, 'utf8').split('\n');
