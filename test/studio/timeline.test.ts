@@ -111,6 +111,14 @@ describe('buildTimelineTurn with --speech-ack host', () => {
     at(10, { type: 'tool-call', callId: 'c1', tool: 'hangup', rawArguments: '{}', args: {} }),
     at(11, { type: 'tool-call', callId: 'c2', tool: 'lookup', rawArguments: '{}', args: {} }),
     at(12, { type: 'say', text: 'Goodbye!', source: 'pre-tool', tool: 'hangup', speechId: 'sp_2' }),
+    // The session's decision: hangup waits for both (lookup does not wait for speech).
+    at(13, {
+      type: 'speech-wait',
+      callId: 'c1',
+      tool: 'hangup',
+      speechIds: ['sp_1', 'sp_2'],
+      maxWaitMs: 10000,
+    }),
   ];
   const draw = (events: readonly TimedEvent[], speechAck: 'host' | 'auto') =>
     new Map(
@@ -121,7 +129,6 @@ describe('buildTimelineTurn with --speech-ack host', () => {
         events,
         exchanges: [],
         speechAck,
-        afterSpeech: (tool) => tool === 'hangup',
       }).items.map((i) => [i.id, i]),
     );
 
