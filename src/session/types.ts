@@ -332,8 +332,8 @@ export type SessionEvent =
   | { readonly type: 'spoken'; readonly speechId: string }
   /**
    * A speak-then-act call (`options.speech.after_speech`, docs/voice.md) starts waiting for
-   * playback: it is dispatched once every utterance in `speechIds` is acknowledged, after
-   * `maxWaitMs`, or (cancelled) at a barge-in. Emitted after the call's `tool-call` and pre-tool
+   * playback: it is dispatched once every utterance in `speechIds` is acknowledged or `maxWaitMs`
+   * passed; a barge-in meanwhile cancels it. Emitted after the call's `tool-call` and pre-tool
    * `say`, before anything the call itself emits; only under `speechAck: 'host'` and only when
    * something is pending. The call's trace then has `speechWait` with the outcome.
    */
