@@ -111,7 +111,9 @@ export const turnExpectSchema = z.strictObject({
 
 /** Caller barge-in during a turn: interrupt when the first event of a type is seen. */
 export const interruptSchema = z.strictObject({
-  on: z.enum(['text-delta', 'tool-call', 'http-request', 'action', 'say']).optional(),
+  on: z
+    .enum(['text-delta', 'tool-call', 'http-request', 'action', 'say', 'speech-wait'])
+    .optional(),
   after_ms: z.number().int().min(0).max(60_000).optional(),
 });
 

@@ -214,6 +214,13 @@ function narrateEvent(
     case 'spoken':
       out('heard', 'dim', `${event.speechId} played to the end`);
       return;
+    case 'speech-wait':
+      out(
+        'wait',
+        'dim',
+        `${event.tool} until ${event.speechIds.join(', ')} ${event.speechIds.length === 1 ? 'is' : 'are'} played (at most ${event.maxWaitMs} ms)`,
+      );
+      return;
     case 'language':
       out('lang', 'say', `${event.from} → ${event.to}`);
       return;

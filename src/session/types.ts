@@ -330,6 +330,22 @@ export type SessionEvent =
     }
   /** The host acknowledged playback of an utterance during the turn (`session.spoken`). */
   | { readonly type: 'spoken'; readonly speechId: string }
+  /**
+   * A speak-then-act call (`options.speech.after_speech`, docs/voice.md) starts waiting for
+   * playback: it is dispatched once every utterance in `speechIds` is acknowledged or `maxWaitMs`
+   * passed; a barge-in meanwhile cancels it. Emitted after the call's `tool-call` and pre-tool
+   * `say`, before anything the call itself emits; only under `speechAck: 'host'` and only when
+   * something is pending. The call's trace then has `speechWait` with the outcome.
+   */
+  | {
+      readonly type: 'speech-wait';
+      readonly callId: string;
+      readonly tool: string;
+      /** The utterances of this turn not yet acknowledged, in the order they were opened. */
+      readonly speechIds: readonly string[];
+      /** The cap on the wait (`options.speech.max_wait_ms`). */
+      readonly maxWaitMs: number;
+    }
   | { readonly type: 'language'; readonly from: string; readonly to: string }
   | { readonly type: 'vars'; readonly vars: Readonly<Record<string, unknown>> }
   | { readonly type: 'log'; readonly tool: string; readonly args: Record<string, unknown> }

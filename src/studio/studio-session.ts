@@ -214,7 +214,6 @@ export class StudioSession {
         ? { traces: turn.result.traces, timings: turn.result.timings }
         : {}),
       speechAck: this.#o.speechAck ?? 'auto',
-      afterSpeech: (tool) => this.#o.tools.tools.get(tool)?.options.speech.afterSpeech === true,
     });
     if (turn.error === undefined) return drawn;
     const at = turn.events.at(-1)?.atMs ?? 0;

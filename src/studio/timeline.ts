@@ -41,10 +41,11 @@ export interface TimelineTurnOptions {
   readonly exchanges: readonly ExchangeDetail[];
   readonly traces?: readonly ToolTrace[];
   readonly timings?: TurnTimings;
-  /** `host`: utterances are marked waiting/played and held speak-then-act calls flagged. */
+  /**
+   * `host`: utterances are marked waiting/played, and calls the session made wait for them
+   * (`speech-wait` events) flagged while held.
+   */
   readonly speechAck?: 'host' | 'auto';
-  /** Whether a tool's calls wait for earlier speech (`after_speech`). Default: none do. */
-  readonly afterSpeech?: (tool: string) => boolean;
 }
 
 /** Draws one turn. */
@@ -56,7 +57,7 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
   const traces = new Map((o.traces ?? []).map((t) => [t.callId, t]));
   const queued = new Map((o.timings?.tools ?? []).map((t) => [t.callId, t.queuedMs]));
   const modelCalls: readonly ModelCallTimings[] = o.timings?.modelCalls ?? [];
-  const playback = new PlaybackMarks(o.speechAck === 'host', o.afterSpeech ?? (() => false));
+  const playback = new PlaybackMarks(o.speechAck === 'host');
   let exchangeIndex = 0;
   let openCalls = 0;
   let modelStart: number | undefined = 0;
@@ -139,7 +140,26 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
           },
         };
         tools.set(event.callId, { item, index: push(item) });
-        playback.called(event.callId, event.tool);
+        break;
+      }
+      case 'speech-wait': {
+        playback.waits(event.callId, event.speechIds);
+        const open = tools.get(event.callId);
+        // On the call's bar: what it waits for, from when (its trace's `speechWait` says how it ended).
+        if (open !== undefined) {
+          open.item = {
+            ...open.item,
+            detail: {
+              ...open.item.detail,
+              waitsForSpeech: {
+                speechIds: event.speechIds,
+                maxWaitMs: event.maxWaitMs,
+                atMs,
+              },
+            },
+          };
+          replace(open.index, open.item);
+        }
         break;
       }
       case 'tool-result':
@@ -211,10 +231,7 @@ export function buildTimelineTurn(o: TimelineTurnOptions): TimelineTurn {
         break;
       }
       case 'say': {
-        const state = playback.uttered(
-          event.speechId,
-          event.source === 'pre-tool' ? event.tool : undefined,
-        );
+        const state = playback.uttered(event.speechId);
         push({
           id: `speech-${event.speechId}`,
           kind: 'speech',

@@ -33,4 +33,23 @@ describe('narrator', () => {
     ]);
     expect(lines).toEqual(['model   One', 'model   Two']);
   });
+
+  it('says when a call starts waiting for playback, and for what', () => {
+    const lines = narrate([
+      { type: 'text-delta', text: 'Bye!', speechId: 'sp_1' },
+      { type: 'speech-wait', callId: 'c1', tool: 'hangup', speechIds: ['sp_1'], maxWaitMs: 10000 },
+      {
+        type: 'speech-wait',
+        callId: 'c2',
+        tool: 'transfer',
+        speechIds: ['sp_1', 'sp_2'],
+        maxWaitMs: 500,
+      },
+    ]);
+    expect(lines).toEqual([
+      'model   Bye!',
+      'wait    hangup until sp_1 is played (at most 10000 ms)',
+      'wait    transfer until sp_1, sp_2 are played (at most 500 ms)',
+    ]);
+  });
 });

@@ -1,6 +1,9 @@
 /** The waterfall of one turn, from events alone: model calls, attempts, failures, speech. */
 import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { createSession } from '../../src/session/create-session.js';
 import type { SessionEvent } from '../../src/session/types.js';
+import { ScriptedModel } from '../../src/testing.js';
 import { buildTimelineTurn, type TimedEvent } from '../../src/studio/timeline.js';
 
 const request = (attempt: number, status?: number) => ({
@@ -111,6 +114,14 @@ describe('buildTimelineTurn with --speech-ack host', () => {
     at(10, { type: 'tool-call', callId: 'c1', tool: 'hangup', rawArguments: '{}', args: {} }),
     at(11, { type: 'tool-call', callId: 'c2', tool: 'lookup', rawArguments: '{}', args: {} }),
     at(12, { type: 'say', text: 'Goodbye!', source: 'pre-tool', tool: 'hangup', speechId: 'sp_2' }),
+    // The session's decision: hangup waits for both (lookup does not wait for speech).
+    at(13, {
+      type: 'speech-wait',
+      callId: 'c1',
+      tool: 'hangup',
+      speechIds: ['sp_1', 'sp_2'],
+      maxWaitMs: 10000,
+    }),
   ];
   const draw = (events: readonly TimedEvent[], speechAck: 'host' | 'auto') =>
     new Map(
@@ -121,7 +132,6 @@ describe('buildTimelineTurn with --speech-ack host', () => {
         events,
         exchanges: [],
         speechAck,
-        afterSpeech: (tool) => tool === 'hangup',
       }).items.map((i) => [i.id, i]),
     );
 
@@ -168,5 +178,84 @@ describe('buildTimelineTurn with --speech-ack host', () => {
     const auto = draw(start, 'auto');
     expect(auto.get('speech-sp_1')?.playback).toBeUndefined();
     expect(auto.get('tool-c1')?.heldBySpeech).toBeUndefined();
+  });
+});
+
+describe("buildTimelineTurn follows the session's speech-wait, never a rule of its own", () => {
+  const draw = (events: readonly SessionEvent[]) =>
+    new Map(
+      buildTimelineTurn({
+        index: 0,
+        user: 'bye',
+        running: true,
+        events: events.map((event, i) => at(i, event)),
+        exchanges: [],
+        speechAck: 'host',
+      }).items.map((i) => [i.id, i]),
+    );
+
+  it('shows what the call waits for and releases it when the session does', async () => {
+    // hangup waits for the farewell; its if_slow phrase comes while it waits, and the session
+    // does not wait for that one: once the farewell is played, hangup runs.
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: {
+          type: 'function',
+          function: { name: 'hangup', parameters: { type: 'object', properties: {} } },
+        },
+        options: {
+          speech: { before: { mode: 'if_slow', delay_ms: 0, phrases: { en: 'Hanging up.' } } },
+        },
+      },
+    ]);
+    const events: SessionEvent[] = [];
+    const seen = new Map<string, () => void>();
+    const next = (type: string) => new Promise<void>((resolve) => seen.set(type, resolve));
+    let finish: ((value: unknown) => void) | undefined;
+    const dispatched = next('action');
+    const waiting = next('speech-wait');
+    const said = next('say');
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        { text: 'Goodbye!', tool_calls: [{ name: 'hangup', args: {} }] },
+        { text: 'Closed.' },
+      ]),
+      actions: { hangup: () => new Promise((resolve) => (finish = resolve)) },
+      speechAck: 'host',
+      onEvent: (e) => {
+        events.push(e);
+        seen.get(e.type)?.();
+      },
+    });
+    const run = s.run('bye');
+    await waiting;
+    const call = events.find((e) => e.type === 'tool-call');
+    const id = `tool-${call?.type === 'tool-call' ? call.callId : ''}`;
+    expect(draw(events).get(id)).toMatchObject({
+      heldBySpeech: true,
+      detail: { waitsForSpeech: { speechIds: ['sp_1'], maxWaitMs: 10000 } },
+    });
+    await said;
+    expect(draw(events).get('speech-sp_2')).toMatchObject({ label: 'pre-tool: Hanging up.' });
+    expect(draw(events).get(id)?.heldBySpeech).toBe(true);
+    s.spoken('sp_1');
+    await dispatched;
+    // Running, not held: its own if_slow phrase (sp_2) is still unplayed, but it never waited for it.
+    expect(draw(events).get(id)?.heldBySpeech).toBeUndefined();
+    finish?.({ status: 'ok' });
+    await run;
+    await s.close();
+  });
+
+  it('a call without a speech-wait is never held, whatever its tool or the speech around it', () => {
+    const items = draw([
+      { type: 'text-delta', text: 'Bye.', speechId: 'sp_1' },
+      { type: 'tool-call', callId: 'c1', tool: 'hangup', rawArguments: '{}', args: {} },
+      { type: 'say', text: 'Bye!', source: 'pre-tool', tool: 'hangup', speechId: 'sp_2' },
+    ]);
+    expect(items.get('speech-sp_2')?.playback).toBe('waiting');
+    expect(items.get('tool-c1')?.heldBySpeech).toBeUndefined();
   });
 });

@@ -72,7 +72,6 @@ export class ReplController {
       speechIds: options.speechAck === 'host',
     });
     this.#speech = new SpeechAcks({
-      tools: options.tools,
       host: options.speechAck === 'host',
       lines: options.lines,
       print: say,

@@ -1,18 +1,17 @@
 /**
  * `--speech-ack host` in the REPL: the person is the host's audio player. This turn's utterances
  * are tracked by speech id; `/spoken` acknowledges them, and a speak-then-act call waiting for
- * playback makes the REPL read `playback>` lines until they are played.
+ * playback (the session's `speech-wait` event) makes the REPL read `playback>` lines until the
+ * utterances it waits for are played.
  */
-import type { ToolSet } from '../../definition/types.js';
 import type { Session, SessionEvent } from '../../session/types.js';
 import type { LineSource } from './line-source.js';
 
 /** What {@link SpeechAcks} needs from the REPL. */
 export interface SpeechAcksOptions {
-  readonly tools: ToolSet;
   /** `host`: the person acknowledges playback. */
   readonly host: boolean;
-  readonly lines: LineSource;
+  readonly lines: Pick<LineSource, 'next'>;
   readonly print: (line: string) => void;
 }
 
@@ -24,7 +23,6 @@ export class SpeechAcks {
   readonly #acked = new Set<string>();
   /** Utterances acknowledged while the turn ran, for `/save` (`spoken:` points). */
   #spokenThisTurn: string[] = [];
-  #gated = new GatedCalls(new Map());
   #inTurn = false;
 
   constructor(options: SpeechAcksOptions) {
@@ -35,9 +33,6 @@ export class SpeechAcks {
     this.#utterances.clear();
     this.#acked.clear();
     this.#spokenThisTurn = [];
-    this.#gated = new GatedCalls(
-      new Map([...this.#o.tools.tools].map(([name, t]) => [name, t.options.speech.afterSpeech])),
-    );
     this.#inTurn = true;
   }
 
@@ -54,7 +49,8 @@ export class SpeechAcks {
         event.speechId,
         (this.#utterances.get(event.speechId) ?? '') + event.text,
       );
-    if (this.#o.host && this.#gated.track(event)) await this.#awaitPlayback(session);
+    if (event.type === 'speech-wait' && this.#o.host)
+      await this.#awaitPlayback(event.tool, event.speechIds, session);
   }
 
   /**
@@ -89,52 +85,31 @@ export class SpeechAcks {
     }
   }
 
-  #unplayed(): string[] {
-    return [...this.#utterances.keys()].filter((u) => !this.#acked.has(u));
+  #unplayed(ids: Iterable<string> = this.#utterances.keys()): string[] {
+    return [...ids].filter((u) => !this.#acked.has(u));
   }
 
   /**
-   * A call that waits for playback is pending and utterances of this turn are unacknowledged:
-   * read `/spoken` lines until all are played or Enter. The turn cannot call the model meanwhile
-   * (its round is not over), so no other reader competes for input.
+   * `tool`'s call waits until `speechIds` are played: read `/spoken` lines until they are, or
+   * Enter. The turn cannot call the model meanwhile (its round is not over), so no other reader
+   * competes for input.
    */
-  async #awaitPlayback(session: Session): Promise<void> {
-    if (this.#unplayed().length === 0) return;
+  async #awaitPlayback(
+    tool: string,
+    speechIds: readonly string[],
+    session: Session,
+  ): Promise<void> {
+    const unplayed = (): string[] => this.#unplayed(speechIds);
+    if (unplayed().length === 0) return;
     this.#o.print(
-      `(${this.#gated.tools().join(', ')} waits until ${this.#unplayed().join(', ')} is played: /spoken <id>|all, or Enter to let it wait)`,
+      `(${tool} waits until ${unplayed().join(', ')} is played: /spoken <id>|all, or Enter to let it wait)`,
     );
-    while (this.#unplayed().length > 0) {
+    while (unplayed().length > 0) {
       const line = await this.#o.lines.next('playback> ');
       if (line === undefined || line.trim() === '') return;
       const [command = '', ...rest] = line.trim().split(/\s+/);
       if (command === '/spoken') this.spoken(rest.join(' '), session);
       else this.#o.print('(a call waits for playback: /spoken <id>|all, or Enter to go on)');
     }
-  }
-}
-
-/**
- * Calls of speak-then-act tools (`options.speech.after_speech`) dispatched and not yet finished
- * in this turn. `track` says whether, after this event, such a call may be waiting for playback.
- */
-class GatedCalls {
-  readonly #afterSpeech: ReadonlyMap<string, boolean>;
-  readonly #pending = new Map<string, string>();
-
-  constructor(afterSpeech: ReadonlyMap<string, boolean>) {
-    this.#afterSpeech = afterSpeech;
-  }
-
-  track(event: SessionEvent): boolean {
-    if (event.type === 'tool-call') {
-      if (this.#afterSpeech.get(event.tool) === true) this.#pending.set(event.callId, event.tool);
-    } else if (event.type === 'tool-result' || event.type === 'tool-error') {
-      this.#pending.delete(event.callId);
-    }
-    return this.#pending.size > 0 && (event.type === 'tool-call' || event.type === 'say');
-  }
-
-  tools(): string[] {
-    return [...new Set(this.#pending.values())];
   }
 }

@@ -47,7 +47,7 @@ export function dispatchCall(o: DispatchOptions): Promise<ToolCallResult> {
   const release = tool.options.speech.interruptible ? undefined : host.bargeIn.hold();
   let done = false;
   const watched = o.speech !== undefined && o.speech.callStarted(tool, () => done);
-  const gate = speechGate(tool, host.speech, execCtx.signal, host.now);
+  const gate = speechGate(tool, call.id, host.speech, execCtx);
 
   const run = (wait: SpeechWait | undefined): Promise<ToolCallResult> => {
     const startedAt = wait === undefined ? o.startedAt : host.now();
