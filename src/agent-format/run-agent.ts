@@ -59,12 +59,11 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   const tools = isToolSet(source) ? source : await loadTools(source);
   // Swarm's loop returns the last message when max_turns runs out; the session asks for it.
   const finalAnswerAfterMaxRounds = options.finalAnswerAfterMaxRounds ?? true;
-  const sessionOptions = applyAgentConfig(
-    { ...options, tools, finalAnswerAfterMaxRounds },
-    options.config,
-  );
-  const field = options.chatHistory !== undefined ? 'chatHistory' : 'chat_history';
-  const parsed = parseChatHistory(options.chatHistory ?? options.chat_history, field);
+  // The run's own options are not the session's (createSession warns about keys it does not know).
+  const { chatHistory, chat_history, memory: _memory, config, signal: _signal, ...own } = options;
+  const sessionOptions = applyAgentConfig({ ...own, tools, finalAnswerAfterMaxRounds }, config);
+  const field = chatHistory !== undefined ? 'chatHistory' : 'chat_history';
+  const parsed = parseChatHistory(chatHistory ?? chat_history, field);
   // A history `system` item joins the run's system context (a restored history keeps system
   // messages only as the engine's own background-call reports); the rest is the conversation.
   const history = parsed.filter((m) => m.role !== 'system');

@@ -1,6 +1,6 @@
 /**
- * Checks of the host's session options that a type cannot express, done once in
- * `createSession`/`restoreSession`: the language against `languages` (canonical BCP-47 tags), and
+ * Checks of the host's session options, done once in `createSession`/`restoreSession`: the shape
+ * of every option (check-option-shapes.ts), then what a type cannot express: the language against `languages` (canonical BCP-47 tags), and
  * `toolDefaults` (session-wide and per agent) against the tools' static parameters and types,
  * `services`/`actions` (check-services.ts) and `commands` (check-commands.ts). A mistake throws a {@link DefinitionError} naming
  * the option path; nothing is half-applied. Warnings go to `onWarning`.
@@ -9,6 +9,7 @@ import { checkStaticValue } from '../definition/resolve.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
 import { checkCommands } from './check-commands.js';
+import { checkOptionShapes } from './check-option-shapes.js';
 import { checkServicesAndActions } from './check-services.js';
 import type { SessionOptions } from './types.js';
 
@@ -20,9 +21,6 @@ export interface CheckedLanguages {
 
 type ToolDefaults = NonNullable<SessionOptions['toolDefaults']>;
 
-/** The longest deadline a Node timer holds (2^31 − 1 ms); a longer one would fire at once. */
-const MAX_TIMER_SECS = 2_147_483;
-
 /** Checks the options; returns the canonical language settings. Throws on any problem. */
 export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
   const issues: DefinitionIssue[] = [];
@@ -30,6 +28,14 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     issues.push({ code, severity: 'error', path, message });
   };
   const warnings: DefinitionIssue[] = [];
+  const warn = options.onWarning ?? warnOnce;
+  // The shapes first: the checks below read the values as their types say.
+  checkOptionShapes(options, {
+    problem,
+    unknownKey: (path, message) =>
+      warnings.push({ code: 'unknown_option', severity: 'warning', path, message }),
+  });
+  if (issues.length > 0) throw new DefinitionError(issues, 'invalid session options');
 
   let languages: string[] | undefined;
   if (options.languages !== undefined) {
@@ -53,20 +59,6 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     );
   }
 
-  for (const key of ['actionTimeoutSecs', 'toolTimeoutCapSecs'] as const) {
-    const secs = options[key];
-    if (secs !== undefined && !(typeof secs === 'number' && secs > 0 && secs <= MAX_TIMER_SECS))
-      problem(key, `must be a number of seconds above 0 and at most ${MAX_TIMER_SECS}`);
-  }
-  const closeWith: unknown = options.closeWith;
-  if (closeWith !== undefined) {
-    if (!Array.isArray(closeWith)) problem('closeWith', 'expected an array of { close() }');
-    else
-      closeWith.forEach((r: unknown, i) => {
-        if (typeof (r as { close?: unknown } | null)?.close !== 'function')
-          problem(`closeWith[${i}]`, 'expected an object with a close() method');
-      });
-  }
   checkServicesAndActions(options, problem, (w) => warnings.push(w));
   checkCommands(options, problem);
   checkToolDefaults(options, options.toolDefaults, 'toolDefaults', problem);
@@ -74,7 +66,6 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     checkToolDefaults(options, agent.toolDefaults, `agents.${name}.toolDefaults`, problem);
   }
   if (issues.length > 0) throw new DefinitionError(issues, 'invalid session options');
-  const warn = options.onWarning ?? warnOnce;
   for (const w of warnings) warn(w);
   return { language, ...(languages !== undefined ? { languages } : {}) };
 }

@@ -15,8 +15,9 @@ export { SessionEndedError, turnHostOf } from './live-session.js';
 export { restoreSession, resumeSession } from './restore-session.js';
 
 /**
- * Creates a session. Throws a TypeError for an unknown `agent` or agent tool name, and a
- * DefinitionError for a bad `language`/`languages` or `toolDefaults` (host mistakes).
+ * Creates a session. Throws a DefinitionError naming every option that is wrong (host mistakes:
+ * a value of the wrong type, an unknown `agent` or agent tool name, a bad `language`,
+ * `toolDefaults`, service or command); nothing runs before the options are right.
  */
 export function createSession(given: SessionOptions): Session {
   const options = checkedOptions(given);

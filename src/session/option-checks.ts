@@ -1,0 +1,182 @@
+/**
+ * Small checks of a host's option values, composed into the shape of `SessionOptions`
+ * (check-option-shapes.ts). Each reports "expected …, got …" at the value's path and never shows
+ * the value itself: it may be a secret.
+ */
+import { didYouMean } from '../did-you-mean.js';
+import { isPlainObject } from '../own-data.js';
+
+/** Reports one problem at a path; `code` defaults to `session_options`. */
+export type Problem = (path: string, message: string, code?: string) => void;
+
+/** Reports a key the shape does not know (a warning: the value is ignored). */
+export type UnknownKey = (path: string, message: string) => void;
+
+/** What a check reports to. */
+export interface CheckSink {
+  readonly problem: Problem;
+  readonly unknownKey: UnknownKey;
+}
+
+/** Checks one value found at `path`. */
+export type Check = (value: unknown, path: string, sink: CheckSink) => void;
+
+/** The longest delay a Node timer holds (2^31 − 1 ms); a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** What a value is, for "expected …, got …" messages (never the value: it may be a secret). */
+export function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing (undefined)';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
+  if (typeof (value as { then?: unknown }).then === 'function')
+    return 'a Promise (missing `await`?)';
+  if (typeof value === 'object') {
+    if (isPlainObject(value)) return 'an object';
+    const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object';
+  }
+  return `a ${typeof value}`;
+}
+
+const expected =
+  (test: (value: unknown) => boolean, what: string): Check =>
+  (value, path, sink) => {
+    if (!test(value)) sink.problem(path, `expected ${what}, got ${kindOf(value)}`);
+  };
+
+export const isFunction: Check = expected((v) => typeof v === 'function', 'a function');
+export const isBoolean: Check = expected((v) => typeof v === 'boolean', 'true or false');
+export const isString: Check = expected((v) => typeof v === 'string', 'a string');
+export const isNonEmptyString: Check = expected(
+  (v) => typeof v === 'string' && v !== '',
+  'a non-empty string',
+);
+
+/** An integer from `min` to `max`. */
+export function integer(min: number, max = Number.MAX_SAFE_INTEGER): Check {
+  const what = `an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}`;
+  return (value, path, sink) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      sink.problem(path, `expected ${what}, got ${describeNumber(value)}`);
+  };
+}
+
+/** A number above 0 and at most `max`, in `unit`. */
+export function positive(max: number, unit: string): Check {
+  return (value, path, sink) => {
+    if (typeof value !== 'number' || !(value > 0 && value <= max))
+      sink.problem(path, `must be a number of ${unit} above 0 and at most ${max}`);
+  };
+}
+
+function describeNumber(value: unknown): string {
+  return typeof value === 'number' ? String(value) : kindOf(value);
+}
+
+/** One of the given strings. */
+export function oneOf(...allowed: readonly string[]): Check {
+  return (value, path, sink) => {
+    if (typeof value === 'string' && allowed.includes(value)) return;
+    const hint = typeof value === 'string' ? didYouMean(value, allowed) : '';
+    sink.problem(
+      path,
+      `expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}, got ${kindOf(value)}${hint}`,
+    );
+  };
+}
+
+/** An object with these methods (a store, a dispatcher: any class or object literal). */
+export function withMethods(what: string, ...methods: readonly string[]): Check {
+  return (value, path, sink) => {
+    if (typeof value !== 'object' || value === null) {
+      sink.problem(path, `expected ${what}, got ${kindOf(value)}`);
+      return;
+    }
+    const missing = methods.filter(
+      (m) => typeof (value as Record<string, unknown>)[m] !== 'function',
+    );
+    if (missing.length > 0)
+      sink.problem(
+        path,
+        `expected ${what}: it has no ${missing.map((m) => `${m}()`).join(', ')} method`,
+      );
+  };
+}
+
+/** An array whose every item passes `item`. */
+export function arrayOf(item: Check): Check {
+  return (value, path, sink) => {
+    if (!Array.isArray(value)) sink.problem(path, `expected an array, got ${kindOf(value)}`);
+    else value.forEach((v: unknown, i) => item(v, `${path}[${i}]`, sink));
+  };
+}
+
+/** A plain object whose every value passes `item` (keys are names the host chose). */
+export function recordOf(item: Check): Check {
+  return (value, path, sink) => {
+    if (!isPlainObject(value)) sink.problem(path, `expected an object, got ${kindOf(value)}`);
+    else for (const key of Object.keys(value)) item(value[key], `${path}.${key}`, sink);
+  };
+}
+
+/**
+ * A plain object with these fields (absent or `undefined`: not set; a getter is not read). A field
+ * it does not know is reported to `unknownKey` with the nearest known name.
+ */
+export function fields(shape: Readonly<Record<string, Check>>, required: readonly string[] = []) {
+  const known = Object.keys(shape);
+  const check: Check = (value, path, sink) => {
+    if (!isPlainObject(value)) {
+      sink.problem(path, `expected an object, got ${kindOf(value)}`);
+      return;
+    }
+    const at = (key: string): string => (path === '' ? key : `${path}.${key}`);
+    for (const key of required) if (value[key] === undefined) sink.problem(at(key), 'is required');
+    for (const key of Object.keys(value)) {
+      const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+      if (field === undefined) {
+        sink.unknownKey(at(key), `is not a known option${didYouMean(key, known)}; it is ignored`);
+        continue;
+      }
+      // A getter is the host's on purpose (a value read when used); reading it here proves nothing.
+      const own = Object.getOwnPropertyDescriptor(value, key);
+      if (own !== undefined && 'value' in own && own.value !== undefined)
+        field(own.value, at(key), sink);
+    }
+  };
+  return check;
+}
+
+/** Plain JSON data (what a session's state holds): no functions, instances, cycles or NaN. */
+export const isJsonData: Check = (value, path, sink) => {
+  const seen = new Set<object>();
+  const visit = (v: unknown, at: string, depth: number): boolean => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+    if (typeof v === 'number') {
+      if (Number.isFinite(v)) return true;
+      sink.problem(at, `expected JSON data, got ${v}`);
+      return false;
+    }
+    if (depth > 64) {
+      sink.problem(at, 'is nested deeper than 64 levels');
+      return false;
+    }
+    if (Array.isArray(v) || isPlainObject(v)) {
+      if (seen.has(v)) {
+        sink.problem(at, 'refers back to itself (a cycle is not JSON data)');
+        return false;
+      }
+      seen.add(v);
+      const ok = Array.isArray(v)
+        ? v.every((item: unknown, i) => visit(item, `${at}[${i}]`, depth + 1))
+        : Object.keys(v).every((k) => visit(v[k], `${at}.${k}`, depth + 1));
+      seen.delete(v);
+      return ok;
+    }
+    sink.problem(at, `expected JSON data, got ${kindOf(v)}`);
+    return false;
+  };
+  visit(value, path, 0);
+};
