@@ -25,7 +25,7 @@ import {
   withMethods,
   type Check,
   type CheckSink,
-} from './option-checks.js';
+} from '../option-checks.js';
 import type { SessionOptions } from './types.js';
 
 /** The longest deadline a Node timer holds, in seconds. */

@@ -18,7 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'json-depth.ts',
     'lazy-deps.ts',
   ],
-  ['models', 'expressions'],
+  ['option-checks.ts', 'models', 'expressions'],
   ['transform'],
   ['definition'],
   ['handlers'],

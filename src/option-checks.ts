@@ -1,10 +1,10 @@
 /**
- * Small checks of a host's option values, composed into the shape of `SessionOptions`
- * (check-option-shapes.ts). Each reports "expected …, got …" at the value's path and never shows
- * the value itself: it may be a secret.
+ * Small checks of a host's option values, composed into the shape of an options object
+ * (`SessionOptions` in session/check-option-shapes.ts; any layer's own). Each reports
+ * "expected …, got …" at the value's path and never shows the value itself: it may be a secret.
  */
-import { didYouMean } from '../did-you-mean.js';
-import { isPlainObject } from '../own-data.js';
+import { didYouMean } from './did-you-mean.js';
+import { isPlainObject } from './own-data.js';
 
 /** Reports one problem at a path; `code` defaults to `session_options`. */
 export type Problem = (path: string, message: string, code?: string) => void;
