@@ -31,12 +31,16 @@ export async function runFixtureForStudio(o: RunFixtureForStudioOptions): Promis
   const clock = o.clock ?? (() => performance.now());
   const secrets = new SecretSet();
   const turns: { user: string; start: number; events: TimedEvent[]; http: ExchangeDetail[] }[] = [];
+  // A fixture that acknowledges playback itself (`speech_ack: host`) is drawn with its marks.
+  let speechAck: 'host' | 'auto' | undefined;
   const result = await runFixture(o.file, {
     observer: {
-      fixtureStart: (loaded) =>
+      fixtureStart: (loaded) => {
+        speechAck = loaded.fixture.session.speech_ack;
         secrets.addServices(
           (loaded.fixture.session.services ?? {}) as Readonly<Record<string, ServiceConfig>>,
-        ),
+        );
+      },
       turnStart: (_t, user) => turns.push({ user, start: clock(), events: [], http: [] }),
       event: (_t, event) => {
         const turn = turns.at(-1);
@@ -82,6 +86,7 @@ export async function runFixtureForStudio(o: RunFixtureForStudioOptions): Promis
         events: t.events,
         exchanges: t.http,
         ...(result.turns[i] !== undefined ? { timings: result.turns[i].timings } : {}),
+        ...(speechAck !== undefined ? { speechAck } : {}),
       }),
     ),
   );

@@ -4,6 +4,7 @@ import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { SessionEvent } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
+import { runFixtureForStudio } from '../../src/studio/fixture-runs.js';
 import { buildTimelineTurn, type TimedEvent } from '../../src/studio/timeline.js';
 
 const request = (attempt: number, status?: number) => ({
@@ -257,5 +258,28 @@ describe("buildTimelineTurn follows the session's speech-wait, never a rule of i
     ]);
     expect(items.get('speech-sp_2')?.playback).toBe('waiting');
     expect(items.get('tool-c1')?.heldBySpeech).toBeUndefined();
+  });
+});
+
+describe('fixture runs drawn in the studio', () => {
+  const itemsOf = async (file: string) => {
+    const view = await runFixtureForStudio({ file: `fixtures/conversations/${file}` });
+    expect(view.status).toBe('passed');
+    return new Map(view.turns[0]!.items.map((i) => [i.id, i]));
+  };
+
+  it('a fixture that acknowledges playback itself shows each utterance played or still waiting', async () => {
+    expect((await itemsOf('voice-hangup-after-farewell.yaml')).get('speech-sp_1')?.playback).toBe(
+      'played',
+    );
+    // Interrupted while the hang-up waited: the farewell was never played.
+    expect(
+      (await itemsOf('voice-barge-in-while-hangup-waits.yaml')).get('speech-sp_1')?.playback,
+    ).toBe('waiting');
+  });
+
+  it('a fixture where speech counts as played when emitted shows no marks', async () => {
+    const items = await itemsOf('voice-pre-tool-speech.yaml');
+    expect([...items.values()].some((i) => i.playback !== undefined)).toBe(false);
   });
 });
