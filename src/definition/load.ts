@@ -27,6 +27,7 @@ import { resolveDefinition } from './resolve.js';
 import { lintWorkflows } from './workflow/lint-workflows.js';
 import { definitionSchemas } from './schema.js';
 import type { ToolDefinition, ToolSet } from './types.js';
+import { fields, integer, isBoolean, isString } from '../option-checks.js';
 import { ValidatorFactory } from './validator.js';
 
 /** Options of {@link loadTools}. */
@@ -40,6 +41,23 @@ export interface LoadToolsOptions {
    * expanded, in bytes. Default 5 MiB ({@link DEFAULT_MAX_FILE_BYTES}).
    */
   readonly maxFileBytes?: number;
+}
+
+const checkLoadOptionsShape = fields({
+  file: isString,
+  strict: isBoolean,
+  maxFileBytes: integer(1),
+});
+
+/** A wrong option is a TypeError naming it; an unknown one a process warning (it is ignored). */
+function checkLoadOptions(options: unknown): void {
+  const problems: string[] = [];
+  checkLoadOptionsShape(options, 'options', {
+    problem: (path, message) => problems.push(`${path}: ${message}`),
+    unknownKey: (path, message) =>
+      process.emitWarning(`loadTools ${path}: ${message}`, { code: 'SWITCHBOARD_UNKNOWN_OPTION' }),
+  });
+  if (problems.length > 0) throw new TypeError(`loadTools: ${problems.join('; ')}`);
 }
 
 /** Options of {@link readToolsFile}. */
@@ -61,6 +79,7 @@ export async function loadTools(
   source: string | unknown,
   options: LoadToolsOptions = {},
 ): Promise<ToolSet> {
+  checkLoadOptions(options);
   if (typeof source === 'string') {
     const file = options.file ?? source;
     const value = await readToolsFile(source, {
