@@ -13,6 +13,7 @@ import type { ToolSet } from '../definition/types.js';
 import { isModelError } from '../models/errors.js';
 import { AgentConfigError } from '../agent-format/agent-config.js';
 import { runAgent, type RunAgentOptions } from '../agent-format/run-agent.js';
+import { checkBind, requestRefusal, type RequestGuard } from '../http-guard.js';
 import { HttpProblem, checkContentType, parseAgentRequest, readBody } from './request-body.js';
 import {
   checkingIntervalMs,
@@ -41,6 +42,18 @@ export interface AgentServerOptions
   readonly maxBodyBytes?: number;
   /** Called with each request's failure that is not the client's fault (for logs). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Bearer token every request must carry (`Authorization: Bearer <token>`; else 401). Required
+   * to listen on an address that is not loopback: anyone who can reach the server could run the
+   * tools with the host's credentials and model key.
+   */
+  readonly token?: string;
+  /**
+   * Browser origins allowed to call (exact, e.g. `https://app.example.com`); a request without an
+   * `Origin` header (any non-browser client) is not affected. Default: the loopback origins on a
+   * loopback address, else none.
+   */
+  readonly allowedOrigins?: readonly string[];
 }
 
 /** A running agent server. */
@@ -68,8 +81,13 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     maxRequestsPerSocket,
     maxConnections,
     drainTimeoutMs,
+    token,
+    allowedOrigins,
     ...rest
   } = options;
+  if (token !== undefined && (typeof token !== 'string' || token.trim() === ''))
+    throw new TypeError('token must be a non-empty string');
+  const guard: RequestGuard = { token, origins: new Set(allowedOrigins ?? []) };
   const limits = resolveServerLimits({
     ...(headersTimeoutMs === undefined ? {} : { headersTimeoutMs }),
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
@@ -99,6 +117,12 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     res: ServerResponse,
     signal: AbortSignal,
   ): Promise<void> => {
+    // Before anything is read: a DNS-rebinding page, a foreign origin, a missing token.
+    const refused = requestRefusal(guard, req.headers, req.socket.localAddress);
+    if (refused !== undefined) {
+      if (refused.status === 401) res.setHeader('www-authenticate', 'Bearer');
+      throw new HttpProblem(refused.status, refused.code, refused.message);
+    }
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== '/run_agent')
       throw new HttpProblem(404, 'not_found', `no route ${path ?? ''}; use POST /run_agent`);
@@ -150,7 +174,7 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
           const problem = toProblem(error);
           if (problem.status >= 500) onError?.(error);
           // An unread or refused body: closing is cheaper than draining it.
-          if (problem.status === 413 || problem.status === 415 || closing)
+          if (UNREAD.has(problem.status) || closing)
             res.setHeader('connection', 'close');
           send(res, problem.status, {
             error: {
@@ -206,6 +230,7 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     },
     listen: ({ host = '127.0.0.1', port = 0 } = {}) =>
       new Promise((resolve, reject) => {
+        checkBind('serving agents', host, token);
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
@@ -232,6 +257,9 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     },
   };
 }
+
+/** Answers given before the body was read (refused, too large, not JSON). */
+const UNREAD = new Set([401, 403, 413, 415]);
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;

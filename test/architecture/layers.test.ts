@@ -15,6 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'small-arrays.ts',
     'did-you-mean.ts',
     'own-data.ts',
+    'http-guard.ts',
     'json-depth.ts',
     'lazy-deps.ts',
   ],

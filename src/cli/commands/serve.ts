@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ToolSet } from '../../definition/types.js';
 import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
+import { isLoopbackHost } from '../../http-guard.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import { createAgentServer, type AgentServer } from '../../serve/agent-server.js';
@@ -28,7 +29,12 @@ Serve the tools as an agent: POST /run_agent with {"prompt", "chat_history"?, "m
 "traces", "tools_used"}.
 
 Options:
-  --host <addr>           address to listen on (default 127.0.0.1, loopback only)
+  --host <addr>           address to listen on (default 127.0.0.1, loopback only); any
+                          other address needs --token
+  --token <token>         bearer token clients must send (Authorization: Bearer <token>);
+                          default SWITCHBOARD_SERVE_TOKEN, which keeps it out of ps
+  --allow-origin <url>    a browser origin allowed to call (exact); repeat for more.
+                          Default: loopback origins on loopback, else none
   --port <n>              port (default 8787; 0 picks a free one)
   --model openai          the model (an OpenAI-compatible endpoint; the only kind served)
   --base-url <url>        its base URL (default OPENAI_BASE_URL, else api.openai.com)
@@ -80,6 +86,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     options: {
       host: { type: 'string' },
       port: { type: 'string' },
+      token: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
       model: { type: 'string' },
       'base-url': { type: 'string' },
       'model-name': { type: 'string' },
@@ -104,6 +112,14 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (values.model !== undefined && values.model !== 'openai')
     throw new UsageError(`--model must be openai, got ${JSON.stringify(values.model)}`);
   const port = wholeNumber('port', values.port, DEFAULT_SERVE_PORT, 0, 65535);
+  const host = values.host ?? '127.0.0.1';
+  const token = values.token ?? nonEmpty(io.env['SWITCHBOARD_SERVE_TOKEN']);
+  if (token !== undefined && token.trim() === '') throw new UsageError('--token must not be empty');
+  // Refused before anything loads: a server others can reach answers only with a token.
+  if (token === undefined && !isLoopbackHost(host))
+    throw new UsageError(
+      `serving on ${host} (not loopback) needs a bearer token (--token, or SWITCHBOARD_SERVE_TOKEN): anyone who can reach it could run the tools with your credentials`,
+    );
   const maxBodyBytes = wholeNumber('max-body', values['max-body'], 1024 * 1024, 0, 2 ** 31);
   const limits: Record<string, number> = {};
   for (const [name, key] of LIMIT_OPTIONS) {
@@ -156,6 +172,8 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       ...sessionOptions,
       ...limits,
       maxBodyBytes,
+      ...(token === undefined ? {} : { token }),
+      ...(values['allow-origin'] === undefined ? {} : { allowedOrigins: values['allow-origin'] }),
       onError: (error) =>
         io.stderr.write(`run failed: ${error instanceof Error ? error.message : String(error)}\n`),
     });
@@ -166,7 +184,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     for (const [name, key] of LIMIT_OPTIONS) message = message.replaceAll(key, `--${name}`);
     throw new UsageError(message);
   }
-  const address = await agent.listen({ host: values.host ?? '127.0.0.1', port });
+  const address = await agent.listen({ host, port });
   io.stdout.write(`listening on http://${address.address}:${address.port}/run_agent\n`);
 
   await stopRequested(io);
@@ -249,4 +267,8 @@ function wholeNumber(
       `--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`,
     );
   return n;
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : text;
 }

@@ -1,0 +1,123 @@
+/**
+ * What every HTTP server of switchboard refuses before it reads a request (`serve`, MCP over
+ * HTTP): a server bound to loopback answers only a loopback `Host` (a DNS-rebinding page has its
+ * own name there), a browser `Origin` only when allowed, and with a bearer token only a request
+ * that carries it. A server bound elsewhere must have a token: anyone who can reach it could
+ * otherwise run the tools with the host's credentials.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/** True for `localhost`, 127.0.0.0/8 and ::1 (with or without brackets). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return LOOPBACK_NAMES.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || h.endsWith('.localhost');
+}
+
+/** True for a socket address on loopback (`::ffff:127.0.0.1` included). */
+export function isLoopbackAddress(address: string): boolean {
+  return isLoopbackHost(address.replace(/^::ffff:/i, ''));
+}
+
+/** The host name of a `Host` header (`[::1]:80` → `[::1]`, `localhost:80` → `localhost`). */
+export function hostName(header: string): string {
+  const bracket = /^\[[^\]]*\]/.exec(header);
+  if (bracket !== null) return bracket[0];
+  const colon = header.lastIndexOf(':');
+  return colon < 0 ? header : header.slice(0, colon);
+}
+
+/**
+ * An allowed browser origin: one of `allowed`, else (a loopback server told none) any http(s)
+ * origin on a loopback name.
+ */
+export function originAllowed(
+  origin: string,
+  allowed: ReadonlySet<string>,
+  loopback: boolean,
+): boolean {
+  if (allowed.has(origin)) return true;
+  if (!loopback || allowed.size > 0) return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** The `Authorization` header carries `Bearer <token>` (compared in constant time). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (m === null) return false;
+  const got = Buffer.from(m[1]!.trim());
+  const want = Buffer.from(token);
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+/** The guard's settings: see {@link requestRefusal}. */
+export interface RequestGuard {
+  /** Bearer token every request must carry; undefined: none (loopback only). */
+  readonly token: string | undefined;
+  /** Browser origins allowed beyond the loopback default. */
+  readonly origins: ReadonlySet<string>;
+}
+
+/** Why a request is refused, before anything reads it. */
+export interface Refusal {
+  readonly status: 401 | 403;
+  readonly code: 'forbidden_host' | 'forbidden_origin' | 'token_required' | 'unauthorized';
+  readonly message: string;
+}
+
+/**
+ * Checks one request against the guard. `localAddress` is the address the request came in on:
+ * a request reaching a server without a token on another address than loopback is refused (the
+ * host bound the server itself, past the checked `listen`).
+ */
+export function requestRefusal(
+  guard: RequestGuard,
+  headers: IncomingHttpHeaders,
+  localAddress: string | undefined,
+): Refusal | undefined {
+  const loopback = localAddress === undefined || isLoopbackAddress(localAddress);
+  if (loopback && !isLoopbackHost(hostName(headers.host ?? '')))
+    return {
+      status: 403,
+      code: 'forbidden_host',
+      message: 'Host is not a loopback name (DNS rebinding protection)',
+    };
+  const origin = headers.origin;
+  if (origin !== undefined && !originAllowed(origin, guard.origins, loopback))
+    return {
+      status: 403,
+      code: 'forbidden_origin',
+      message: `Origin ${JSON.stringify(origin)} is not allowed`,
+    };
+  if (guard.token === undefined)
+    return loopback
+      ? undefined
+      : {
+          status: 403,
+          code: 'token_required',
+          message: 'this server has no bearer token and answers on loopback only',
+        };
+  if (!bearerMatches(headers.authorization, guard.token))
+    return {
+      status: 401,
+      code: 'unauthorized',
+      message: 'a bearer token is required (Authorization: Bearer <token>)',
+    };
+  return undefined;
+}
+
+/** Throws when a server without a token would listen on an address other than loopback. */
+export function checkBind(what: string, host: string, token: string | undefined): void {
+  if (token !== undefined && token.trim() === '') throw new TypeError('token must not be empty');
+  if (!isLoopbackHost(host) && token === undefined)
+    throw new TypeError(
+      `${what} on ${host} (not loopback) needs a bearer token: anyone who can reach it could call the tools`,
+    );
+}
