@@ -79,6 +79,13 @@ describe('MCP server over Streamable HTTP (SDK Client)', () => {
       destructiveHint: false,
     });
     expect(byName.get('transfer')!.annotations).toMatchObject({ destructiveHint: true });
+    // Tools that touch only the session say so; MCP's default (shown by the Inspector) is open.
+    expect(byName.get('set_language')!.annotations).toEqual({
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get('note')!.annotations).toMatchObject({ openWorldHint: false });
+    expect(byName.get('transfer')!.annotations).not.toHaveProperty('openWorldHint');
   });
 
   it('leaves action tools without a handler out', async () => {
