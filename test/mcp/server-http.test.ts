@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer, type McpToolServer } from '../../src/mcp/server.js';
 import type { McpHttpListener } from '../../src/mcp/server-http.js';
+import { MAX_MCP_HISTORY } from '../../src/mcp/server-session.js';
 import { startLoopbackApi, textOf, toolDefinitions, type LoopbackApi } from './server-helpers.js';
 
 let api: LoopbackApi;
@@ -195,6 +196,35 @@ describe('MCP server over Streamable HTTP (SDK Client)', () => {
     expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['get_weather', 'book']);
     const gone = await c.callTool({ name: 'note', arguments: { reason: 'x' } });
     expect(JSON.parse(textOf(gone)).error.code).toBe('unknown_tool');
+  });
+});
+
+describe('MCP server: configuration warnings', () => {
+  it('warns once at start, not again for each MCP session or history trim', async () => {
+    const warnings: string[] = [];
+    const crm = {
+      type: 'endpoint',
+      tool: {
+        type: 'function',
+        function: { name: 'crm_lookup', description: 'Look up a caller.', parameters: {} },
+      },
+      endpoint: { url: `${api.base}/crm`, method: 'get', argument_location: 'query' },
+      service: 'crm',
+    };
+    const server = createMcpServer({
+      tools: await loadTools([...toolDefinitions(api.base), crm]),
+      networkPolicy: { denyPrivateNetworks: false },
+      onWarning: (w) => warnings.push(`${w.path}: ${w.code}`),
+    });
+    open.push(server);
+    expect(warnings).toEqual(['services.crm: service_not_configured']);
+    const listener = await server.listen();
+    for (const c of [await client(listener.url), await client(listener.url)])
+      for (let i = 0; i <= MAX_MCP_HISTORY / 3; i++)
+        expect(
+          (await c.callTool({ name: 'note', arguments: { reason: `r${i}` } })).isError,
+        ).toBeFalsy();
+    expect(warnings).toEqual(['services.crm: service_not_configured']);
   });
 });
 
