@@ -102,11 +102,8 @@ export async function serveMcpHttp(
     await Promise.all(idle.map(([, s]) => s.transport.close()));
   };
 
-  /** Refusals that hold for any request, a browser's preflight included. */
+  /** Refusals that hold for any request and path, a browser's preflight included. */
   const refusal = (req: IncomingMessage): [number, string] | undefined => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== MCP_HTTP_PATH)
-      return [404, `not found; the MCP endpoint is ${MCP_HTTP_PATH}`];
     if (loopback && !isLoopbackHost(hostName(req.headers.host ?? '')))
       return [403, 'Host is not a loopback name (DNS rebinding protection)'];
     const origin = req.headers.origin;
@@ -122,6 +119,8 @@ export async function serveMcpHttp(
     // it from the page; and asks first (a preflight) before any MCP request, without credentials.
     if (req.headers.origin !== undefined) allowCors(res, req.headers.origin);
     if (req.method === 'OPTIONS') return preflight(req, res);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path !== MCP_HTTP_PATH) return notFound(res, path, token !== undefined);
     if (token !== undefined && !bearerMatches(req.headers.authorization, token))
       return reply(res, 401, 'a bearer token is required (Authorization: Bearer <token>)', true);
     const id = req.headers['mcp-session-id'];
@@ -265,6 +264,31 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
     headers['access-control-allow-private-network'] = 'true';
   res.writeHead(204, headers);
   res.end();
+}
+
+/**
+ * Where an MCP client looks for OAuth after a 401 (the MCP authorization specification): the
+ * metadata documents, then the default registration, authorization and token endpoints.
+ */
+const OAUTH_PATH =
+  /^\/(\.well-known\/(oauth-[a-z-]+|openid-configuration)(\/.*)?|register|authorize|token)$/;
+
+/**
+ * 404 for a path other than `/mcp`. A client refused for want of the token goes looking for OAuth
+ * (the MCP Inspector does) and shows what the last of these paths answered, so a server with a
+ * token answers them in OAuth's error shape, saying which token it takes instead.
+ */
+function notFound(res: ServerResponse, path: string, withToken: boolean): void {
+  if (!withToken || !OAUTH_PATH.test(path))
+    return reply(res, 404, `not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      error: 'invalid_request',
+      error_description:
+        'this MCP server has no OAuth: send the bearer token it was started with (Authorization: Bearer <token>)',
+    }),
+  );
 }
 
 /** A JSON-RPC error body, as the SDK's own transport answers refusals. */

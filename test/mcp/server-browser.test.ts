@@ -89,10 +89,18 @@ async function serve(options: Omit<McpHttpOptions, 'port'> = {}): Promise<McpHtt
   return server.listen(options);
 }
 
-/** From the page: connect, list the tools, call `get_weather`, end the session (DELETE). */
-function fromPage(url: string, headers: Record<string, string> = {}): Promise<PageOutcome> {
+/**
+ * From the page: connect, list the tools, call `get_weather`, end the session (DELETE). With
+ * `oauth`, the client has an OAuth provider, as the MCP Inspector's has: a 401 sends it looking
+ * for OAuth on the server.
+ */
+function fromPage(
+  url: string,
+  headers: Record<string, string> = {},
+  oauth = false,
+): Promise<PageOutcome> {
   return page.evaluate(
-    async ({ url, headers }) => {
+    async ({ url, headers, oauth, origin }) => {
       type Sdk = {
         Client: new (info: { name: string; version: string }) => {
           connect(t: unknown): Promise<void>;
@@ -109,8 +117,22 @@ function fromPage(url: string, headers: Record<string, string> = {}): Promise<Pa
       };
       const { Client, StreamableHTTPClientTransport } = (globalThis as { mcp?: Sdk }).mcp!;
       const client = new Client({ name: 'browser', version: '1.0.0' });
+      const redirect = `${origin}/callback`;
+      // The least an OAuth client provider holds: nothing registered, no tokens yet.
+      const authProvider = {
+        redirectUrl: redirect,
+        clientMetadata: { redirect_uris: [redirect], client_name: 'browser' },
+        clientInformation: () => undefined,
+        saveClientInformation: () => undefined,
+        tokens: () => undefined,
+        saveTokens: () => undefined,
+        redirectToAuthorization: () => undefined,
+        saveCodeVerifier: () => undefined,
+        codeVerifier: () => '',
+      };
       const transport = new StreamableHTTPClientTransport(new URL(url), {
         requestInit: { headers },
+        ...(oauth ? { authProvider } : {}),
       });
       try {
         await client.connect(transport);
@@ -123,7 +145,7 @@ function fromPage(url: string, headers: Record<string, string> = {}): Promise<Pa
         return { error: String(err) };
       }
     },
-    { url, headers },
+    { url, headers, oauth, origin: PAGE_ORIGIN },
   );
 }
 
@@ -146,6 +168,10 @@ describe('MCP over HTTP from a browser page (CORS)', () => {
     // "Failed to fetch").
     expect(refused.error).toMatch(/401|bearer token|Unauthorized/i);
     expect(refused.error).not.toMatch(/Failed to fetch/);
+    // A client with OAuth support (the Inspector) goes looking for it and reads why there is none.
+    const looking = await fromPage(listener.url, {}, true);
+    expect(looking.error).toContain('this MCP server has no OAuth');
+    expect(looking.error).toContain('Authorization: Bearer <token>');
   });
 
   it('a page on an origin not allowed gets nothing', async () => {

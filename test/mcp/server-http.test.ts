@@ -259,6 +259,35 @@ describe('MCP over HTTP: who may call', () => {
     expect((await c.listTools()).tools.length).toBeGreaterThan(0);
   });
 
+  it('tells a client looking for OAuth after the 401 (the Inspector) which token to send', async () => {
+    const { listener } = await serve({ token: 's3cret-token' });
+    const redirect = 'http://localhost:6274/oauth/callback';
+    const c = new Client({ name: 'inspector-like', version: '1.0.0' });
+    const connecting = c.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        authProvider: {
+          redirectUrl: redirect,
+          clientMetadata: { redirect_uris: [redirect], client_name: 'inspector-like' },
+          clientInformation: () => undefined,
+          saveClientInformation: () => undefined,
+          tokens: () => undefined,
+          saveTokens: () => undefined,
+          redirectToAuthorization: () => undefined,
+          saveCodeVerifier: () => undefined,
+          codeVerifier: () => '',
+        },
+      }),
+    );
+    await expect(connecting).rejects.toThrow(
+      'this MCP server has no OAuth: send the bearer token it was started with (Authorization: Bearer <token>)',
+    );
+    // Without a token there is nothing to point at: a plain 404.
+    const plain = await serve();
+    const r = await fetch(plain.listener.url.replace('/mcp', '/register'), { method: 'POST' });
+    expect(r.status).toBe(404);
+    expect(((await r.json()) as { error: { message: string } }).error.message).toContain('/mcp');
+  });
+
   it('refuses a foreign Origin and a non-loopback Host (DNS rebinding)', async () => {
     const { listener } = await serve();
     const evil = await initialize(listener.url, { origin: 'https://evil.example' });
