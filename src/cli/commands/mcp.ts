@@ -14,7 +14,7 @@ import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
 import { EXIT, UsageError, parseJsonOption, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { readCommands, readServices } from './repl.js';
-import { version } from '../run-cli.js';
+import { version } from '../version.js';
 
 export const mcpHelp = `Usage: switchboard mcp <tools-file> [options]
 
