@@ -79,7 +79,8 @@ function isServed(def: ToolDefinition, actions: ReadonlySet<string>): boolean {
 /**
  * The served set of `tools` with `options`, after `createSession` accepted them: a host
  * configuration mistake (an agent naming a tool it lacks, a bad language, services) throws here,
- * at start, not on a call.
+ * at start, not on a call; its warnings (`onWarning`) are given here, once. The sessions made from
+ * the result (one per MCP session, another after each history trim) would only repeat them.
  */
 export function checkedServedTools(tools: ToolSet, options: CallSessionOptions): ServedTools {
   const served = servedToolSet(tools, actionNames(options.actions));
@@ -88,10 +89,13 @@ export function checkedServedTools(tools: ToolSet, options: CallSessionOptions):
     tools: served,
     model: { name: 'check', stream: noAnswer },
   }).close();
-  return { tools: served, options };
+  return { tools: served, options: { ...options, onWarning: warnedAtCheck } };
 }
 
 async function* noAnswer(): AsyncGenerator<never> {}
+
+/** The `onWarning` of sessions whose options {@link checkedServedTools} already checked. */
+function warnedAtCheck(): void {}
 
 /** The host's handlers for the action tools of `tools`. */
 export function handlersFor(

@@ -2,10 +2,10 @@
  * The command dispatcher behind the `switchboard` binary: picks the command, turns usage
  * mistakes into exit code 2 with a hint, and never lets an exception escape as a stack trace.
  */
-import { readFileSync } from 'node:fs';
 import { closestName } from '../did-you-mean.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
 import { explainParseArgsError } from './option-errors.js';
+import { version } from './version.js';
 
 type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
 
@@ -117,14 +117,6 @@ const COMMANDS = new Map<string, { load: () => Promise<LoadedCommand>; summary: 
     },
   ],
 ]);
-
-/** The version in package.json. */
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version?: string;
-  };
-  return pkg.version ?? '0.0.0';
-}
 
 /** Top-level help. */
 export function mainHelp(): string {

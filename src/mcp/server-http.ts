@@ -3,7 +3,8 @@
  * (routed by the `Mcp-Session-Id` header). Secure by default: it binds to loopback; a bind
  * elsewhere needs a bearer token; a loopback server refuses a `Host` that is not a loopback name
  * and every server refuses a browser `Origin` it was not told to accept (DNS rebinding, as the MCP
- * specification asks). Refusals are answered before the SDK sees the request.
+ * specification asks). Refusals are answered before the SDK sees the request. An allowed browser
+ * origin gets CORS answers (preflight, exposed `Mcp-Session-Id`), or no page could call at all.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,9 +24,10 @@ export interface McpHttpOptions {
    */
   readonly token?: string;
   /**
-   * Browser origins allowed to call (exact, e.g. `https://app.example.com`). A request without an
-   * `Origin` header (any non-browser client) is not affected. Default: the loopback origins
-   * (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`) when bound to loopback, else none.
+   * Browser origins allowed to call (exact, e.g. `https://app.example.com`); they get CORS answers.
+   * A request without an `Origin` header (any non-browser client) is not affected. Default: the
+   * loopback origins (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`) when bound to
+   * loopback, else none.
    */
   readonly allowedOrigins?: readonly string[];
   /** MCP sessions open at once; an `initialize` past it is answered 503. Default 1000. */
@@ -100,23 +102,27 @@ export async function serveMcpHttp(
     await Promise.all(idle.map(([, s]) => s.transport.close()));
   };
 
+  /** Refusals that hold for any request and path, a browser's preflight included. */
   const refusal = (req: IncomingMessage): [number, string] | undefined => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== MCP_HTTP_PATH)
-      return [404, `not found; the MCP endpoint is ${MCP_HTTP_PATH}`];
     if (loopback && !isLoopbackHost(hostName(req.headers.host ?? '')))
       return [403, 'Host is not a loopback name (DNS rebinding protection)'];
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, origins, loopback))
       return [403, `Origin ${JSON.stringify(origin)} is not allowed`];
-    if (token !== undefined && !bearerMatches(req.headers.authorization, token))
-      return [401, 'a bearer token is required (Authorization: Bearer <token>)'];
     return undefined;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = refusal(req);
-    if (refused !== undefined) return reply(res, refused[0], refused[1], refused[0] === 401);
+    if (refused !== undefined) return reply(res, refused[0], refused[1]);
+    // An allowed browser origin must be told so on every answer (errors too), or the browser hides
+    // it from the page; and asks first (a preflight) before any MCP request, without credentials.
+    if (req.headers.origin !== undefined) allowCors(res, req.headers.origin);
+    if (req.method === 'OPTIONS') return preflight(req, res);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path !== MCP_HTTP_PATH) return notFound(res, path, token !== undefined);
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token))
+      return reply(res, 401, 'a bearer token is required (Authorization: Bearer <token>)', true);
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);
@@ -209,6 +215,80 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const got = Buffer.from(m[1]!.trim());
   const want = Buffer.from(token);
   return got.length === want.length && timingSafeEqual(got, want);
+}
+
+/** Request headers a browser client sends: Streamable HTTP's own, and the bearer token. */
+const CORS_REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  'authorization',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+];
+/** A header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** CORS for an allowed origin: the page may read the answer and the headers MCP needs. */
+function allowCors(res: ServerResponse, origin: string): void {
+  res.setHeader('access-control-allow-origin', origin);
+  res.setHeader('vary', 'Origin');
+  res.setHeader(
+    'access-control-expose-headers',
+    'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
+  );
+}
+
+/**
+ * A CORS preflight (or any OPTIONS): the methods of the endpoint, and the headers asked for. Headers
+ * beyond MCP's own are granted too (a client's custom header is ignored here, not worth a failed
+ * connection); the token is checked on the request itself, since browsers send none here.
+ */
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  const asked = (req.headers['access-control-request-headers'] ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => HEADER_NAME.test(h));
+  const headers: Record<string, string> = {
+    allow: 'GET, POST, DELETE, OPTIONS',
+    'access-control-allow-methods': 'GET, POST, DELETE',
+    'access-control-allow-headers': [...new Set([...CORS_REQUEST_HEADERS, ...asked])].join(', '),
+    'access-control-max-age': '600',
+  };
+  // Chrome asks before a public page calls a private or loopback address (Private Network Access);
+  // an origin the operator allowed may.
+  if (
+    req.headers.origin !== undefined &&
+    req.headers['access-control-request-private-network'] === 'true'
+  )
+    headers['access-control-allow-private-network'] = 'true';
+  res.writeHead(204, headers);
+  res.end();
+}
+
+/**
+ * Where an MCP client looks for OAuth after a 401 (the MCP authorization specification): the
+ * metadata documents, then the default registration, authorization and token endpoints.
+ */
+const OAUTH_PATH =
+  /^\/(\.well-known\/(oauth-[a-z-]+|openid-configuration)(\/.*)?|register|authorize|token)$/;
+
+/**
+ * 404 for a path other than `/mcp`. A client refused for want of the token goes looking for OAuth
+ * (the MCP Inspector does) and shows what the last of these paths answered, so a server with a
+ * token answers them in OAuth's error shape, saying which token it takes instead.
+ */
+function notFound(res: ServerResponse, path: string, withToken: boolean): void {
+  if (!withToken || !OAUTH_PATH.test(path))
+    return reply(res, 404, `not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      error: 'invalid_request',
+      error_description:
+        'this MCP server has no OAuth: send the bearer token it was started with (Authorization: Bearer <token>)',
+    }),
+  );
 }
 
 /** A JSON-RPC error body, as the SDK's own transport answers refusals. */

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer, type McpToolServer } from '../../src/mcp/server.js';
 import type { McpHttpListener } from '../../src/mcp/server-http.js';
+import { MAX_MCP_HISTORY } from '../../src/mcp/server-session.js';
 import { startLoopbackApi, textOf, toolDefinitions, type LoopbackApi } from './server-helpers.js';
 
 let api: LoopbackApi;
@@ -79,6 +80,13 @@ describe('MCP server over Streamable HTTP (SDK Client)', () => {
       destructiveHint: false,
     });
     expect(byName.get('transfer')!.annotations).toMatchObject({ destructiveHint: true });
+    // Tools that touch only the session say so; MCP's default (shown by the Inspector) is open.
+    expect(byName.get('set_language')!.annotations).toEqual({
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get('note')!.annotations).toMatchObject({ openWorldHint: false });
+    expect(byName.get('transfer')!.annotations).not.toHaveProperty('openWorldHint');
   });
 
   it('leaves action tools without a handler out', async () => {
@@ -191,6 +199,35 @@ describe('MCP server over Streamable HTTP (SDK Client)', () => {
   });
 });
 
+describe('MCP server: configuration warnings', () => {
+  it('warns once at start, not again for each MCP session or history trim', async () => {
+    const warnings: string[] = [];
+    const crm = {
+      type: 'endpoint',
+      tool: {
+        type: 'function',
+        function: { name: 'crm_lookup', description: 'Look up a caller.', parameters: {} },
+      },
+      endpoint: { url: `${api.base}/crm`, method: 'get', argument_location: 'query' },
+      service: 'crm',
+    };
+    const server = createMcpServer({
+      tools: await loadTools([...toolDefinitions(api.base), crm]),
+      networkPolicy: { denyPrivateNetworks: false },
+      onWarning: (w) => warnings.push(`${w.path}: ${w.code}`),
+    });
+    open.push(server);
+    expect(warnings).toEqual(['services.crm: service_not_configured']);
+    const listener = await server.listen();
+    for (const c of [await client(listener.url), await client(listener.url)])
+      for (let i = 0; i <= MAX_MCP_HISTORY / 3; i++)
+        expect(
+          (await c.callTool({ name: 'note', arguments: { reason: `r${i}` } })).isError,
+        ).toBeFalsy();
+    expect(warnings).toEqual(['services.crm: service_not_configured']);
+  });
+});
+
 describe('MCP over HTTP: who may call', () => {
   const initialize = (url: string, headers: Record<string, string>): Promise<Response> =>
     fetch(url, {
@@ -220,6 +257,35 @@ describe('MCP over HTTP: who may call', () => {
     expect((await initialize(listener.url, { authorization: 'Bearer wrong' })).status).toBe(401);
     const c = await client(listener.url, { authorization: 'Bearer s3cret-token' });
     expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('tells a client looking for OAuth after the 401 (the Inspector) which token to send', async () => {
+    const { listener } = await serve({ token: 's3cret-token' });
+    const redirect = 'http://localhost:6274/oauth/callback';
+    const c = new Client({ name: 'inspector-like', version: '1.0.0' });
+    const connecting = c.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        authProvider: {
+          redirectUrl: redirect,
+          clientMetadata: { redirect_uris: [redirect], client_name: 'inspector-like' },
+          clientInformation: () => undefined,
+          saveClientInformation: () => undefined,
+          tokens: () => undefined,
+          saveTokens: () => undefined,
+          redirectToAuthorization: () => undefined,
+          saveCodeVerifier: () => undefined,
+          codeVerifier: () => '',
+        },
+      }),
+    );
+    await expect(connecting).rejects.toThrow(
+      'this MCP server has no OAuth: send the bearer token it was started with (Authorization: Bearer <token>)',
+    );
+    // Without a token there is nothing to point at: a plain 404.
+    const plain = await serve();
+    const r = await fetch(plain.listener.url.replace('/mcp', '/register'), { method: 'POST' });
+    expect(r.status).toBe(404);
+    expect(((await r.json()) as { error: { message: string } }).error.message).toContain('/mcp');
   });
 
   it('refuses a foreign Origin and a non-loopback Host (DNS rebinding)', async () => {

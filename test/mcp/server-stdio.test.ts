@@ -6,10 +6,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce, cliInProcess, startInProcess } from '../cli/build.js';
 import { startLoopbackApi, textOf, writeToolFiles, type LoopbackApi } from './server-helpers.js';
 
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 let api: LoopbackApi;
 let files: { tools: string; actions: string };
 const open: Client[] = [];
@@ -42,6 +48,8 @@ async function start(args: readonly string[]): Promise<{ client: Client; stderr:
 describe('switchboard mcp over stdio (SDK Client)', () => {
   it('serves every kind of tool with --actions', async () => {
     const { client } = await start(['--actions', files.actions]);
+    // What the MCP Inspector shows under the server's name: switchboard's version, not 0.0.0.
+    expect(client.getServerVersion()).toEqual({ name: 'switchboard', version: PACKAGE_VERSION });
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('transfer');
     const before = api.seen.length;

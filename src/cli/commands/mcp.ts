@@ -14,6 +14,7 @@ import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
 import { EXIT, UsageError, parseJsonOption, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { readCommands, readServices } from './repl.js';
+import { version } from '../version.js';
 
 export const mcpHelp = `Usage: switchboard mcp <tools-file> [options]
 
@@ -83,6 +84,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
     server = createMcpServer({
       tools,
       name: 'switchboard',
+      version: version(),
       vars,
       networkPolicy: {
         denyPrivateNetworks: values['allow-private-networks'] !== true,
