@@ -6,11 +6,18 @@
  * specification asks). Refusals are answered before the SDK sees the request. An allowed browser
  * origin gets CORS answers (preflight, exposed `Mcp-Session-Id`), or no page could call at all.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  bearerMatches,
+  checkBind,
+  hostName,
+  isLoopbackHost,
+  originAllowed,
+} from '../http-guard.js';
 
 /** Options of the HTTP transport (`McpToolServer.listen`). */
 export interface McpHttpOptions {
@@ -63,14 +70,6 @@ export interface McpHttpListener {
 /** The path served. */
 export const MCP_HTTP_PATH = '/mcp';
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-/** True for `localhost`, 127.0.0.0/8 and ::1 (with or without brackets). */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase();
-  return LOOPBACK_NAMES.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || h.endsWith('.localhost');
-}
-
 /** Serves MCP sessions over HTTP; `connect` serves one over a transport. */
 export async function serveMcpHttp(
   options: McpHttpOptions & { readonly connect: (transport: Transport) => Promise<void> },
@@ -78,11 +77,7 @@ export async function serveMcpHttp(
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopbackHost(host);
   const token = options.token;
-  if (token !== undefined && token.trim() === '') throw new TypeError('token must not be empty');
-  if (!loopback && token === undefined)
-    throw new TypeError(
-      `serving MCP on ${host} (not loopback) needs a bearer token: anyone who can reach it could call the tools`,
-    );
+  checkBind('serving MCP', host, token);
   const maxSessions = options.maxSessions ?? 1000;
   if (!Number.isInteger(maxSessions) || maxSessions < 1)
     throw new RangeError(`maxSessions must be a whole number ≥ 1, got ${maxSessions}`);
@@ -188,33 +183,6 @@ export async function serveMcpHttp(
       });
     },
   };
-}
-
-/** The host name of a `Host` header (`[::1]:80` → `[::1]`, `localhost:80` → `localhost`). */
-function hostName(header: string): string {
-  const bracket = /^\[[^\]]*\]/.exec(header);
-  if (bracket !== null) return bracket[0];
-  const colon = header.lastIndexOf(':');
-  return colon < 0 ? header : header.slice(0, colon);
-}
-
-function originAllowed(origin: string, allowed: ReadonlySet<string>, loopback: boolean): boolean {
-  if (allowed.has(origin)) return true;
-  if (!loopback || allowed.size > 0) return false;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
-  } catch {
-    return false;
-  }
-}
-
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (m === null) return false;
-  const got = Buffer.from(m[1]!.trim());
-  const want = Buffer.from(token);
-  return got.length === want.length && timingSafeEqual(got, want);
 }
 
 /** Request headers a browser client sends: Streamable HTTP's own, and the bearer token. */

@@ -174,8 +174,7 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
           const problem = toProblem(error);
           if (problem.status >= 500) onError?.(error);
           // An unread or refused body: closing is cheaper than draining it.
-          if (UNREAD.has(problem.status) || closing)
-            res.setHeader('connection', 'close');
+          if (UNREAD.has(problem.status) || closing) res.setHeader('connection', 'close');
           send(res, problem.status, {
             error: {
               code: problem.code,

@@ -186,7 +186,7 @@ describe('switchboard serve', () => {
       socket.on('data', (c: Buffer) => c.toString().includes('100 Continue') && r()),
     );
     socket.write(
-      'POST /run_agent HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
+      'POST /run_agent HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n' +
         'content-length: 100\r\nexpect: 100-continue\r\n\r\n',
     );
     await continued;
@@ -309,6 +309,17 @@ describe('switchboard serve', () => {
     const relative = await run('--commands', '{"synapse":{"path":"bin/synapse"}}');
     expect(relative.status).toBe(2);
     expect(relative.stderr).toContain('commands.synapse');
+  });
+
+  it('refuses an address that is not loopback without a token, before anything loads', async () => {
+    const r = await cliInProcess(['serve', toolsFile, '--host', '0.0.0.0']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      'serving on 0.0.0.0 (not loopback) needs a bearer token (--token, or SWITCHBOARD_SERVE_TOKEN)',
+    );
+    const empty = await cliInProcess(['serve', toolsFile, '--token', ' ']);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('--token must not be empty');
   });
 
   it('refuses a start without a model', async () => {

@@ -85,7 +85,7 @@ export async function rawRequest(port: number, body: unknown): Promise<string> {
   const { socket, closed } = await rawClient(port);
   const text = JSON.stringify(body);
   socket.write(
-    'POST /run_agent HTTP/1.1\r\nhost: x\r\nconnection: close\r\n' +
+    'POST /run_agent HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n' +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   );
   return closed;

@@ -31,7 +31,8 @@ async function start(model: ScriptModel, options: Record<string, unknown> = {}) 
   return started;
 }
 
-const REQUEST_HEAD = 'POST /run_agent HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n';
+const REQUEST_HEAD =
+  'POST /run_agent HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n';
 
 describe('slow clients', () => {
   it('a client that never finishes its headers gets 408 and is closed', async () => {
@@ -40,7 +41,7 @@ describe('slow clients', () => {
       requestTimeoutMs: 80,
     });
     const { socket, closed } = await rawClient(port);
-    socket.write('POST /run_agent HTTP/1.1\r\nhost: x\r\n');
+    socket.write('POST /run_agent HTTP/1.1\r\nhost: localhost\r\n');
     expect(await closed).toContain('408');
     expect(agent.inFlight).toBe(0);
   });

@@ -1,0 +1,116 @@
+// Secure by default: a server on loopback answers only loopback names (a DNS-rebinding page has
+// its own name in Host) and browser origins it allows; with a token, only requests carrying it;
+// and it listens elsewhere only with a token. Refused before the body is read or a model runs.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createAgentServer,
+  type AgentServer,
+  type AgentServerOptions,
+} from '../../src/entries/serve.js';
+import { requestRefusal } from '../../src/http-guard.js';
+import { loadTools } from '../../src/index.js';
+import { fn } from '../session/fixtures.js';
+import { ScriptModel, rawClient, startServer } from './helpers.js';
+
+const tools = await loadTools([{ type: 'log', tool: fn('note', { text: { type: 'string' } }) }]);
+let running: AgentServer | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function start(options: Partial<AgentServerOptions> = {}) {
+  const model = new ScriptModel();
+  const started = await startServer({ tools, model, ...options });
+  running = started.agent;
+  return { model, port: started.port };
+}
+
+/** One raw request with exactly these headers; the status line and the body of the answer. */
+async function request(port: number, headers: Record<string, string>) {
+  const { socket, closed } = await rawClient(port);
+  const body = '{"prompt":"hi"}';
+  const lines = Object.entries({
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    connection: 'close',
+    ...headers,
+  }).map(([k, v]) => `${k}: ${v}\r\n`);
+  socket.write(`POST /run_agent HTTP/1.1\r\n${lines.join('')}\r\n${body}`);
+  const raw = await closed;
+  const [head = '', text = ''] = raw.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), head: head.toLowerCase(), text };
+}
+
+describe('serve refuses before reading', () => {
+  it('a Host that is not a loopback name, on a loopback server (DNS rebinding)', async () => {
+    const { model, port } = await start();
+    const refused = await request(port, { host: `evil.example:${port}` });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'forbidden_host' } });
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`])
+      expect((await request(port, { host })).status).toBe(200);
+    expect(model.started).toBe(2);
+  });
+
+  it('a browser Origin it does not allow; loopback origins by default, or the ones given', async () => {
+    const { port } = await start();
+    const host = `127.0.0.1:${port}`;
+    const foreign = await request(port, { host, origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.text)).toMatchObject({ error: { code: 'forbidden_origin' } });
+    expect((await request(port, { host, origin: 'http://localhost:3000' })).status).toBe(200);
+    await running?.close();
+    const other = await start({ allowedOrigins: ['https://app.example.com'] });
+    const h = `127.0.0.1:${other.port}`;
+    expect((await request(other.port, { host: h, origin: 'https://app.example.com' })).status).toBe(
+      200,
+    );
+    expect((await request(other.port, { host: h, origin: 'http://localhost:3000' })).status).toBe(
+      403,
+    );
+  });
+
+  it('with a token: a request without it, or with another, is 401 with a Bearer challenge', async () => {
+    const { model, port } = await start({ token: 's3cret-token' });
+    const host = `127.0.0.1:${port}`;
+    for (const authorization of [undefined, 'Bearer wrong-token!', 'Basic s3cret-token']) {
+      const r = await request(port, { host, ...(authorization ? { authorization } : {}) });
+      expect(r.status).toBe(401);
+      expect(r.head).toContain('www-authenticate: bearer');
+      expect(JSON.parse(r.text)).toMatchObject({ error: { code: 'unauthorized' } });
+      expect(r.text).not.toContain('s3cret');
+    }
+    expect(model.started).toBe(0);
+    expect((await request(port, { host, authorization: 'Bearer s3cret-token' })).status).toBe(200);
+  });
+
+  it('listens on an address that is not loopback only with a token (nothing is bound)', async () => {
+    const agent = createAgentServer({ tools, model: new ScriptModel() });
+    await expect(agent.listen({ host: '0.0.0.0' })).rejects.toThrow(
+      new TypeError(
+        'serving agents on 0.0.0.0 (not loopback) needs a bearer token: anyone who can reach it could call the tools',
+      ),
+    );
+    expect(agent.server.listening).toBe(false);
+    expect(() => createAgentServer({ tools, model: new ScriptModel(), token: ' ' })).toThrow(
+      'token must be a non-empty string',
+    );
+  });
+
+  it('a request reaching a server without a token on another address than loopback (bound by the host itself)', () => {
+    const guard = { token: undefined, origins: new Set<string>() };
+    expect(requestRefusal(guard, { host: 'bot.example' }, '10.0.0.5')).toMatchObject({
+      status: 403,
+      code: 'token_required',
+    });
+    expect(requestRefusal(guard, { host: 'localhost' }, '::ffff:127.0.0.1')).toBeUndefined();
+    expect(
+      requestRefusal(
+        { ...guard, token: 't' },
+        { host: 'bot.example', authorization: 'Bearer t' },
+        '10.0.0.5',
+      ),
+    ).toBeUndefined();
+  });
+});
