@@ -65,6 +65,19 @@ describe('option mistakes name the option and the fix', () => {
     expect(first(r.stderr)).toBe('switchboard: unknown command "valdate"; did you mean validate?');
   });
 
+  it('an unknown option before the command is named as an option, not a command', async () => {
+    const r = await run(['--verison']);
+    expect(r.code).toBe(2);
+    expect(first(r.stderr)).toBe(
+      'switchboard: unknown option --verison; did you mean --version? (a command\'s options go after it: switchboard <command> [options])',
+    );
+    const far = await run(['--json', 'validate', 'x.json']);
+    expect(far.code).toBe(2);
+    expect(first(far.stderr)).toBe(
+      'switchboard: unknown option --json; the options are --help, --version (a command\'s options go after it: switchboard <command> [options])',
+    );
+  });
+
   it('nothing near: lists the options', async () => {
     const r = await run(['validate', '--zzzzzz', 'x.json']);
     expect(first(r.stderr)).toBe(
