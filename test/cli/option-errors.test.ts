@@ -69,12 +69,31 @@ describe('option mistakes name the option and the fix', () => {
     const r = await run(['--verison']);
     expect(r.code).toBe(2);
     expect(first(r.stderr)).toBe(
-      'switchboard: unknown option --verison; did you mean --version? (a command\'s options go after it: switchboard <command> [options])',
+      "switchboard: unknown option --verison; did you mean --version? (a command's options go after it: switchboard <command> [options])",
     );
     const far = await run(['--json', 'validate', 'x.json']);
     expect(far.code).toBe(2);
     expect(first(far.stderr)).toBe(
-      'switchboard: unknown option --json; the options are --help, --version (a command\'s options go after it: switchboard <command> [options])',
+      "switchboard: unknown option --json; the options are --help, --version (a command's options go after it: switchboard <command> [options])",
+    );
+  });
+
+  it('a base URL that is not a URL is a usage error naming its source', async () => {
+    let stderr = '';
+    const code = await runCli(['repl', 'fixtures/tools/weather.yaml'], {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      stdin: Readable.from([]),
+      env: { NO_COLOR: '1', OPENAI_BASE_URL: '127.0.0.1:11434' },
+    });
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe(
+      'switchboard repl: OPENAI_BASE_URL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "127.0.0.1:11434"',
+    );
+    const serve = await run(['serve', 'fixtures/tools/weather.yaml', '--base-url', 'localhost']);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain(
+      'switchboard serve: --base-url must be an http(s) URL such as http://127.0.0.1:11434/v1, got "localhost"',
     );
   });
 

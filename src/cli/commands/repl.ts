@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readToolsFile } from '../../definition/load.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
+import { baseUrlProblem } from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
@@ -92,6 +93,14 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
 
   let model: Model | 'manual' = 'manual';
   if (mode === 'openai') {
+    const badBaseURL =
+      baseURL === undefined || baseURL === ''
+        ? undefined
+        : baseUrlProblem(baseURL, 'OPENAI_BASE_URL');
+    if (badBaseURL !== undefined) {
+      io.stderr.write(`switchboard repl: ${badBaseURL}\n`);
+      return EXIT.unusable;
+    }
     const remote = openaiModel({
       model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
       ...(key !== undefined && key !== '' ? { apiKey: key } : { apiKey: 'not-needed' }),

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ToolSet } from '../../definition/types.js';
 import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
+import { baseUrlProblem } from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import { createAgentServer, type AgentServer } from '../../serve/agent-server.js';
@@ -126,6 +127,17 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const baseURL = values['base-url'] ?? io.env['OPENAI_BASE_URL'];
   if ((key === undefined || key === '') && (baseURL === undefined || baseURL === '')) {
     io.stderr.write('switchboard serve: the model needs OPENAI_API_KEY or --base-url\n');
+    return EXIT.unusable;
+  }
+  const badBaseURL =
+    baseURL === undefined || baseURL === ''
+      ? undefined
+      : baseUrlProblem(
+          baseURL,
+          values['base-url'] !== undefined ? '--base-url' : 'OPENAI_BASE_URL',
+        );
+  if (badBaseURL !== undefined) {
+    io.stderr.write(`switchboard serve: ${badBaseURL}\n`);
     return EXIT.unusable;
   }
   const remote = openaiModel({

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { baseUrlProblem } from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
@@ -99,6 +100,14 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       io.stderr.write(
         'switchboard studio: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL\n',
       );
+      return EXIT.unusable;
+    }
+    const badBaseURL =
+      baseURL === undefined || baseURL === ''
+        ? undefined
+        : baseUrlProblem(baseURL, 'OPENAI_BASE_URL');
+    if (badBaseURL !== undefined) {
+      io.stderr.write(`switchboard studio: ${badBaseURL}\n`);
       return EXIT.unusable;
     }
     const remote = openaiModel({
