@@ -12,6 +12,7 @@ import { formatIssue } from '../../errors.js';
 import type { ActionHandler } from '../../handlers/types.js';
 import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
 import { EXIT, UsageError, parseJsonOption, stopRequested, type CliIO } from '../io.js';
+import { listenProblem } from '../listen-error.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { readCommands, readServices } from './repl.js';
 
@@ -122,6 +123,12 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
       });
       io.stdout.write(`listening on ${listener.url}\n`);
     } catch (error) {
+      const problem = listenProblem(error, `--http ${http.host}:<n>`);
+      if (problem !== undefined) {
+        await server.close();
+        io.stderr.write(`switchboard mcp: ${problem}\n`);
+        return EXIT.unusable;
+      }
       if (!(error instanceof TypeError)) throw error;
       // The library names its option; say the command's.
       throw new UsageError(error.message.replace('a bearer token', 'a bearer token (--token)'));

@@ -10,6 +10,7 @@ import type { ToolSet } from '../../definition/types.js';
 import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
 import { baseUrlProblem } from '../../models/base-url.js';
+import { listenProblem } from '../listen-error.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import { createAgentServer, type AgentServer } from '../../serve/agent-server.js';
@@ -178,7 +179,16 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     for (const [name, key] of LIMIT_OPTIONS) message = message.replaceAll(key, `--${name}`);
     throw new UsageError(message);
   }
-  const address = await agent.listen({ host: values.host ?? '127.0.0.1', port });
+  let address;
+  try {
+    address = await agent.listen({ host: values.host ?? '127.0.0.1', port });
+  } catch (error) {
+    const problem = listenProblem(error, '--port <n>, or --port 0 for a free one');
+    if (problem === undefined) throw error;
+    await agent.close();
+    io.stderr.write(`switchboard serve: ${problem}\n`);
+    return EXIT.unusable;
+  }
   io.stdout.write(`listening on http://${address.address}:${address.port}/run_agent\n`);
 
   await stopRequested(io);

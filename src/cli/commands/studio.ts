@@ -11,6 +11,7 @@ import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
+import { listenProblem } from '../listen-error.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { languageOptions } from '../repl/check-language.js';
 import {
@@ -138,6 +139,11 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       port,
     });
   } catch (error) {
+    const problem = listenProblem(error, '--port <n>, or --port 0 for a free one');
+    if (problem !== undefined) {
+      io.stderr.write(`switchboard studio: ${problem}\n`);
+      return EXIT.unusable;
+    }
     reportRefusedSettings('studio', error, io);
     return EXIT.unusable;
   }
