@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFixture } from '../../src/harness/run-fixture.js';
+import { runFixtures } from '../../src/harness/run-fixtures.js';
 import { DefinitionError } from '../../src/errors.js';
 import { loadFixture } from '../../src/harness/load-fixture.js';
 import { resultProblemLines } from '../../src/harness/reporters/format-failure.js';
@@ -124,5 +125,16 @@ describe('malformed fixtures', () => {
     const result = await runFixture(fixture);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(result.status).not.toBe('error');
+  });
+});
+
+describe('runFixtures from code', () => {
+  it('runs { paths }, and says how to call it when given a bare list', async () => {
+    const summary = await runFixtures({ paths: ['fixtures/conversations/demo.yaml'] });
+    expect(summary.passed).toBe(1);
+    const bare = ['fixtures/conversations/demo.yaml'] as unknown as { paths: string[] };
+    await expect(runFixtures(bare)).rejects.toThrow(
+      'runFixtures: expected { paths: [files or folders] }, got a list: write runFixtures({ paths: [...] })',
+    );
   });
 });
