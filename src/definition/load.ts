@@ -130,13 +130,17 @@ export function parseDocument(text: string, file: string): unknown {
   try {
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
-    const where =
-      error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
+    const at = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
+    const where = at === undefined ? '' : ` at line ${at.line}, column ${at.col}`;
     // yaml's composer recurses; it turns its own stack overflow into a parse error.
     const reason =
       error instanceof RangeError || /Maximum call stack/.test((error as Error).message)
         ? `nested too deeply (more than ${MAX_DEFINITION_DEPTH} levels are refused anyway)`
-        : ((error as Error).message.split('\n')[0] ?? '');
+        : // yaml ends its first line with the place again and a colon before its code frame.
+          ((error as Error).message.split('\n')[0] ?? '').replace(
+            / at line \d+, column \d+:?$/,
+            '',
+          );
     throw new DefinitionError(
       [issue('syntax', '', `invalid YAML${where}: ${reason}`, file)],
       'cannot load tools',
