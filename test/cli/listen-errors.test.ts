@@ -55,4 +55,20 @@ describe('a port in use', () => {
       `switchboard studio: 127.0.0.1:${port} is already in use (EADDRINUSE): choose another port with --port <n>, or --port 0 for a free one`,
     );
   });
+
+  it('serve warns first about a service the tools name and --services misspells', async () => {
+    const services =
+      '{"clinc":{"auth":{"type":"bearer","token":"t"},"origins":["https://api.clinic.test"]}}';
+    const r = await run([
+      'serve',
+      'fixtures/tools/clinic.json',
+      '--services',
+      services,
+      '--port',
+      String(port),
+    ]);
+    expect(r.stderr).toContain(
+      'warning: service "clinic" (named by book_appointment, get_appointment, cancel_appointment) is not configured (did you mean `clinc`?); give it with --services',
+    );
+  });
 });

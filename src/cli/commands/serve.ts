@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ToolSet } from '../../definition/types.js';
 import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
+import { didYouMean } from '../../did-you-mean.js';
 import { baseUrlProblem } from '../../models/base-url.js';
 import { listenProblem } from '../listen-error.js';
 import { openaiModel } from '../../models/openai.js';
@@ -228,7 +229,7 @@ function unconfiguredServices(
   }
   return [...byService].map(
     ([name, names]) =>
-      `service "${name}" (named by ${names.join(', ')}) is not configured; give it with --services, or its calls fail with not_available`,
+      `service "${name}" (named by ${names.join(', ')}) is not configured${didYouMean(name, Object.keys(services ?? {}))}; give it with --services, or its calls fail with not_available`,
   );
 }
 
