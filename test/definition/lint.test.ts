@@ -318,6 +318,12 @@ describe('semantic lint', () => {
     await expect(loadTools([def({ colour: 'blue' })], { strict: true })).rejects.toThrow(
       /tools\[0\]\.colour/,
     );
+    // A misspelt field is ignored too, so the warning names the field it was meant to be.
+    const typo = await loadWarnings([def({ defualts: { a: 1 }, static_parameter: [] })]);
+    expect(typo.filter((w) => w.code === 'unknown_field').map((w) => w.message)).toEqual([
+      'is not a field of a tool definition (did you mean `defaults`?); ignored',
+      'is not a field of a tool definition (did you mean `static_parameters`?); ignored',
+    ]);
   });
 
   it('prototype-polluting keys are load errors and pollute nothing', async () => {
