@@ -21,6 +21,7 @@ import {
 } from './document-limits.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
+import { unknownNestedFields } from './unknown-fields.js';
 import { normaliseDefinition } from './normalise.js';
 import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
@@ -192,6 +193,7 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     const normalised = normaliseDefinition(written, `tools[${index}]`, file);
     issues.push(...normalised.issues);
     const { value: raw, path } = normalised;
+    issues.push(...unknownNestedFields(raw, path, file));
     const parsed = rawDefinitionSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
       issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));

@@ -324,6 +324,20 @@ describe('semantic lint', () => {
       'is not a field of a tool definition (did you mean `defaults`?); ignored',
       'is not a field of a tool definition (did you mean `static_parameters`?); ignored',
     ]);
+    // Inside endpoint, tool, tool.function and options too (the shape check drops them).
+    const nested = await loadWarnings([
+      {
+        ...def({}),
+        endpoint: { url: 'https://a.test/x', method: 'get', methd: 'post' },
+        options: { propagate_tool_results: true },
+      },
+    ]);
+    expect(
+      nested.filter((w) => w.code === 'unknown_field').map((w) => `${w.path}: ${w.message}`),
+    ).toEqual([
+      'tools[0].endpoint.methd: is not a field of an endpoint (did you mean `method`?); ignored',
+      'tools[0].options.propagate_tool_results: is not a field of options (did you mean `propagate_tool_result`?); ignored',
+    ]);
   });
 
   it('prototype-polluting keys are load errors and pollute nothing', async () => {
