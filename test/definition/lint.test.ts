@@ -324,6 +324,13 @@ describe('semantic lint', () => {
       'is not a field of a tool definition (did you mean `defaults`?); ignored',
       'is not a field of a tool definition (did you mean `static_parameters`?); ignored',
     ]);
+    // A required choice left out says so (was "expected one of …, got undefined").
+    const noMethod = await loadErrors([
+      def({ type: 'endpoint', endpoint: { url: 'https://a.test/x', methd: 'get' } }),
+    ]);
+    expect(noMethod.map((i) => `${i.path}: ${i.message}`)).toContain(
+      'tools[0].endpoint.method: is required: one of get|post|put|delete',
+    );
     // Inside endpoint, tool, tool.function and options too (the shape check drops them).
     const nested = await loadWarnings([
       {
