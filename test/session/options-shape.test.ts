@@ -1,0 +1,33 @@
+/**
+ * From JavaScript nothing types the options: a session without tools or model, or given a
+ * tools file's path, is refused at createSession naming the option (it crashed with
+ * "Cannot read properties of undefined", or was created without a model and failed at send).
+ */
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { createSession } from '../../src/session/create-session.js';
+import type { SessionOptions } from '../../src/session/types.js';
+import { ScriptedModel } from '../../src/testing.js';
+
+const untyped = (options: Record<string, unknown>): SessionOptions =>
+  options as unknown as SessionOptions;
+
+describe('createSession names a missing or mistaken tools or model', () => {
+  it('refuses each, with the fix', async () => {
+    const tools = await loadTools('fixtures/tools/telephony.json');
+    const model = new ScriptedModel([{ text: 'hi' }]);
+    expect(() => createSession(untyped({ tools }))).toThrow(
+      'model: is required: a Model such as openaiModel({ model }) or a ScriptedModel',
+    );
+    expect(() => createSession(untyped({ model }))).toThrow(
+      'tools: is required: a ToolSet from await loadTools(…)',
+    );
+    expect(() => createSession(untyped({ tools: 'fixtures/tools/telephony.json', model }))).toThrow(
+      'tools: expected a ToolSet, got the path "fixtures/tools/telephony.json": load it first with await loadTools("fixtures/tools/telephony.json")',
+    );
+    expect(() => createSession(untyped({ tools, model: { name: 'm' } }))).toThrow(
+      'model: expected a Model (an object with a stream() method)',
+    );
+    expect(() => createSession({ tools, model })).not.toThrow();
+  });
+});
