@@ -7,6 +7,7 @@
  */
 import { checkStaticValue } from '../definition/resolve.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { checkMustache } from '../expressions/mustache.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
 import { checkCommands } from './check-commands.js';
 import { checkServicesAndActions } from './check-services.js';
@@ -71,8 +72,10 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
   checkServicesAndActions(options, problem, (w) => warnings.push(w));
   checkCommands(options, problem);
   checkToolDefaults(options, options.toolDefaults, 'toolDefaults', problem);
+  checkPrompt(options.prompt, 'prompt', problem);
   for (const [name, agent] of Object.entries(options.agents ?? {})) {
     checkToolDefaults(options, agent.toolDefaults, `agents.${name}.toolDefaults`, problem);
+    checkPrompt(agent.prompt, `agents.${name}.prompt`, problem);
   }
   if (issues.length > 0) throw new DefinitionError(issues, 'invalid session options');
   const warn = options.onWarning ?? warnOnce;
@@ -173,4 +176,16 @@ function checkToolsAndModel(options: SessionOptions): void {
   else if (typeof (model as { stream?: unknown }).stream !== 'function')
     problem('model', 'expected a Model (an object with a stream() method)');
   if (issues.length > 0) throw new DefinitionError(issues, 'invalid session options');
+}
+
+/** A prompt template that would fail to render at the first send (mustache syntax). */
+function checkPrompt(
+  prompt: string | undefined,
+  path: string,
+  problem: (path: string, message: string) => void,
+): void {
+  // Only a template can be broken; most prompts have no tag and cost nothing here.
+  if (typeof prompt !== 'string' || !prompt.includes('{{')) return;
+  const error = checkMustache(prompt);
+  if (error !== undefined) problem(path, `is not a valid mustache template: ${error}`);
 }

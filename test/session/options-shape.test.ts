@@ -30,4 +30,20 @@ describe('createSession names a missing or mistaken tools or model', () => {
     );
     expect(() => createSession({ tools, model })).not.toThrow();
   });
+
+  it('refuses a prompt template that would fail at the first send', async () => {
+    const tools = await loadTools('fixtures/tools/telephony.json');
+    const model = new ScriptedModel([{ text: 'hi' }]);
+    expect(() => createSession({ tools, model, prompt: 'Hi {{vars.name}' })).toThrow(
+      'prompt: is not a valid mustache template: Unclosed tag at 15',
+    );
+    expect(() =>
+      createSession({
+        tools,
+        model,
+        agents: { desk: { prompt: 'Hi {{#vars.x}}' } },
+        agent: 'desk',
+      }),
+    ).toThrow(/agents\.desk\.prompt: is not a valid mustache template: Unclosed section/);
+  });
 });
