@@ -4,6 +4,8 @@
  * "Cannot read properties of undefined", or was created without a model and failed at send).
  */
 import { describe, expect, it } from 'vitest';
+import { AgentConfigError } from '../../src/agent-format/agent-config.js';
+import { runAgent } from '../../src/agent-format/run-agent.js';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { SessionOptions } from '../../src/session/types.js';
@@ -45,5 +47,18 @@ describe('createSession names a missing or mistaken tools or model', () => {
         agent: 'desk',
       }),
     ).toThrow(/agents\.desk\.prompt: is not a valid mustache template: Unclosed section/);
+  });
+
+  it("runAgent blames the run's config for a broken config.system_prompt", async () => {
+    const tools = await loadTools('fixtures/tools/telephony.json');
+    const run = runAgent('x', {
+      tools,
+      model: new ScriptedModel([{ text: 'a' }]),
+      config: { system_prompt: 'Hi {{x' },
+    });
+    await expect(run).rejects.toThrow(AgentConfigError);
+    await expect(run).rejects.toThrow(
+      'config.system_prompt: is not a valid mustache template: Unclosed tag at 6',
+    );
   });
 });
