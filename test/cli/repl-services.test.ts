@@ -91,4 +91,16 @@ describe('repl --services: auth without leaking secrets', () => {
       'warning: book_appointment uses service "clinic", which is not configured (--services) (did you mean `clinc`?); its calls will fail',
     );
   });
+
+  it('warns that a "$VAR" value in --services is not expanded', async () => {
+    const services =
+      '{"clinic":{"auth":{"type":"bearer","token":"$CLINIC_TOKEN"},"origins":["https://api.clinic.test"]}}';
+    const r = await cliInProcess(
+      ['repl', 'fixtures/tools/clinic.json', '--model', 'manual', '--services', services],
+      { input: '/quit\n' },
+    );
+    expect(r.stderr).toContain(
+      'warning: services.clinic.auth.token is "$CLINIC_TOKEN", which is used as written: no environment variable is expanded',
+    );
+  });
 });

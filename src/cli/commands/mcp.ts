@@ -72,7 +72,9 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
   if (http === undefined && (token !== undefined || values['allow-origin'] !== undefined))
     throw new UsageError('--token and --allow-origin apply to --http only');
   const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
-  const services = await readServices(values.services);
+  const services = await readServices(values.services, (line) =>
+    io.stderr.write(`warning: ${line}\n`),
+  );
   const commands = await readCommands(values.commands);
   const actions = values.actions === undefined ? undefined : await readActions(values.actions);
   const file = positionals[0] as string;

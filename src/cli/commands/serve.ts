@@ -115,7 +115,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   }
   const networkPolicy = networkPolicyOf(values);
   const vars = await readVars(values.vars);
-  const services = await readServices(values.services);
+  const services = await readServices(values.services, (line) =>
+    io.stderr.write(`warning: ${line}\n`),
+  );
   const commands = await readCommands(values.commands);
   const file = positionals[0] as string;
 

@@ -88,7 +88,9 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   if (mode !== 'manual' && mode !== 'openai')
     throw new UsageError(`--model must be manual or openai, got ${JSON.stringify(mode)}`);
   const { language, languages } = languageOptions(values);
-  const services = await readServices(values.services);
+  const services = await readServices(values.services, (line) =>
+    io.stderr.write(`warning: ${line}\n`),
+  );
   const commands = await readCommands(values.commands);
   const vars = await readVars(values.vars);
   const speechAck = readSpeechAck(values['speech-ack']);
