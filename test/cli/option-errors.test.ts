@@ -2,6 +2,9 @@
  * Usage mistakes in any command's options: the option is named, with the nearest real option
  * for a misspelling, and a malformed JSON value is shown with a caret at the place it breaks.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { closestName } from '../../src/did-you-mean.js';
@@ -97,6 +100,25 @@ describe('option mistakes name the option and the fix', () => {
     );
   });
 
+  it('transform reads --vars from a file too, as repl, serve and studio do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-vars-'));
+    const file = join(dir, 'vars.yaml');
+    writeFileSync(file, 'vars.hospital: Queens Hospital\n');
+    const r = await run([
+      'transform',
+      'fixtures/tools/clinic.json',
+      'book_appointment',
+      '--args',
+      '{"patient_name":"Ada","city":"Bronx","date":"2026-12-01"}',
+      '--vars',
+      file,
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ hospital: 'Queens Hospital' });
+    const list = await run([...WEATHER, '--args', '{"city":"Rome"}', '--vars', '[1]']);
+    expect(first(list.stderr)).toContain('--vars must be a JSON object, got a list');
+  });
+
   it('nothing near: lists the options', async () => {
     const r = await run(['validate', '--zzzzzz', 'x.json']);
     expect(first(r.stderr)).toBe(
@@ -137,8 +159,8 @@ describe('malformed JSON values say where', () => {
       "--args is not valid JSON: Expected property name or '}' (at character 2)",
     );
     expect(unquoted).toContain('  {city: 1}\n   ^');
-    const token = first((await run([...WEATHER, '--vars', 'abc'])).stderr);
-    expect(token).toContain("--vars is not valid JSON: Unexpected token 'a' (at character 1)");
+    const token = first((await run([...WEATHER, '--static', 'abc'])).stderr);
+    expect(token).toContain("--static is not valid JSON: Unexpected token 'a' (at character 1)");
     expect(token).toContain('  abc\n  ^');
     const escape = first((await run([...WEATHER, '--args', '{"a":\t\u001b[31m}'])).stderr);
     expect(escape).toContain('  {"a":··[31m}\n        ^');
