@@ -123,6 +123,7 @@ const CONFIG_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
   ['language', ['language']],
   ['languages', ['languages']],
   ['toolTimeoutCapSecs', ['domain_timeout_secs']],
+  ['prompt', ['prompt', 'system_prompt', 'systemPrompt']],
 ]);
 
 /**

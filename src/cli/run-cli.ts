@@ -4,7 +4,7 @@
  */
 import { closestName } from '../did-you-mean.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
-import { explainParseArgsError } from './option-errors.js';
+import { explainParseArgsError, optionsInHelp } from './option-errors.js';
 import { version } from './version.js';
 
 type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
@@ -142,6 +142,19 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   if (name === '-v' || name === '--version') {
     io.stdout.write(`${version()}\n`);
     return EXIT.ok;
+  }
+  // `switchboard --verison` is a mistyped option, not a command named "--verison".
+  if (name.startsWith('-')) {
+    const options = [...optionsInHelp(mainHelp()).keys()].filter(
+      (o) => o.startsWith('--') === name.startsWith('--'),
+    );
+    const near = closestName({ name, candidates: options });
+    const hint =
+      near !== undefined ? `; did you mean ${near}?` : `; the options are ${options.join(', ')}`;
+    io.stderr.write(
+      `switchboard: unknown option ${name}${hint} (a command's options go after it: switchboard <command> [options])\n\n${mainHelp()}`,
+    );
+    return EXIT.unusable;
   }
   const command = COMMANDS.get(name);
   if (command === undefined) {

@@ -21,6 +21,7 @@ import {
 } from './document-limits.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
+import { unknownNestedFields } from './unknown-fields.js';
 import { normaliseDefinition } from './normalise.js';
 import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
@@ -149,13 +150,17 @@ export function parseDocument(text: string, file: string): unknown {
   try {
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
-    const where =
-      error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
+    const at = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
+    const where = at === undefined ? '' : ` at line ${at.line}, column ${at.col}`;
     // yaml's composer recurses; it turns its own stack overflow into a parse error.
     const reason =
       error instanceof RangeError || /Maximum call stack/.test((error as Error).message)
         ? `nested too deeply (more than ${MAX_DEFINITION_DEPTH} levels are refused anyway)`
-        : ((error as Error).message.split('\n')[0] ?? '');
+        : // yaml ends its first line with the place again and a colon before its code frame.
+          ((error as Error).message.split('\n')[0] ?? '').replace(
+            / at line \d+, column \d+:?$/,
+            '',
+          );
     throw new DefinitionError(
       [issue('syntax', '', `invalid YAML${where}: ${reason}`, file)],
       'cannot load tools',
@@ -207,6 +212,7 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     const normalised = normaliseDefinition(written, `tools[${index}]`, file);
     issues.push(...normalised.issues);
     const { value: raw, path } = normalised;
+    issues.push(...unknownNestedFields(raw, path, file));
     const parsed = rawDefinitionSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
       issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));

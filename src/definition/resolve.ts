@@ -3,6 +3,7 @@
  * spellings merged, defaults filled, rules and JSON Schema compiled, meaning linted.
  */
 import type { DefinitionIssue } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
 import { checkSaveExpression } from '../expressions/jmespath-check.js';
 import { resolveVoiceOptions } from './voice-options.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
@@ -59,7 +60,12 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
 
   for (const key of Object.keys(raw)) {
     if (!KNOWN.has(key))
-      at(path(key), 'unknown_field', 'is not a field of a tool definition; ignored', 'warning');
+      at(
+        path(key),
+        'unknown_field',
+        `is not a field of a tool definition${didYouMean(key, KNOWN)}; ignored`,
+        'warning',
+      );
   }
   const both = (
     a: string,

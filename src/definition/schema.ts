@@ -38,7 +38,10 @@ function buildSchemas(z: typeof Z) {
         typeof input === 'string' ? closestName({ name: input, candidates: values }) : undefined;
       ctx.addIssue({
         code: 'custom',
-        message: `expected one of ${allowed}, got ${JSON.stringify(input)}${near !== undefined ? ` (did you mean "${near}"?)` : ''}`,
+        message:
+          input === undefined
+            ? `is required: one of ${allowed}`
+            : `expected one of ${allowed}, got ${JSON.stringify(input)}${near !== undefined ? ` (did you mean "${near}"?)` : ''}`,
       });
       return z.NEVER;
     });

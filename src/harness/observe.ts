@@ -3,7 +3,7 @@
  * their final arguments, HTTP requests on the wire, spoken lines, language, variables, reply.
  */
 import type { TurnTimings } from '../observability/types.js';
-import type { SessionEvent, TurnResult } from '../session/types.js';
+import type { SessionEvent, ToolTrace, TurnResult } from '../session/types.js';
 import type { RecordedCommand } from './command-double.js';
 import type { RecordedRequest } from './recorded-request.js';
 
@@ -93,4 +93,35 @@ export function observeTurn(options: ObserveTurnOptions): ObservedTurn {
     timings: result.timings,
     ...(options.modelError !== undefined ? { modelError: options.modelError } : {}),
   };
+}
+
+/**
+ * The tool calls a rejected turn made, from its events: without them a failing turn's
+ * `tool_calls` would read "got 0" although the model did call (a misspelt tool, say).
+ */
+export function tracesOfEvents(events: readonly SessionEvent[]): ToolTrace[] {
+  const traces: ToolTrace[] = [];
+  const ends = new Map<string, SessionEvent & { type: 'tool-result' | 'tool-error' }>();
+  for (const e of events)
+    if (e.type === 'tool-result' || e.type === 'tool-error') ends.set(e.callId, e);
+  for (const e of events) {
+    if (e.type !== 'tool-call') continue;
+    const end = ends.get(e.callId);
+    traces.push({
+      tool: e.tool,
+      ...(e.args !== undefined ? { args: e.args } : {}),
+      callId: e.callId,
+      rawArguments: e.rawArguments,
+      output:
+        end?.type === 'tool-error'
+          ? { error: { code: end.code, message: end.message } }
+          : end?.output,
+      isError: end?.type === 'tool-error',
+      ...(end?.type === 'tool-error' ? { errorCode: end.code } : {}),
+      duration_secs: end?.durationSecs ?? 0,
+      transform: [],
+      requests: [],
+    });
+  }
+  return traces;
 }

@@ -21,7 +21,7 @@ import {
   type FixtureTransportName,
 } from './fixture-transport.js';
 import { loadFixture, type LoadedFixture } from './load-fixture.js';
-import { observeTurn, type ObservedTurn } from './observe.js';
+import { observeTurn, tracesOfEvents, type ObservedTurn } from './observe.js';
 import { TurnModel } from './turn-model.js';
 import { speechPoints } from './speech-points.js';
 
@@ -341,12 +341,12 @@ async function runTurn(
   }
 }
 
-/** What a turn that rejected still shows: its events and the session's state. */
+/** What a turn that rejected still shows: its events, the calls they record, the session's state. */
 function partialResult(events: readonly SessionEvent[], session: Session): TurnResult {
   return {
     content: '',
     response_time_secs: 0,
-    traces: [],
+    traces: tracesOfEvents(events),
     propagated: [],
     timings: NO_TIMINGS,
     events,

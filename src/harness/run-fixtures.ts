@@ -91,6 +91,13 @@ export interface RunFixturesOptions {
 
 /** Runs every fixture found; a missing path is an `error` result of its own. */
 export async function runFixtures(options: RunFixturesOptions): Promise<RunSummary> {
+  // From JavaScript, runFixtures(['a.yaml']) would fail deep inside as "not iterable".
+  const paths: unknown =
+    typeof options === 'object' && options !== null ? options.paths : undefined;
+  if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))
+    throw new TypeError(
+      `runFixtures: expected { paths: [files or folders] }, got ${Array.isArray(options) ? 'a list: write runFixtures({ paths: [...] })' : `paths ${JSON.stringify(paths) ?? 'undefined'}`}`,
+    );
   const started = performance.now();
   const { files, missing } = await discoverFixtures({ paths: options.paths });
   const results: FixtureResult[] = missing.map((file) => ({

@@ -16,6 +16,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { baseUrlProblem } from './base-url.js';
 import { ModelError, abortError, asModelError, scrubModelError } from './errors.js';
 
 /** The `openai` package, loaded on a model's first request (not when switchboard is imported). */
@@ -107,6 +108,13 @@ const OWNED_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'stream_
 
 /** Refuses settings no server would accept, naming the option (a host's mistake, at creation). */
 function checkSettings(options: OpenAIModelOptions): void {
+  if (options.client === undefined) {
+    // Without baseURL the client reads OPENAI_BASE_URL (trimmed); '' means its default.
+    const value = options.baseURL ?? process.env['OPENAI_BASE_URL']?.trim();
+    const source = options.baseURL === undefined ? 'OPENAI_BASE_URL' : 'baseURL';
+    const problem = value === undefined || value === '' ? undefined : baseUrlProblem(value, source);
+    if (problem !== undefined) throw new TypeError(`openaiModel: ${problem}`);
+  }
   const t = options.temperature;
   if (t !== undefined && !(Number.isFinite(t) && t >= 0 && t <= 2))
     throw new TypeError(`openaiModel: temperature must be a number from 0 to 2, got ${t}`);

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { AgentConfigError } from '../agent-format/agent-config.js';
 import { parseChatHistory, roleOf, type ChatHistoryInput } from '../agent-format/chat-history.js';
+import { closestName } from '../did-you-mean.js';
 
 /** Deepest nesting of the request's JSON (objects and arrays); deeper is a 400 naming the field. */
 export const MAX_BODY_DEPTH = 64;
@@ -50,7 +51,9 @@ const historySchema = z.union(
 
 const bodySchema = z.object(
   {
-    prompt: z.string({ error: 'expected a string' }),
+    prompt: z.string({
+      error: (issue) => (issue.input === undefined ? 'is required' : 'expected a string'),
+    }),
     chat_history: historySchema.optional(),
     chatHistory: historySchema.optional(),
     memory: z
@@ -62,6 +65,9 @@ const bodySchema = z.object(
   },
   { error: 'expected a JSON object { prompt, chat_history?, memory?, config? }' },
 );
+
+/** The body's known fields: a key among them is no misspelling of another. */
+const BODY_FIELDS: readonly string[] = Object.keys(bodySchema.shape);
 
 /**
  * 415 unless the content type is JSON (`application/json`, `application/*+json`). A request
@@ -104,7 +110,7 @@ export function parseAgentRequest(text: string): AgentRequest {
       'invalid_request',
       field === ''
         ? (issue?.message ?? 'invalid body')
-        : `${field}: ${issue?.message ?? 'invalid'}`,
+        : `${field}: ${issue?.message ?? 'invalid'}${misspeltAs(raw, field)}`,
       field === '' ? undefined : field,
     );
   }
@@ -118,6 +124,16 @@ export function parseAgentRequest(text: string): AgentRequest {
     ...(body.memory === undefined ? {} : { memory: body.memory }),
     ...(body.config === undefined ? {} : { config: body.config }),
   };
+}
+
+/** ` (the body has "promt"; did you mean prompt?)` when a missing field is misspelt in `raw`. */
+function misspeltAs(raw: unknown, field: string): string {
+  if (typeof raw !== 'object' || raw === null || Object.hasOwn(raw, field)) return '';
+  const known = new Set(BODY_FIELDS);
+  for (const key of Object.keys(raw))
+    if (!known.has(key) && closestName({ name: key, candidates: [field] }) === field)
+      return ` (the body has ${JSON.stringify(key)}; did you mean ${field}?)`;
+  return '';
 }
 
 /**

@@ -138,6 +138,21 @@ describe('switchboard (in-process)', () => {
     });
   });
 
+  it('test with no path, where the default folder does not exist, says to name fixtures', async () => {
+    const here = process.cwd();
+    process.chdir(mkdtempSync(join(tmpdir(), 'sb-empty-')));
+    try {
+      const r = await cliInProcess(['test']);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'switchboard test: no fixture named, and no fixtures/conversations folder (the default) here; name fixture files or folders: switchboard test my-bot.yaml\n',
+      );
+    } finally {
+      process.chdir(here);
+    }
+  });
+
   it('simulate narrates the demo and exits 0; a failing fixture exits 1', async () => {
     const r = await cliInProcess(['simulate', 'fixtures/conversations/demo.yaml']);
     expect(r.status).toBe(0);

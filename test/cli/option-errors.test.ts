@@ -2,6 +2,9 @@
  * Usage mistakes in any command's options: the option is named, with the nearest real option
  * for a misspelling, and a malformed JSON value is shown with a caret at the place it breaks.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { closestName } from '../../src/did-you-mean.js';
@@ -65,6 +68,57 @@ describe('option mistakes name the option and the fix', () => {
     expect(first(r.stderr)).toBe('switchboard: unknown command "valdate"; did you mean validate?');
   });
 
+  it('an unknown option before the command is named as an option, not a command', async () => {
+    const r = await run(['--verison']);
+    expect(r.code).toBe(2);
+    expect(first(r.stderr)).toBe(
+      "switchboard: unknown option --verison; did you mean --version? (a command's options go after it: switchboard <command> [options])",
+    );
+    const far = await run(['--json', 'validate', 'x.json']);
+    expect(far.code).toBe(2);
+    expect(first(far.stderr)).toBe(
+      "switchboard: unknown option --json; the options are --help, --version (a command's options go after it: switchboard <command> [options])",
+    );
+  });
+
+  it('a base URL that is not a URL is a usage error naming its source', async () => {
+    let stderr = '';
+    const code = await runCli(['repl', 'fixtures/tools/weather.yaml'], {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      stdin: Readable.from([]),
+      env: { NO_COLOR: '1', OPENAI_BASE_URL: '127.0.0.1:11434' },
+    });
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe(
+      'switchboard repl: OPENAI_BASE_URL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "127.0.0.1:11434"',
+    );
+    const serve = await run(['serve', 'fixtures/tools/weather.yaml', '--base-url', 'localhost']);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain(
+      'switchboard serve: --base-url must be an http(s) URL such as http://127.0.0.1:11434/v1, got "localhost"',
+    );
+  });
+
+  it('transform reads --vars from a file too, as repl, serve and studio do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-vars-'));
+    const file = join(dir, 'vars.yaml');
+    writeFileSync(file, 'vars.hospital: Queens Hospital\n');
+    const r = await run([
+      'transform',
+      'fixtures/tools/clinic.json',
+      'book_appointment',
+      '--args',
+      '{"patient_name":"Ada","city":"Bronx","date":"2026-12-01"}',
+      '--vars',
+      file,
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ hospital: 'Queens Hospital' });
+    const list = await run([...WEATHER, '--args', '{"city":"Rome"}', '--vars', '[1]']);
+    expect(first(list.stderr)).toContain('--vars must be a JSON object, got a list');
+  });
+
   it('nothing near: lists the options', async () => {
     const r = await run(['validate', '--zzzzzz', 'x.json']);
     expect(first(r.stderr)).toBe(
@@ -105,8 +159,8 @@ describe('malformed JSON values say where', () => {
       "--args is not valid JSON: Expected property name or '}' (at character 2)",
     );
     expect(unquoted).toContain('  {city: 1}\n   ^');
-    const token = first((await run([...WEATHER, '--vars', 'abc'])).stderr);
-    expect(token).toContain("--vars is not valid JSON: Unexpected token 'a' (at character 1)");
+    const token = first((await run([...WEATHER, '--static', 'abc'])).stderr);
+    expect(token).toContain("--static is not valid JSON: Unexpected token 'a' (at character 1)");
     expect(token).toContain('  abc\n  ^');
     const escape = first((await run([...WEATHER, '--args', '{"a":\t\u001b[31m}'])).stderr);
     expect(escape).toContain('  {"a":··[31m}\n        ^');

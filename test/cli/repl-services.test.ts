@@ -79,4 +79,28 @@ describe('repl --services: auth without leaking secrets', () => {
       'book_appointment uses service "clinic", which is not configured (--services)',
     );
   });
+
+  it('names the configured service a misspelt one was meant to be', async () => {
+    const services =
+      '{"clinc":{"auth":{"type":"bearer","token":"t"},"origins":["https://api.clinic.test"]}}';
+    const r = await cliInProcess(
+      ['repl', 'fixtures/tools/clinic.json', '--model', 'manual', '--services', services],
+      { input: '/quit\n' },
+    );
+    expect(r.stdout).toContain(
+      'warning: book_appointment uses service "clinic", which is not configured (--services) (did you mean `clinc`?); its calls will fail',
+    );
+  });
+
+  it('warns that a "$VAR" value in --services is not expanded', async () => {
+    const services =
+      '{"clinic":{"auth":{"type":"bearer","token":"$CLINIC_TOKEN"},"origins":["https://api.clinic.test"]}}';
+    const r = await cliInProcess(
+      ['repl', 'fixtures/tools/clinic.json', '--model', 'manual', '--services', services],
+      { input: '/quit\n' },
+    );
+    expect(r.stderr).toContain(
+      'warning: services.clinic.auth.token is "$CLINIC_TOKEN", which is used as written: no environment variable is expanded',
+    );
+  });
 });

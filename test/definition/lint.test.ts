@@ -318,6 +318,33 @@ describe('semantic lint', () => {
     await expect(loadTools([def({ colour: 'blue' })], { strict: true })).rejects.toThrow(
       /tools\[0\]\.colour/,
     );
+    // A misspelt field is ignored too, so the warning names the field it was meant to be.
+    const typo = await loadWarnings([def({ defualts: { a: 1 }, static_parameter: [] })]);
+    expect(typo.filter((w) => w.code === 'unknown_field').map((w) => w.message)).toEqual([
+      'is not a field of a tool definition (did you mean `defaults`?); ignored',
+      'is not a field of a tool definition (did you mean `static_parameters`?); ignored',
+    ]);
+    // A required choice left out says so (was "expected one of …, got undefined").
+    const noMethod = await loadErrors([
+      def({ type: 'endpoint', endpoint: { url: 'https://a.test/x', methd: 'get' } }),
+    ]);
+    expect(noMethod.map((i) => `${i.path}: ${i.message}`)).toContain(
+      'tools[0].endpoint.method: is required: one of get|post|put|delete',
+    );
+    // Inside endpoint, tool, tool.function and options too (the shape check drops them).
+    const nested = await loadWarnings([
+      {
+        ...def({}),
+        endpoint: { url: 'https://a.test/x', method: 'get', methd: 'post' },
+        options: { propagate_tool_results: true },
+      },
+    ]);
+    expect(
+      nested.filter((w) => w.code === 'unknown_field').map((w) => `${w.path}: ${w.message}`),
+    ).toEqual([
+      'tools[0].endpoint.methd: is not a field of an endpoint (did you mean `method`?); ignored',
+      'tools[0].options.propagate_tool_results: is not a field of options (did you mean `propagate_tool_result`?); ignored',
+    ]);
   });
 
   it('prototype-polluting keys are load errors and pollute nothing', async () => {

@@ -49,6 +49,12 @@ describe('loadTools: sources', () => {
     await expect(loadTools(json)).rejects.toThrow(/broken\.json: invalid JSON/);
     await expect(loadTools(yaml)).rejects.toThrow(/broken\.yaml: invalid YAML at line \d/);
     await expect(loadTools(join(dir, 'missing.json'))).rejects.toThrow(/cannot read file/);
+    // A tab in the indentation: the place once, and no dangling colon.
+    const tab = join(dir, 'tab.yaml');
+    await writeFile(tab, 'tools:\n  - type: action\n    tool:\n\t  type: function\n');
+    await expect(loadTools(tab)).rejects.toThrow(
+      /tab\.yaml: invalid YAML at line 4, column 1: Tabs are not allowed as indentation$/m,
+    );
   });
 
   it('rejects a top level that is not a list of tools', async () => {

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFixture } from '../../src/harness/run-fixture.js';
+import { runFixtures } from '../../src/harness/run-fixtures.js';
 import { DefinitionError } from '../../src/errors.js';
 import { loadFixture } from '../../src/harness/load-fixture.js';
 import { resultProblemLines } from '../../src/harness/reporters/format-failure.js';
@@ -44,6 +45,12 @@ describe('fixtures/failing fail for the right reason', () => {
     ['unused-command.yaml', 'unused_command', /declared run commands\.synapse\[0\] was never made/],
     ['hangup-before-farewell.yaml', 'expectation', /expect\.events\[1\]: no such event/],
     ['unmatched-speech-point.yaml', 'unmatched_speech_point', /no utterance contains "See you"/],
+    // The turn ends on the over-called script; the call it did make is still reported.
+    [
+      'misspelt-tool.yaml',
+      'expectation',
+      /tool_calls\[0\]\.name: different value\n\s+expected: "hangup"\n\s+actual: +"hangpu"/,
+    ],
   ];
   it('covers every file in the folder', () => {
     expect(readdirSync('fixtures/failing').sort()).toEqual(cases.map((c) => c[0]).sort());
@@ -118,5 +125,16 @@ describe('malformed fixtures', () => {
     const result = await runFixture(fixture);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(result.status).not.toBe('error');
+  });
+});
+
+describe('runFixtures from code', () => {
+  it('runs { paths }, and says how to call it when given a bare list', async () => {
+    const summary = await runFixtures({ paths: ['fixtures/conversations/demo.yaml'] });
+    expect(summary.passed).toBe(1);
+    const bare = ['fixtures/conversations/demo.yaml'] as unknown as { paths: string[] };
+    await expect(runFixtures(bare)).rejects.toThrow(
+      'runFixtures: expected { paths: [files or folders] }, got a list: write runFixtures({ paths: [...] })',
+    );
   });
 });

@@ -151,6 +151,10 @@ describe('switchboard import', () => {
     const r = await cliInProcess(['import', '--from', 'bland', 'x.json']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--from must be one of vapi|elevenlabs|retell|ultravox');
+    const typo = await cliInProcess(['export', '--to', 'elevenlab', 'x.json']);
+    expect(typo.stderr).toContain(
+      '--to must be one of vapi|elevenlabs|retell|ultravox, got "elevenlab" (did you mean elevenlabs?)',
+    );
   });
 
   it('is listed in --help', async () => {

@@ -2,7 +2,7 @@
 // server on 127.0.0.1 receives from the real `openai` client.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openaiModel, type OpenAIModelOptions } from '../../src/models/openai.js';
 import type { ChatTool } from '../../src/models/types.js';
 import { createSession } from '../../src/session/create-session.js';
@@ -132,6 +132,26 @@ describe('openaiModel settings reach the request body', () => {
     expect(make({ extraBody: { messages: [], stream: false } })).toThrow(
       /extraBody cannot set "messages", "stream"/,
     );
+  });
+
+  it('refuses a base URL that is not an http(s) URL, naming where it came from', () => {
+    const make = (s: Partial<OpenAIModelOptions>) => () => openaiModel({ model: 'm', ...s });
+    expect(make({ baseURL: '127.0.0.1:11434/v1' })).toThrow(
+      'openaiModel: baseURL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "127.0.0.1:11434/v1"',
+    );
+    // What it shows never includes a user name, password or query (where keys travel).
+    expect(make({ baseURL: 'ftp://me:s3cret@host/v1?key=k3y' })).toThrow(
+      'openaiModel: baseURL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "ftp://host/v1"',
+    );
+    vi.stubEnv('OPENAI_BASE_URL', 'localhost:11434');
+    try {
+      expect(make({})).toThrow(
+        'openaiModel: OPENAI_BASE_URL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "localhost:11434"',
+      );
+      expect(make({ baseURL })).not.toThrow(); // an explicit baseURL wins over the variable
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

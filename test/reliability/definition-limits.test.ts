@@ -268,7 +268,9 @@ describe('item 11: definition edge cases fail loading with a definition error', 
     const errors = await loadErrors(file);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain(`${file}: `);
-    expect(errors[0]).toMatch(/: invalid YAML at line 1: nested too deeply .* \[syntax\]$/);
+    expect(errors[0]).toMatch(
+      /: invalid YAML at line 1, column \d+: nested too deeply .* \[syntax\]$/,
+    );
     expect(errors[0]).not.toContain('call stack');
     const shallower = join(dir, 'deeper-than-64.yaml');
     await writeFile(shallower, `- type: action\n  result: ${'['.repeat(200)}${']'.repeat(200)}\n`);

@@ -54,6 +54,26 @@ describe('content type', () => {
 });
 
 describe('400, not 500, for what the client sent', () => {
+  it('a missing prompt is "required", with the misspelt key the body has', async () => {
+    const url = await start();
+    expect(await post(url, { promt: 'Book me' })).toMatchObject({
+      status: 400,
+      json: {
+        error: {
+          code: 'invalid_request',
+          field: 'prompt',
+          message: 'prompt: is required (the body has "promt"; did you mean prompt?)',
+        },
+      },
+    });
+    expect(await post(url, { chat_history: [] })).toMatchObject({
+      json: { error: { field: 'prompt', message: 'prompt: is required' } },
+    });
+    expect(await post(url, { prompt: 3 })).toMatchObject({
+      json: { error: { field: 'prompt', message: 'prompt: expected a string' } },
+    });
+  });
+
   it('a memory object 150 000 levels deep', async () => {
     const url = await start();
     const r = await post(url, `{"prompt":"x","memory":${nested(150_000)}}`);

@@ -52,3 +52,36 @@ describe("README's In your bot snippet", () => {
     );
   });
 });
+
+/**
+ * docs/session.md opens with the same kind of snippet: before, it used actionResult without
+ * importing it and registered `hangup` over a tools file that has no such tool (createSession
+ * refused it).
+ */
+describe("docs/session.md's opening snippet", () => {
+  const page = readFileSync(new URL('../../docs/session.md', import.meta.url), 'utf8');
+  const code = /```ts\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const quoted = (pattern: RegExp): string[] =>
+    [...(pattern.exec(code)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1] ?? '');
+
+  it('imports what it calls, and its session starts with its files, origins and action', async () => {
+    const imported = (/import \{([^}]*)\} from 'switchboard'/.exec(code)?.[1] ?? '')
+      .split(',')
+      .map((n) => n.trim());
+    for (const used of ['actionResult', 'createSession', 'loadTools', 'openaiModel'])
+      if (code.includes(`${used}(`)) expect(imported).toContain(used);
+    const files = quoted(/const files = \[([^\]]*)\]/);
+    const actions = [...(/actions: \{\s*(\w+):/.exec(code)?.slice(1) ?? [])];
+    expect(actions).toEqual(['hangup']);
+    const session = createSession({
+      tools: mergeToolSets(await Promise.all(files.map((f) => loadTools(f))), 'tools'),
+      model: new ScriptedModel([{ tool_calls: [{ name: 'hangup' }] }, { text: 'Bye!' }]),
+      services: {
+        clinic: { auth: { type: 'bearer', token: 't' }, origins: quoted(/origins: \[([^\]]*)\]/) },
+      },
+      actions: { hangup: () => actionResult({ endSession: true }) },
+    });
+    await session.run('Bye.');
+    expect(session.ended).toBe(true);
+  });
+});

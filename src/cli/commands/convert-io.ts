@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
+import { closestName } from '../../did-you-mean.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
 import { PLATFORMS, type ConversionWarning, type Platform } from '../../import/types.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
@@ -90,10 +91,12 @@ export async function runConversion(
 export function platformOption(option: string, value: string | undefined): Platform {
   if (value === undefined) throw new UsageError(`--${option} is required (${PLATFORMS.join('|')})`);
   const found = PLATFORMS.find((p) => p === value.toLowerCase());
-  if (found === undefined)
+  if (found === undefined) {
+    const near = closestName({ name: value, candidates: PLATFORMS });
     throw new UsageError(
-      `--${option} must be one of ${PLATFORMS.join('|')}, got ${JSON.stringify(value)}`,
+      `--${option} must be one of ${PLATFORMS.join('|')}, got ${JSON.stringify(value)}${near === undefined ? '' : ` (did you mean ${near}?)`}`,
     );
+  }
   return found;
 }
 

@@ -12,6 +12,7 @@ import { formatIssue } from '../../errors.js';
 import type { ActionHandler } from '../../handlers/types.js';
 import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
 import { EXIT, UsageError, parseJsonOption, stopRequested, type CliIO } from '../io.js';
+import { listenProblem } from '../listen-error.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { readCommands, readServices } from './repl.js';
 import { version } from '../version.js';
@@ -72,7 +73,9 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
   if (http === undefined && (token !== undefined || values['allow-origin'] !== undefined))
     throw new UsageError('--token and --allow-origin apply to --http only');
   const vars = (parseJsonOption('vars', values.vars) ?? {}) as Record<string, unknown>;
-  const services = await readServices(values.services);
+  const services = await readServices(values.services, (line) =>
+    io.stderr.write(`warning: ${line}\n`),
+  );
   const commands = await readCommands(values.commands);
   const actions = values.actions === undefined ? undefined : await readActions(values.actions);
   const file = positionals[0] as string;
@@ -124,6 +127,12 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
       });
       io.stdout.write(`listening on ${listener.url}\n`);
     } catch (error) {
+      const problem = listenProblem(error, `--http ${http.host}:<n>`);
+      if (problem !== undefined) {
+        await server.close();
+        io.stderr.write(`switchboard mcp: ${problem}\n`);
+        return EXIT.unusable;
+      }
       if (!(error instanceof TypeError)) throw error;
       // The library names its option; say the command's.
       throw new UsageError(error.message.replace('a bearer token', 'a bearer token (--token)'));

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readToolsFile } from '../../definition/load.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
+import { baseUrlProblem } from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
@@ -92,6 +93,14 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
 
   let model: Model | 'manual' = 'manual';
   if (mode === 'openai') {
+    const badBaseURL =
+      baseURL === undefined || baseURL === ''
+        ? undefined
+        : baseUrlProblem(baseURL, 'OPENAI_BASE_URL');
+    if (badBaseURL !== undefined) {
+      io.stderr.write(`switchboard repl: ${badBaseURL}\n`);
+      return EXIT.unusable;
+    }
     const remote = openaiModel({
       model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
       ...(key !== undefined && key !== '' ? { apiKey: key } : { apiKey: 'not-needed' }),
@@ -100,7 +109,9 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
   }
   const { language, languages } = languageOptions(values);
-  const services = await readServices(values.services);
+  const services = await readServices(values.services, (line) =>
+    io.stderr.write(`warning: ${line}\n`),
+  );
   const commands = await readCommands(values.commands);
   const actions =
     values.actions === undefined
@@ -166,13 +177,31 @@ export async function readVars(value: string | undefined): Promise<Record<string
 /** `--services`: inline JSON, or a JSON/YAML file. Only the shape of an object is checked here. */
 export async function readServices(
   value: string | undefined,
+  warn?: (line: string) => void,
 ): Promise<Record<string, ServiceConfig> | undefined> {
   if (value === undefined) return undefined;
   const parsed = await readObjectOption('services', value);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new UsageError('--services must be an object of { "<service>": { auth, headers } }');
   }
+  if (warn !== undefined) for (const line of envLookalikes(parsed, 'services')) warn(line);
   return parsed as Record<string, ServiceConfig>;
+}
+
+/**
+ * Strings written like a shell variable (`"$CLINIC_TOKEN"`, `"${CLINIC_TOKEN}"`): nothing
+ * expands them, so such a token would be sent as written and refused by the API. Service values
+ * sit at most three levels down (`services.<name>.auth.token`), so the walk stops there.
+ */
+function envLookalikes(value: unknown, path: string, depth = 0): string[] {
+  if (typeof value === 'string')
+    return /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value)
+      ? [
+          `${path} is ${JSON.stringify(value)}, which is used as written: no environment variable is expanded (write the value, or build inline JSON in the shell, where ${value} expands)`,
+        ]
+      : [];
+  if (typeof value !== 'object' || value === null || depth > 3) return [];
+  return Object.entries(value).flatMap(([key, v]) => envLookalikes(v, `${path}.${key}`, depth + 1));
 }
 
 /** `--commands`: inline JSON, or a JSON/YAML file; createSession checks each command's settings. */

@@ -10,6 +10,9 @@ import type { ToolSet } from '../../definition/types.js';
 import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
 import { isLoopbackHost } from '../../http-guard.js';
+import { didYouMean } from '../../did-you-mean.js';
+import { baseUrlProblem } from '../../models/base-url.js';
+import { listenProblem } from '../listen-error.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import { createAgentServer, type AgentServer } from '../../serve/agent-server.js';
@@ -128,7 +131,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   }
   const networkPolicy = networkPolicyOf(values);
   const vars = await readVars(values.vars);
-  const services = await readServices(values.services);
+  const services = await readServices(values.services, (line) =>
+    io.stderr.write(`warning: ${line}\n`),
+  );
   const commands = await readCommands(values.commands);
   const file = positionals[0] as string;
 
@@ -142,6 +147,17 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const baseURL = values['base-url'] ?? io.env['OPENAI_BASE_URL'];
   if ((key === undefined || key === '') && (baseURL === undefined || baseURL === '')) {
     io.stderr.write('switchboard serve: the model needs OPENAI_API_KEY or --base-url\n');
+    return EXIT.unusable;
+  }
+  const badBaseURL =
+    baseURL === undefined || baseURL === ''
+      ? undefined
+      : baseUrlProblem(
+          baseURL,
+          values['base-url'] !== undefined ? '--base-url' : 'OPENAI_BASE_URL',
+        );
+  if (badBaseURL !== undefined) {
+    io.stderr.write(`switchboard serve: ${badBaseURL}\n`);
     return EXIT.unusable;
   }
   const remote = openaiModel({
@@ -184,7 +200,16 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     for (const [name, key] of LIMIT_OPTIONS) message = message.replaceAll(key, `--${name}`);
     throw new UsageError(message);
   }
-  const address = await agent.listen({ host, port });
+  let address;
+  try {
+    address = await agent.listen({ host, port });
+  } catch (error) {
+    const problem = listenProblem(error, '--port <n>, or --port 0 for a free one');
+    if (problem === undefined) throw error;
+    await agent.close();
+    io.stderr.write(`switchboard serve: ${problem}\n`);
+    return EXIT.unusable;
+  }
   io.stdout.write(`listening on http://${address.address}:${address.port}/run_agent\n`);
 
   await stopRequested(io);
@@ -224,7 +249,7 @@ function unconfiguredServices(
   }
   return [...byService].map(
     ([name, names]) =>
-      `service "${name}" (named by ${names.join(', ')}) is not configured; give it with --services, or its calls fail with not_available`,
+      `service "${name}" (named by ${names.join(', ')}) is not configured${didYouMean(name, Object.keys(services ?? {}))}; give it with --services, or its calls fail with not_available`,
   );
 }
 

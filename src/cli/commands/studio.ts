@@ -5,11 +5,13 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { baseUrlProblem } from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
+import { listenProblem } from '../listen-error.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { languageOptions } from '../repl/check-language.js';
 import {
@@ -86,7 +88,9 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   if (mode !== 'manual' && mode !== 'openai')
     throw new UsageError(`--model must be manual or openai, got ${JSON.stringify(mode)}`);
   const { language, languages } = languageOptions(values);
-  const services = await readServices(values.services);
+  const services = await readServices(values.services, (line) =>
+    io.stderr.write(`warning: ${line}\n`),
+  );
   const commands = await readCommands(values.commands);
   const vars = await readVars(values.vars);
   const speechAck = readSpeechAck(values['speech-ack']);
@@ -99,6 +103,14 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       io.stderr.write(
         'switchboard studio: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL\n',
       );
+      return EXIT.unusable;
+    }
+    const badBaseURL =
+      baseURL === undefined || baseURL === ''
+        ? undefined
+        : baseUrlProblem(baseURL, 'OPENAI_BASE_URL');
+    if (badBaseURL !== undefined) {
+      io.stderr.write(`switchboard studio: ${badBaseURL}\n`);
       return EXIT.unusable;
     }
     const remote = openaiModel({
@@ -129,6 +141,11 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       port,
     });
   } catch (error) {
+    const problem = listenProblem(error, '--port <n>, or --port 0 for a free one');
+    if (problem !== undefined) {
+      io.stderr.write(`switchboard studio: ${problem}\n`);
+      return EXIT.unusable;
+    }
     reportRefusedSettings('studio', error, io);
     return EXIT.unusable;
   }

@@ -2,6 +2,7 @@
  * `switchboard test [paths…]`: runs conversation fixtures and reports. Exit 0 all passed, 1 any
  * failed, 2 unusable input (a bad fixture or tools file, a missing path, no fixture found).
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { exitCodeOf } from '../../harness/fixture-result.js';
 import { isReporterName, report, REPORTERS } from '../../harness/reporters/index.js';
@@ -45,6 +46,12 @@ export async function testCommand(argv: readonly string[], io: CliIO): Promise<n
     throw new UsageError(
       `unknown reporter ${JSON.stringify(reporter)} (use ${REPORTERS.join(', ')})`,
     );
+  if (positionals.length === 0 && !existsSync(DEFAULT_FIXTURE_PATH)) {
+    io.stderr.write(
+      `switchboard test: no fixture named, and no ${DEFAULT_FIXTURE_PATH} folder (the default) here; name fixture files or folders: switchboard test my-bot.yaml\n`,
+    );
+    return EXIT.unusable;
+  }
   const paths = positionals.length > 0 ? positionals : [DEFAULT_FIXTURE_PATH];
   const summary = await runFixtures({
     paths,

@@ -9,6 +9,7 @@ import type { ToolDefinition } from '../../definition/types.js';
 import { transformCall } from '../../harness/transform-call.js';
 import type { TransformTraceEntry } from '../../transform/types.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
+import { readVars } from './repl.js';
 import { loadToolsFile } from './tools-file.js';
 
 export const transformHelp = `Usage: switchboard transform <tools-file> <tool-name> --args '<json>' [options]
@@ -17,12 +18,13 @@ Runs one call's argument pipeline (schema check, static parameters, defaults) an
 final argument object as JSON on stdout.
 
 Options:
-  --args <json>      the model's arguments (default {})
-  --vars <json>      session variables, e.g. '{"vars.hospital":"Queens"}'
-  --static <json>    static parameter values overriding the definition's defaults
-  --language <tag>   vars.session.language (default en-US)
-  --explain          print every rule's outcome to stderr
-  -h, --help         show this help
+  --args <json>        the model's arguments (default {})
+  --vars <file|json>   session variables: inline JSON, e.g. '{"vars.hospital":"Queens"}', or a
+                       JSON/YAML file
+  --static <json>      static parameter values overriding the definition's defaults
+  --language <tag>     vars.session.language (default en-US)
+  --explain            print every rule's outcome to stderr
+  -h, --help           show this help
 
 Exit codes: 0 printed; 2 with the reason on stderr for a bad definition, an unknown tool,
 malformed JSON, arguments the call would refuse (size, depth, JSON Schema), a --static
@@ -88,7 +90,8 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     throw new UsageError('expected <tools-file> <tool-name>');
   if (extra.length > 0) throw new UsageError(`unexpected argument(s): ${extra.join(' ')}`);
   const args = (parseJsonOption('args', values.args ?? '{}') ?? {}) as Record<string, unknown>;
-  const vars = parseJsonOption('vars', values.vars) as Record<string, unknown> | undefined;
+  // The same --vars as repl, serve and studio: inline JSON or a JSON/YAML file.
+  const vars = values.vars === undefined ? undefined : await readVars(values.vars);
   const overrides = parseJsonOption('static', values.static) as Record<string, unknown> | undefined;
 
   const tools = await loadToolsFile('transform', file, io, false);

@@ -1,6 +1,7 @@
 /** What the REPL tells the person: its opening lines (the tools, the model, where endpoint calls
  * really go) and its commands. */
 import type { ToolSet } from '../../definition/types.js';
+import { didYouMean } from '../../did-you-mean.js';
 import type { DefinitionIssue } from '../../errors.js';
 import type { Model } from '../../models/types.js';
 import type { ServiceConfig } from '../../session/types.js';
@@ -36,7 +37,7 @@ export function bannerLines(o: BannerOptions): string[] {
   for (const t of endpoints) {
     if (t.service === undefined || services.has(t.service)) continue;
     out.push(
-      `warning: ${t.name} uses service "${t.service}", which is not configured (--services); its calls will fail`,
+      `warning: ${t.name} uses service "${t.service}", which is not configured (--services)${didYouMean(t.service, services.keys())}; its calls will fail`,
     );
   }
   for (const w of o.warnings) out.push(`warning: ${w.path}: ${w.message}`);
