@@ -125,7 +125,11 @@ export function recordOf(item: Check): Check {
  * A plain object with these fields (absent or `undefined`: not set; a getter is not read). A field
  * it does not know is reported to `unknownKey` with the nearest known name.
  */
-export function fields(shape: Readonly<Record<string, Check>>, required: readonly string[] = []) {
+export function fields(
+  shape: Readonly<Record<string, Check>>,
+  /** Required fields, each with what to give (appended to "is required"). */
+  required: Readonly<Record<string, string>> = {},
+) {
   const known = Object.keys(shape);
   const check: Check = (value, path, sink) => {
     if (!isPlainObject(value)) {
@@ -133,7 +137,9 @@ export function fields(shape: Readonly<Record<string, Check>>, required: readonl
       return;
     }
     const at = (key: string): string => (path === '' ? key : `${path}.${key}`);
-    for (const key of required) if (value[key] === undefined) sink.problem(at(key), 'is required');
+    for (const [key, what] of Object.entries(required))
+      if (value[key] === undefined)
+        sink.problem(at(key), `is required${what === '' ? '' : `: ${what}`}`);
     for (const key of Object.keys(value)) {
       const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (field === undefined) {

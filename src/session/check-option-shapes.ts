@@ -36,12 +36,20 @@ const isModel = withMethods('a Model (e.g. openaiModel({ model }))', 'stream');
 const isToolSet: Check = (value, path, sink) => {
   const tools: unknown = (value as { tools?: unknown } | null | undefined)?.tools;
   if (tools instanceof Map) return;
+  if (typeof value === 'string') {
+    const quoted = JSON.stringify(value);
+    sink.problem(
+      path,
+      `expected a ToolSet, got the path ${quoted}: load it first with await loadTools(${quoted})`,
+    );
+    return;
+  }
   const hint = Array.isArray(tools)
     ? ": this is a tools file's content; pass it through `await loadTools(...)` first"
     : kindOf(value).startsWith('a Promise')
       ? ': `await` the loadTools(...) call'
       : ' (from `await loadTools(...)`)';
-  sink.problem(path, `expected a tool set, got ${kindOf(value)}${hint}`);
+  sink.problem(path, `expected a ToolSet, got ${kindOf(value)}${hint}`);
 };
 
 const ANY: Check = () => undefined;
@@ -71,7 +79,7 @@ const SHAPE: Readonly<Record<keyof SessionOptions, Check>> = {
         maxCalls: integer(1),
         timeout: positive(MAX_TIMER_MS, 'milliseconds'),
       },
-      ['prompt'],
+      { prompt: '' },
     ),
   ),
   agent: isNonEmptyString,
@@ -132,7 +140,10 @@ const SHAPE: Readonly<Record<keyof SessionOptions, Check>> = {
   _internal: fields({ now: isFunction, generateId: isFunction, sleep: isFunction }),
 };
 
-const checkShape = fields(SHAPE, ['tools', 'model']);
+const checkShape = fields(SHAPE, {
+  tools: 'a ToolSet from await loadTools(…)',
+  model: 'a Model such as openaiModel({ model }) or a ScriptedModel',
+});
 
 /** Checks every option's shape, then that `agent` and the agents' tools name what exists. */
 export function checkOptionShapes(options: unknown, sink: CheckSink): void {

@@ -24,7 +24,6 @@ type ToolDefaults = NonNullable<SessionOptions['toolDefaults']>;
 
 /** Checks the options; returns the canonical language settings. Throws on any problem. */
 export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
-  checkToolsAndModel(options);
   const issues: DefinitionIssue[] = [];
   const problem = (path: string, message: string, code = 'session_options'): void => {
     issues.push({ code, severity: 'error', path, message });
@@ -140,33 +139,6 @@ export function effectiveToolDefaults(
   for (const [tool, values] of Object.entries(agentDefaults))
     merged.set(tool, { ...merged.get(tool), ...values });
   return Object.fromEntries(merged);
-}
-
-/**
- * `tools` and `model`, which every later check reads: from JavaScript nothing types them, and a
- * path given for `tools` or a missing model would otherwise crash inside, or fail only at send.
- */
-function checkToolsAndModel(options: SessionOptions): void {
-  const issues: DefinitionIssue[] = [];
-  const problem = (path: string, message: string): void => {
-    issues.push({ code: 'session_options', severity: 'error', path, message });
-  };
-  const tools: unknown = options.tools;
-  if (tools === undefined || tools === null)
-    problem('tools', 'is required: a ToolSet from await loadTools(…)');
-  else if (typeof tools === 'string')
-    problem(
-      'tools',
-      `expected a ToolSet, got the path ${JSON.stringify(tools)}: load it first with await loadTools(${JSON.stringify(tools)})`,
-    );
-  else if (!((tools as { tools?: unknown }).tools instanceof Map))
-    problem('tools', 'expected a ToolSet from await loadTools(…)');
-  const model: unknown = options.model;
-  if (model === undefined || model === null)
-    problem('model', 'is required: a Model such as openaiModel({ model }) or a ScriptedModel');
-  else if (typeof (model as { stream?: unknown }).stream !== 'function')
-    problem('model', 'expected a Model (an object with a stream() method)');
-  if (issues.length > 0) throw new DefinitionError(issues, 'invalid session options');
 }
 
 /** A prompt template that would fail to render at the first send (mustache syntax). */

@@ -31,14 +31,18 @@ describe('every option has its shape checked at createSession', () => {
     [
       'a tool set still a Promise',
       { tools: loadTools([]) },
-      'tools: expected a tool set, got a Promise (missing `await`?): `await` the loadTools(...) call',
+      'tools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
     ],
     [
       'a tools file not loaded',
       { tools: { tools: [] } },
-      "tools: expected a tool set, got an object: this is a tools file's content; pass it through `await loadTools(...)` first",
+      "tools: expected a ToolSet, got an object: this is a tools file's content; pass it through `await loadTools(...)` first",
     ],
-    ['no model', { model: undefined }, 'model: is required'],
+    [
+      'no model',
+      { model: undefined },
+      'model: is required: a Model such as openaiModel({ model }) or a ScriptedModel',
+    ],
     [
       'a model name for a model',
       { model: 'gpt-4o' },

@@ -28,7 +28,7 @@ describe('createSession names a missing or mistaken tools or model', () => {
       'tools: expected a ToolSet, got the path "fixtures/tools/telephony.json": load it first with await loadTools("fixtures/tools/telephony.json")',
     );
     expect(() => createSession(untyped({ tools, model: { name: 'm' } }))).toThrow(
-      'model: expected a Model (an object with a stream() method)',
+      'model: expected a Model (e.g. openaiModel({ model })): it has no stream() method',
     );
     expect(() => createSession({ tools, model })).not.toThrow();
   });
