@@ -3,6 +3,7 @@
  * tools. Every problem is a {@link DefinitionError} naming the file, the JSON path and the
  * reason (`turns[1].model[0].tool_calls[0].name: is required`), before anything runs.
  */
+import { didYouMean } from '../did-you-mean.js';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { z } from 'zod';
@@ -197,8 +198,11 @@ function zodIssue(zi: z.core.$ZodIssue, file: string | undefined): DefinitionIss
   const path = formatPath('', zi.path);
   const missing = zi.code === 'invalid_type' && zi.input === undefined;
   let message = missing ? 'is required' : zi.message;
-  if (zi.code === 'unrecognized_keys')
-    message = `unknown key(s) ${zi.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  if (zi.code === 'unrecognized_keys') {
+    const known = keysAt(fixtureSchema, zi.path);
+    const hint = zi.keys.length === 1 ? didYouMean(zi.keys[0]!, known) : '';
+    message = `unknown key(s) ${zi.keys.map((k) => JSON.stringify(k)).join(', ')}${hint}${known.length > 0 ? `; keys here: ${known.join(', ')}` : ''}`;
+  }
   return {
     code: 'fixture_schema',
     severity: 'error',
@@ -206,4 +210,38 @@ function zodIssue(zi: z.core.$ZodIssue, file: string | undefined): DefinitionIss
     message,
     ...(file !== undefined ? { file } : {}),
   };
+}
+
+/** Zod's definition of a schema, as far as the walk below reads it. */
+interface SchemaDef {
+  readonly type: string;
+  readonly shape?: Readonly<Record<string, unknown>>;
+  readonly element?: unknown;
+  readonly innerType?: unknown;
+  readonly options?: readonly unknown[];
+  readonly in?: unknown;
+}
+
+function defOf(schema: unknown): SchemaDef | undefined {
+  return (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+}
+
+/** The object schemas `schema` may be at `path` (through optional, union, array and pipe). */
+function objectsAt(schema: unknown, path: readonly PropertyKey[]): SchemaDef[] {
+  const def = defOf(schema);
+  if (def === undefined) return [];
+  if (def.innerType !== undefined) return objectsAt(def.innerType, path);
+  if (def.type === 'pipe') return objectsAt(def.in, path);
+  if (def.type === 'union') return (def.options ?? []).flatMap((o) => objectsAt(o, path));
+  if (path.length === 0) return def.type === 'object' ? [def] : [];
+  const [head, ...rest] = path;
+  if (def.type === 'array' && typeof head === 'number') return objectsAt(def.element, rest);
+  if (def.type === 'object' && typeof head === 'string' && def.shape !== undefined)
+    return Object.hasOwn(def.shape, head) ? objectsAt(def.shape[head], rest) : [];
+  return [];
+}
+
+/** The keys the fixture format knows at `path`, for a misspelt key's "did you mean". */
+function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  return [...new Set(objectsAt(schema, path).flatMap((d) => Object.keys(d.shape ?? {})))];
 }

@@ -84,6 +84,24 @@ describe('malformed fixtures', () => {
     expect(issues.some((i) => i.includes('turns[0]: unknown key(s) "expct"'))).toBe(true);
   });
 
+  it('a misspelt key names the nearest one and the keys allowed there', async () => {
+    const issueOf = async (turn: Record<string, unknown>): Promise<string> => {
+      const fixture = {
+        name: 'x',
+        tools: [],
+        turns: [{ user: 'hi', model: [{ text: 'a' }], ...turn }],
+      };
+      const r = await runFixture(fixture, { file: 'inline.yaml' });
+      return r.issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+    };
+    expect(await issueOf({ expcet: {} })).toMatch(
+      /^turns\[0\]: unknown key\(s\) "expcet" \(did you mean `expect`\?\); keys here: .*\bexpect\b/,
+    );
+    expect(await issueOf({ expect: { tool_cals: [] } })).toMatch(
+      /^turns\[0\]\.expect: unknown key\(s\) "tool_cals" \(did you mean `tool_calls`\?\); keys here: tool_calls, /,
+    );
+  });
+
   it('reports an unusable fixture as status error, never a throw', async () => {
     const result = await runFixture({ name: 'x', tools: [], turns: [] }, { file: 'inline.yaml' });
     expect(result.status).toBe('error');
