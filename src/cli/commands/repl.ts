@@ -7,20 +7,18 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readToolsFile } from '../../definition/load.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
-import { baseUrlProblem } from '../../models/base-url.js';
-import { openaiModel } from '../../models/openai.js';
-import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
 import type { CommandConfig, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
+import { DEFAULT_OPENAI_MODEL, hasRemoteModel, remoteModel } from './remote-model.js';
 import { LineSource } from '../repl/line-source.js';
 import { parseReplActions } from '../repl/repl-actions.js';
 import { languageOptions } from '../repl/check-language.js';
 import { REPL_COMMANDS, ReplController } from '../repl/repl-controller.js';
 
 /** Model used when OPENAI_MODEL is not set. */
-export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
+export { DEFAULT_OPENAI_MODEL };
 
 export const replHelp = `Usage: switchboard repl <tools-file> [options]
 
@@ -79,35 +77,24 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
   if (values.model !== undefined && values.model !== 'openai' && values.model !== 'manual') {
     throw new UsageError(`--model must be openai or manual, got ${JSON.stringify(values.model)}`);
   }
-  const key = io.env['OPENAI_API_KEY'];
-  const baseURL = io.env['OPENAI_BASE_URL'];
-  const hasOpenAI = (key !== undefined && key !== '') || (baseURL !== undefined && baseURL !== '');
-  const mode = values.model ?? (hasOpenAI ? 'openai' : 'manual');
-  if (mode === 'openai' && !hasOpenAI) {
-    io.stderr.write('switchboard repl: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL\n');
-    return EXIT.unusable;
+  const mode = values.model ?? (hasRemoteModel(io.env) ? 'openai' : 'manual');
+  let model: Model | 'manual' = 'manual';
+  if (mode === 'openai') {
+    const remote = remoteModel({
+      env: io.env,
+      missing: '--model openai needs OPENAI_API_KEY or OPENAI_BASE_URL',
+      textMarkers: values['text-markers'] === true,
+    });
+    if ('problem' in remote) {
+      io.stderr.write(`switchboard repl: ${remote.problem}\n`);
+      return EXIT.unusable;
+    }
+    model = remote;
   }
 
   const tools = await loadToolsFile('repl', file, io);
   if (tools === undefined) return EXIT.unusable;
 
-  let model: Model | 'manual' = 'manual';
-  if (mode === 'openai') {
-    const badBaseURL =
-      baseURL === undefined || baseURL === ''
-        ? undefined
-        : baseUrlProblem(baseURL, 'OPENAI_BASE_URL');
-    if (badBaseURL !== undefined) {
-      io.stderr.write(`switchboard repl: ${badBaseURL}\n`);
-      return EXIT.unusable;
-    }
-    const remote = openaiModel({
-      model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
-      ...(key !== undefined && key !== '' ? { apiKey: key } : { apiKey: 'not-needed' }),
-      ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
-    });
-    model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
-  }
   const { language, languages } = languageOptions(values);
   const services = await readServices(values.services, (line) =>
     io.stderr.write(`warning: ${line}\n`),

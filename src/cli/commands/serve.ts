@@ -11,16 +11,14 @@ import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
 import { isLoopbackHost } from '../../http-guard.js';
 import { didYouMean } from '../../did-you-mean.js';
-import { baseUrlProblem } from '../../models/base-url.js';
 import { listenProblem } from '../listen-error.js';
-import { openaiModel } from '../../models/openai.js';
-import { withTextMarkers } from '../../models/text-markers.js';
 import { createAgentServer, type AgentServer } from '../../serve/agent-server.js';
 import { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../../serve/server-limits.js';
 import { createSession } from '../../session/create-session.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
+import { remoteModel } from './remote-model.js';
 import { DEFAULT_OPENAI_MODEL, readCommands, readServices, readVars } from './repl.js';
 
 const L = DEFAULT_SERVER_LIMITS;
@@ -143,29 +141,17 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (networkPolicy.denyPrivateNetworks === true)
     for (const line of privateEndpoints(tools)) io.stderr.write(`warning: ${line}\n`);
 
-  const key = io.env['OPENAI_API_KEY'];
-  const baseURL = values['base-url'] ?? io.env['OPENAI_BASE_URL'];
-  if ((key === undefined || key === '') && (baseURL === undefined || baseURL === '')) {
-    io.stderr.write('switchboard serve: the model needs OPENAI_API_KEY or --base-url\n');
-    return EXIT.unusable;
-  }
-  const badBaseURL =
-    baseURL === undefined || baseURL === ''
-      ? undefined
-      : baseUrlProblem(
-          baseURL,
-          values['base-url'] !== undefined ? '--base-url' : 'OPENAI_BASE_URL',
-        );
-  if (badBaseURL !== undefined) {
-    io.stderr.write(`switchboard serve: ${badBaseURL}\n`);
-    return EXIT.unusable;
-  }
-  const remote = openaiModel({
-    model: values['model-name'] ?? (io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL),
-    apiKey: key !== undefined && key !== '' ? key : 'not-needed',
-    ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
+  const model = remoteModel({
+    env: io.env,
+    missing: 'the model needs OPENAI_API_KEY or --base-url',
+    baseUrl: values['base-url'],
+    modelName: values['model-name'],
+    textMarkers: values['text-markers'] === true,
   });
-  const model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
+  if ('problem' in model) {
+    io.stderr.write(`switchboard serve: ${model.problem}\n`);
+    return EXIT.unusable;
+  }
   const sessionOptions = {
     tools,
     model,

@@ -5,9 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { baseUrlProblem } from '../../models/base-url.js';
-import { openaiModel } from '../../models/openai.js';
-import { withTextMarkers } from '../../models/text-markers.js';
+import { remoteModel } from './remote-model.js';
 import type { Model } from '../../models/types.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
@@ -97,28 +95,16 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
 
   let model: Model | 'manual' = 'manual';
   if (mode === 'openai') {
-    const key = io.env['OPENAI_API_KEY'];
-    const baseURL = io.env['OPENAI_BASE_URL'];
-    if ((key === undefined || key === '') && (baseURL === undefined || baseURL === '')) {
-      io.stderr.write(
-        'switchboard studio: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL\n',
-      );
-      return EXIT.unusable;
-    }
-    const badBaseURL =
-      baseURL === undefined || baseURL === ''
-        ? undefined
-        : baseUrlProblem(baseURL, 'OPENAI_BASE_URL');
-    if (badBaseURL !== undefined) {
-      io.stderr.write(`switchboard studio: ${badBaseURL}\n`);
-      return EXIT.unusable;
-    }
-    const remote = openaiModel({
-      model: io.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL,
-      apiKey: key !== undefined && key !== '' ? key : 'not-needed',
-      ...(baseURL !== undefined && baseURL !== '' ? { baseURL } : {}),
+    const remote = remoteModel({
+      env: io.env,
+      missing: '--model openai needs OPENAI_API_KEY or OPENAI_BASE_URL',
+      textMarkers: values['text-markers'] === true,
     });
-    model = values['text-markers'] === true ? withTextMarkers(remote) : remote;
+    if ('problem' in remote) {
+      io.stderr.write(`switchboard studio: ${remote.problem}\n`);
+      return EXIT.unusable;
+    }
+    model = remote;
   }
 
   const file = positionals[0];
