@@ -14,6 +14,7 @@ import { isModelError } from '../models/errors.js';
 import { AgentConfigError } from '../agent-format/agent-config.js';
 import { runAgent, type RunAgentOptions } from '../agent-format/run-agent.js';
 import { HttpProblem, checkContentType, parseAgentRequest, readBody } from './request-body.js';
+import { checkServerOptions } from './check-server-options.js';
 import {
   checkingIntervalMs,
   resolveServerLimits,
@@ -57,7 +58,10 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
-/** Creates (does not start) the server. Throws a RangeError for a bad limit. */
+/**
+ * Creates (does not start) the server. Throws a RangeError for a bad limit, body cap or
+ * `onError`, and a DefinitionError for session options createSession would refuse.
+ */
 export function createAgentServer(options: AgentServerOptions): AgentServer {
   const {
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
@@ -70,6 +74,11 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     drainTimeoutMs,
     ...rest
   } = options;
+  // Checked before anything is built: each request would otherwise fail alike, as a 500.
+  const runOptions = checkServerOptions(options as unknown as Readonly<Record<string, unknown>>, {
+    ...rest,
+    networkPolicy: rest.networkPolicy ?? { denyPrivateNetworks: true },
+  });
   const limits = resolveServerLimits({
     ...(headersTimeoutMs === undefined ? {} : { headersTimeoutMs }),
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
@@ -78,10 +87,6 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     ...(maxConnections === undefined ? {} : { maxConnections }),
     ...(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }),
   });
-  const runOptions = {
-    ...rest,
-    networkPolicy: rest.networkPolicy ?? { denyPrivateNetworks: true },
-  };
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
