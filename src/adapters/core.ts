@@ -12,6 +12,7 @@ import {
 } from '../call-runner/served-tools.js';
 import type { ToolSet } from '../definition/types.js';
 import type { ToolErrorCode } from '../errors.js';
+import { checkOptions, fields, isFunction, isToolSet } from '../option-checks.js';
 import type { ChatTool } from '../models/types.js';
 import type { Session, SessionEvent } from '../session/types.js';
 
@@ -19,6 +20,18 @@ import type { Session, SessionEvent } from '../session/types.js';
 export interface AdapterOptions extends CallSessionOptions {
   /** The tools (from `loadTools`). Action tools without a handler in `actions` are left out. */
   readonly tools: ToolSet;
+}
+
+/**
+ * An adapter's own options (`tools`, `onSay`), checked at its creation: a tool set still a
+ * Promise was a TypeError deep inside, an `onSay` that is not a function a TypeError at the first
+ * spoken line. The rest are session options, checked by createSession (a DefinitionError too).
+ */
+const ownShape = fields({ tools: isToolSet, onSay: isFunction }, ['tools']);
+
+/** Throws a DefinitionError naming each wrong own option of `caller` (e.g. `createAiTools`). */
+export function checkAdapterOptions(options: unknown, caller: string): void {
+  checkOptions(ownShape, options, { caller, passOn: 'ignore-unknown' });
 }
 
 /** A spoken line of a call: a tool's `say` (context message, action `say`) or a bridge phrase. */
