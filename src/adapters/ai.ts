@@ -39,8 +39,7 @@ export interface AiTools {
  * host configuration mistake.
  */
 export function createAiTools(options: AiToolsOptions): AiTools {
-  checkAdapterOptions(options, 'createAiTools');
-  const { onSay, ...adapterOptions } = options;
+  const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createAiTools');
   const core = new AdapterCore(adapterOptions, 'ai');
   // fromEntries defines own properties: a tool named `__proto__` stays a tool.
   const tools: AiToolSet = Object.fromEntries(

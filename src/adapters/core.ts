@@ -12,7 +12,8 @@ import {
 } from '../call-runner/served-tools.js';
 import type { ToolSet } from '../definition/types.js';
 import type { ToolErrorCode } from '../errors.js';
-import { checkOptions, fields, isFunction, isToolSet } from '../option-checks.js';
+import { isFunction, isToolSet } from '../option-checks.js';
+import { checkOwnOptions } from '../session/own-options.js';
 import type { ChatTool } from '../models/types.js';
 import type { Session, SessionEvent } from '../session/types.js';
 
@@ -27,11 +28,14 @@ export interface AdapterOptions extends CallSessionOptions {
  * Promise was a TypeError deep inside, an `onSay` that is not a function a TypeError at the first
  * spoken line. The rest are session options, checked by createSession (a DefinitionError too).
  */
-const ownShape = fields({ tools: isToolSet, onSay: isFunction }, ['tools']);
+const OWN = { tools: isToolSet, onSay: isFunction };
 
-/** Throws a DefinitionError naming each wrong own option of `caller` (e.g. `createAiTools`). */
-export function checkAdapterOptions(options: unknown, caller: string): void {
-  checkOptions(ownShape, options, { caller, passOn: 'ignore-unknown' });
+/**
+ * Throws a DefinitionError naming each wrong own option of `caller` (e.g. `createAiTools`);
+ * returns the options without keys neither the adapter nor a session knows (warned about).
+ */
+export function checkAdapterOptions<T extends object>(options: T, caller: string): T {
+  return checkOwnOptions(options, { own: OWN, required: ['tools'], caller });
 }
 
 /** A spoken line of a call: a tool's `say` (context message, action `say`) or a bridge phrase. */

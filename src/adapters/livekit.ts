@@ -38,8 +38,7 @@ export interface LiveKitTools {
  * a host configuration mistake. One per LiveKit session (a call's state lives in it).
  */
 export function createLiveKitTools(options: LiveKitToolsOptions): LiveKitTools {
-  checkAdapterOptions(options, 'createLiveKitTools');
-  const { onSay, ...adapterOptions } = options;
+  const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createLiveKitTools');
   const core = new AdapterCore(adapterOptions, 'livekit');
   const speak =
     onSay ?? ((line: SpokenLine, session: voice.AgentSession) => session.say(line.text));

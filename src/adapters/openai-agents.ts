@@ -44,8 +44,7 @@ export interface AgentsTools<Context = unknown> {
 export function createAgentsTools<Context = unknown>(
   options: AgentsToolsOptions,
 ): AgentsTools<Context> {
-  checkAdapterOptions(options, 'createAgentsTools');
-  const { onSay, ...adapterOptions } = options;
+  const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createAgentsTools');
   const core = new AdapterCore(adapterOptions, 'openai-agents');
   const tools = core.shown.map(({ function: fn }): AgentsFunctionTool<Context> =>
     tool<AgentsSchema, Context, string>({

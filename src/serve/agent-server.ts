@@ -14,6 +14,7 @@ import { isModelError } from '../models/errors.js';
 import { AgentConfigError } from '../agent-format/agent-config.js';
 import { runAgent, type RunAgentOptions } from '../agent-format/run-agent.js';
 import { HttpProblem, checkContentType, parseAgentRequest, readBody } from './request-body.js';
+import { checkSessionOptions } from '../session/check-options.js';
 import { checkServerOptions } from './check-server-options.js';
 import {
   checkingIntervalMs,
@@ -63,6 +64,7 @@ export interface AgentServer {
  * `onError`, and a DefinitionError for session options createSession would refuse.
  */
 export function createAgentServer(options: AgentServerOptions): AgentServer {
+  // Checked before anything is built: each request would otherwise fail alike, as a 500.
   const {
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     onError,
@@ -73,12 +75,12 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     maxConnections,
     drainTimeoutMs,
     ...rest
-  } = options;
-  // Checked before anything is built: each request would otherwise fail alike, as a 500.
-  const runOptions = checkServerOptions(options as unknown as Readonly<Record<string, unknown>>, {
+  } = checkServerOptions(options);
+  const runOptions = {
     ...rest,
     networkPolicy: rest.networkPolicy ?? { denyPrivateNetworks: true },
-  });
+  };
+  checkSessionOptions(runOptions);
   const limits = resolveServerLimits({
     ...(headersTimeoutMs === undefined ? {} : { headersTimeoutMs }),
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),

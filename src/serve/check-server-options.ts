@@ -1,24 +1,12 @@
 /**
  * createAgentServer's options, checked when the server is created (not at its first request):
  * its own keys (connection limits, body cap, `onError`) throw a RangeError naming the option, as
- * the CLI's usage errors expect; the rest are session options, checked as createSession checks
- * them (a DefinitionError), so `tools: loadTools(…)` without `await` or `model: 'gpt-4o'` fails
+ * the CLI's usage errors expect; the rest are session options, which agent-server.ts checks as
+ * createSession does (a DefinitionError), so `tools: loadTools(…)` without `await` or `model: 'gpt-4o'` fails
  * at start instead of answering every request with a 500.
  */
-import { didYouMean } from '../did-you-mean.js';
-import type { DefinitionIssue } from '../errors.js';
-import {
-  checkOptions,
-  fields,
-  integer,
-  isFunction,
-  MAX_TIMER_MS,
-  warnOnce,
-  type Check,
-} from '../option-checks.js';
-import { SESSION_OPTION_NAMES } from '../session/check-option-shapes.js';
-import { checkSessionOptions } from '../session/check-options.js';
-import type { SessionOptions } from '../session/types.js';
+import { integer, isFunction, MAX_TIMER_MS, type Check } from '../option-checks.js';
+import { checkOwnOptions } from '../session/own-options.js';
 
 const timeout = integer(1, MAX_TIMER_MS);
 
@@ -34,38 +22,10 @@ const OWN: Readonly<Record<string, Check>> = {
   drainTimeoutMs: timeout,
 };
 
-const ownShape = fields(OWN);
-const KNOWN = [...Object.keys(OWN), ...SESSION_OPTION_NAMES];
-
 /**
- * Throws for a wrong own option (RangeError) or session option (DefinitionError). Returns the
- * session options without the keys neither knows: those are warned about once, here, not at
- * every request.
+ * Throws a RangeError for a wrong own option. Returns the options without keys neither the server
+ * nor a session knows: those are warned about once, here, not at every request.
  */
-export function checkServerOptions(
-  options: Readonly<Record<string, unknown>>,
-  sessionOptions: SessionOptions,
-): SessionOptions {
-  checkOptions(ownShape, options, {
-    caller: 'createAgentServer',
-    error: 'range',
-    passOn: 'ignore-unknown',
-  });
-  const kept: Record<string, unknown> = {};
-  const unknown: DefinitionIssue[] = [];
-  for (const [key, value] of Object.entries(sessionOptions)) {
-    if (SESSION_OPTION_NAMES.has(key)) kept[key] = value;
-    else
-      unknown.push({
-        code: 'unknown_option',
-        severity: 'warning',
-        path: key,
-        message: `is not a known option${didYouMean(key, KNOWN)}; it is ignored`,
-      });
-  }
-  const checked = kept as unknown as SessionOptions;
-  checkSessionOptions(checked);
-  const warn = typeof options['onWarning'] === 'function' ? checked.onWarning : undefined;
-  for (const issue of unknown) (warn ?? warnOnce)(issue);
-  return checked;
+export function checkServerOptions<T extends object>(options: T): T {
+  return checkOwnOptions(options, { own: OWN, caller: 'createAgentServer', error: 'range' });
 }

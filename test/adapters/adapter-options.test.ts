@@ -56,6 +56,22 @@ describe.each(adapters)('%s checks its own options at creation', (caller, create
     ]);
   });
 
+  it("an unknown key is one warning naming the nearest option, the adapter's or the session's", async () => {
+    const warnings: string[] = [];
+    const made = create({
+      tools,
+      onsay: () => undefined,
+      langauge: 'en-US',
+      onWarning: (w: { code: string; path: string; message: string }) =>
+        warnings.push(`${w.code} ${w.path}: ${w.message}`),
+    } as never);
+    expect(warnings).toEqual([
+      'unknown_option onsay: is not a known option (did you mean `onSay`?); it is ignored',
+      'unknown_option langauge: is not a known option (did you mean `language`?); it is ignored',
+    ]);
+    await made.close();
+  });
+
   it('correct options still make the tools', async () => {
     const made = create({ tools, onSay: () => undefined } as never);
     expect(made.tools).toBeDefined();
