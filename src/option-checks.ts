@@ -253,6 +253,13 @@ export const isToolSet: Check = (value, path, sink) => {
   sink.problem(path, `expected a tool set, got ${kindOf(value)}${hint}`);
 };
 
+/** A plain object (`what` names it), whose fields another check owns. */
+export function isPlainObjectCheck(what: string): Check {
+  return (value, path, sink) => {
+    if (!isPlainObject(value)) sink.problem(path, `expected ${what}, got ${kindOf(value)}`);
+  };
+}
+
 /** Any value (a field known here whose shape another check owns). */
 export const anyValue: Check = () => undefined;
 
@@ -264,9 +271,4 @@ export function positiveNumber(max = Number.MAX_VALUE): Check {
     if (typeof value !== 'number' || !(value > 0 && value <= max))
       sink.problem(path, `expected ${what}, got ${describeNumber(value)}`);
   };
-}
-
-/** Either check passes (a value that may be one of two shapes). */
-export function either(what: string, ...tests: readonly ((value: unknown) => boolean)[]): Check {
-  return expected((v) => tests.some((t) => t(v)), what);
 }
