@@ -8,6 +8,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseDocument } from '../definition/load.js';
+import { checkRunFixturesOptions } from './check-run-options.js';
 import { summarize, type FixtureResult, type RunSummary } from './fixture-result.js';
 import type { FixtureTransportName } from './fixture-transport.js';
 import { runFixture, type FixtureObserver } from './run-fixture.js';
@@ -91,6 +92,7 @@ export interface RunFixturesOptions {
 
 /** Runs every fixture found; a missing path is an `error` result of its own. */
 export async function runFixtures(options: RunFixturesOptions): Promise<RunSummary> {
+  checkRunFixturesOptions(options);
   const started = performance.now();
   const { files, missing } = await discoverFixtures({ paths: options.paths });
   const results: FixtureResult[] = missing.map((file) => ({
