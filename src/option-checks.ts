@@ -17,6 +17,8 @@ export type UnknownKey = (path: string, message: string) => void;
 export interface CheckSink {
   readonly problem: Problem;
   readonly unknownKey: UnknownKey;
+  /** Unknown keys are another check's (no "did you mean" is computed for them: it costs µs). */
+  readonly ignoresUnknown?: boolean;
 }
 
 /** Checks one value found at `path`. */
@@ -138,7 +140,8 @@ export function fields(shape: Readonly<Record<string, Check>>, required: readonl
     for (const key of Object.keys(value)) {
       const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (field === undefined) {
-        sink.unknownKey(at(key), `is not a known option${didYouMean(key, known)}; it is ignored`);
+        if (sink.ignoresUnknown !== true)
+          sink.unknownKey(at(key), `is not a known option${didYouMean(key, known)}; it is ignored`);
         continue;
       }
       // A getter is the host's on purpose (a value read when used); reading it here proves nothing.
@@ -211,10 +214,9 @@ export function checkOptions(check: Check, options: unknown, report: CheckOption
   check(options, '', {
     problem: (path, message, code = 'invalid_option') =>
       issues.push({ code, severity: 'error', path: path === '' ? 'options' : path, message }),
-    unknownKey: (path, message) => {
-      if (report.passOn === undefined)
-        warnings.push({ code: 'unknown_option', severity: 'warning', path, message });
-    },
+    unknownKey: (path, message) =>
+      warnings.push({ code: 'unknown_option', severity: 'warning', path, message }),
+    ignoresUnknown: report.passOn !== undefined,
   });
   if (issues.length > 0) {
     const text = `${report.caller}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
