@@ -4,6 +4,7 @@
  * "expected …, got …" at the value's path and never shows the value itself: it may be a secret.
  */
 import { didYouMean } from './did-you-mean.js';
+import { DefinitionError, type DefinitionIssue } from './errors.js';
 import { isPlainObject } from './own-data.js';
 
 /** Reports one problem at a path; `code` defaults to `session_options`. */
@@ -16,6 +17,8 @@ export type UnknownKey = (path: string, message: string) => void;
 export interface CheckSink {
   readonly problem: Problem;
   readonly unknownKey: UnknownKey;
+  /** Unknown keys are another check's (no "did you mean" is computed for them: it costs µs). */
+  readonly ignoresUnknown?: boolean;
 }
 
 /** Checks one value found at `path`. */
@@ -127,23 +130,27 @@ export function recordOf(item: Check): Check {
  */
 export function fields(
   shape: Readonly<Record<string, Check>>,
-  /** Required fields, each with what to give (appended to "is required"). */
-  required: Readonly<Record<string, string>> = {},
+  /** Required fields; as an object, each with what to give (appended to "is required"). */
+  required: readonly string[] | Readonly<Record<string, string>> = {},
 ) {
   const known = Object.keys(shape);
+  const needed: Readonly<Record<string, string>> = Array.isArray(required)
+    ? Object.fromEntries(required.map((k: string) => [k, '']))
+    : (required as Readonly<Record<string, string>>);
   const check: Check = (value, path, sink) => {
     if (!isPlainObject(value)) {
       sink.problem(path, `expected an object, got ${kindOf(value)}`);
       return;
     }
     const at = (key: string): string => (path === '' ? key : `${path}.${key}`);
-    for (const [key, what] of Object.entries(required))
+    for (const [key, what] of Object.entries(needed))
       if (value[key] === undefined)
         sink.problem(at(key), `is required${what === '' ? '' : `: ${what}`}`);
     for (const key of Object.keys(value)) {
       const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (field === undefined) {
-        sink.unknownKey(at(key), `is not a known option${didYouMean(key, known)}; it is ignored`);
+        if (sink.ignoresUnknown !== true)
+          sink.unknownKey(at(key), `is not a known option${didYouMean(key, known)}; it is ignored`);
         continue;
       }
       // A getter is the host's on purpose (a value read when used); reading it here proves nothing.
@@ -186,3 +193,101 @@ export const isJsonData: Check = (value, path, sink) => {
   };
   visit(value, path, 0);
 };
+
+/** How {@link checkOptions} reports: the error's heading and type, and where warnings go. */
+export interface CheckOptionsReport {
+  /** The function checked, e.g. `createAgentServer`: it heads the error. */
+  readonly caller: string;
+  /**
+   * `definition` (default): a {@link DefinitionError} "invalid <caller> options" with an issue per
+   * wrong option; `type` (`range`): a TypeError (RangeError) `<caller>: path: message; …`, for
+   * entries whose documented error for a host mistake is one.
+   */
+  readonly error?: 'definition' | 'type' | 'range';
+  /** Where an unknown key's warning goes (the function's `onWarning`); else {@link warnOnce}. */
+  readonly onWarning?: ((issue: DefinitionIssue) => void) | undefined;
+  /**
+   * Keys left to another check (a session's options handed on to createSession): not reported
+   * as unknown here.
+   */
+  readonly passOn?: 'ignore-unknown';
+}
+
+/**
+ * Checks a public function's options object with `check` (usually {@link fields}), at its entry:
+ * every wrong option is listed in one error, an unknown key is an `unknown_option` warning.
+ */
+export function checkOptions(check: Check, options: unknown, report: CheckOptionsReport): void {
+  const issues: DefinitionIssue[] = [];
+  const warnings: DefinitionIssue[] = [];
+  check(options, '', {
+    problem: (path, message, code = 'invalid_option') =>
+      issues.push({ code, severity: 'error', path: path === '' ? 'options' : path, message }),
+    unknownKey: (path, message) =>
+      warnings.push({ code: 'unknown_option', severity: 'warning', path, message }),
+    ignoresUnknown: report.passOn !== undefined,
+  });
+  if (issues.length > 0) {
+    const text = `${report.caller}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
+    if (report.error === 'type') throw new TypeError(text);
+    if (report.error === 'range') throw new RangeError(text);
+    throw new DefinitionError(issues, `invalid ${report.caller} options`);
+  }
+  const warn = typeof report.onWarning === 'function' ? report.onWarning : warnOnce;
+  for (const w of warnings) warn(w);
+}
+
+/** Warnings already shown by {@link warnOnce} (bounded: names come from definitions). */
+const shown = new Set<string>();
+const MAX_SHOWN = 1000;
+
+/**
+ * Default `onWarning`: a process warning, each once per process (a server that makes a session per
+ * call would otherwise repeat it on every call).
+ */
+export function warnOnce(issue: DefinitionIssue): void {
+  const text = `${issue.path}: ${issue.message}`;
+  if (shown.has(text)) return;
+  if (shown.size < MAX_SHOWN) shown.add(text);
+  process.emitWarning(text, { code: `SWITCHBOARD_${issue.code.toUpperCase()}` });
+}
+
+/** A tool set from `await loadTools(...)`; a Promise or a tools file's content is named as such. */
+export const isToolSet: Check = (value, path, sink) => {
+  const tools: unknown = (value as { tools?: unknown } | null | undefined)?.tools;
+  if (tools instanceof Map) return;
+  if (typeof value === 'string') {
+    const quoted = JSON.stringify(value);
+    sink.problem(
+      path,
+      `expected a ToolSet, got the path ${quoted}: load it first with await loadTools(${quoted})`,
+    );
+    return;
+  }
+  const hint = Array.isArray(tools)
+    ? ": this is a tools file's content; pass it through `await loadTools(...)` first"
+    : kindOf(value).startsWith('a Promise')
+      ? ': `await` the loadTools(...) call'
+      : ' (from `await loadTools(...)`)';
+  sink.problem(path, `expected a ToolSet, got ${kindOf(value)}${hint}`);
+};
+
+/** A plain object (`what` names it), whose fields another check owns. */
+export function isPlainObjectCheck(what: string): Check {
+  return (value, path, sink) => {
+    if (!isPlainObject(value)) sink.problem(path, `expected ${what}, got ${kindOf(value)}`);
+  };
+}
+
+/** Any value (a field known here whose shape another check owns). */
+export const anyValue: Check = () => undefined;
+
+/** A positive finite number (seconds, milliseconds) at most `max`. */
+export function positiveNumber(max = Number.MAX_VALUE): Check {
+  const what =
+    max === Number.MAX_VALUE ? 'a number above 0' : `a number above 0 and at most ${max}`;
+  return (value, path, sink) => {
+    if (typeof value !== 'number' || !(value > 0 && value <= max))
+      sink.problem(path, `expected ${what}, got ${describeNumber(value)}`);
+  };
+}

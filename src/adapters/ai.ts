@@ -6,7 +6,13 @@
  */
 import { jsonSchema, tool, type ToolSet as AiToolSet } from 'ai';
 import type { Session } from '../session/types.js';
-import { AdapterCore, SwitchboardToolError, type AdapterOptions, type SpokenLine } from './core.js';
+import {
+  AdapterCore,
+  checkAdapterOptions,
+  SwitchboardToolError,
+  type AdapterOptions,
+  type SpokenLine,
+} from './core.js';
 
 /** Options of {@link createAiTools}. */
 export interface AiToolsOptions extends AdapterOptions {
@@ -33,7 +39,7 @@ export interface AiTools {
  * host configuration mistake.
  */
 export function createAiTools(options: AiToolsOptions): AiTools {
-  const { onSay, ...adapterOptions } = options;
+  const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createAiTools');
   const core = new AdapterCore(adapterOptions, 'ai');
   // fromEntries defines own properties: a tool named `__proto__` stays a tool.
   const tools: AiToolSet = Object.fromEntries(

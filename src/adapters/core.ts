@@ -12,6 +12,8 @@ import {
 } from '../call-runner/served-tools.js';
 import type { ToolSet } from '../definition/types.js';
 import type { ToolErrorCode } from '../errors.js';
+import { isFunction, isToolSet } from '../option-checks.js';
+import { checkOwnOptions } from '../session/own-options.js';
 import type { ChatTool } from '../models/types.js';
 import type { Session, SessionEvent } from '../session/types.js';
 
@@ -19,6 +21,21 @@ import type { Session, SessionEvent } from '../session/types.js';
 export interface AdapterOptions extends CallSessionOptions {
   /** The tools (from `loadTools`). Action tools without a handler in `actions` are left out. */
   readonly tools: ToolSet;
+}
+
+/**
+ * An adapter's own options (`tools`, `onSay`), checked at its creation: a tool set still a
+ * Promise was a TypeError deep inside, an `onSay` that is not a function a TypeError at the first
+ * spoken line. The rest are session options, checked by createSession (a DefinitionError too).
+ */
+const OWN = { tools: isToolSet, onSay: isFunction };
+
+/**
+ * Throws a DefinitionError naming each wrong own option of `caller` (e.g. `createAiTools`);
+ * returns the options without keys neither the adapter nor a session knows (warned about).
+ */
+export function checkAdapterOptions<T extends object>(options: T, caller: string): T {
+  return checkOwnOptions(options, { own: OWN, required: ['tools'], caller });
 }
 
 /** A spoken line of a call: a tool's `say` (context message, action `say`) or a bridge phrase. */

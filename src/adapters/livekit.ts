@@ -8,7 +8,7 @@
  */
 import { llm, type voice } from '@livekit/agents';
 import type { Session } from '../session/types.js';
-import { AdapterCore, type AdapterOptions, type SpokenLine } from './core.js';
+import { AdapterCore, checkAdapterOptions, type AdapterOptions, type SpokenLine } from './core.js';
 
 /** A JSON Schema as `llm.tool` takes it (the package's main entry does not export the name). */
 type LiveKitSchema = NonNullable<Parameters<typeof llm.tool>[0]['parameters']>;
@@ -38,7 +38,7 @@ export interface LiveKitTools {
  * a host configuration mistake. One per LiveKit session (a call's state lives in it).
  */
 export function createLiveKitTools(options: LiveKitToolsOptions): LiveKitTools {
-  const { onSay, ...adapterOptions } = options;
+  const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createLiveKitTools');
   const core = new AdapterCore(adapterOptions, 'livekit');
   const speak =
     onSay ?? ((line: SpokenLine, session: voice.AgentSession) => session.say(line.text));

@@ -8,7 +8,13 @@
 import { tool, type FunctionTool } from '@openai/agents';
 import { errorOutcome } from '../call-runner/runner.js';
 import type { Session } from '../session/types.js';
-import { AdapterCore, SwitchboardToolError, type AdapterOptions, type SpokenLine } from './core.js';
+import {
+  AdapterCore,
+  checkAdapterOptions,
+  SwitchboardToolError,
+  type AdapterOptions,
+  type SpokenLine,
+} from './core.js';
 
 /** Options of {@link createAgentsTools}. */
 export interface AgentsToolsOptions extends AdapterOptions {
@@ -38,7 +44,7 @@ export interface AgentsTools<Context = unknown> {
 export function createAgentsTools<Context = unknown>(
   options: AgentsToolsOptions,
 ): AgentsTools<Context> {
-  const { onSay, ...adapterOptions } = options;
+  const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createAgentsTools');
   const core = new AdapterCore(adapterOptions, 'openai-agents');
   const tools = core.shown.map(({ function: fn }): AgentsFunctionTool<Context> =>
     tool<AgentsSchema, Context, string>({

@@ -8,6 +8,17 @@
 import type { ToolSet } from '../definition/types.js';
 import { loadTools } from '../definition/load.js';
 import { DefinitionError } from '../errors.js';
+import {
+  anyValue,
+  arrayOf,
+  checkOptions,
+  fields,
+  isString,
+  kindOf,
+  withMethods,
+  type Check,
+} from '../option-checks.js';
+import { isPlainObject } from '../own-data.js';
 import type { ChatMessage } from '../models/types.js';
 import { createSession, restoreSession } from '../session/create-session.js';
 import { AgentConfigError, applyAgentConfig } from './agent-config.js';
@@ -51,8 +62,34 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
   readonly signal?: AbortSignal;
 }
 
+const history: Check = (value, path, sink) => {
+  if (typeof value !== 'string' && !Array.isArray(value))
+    sink.problem(
+      path,
+      `expected lines of text or an array of { role, content }, got ${kindOf(value)}`,
+    );
+};
+
+/**
+ * The run's own options (the rest are the session's, checked by createSession): a number for a
+ * history was a TypeError inside, a `memory` of another kind was dropped without a word, a
+ * `signal` that is none failed as `throwIfAborted is not a function`. A cheap check: five keys.
+ */
+const OWN = fields({
+  chatHistory: history,
+  chat_history: history,
+  memory: (value, path, sink) => {
+    if (typeof value !== 'string' && !Array.isArray(value) && !isPlainObject(value))
+      sink.problem(path, `expected text, an array of text or an object, got ${kindOf(value)}`);
+    else if (Array.isArray(value)) arrayOf(isString)(value, path, sink);
+  },
+  config: anyValue,
+  signal: withMethods('an AbortSignal', 'throwIfAborted', 'addEventListener'),
+});
+
 /** Runs `prompt` (the user's message) through an agent and returns the minimal output format. */
 export async function runAgent(prompt: string, options: RunAgentOptions): Promise<AgentOutput> {
+  checkOptions(OWN, options, { caller: 'runAgent', passOn: 'ignore-unknown' });
   const now = options._internal?.now ?? Date.now;
   const startedAt = now();
   const source = await resolveToolsPath(options.tools, toolRootOf(options.config));

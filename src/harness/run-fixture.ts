@@ -6,6 +6,7 @@
 import { NO_TIMINGS } from '../observability/turn-tracing.js';
 import { NO_USAGE } from '../models/types.js';
 import { DefinitionError } from '../errors.js';
+import { checkRunFixtureOptions } from './check-run-options.js';
 import type { Session, SessionEvent, SessionOptions, TurnResult } from '../session/types.js';
 import { checkTurn } from './check-turn.js';
 import { fixtureActions } from './fixture-actions.js';
@@ -54,6 +55,7 @@ export async function runFixture(
   source: string | unknown,
   options: RunFixtureOptions = {},
 ): Promise<FixtureResult> {
+  checkRunFixtureOptions(options);
   const started = performance.now();
   const file = options.file ?? (typeof source === 'string' ? source : '<inline>');
   let loaded: LoadedFixture;

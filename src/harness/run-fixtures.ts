@@ -8,6 +8,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseDocument } from '../definition/load.js';
+import { checkRunFixturesOptions } from './check-run-options.js';
 import { summarize, type FixtureResult, type RunSummary } from './fixture-result.js';
 import type { FixtureTransportName } from './fixture-transport.js';
 import { runFixture, type FixtureObserver } from './run-fixture.js';
@@ -92,12 +93,11 @@ export interface RunFixturesOptions {
 /** Runs every fixture found; a missing path is an `error` result of its own. */
 export async function runFixtures(options: RunFixturesOptions): Promise<RunSummary> {
   // From JavaScript, runFixtures(['a.yaml']) would fail deep inside as "not iterable".
-  const paths: unknown =
-    typeof options === 'object' && options !== null ? options.paths : undefined;
-  if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))
+  if (Array.isArray(options))
     throw new TypeError(
-      `runFixtures: expected { paths: [files or folders] }, got ${Array.isArray(options) ? 'a list: write runFixtures({ paths: [...] })' : `paths ${JSON.stringify(paths) ?? 'undefined'}`}`,
+      'runFixtures: expected { paths: [files or folders] }, got a list: write runFixtures({ paths: [...] })',
     );
+  checkRunFixturesOptions(options);
   const started = performance.now();
   const { files, missing } = await discoverFixtures({ paths: options.paths });
   const results: FixtureResult[] = missing.map((file) => ({

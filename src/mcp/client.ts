@@ -9,6 +9,17 @@ import type { ToolDefinition, ToolSet } from '../definition/types.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { ActionHandler } from '../handlers/types.js';
+import {
+  anyValue,
+  checkOptions,
+  fields,
+  integer,
+  isFunction,
+  isToolSet,
+  MAX_TIMER_MS,
+  recordOf,
+  withMethods,
+} from '../option-checks.js';
 import { checkMcpConfig, type CheckedServer, type McpClientConfig } from './client-config.js';
 import { describeServer, McpConnectError, McpConnection } from './client-connection.js';
 import { shortMessage } from '../handlers/outcome.js';
@@ -52,12 +63,36 @@ export interface McpToolSource {
 const CLIENT_VERSION = '0.1.0';
 
 /**
+ * The options' shapes, checked before anything starts: a tool set still a Promise, a string
+ * timeout or a callback that is not a function was a TypeError (or a silent default) later.
+ * `servers`, `allow` and `overlays` are the MCP configuration, checked by checkMcpConfig.
+ */
+const OPTIONS = fields(
+  {
+    servers: anyValue,
+    allow: anyValue,
+    overlays: anyValue,
+    tools: isToolSet,
+    actions: (value, path, sink) =>
+      value instanceof Map
+        ? value.forEach((v: unknown, k: unknown) => isFunction(v, `${path}.${String(k)}`, sink))
+        : recordOf(isFunction)(value, path, sink),
+    secrets: withMethods('a SecretSet', 'add', 'scrubText'),
+    connectTimeoutMs: integer(1, MAX_TIMER_MS),
+    onWarning: isFunction,
+    onToolsChanged: isFunction,
+  },
+  ['servers'],
+);
+
+/**
  * Connects the servers and lists their tools. Throws a DefinitionError for a configuration
  * mistake (nothing is started) or an allow-list/overlay naming a tool a server does not list,
  * and an McpConnectError naming the server that could not start or be reached; on any throw
  * the servers already connected are closed again.
  */
 export async function connectMcpServers(options: ConnectMcpServersOptions): Promise<McpToolSource> {
+  checkOptions(OPTIONS, options, { caller: 'connectMcpServers', onWarning: options?.onWarning });
   const servers = checkMcpConfig(options);
   const source = new Source(options, servers);
   try {

@@ -17,6 +17,8 @@ import {
   handlersFor,
   unservedActions,
 } from '../call-runner/served-tools.js';
+import { checkOptions, fields, isNonEmptyString, isString, isToolSet } from '../option-checks.js';
+import { checkOwnOptions } from '../session/own-options.js';
 import {
   McpToolSession,
   mcpSessionOptions,
@@ -63,6 +65,18 @@ export interface McpToolServer {
 }
 
 /**
+ * The server's own options, checked at creation (a DefinitionError, as createSession's): a tool
+ * set still a Promise was a TypeError deep inside, a `name` that is not text failed only at the
+ * first client's handshake. The rest are session options, which createSession checks.
+ */
+const OWN = {
+  tools: isToolSet,
+  name: isNonEmptyString,
+  version: isNonEmptyString,
+  instructions: isString,
+};
+
+/**
  * Creates an MCP server for a tool set. Throws as `createSession` does for a host configuration
  * mistake (unknown agent tool, bad language, services), so it shows at start, not on a call.
  */
@@ -84,7 +98,12 @@ class ToolServer implements McpToolServer {
   #served: ServedTools;
   #unserved: readonly string[];
 
-  constructor(options: McpServerOptions) {
+  constructor(given: McpServerOptions) {
+    const options = checkOwnOptions(given, {
+      own: OWN,
+      required: ['tools'],
+      caller: 'createMcpServer',
+    });
     const { tools, name: _n, version: _v, instructions: _i, ...sessionOptions } = options;
     this.#options = options;
     this.#sessionOptions = mcpSessionOptions(sessionOptions);
@@ -110,6 +129,7 @@ class ToolServer implements McpToolServer {
   }
 
   setTools(tools: ToolSet): void {
+    checkOptions(fields({ tools: isToolSet }), { tools }, { caller: 'setTools' });
     // Handlers the new set has no tool for are set aside (the set may have shrunk), not refused.
     const actions = this.#sessionOptions.actions;
     const options =

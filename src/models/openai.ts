@@ -17,6 +17,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { baseUrlProblem } from './base-url.js';
+import { checkOpenAIOptions } from './check-openai-options.js';
 import { ModelError, abortError, asModelError, scrubModelError } from './errors.js';
 
 /** The `openai` package, loaded on a model's first request (not when switchboard is imported). */
@@ -74,7 +75,8 @@ export interface OpenAIModelOptions {
 
 /** Creates a {@link Model} on an OpenAI-compatible Chat Completions endpoint. */
 export function openaiModel(options: OpenAIModelOptions): Model {
-  checkSettings(options);
+  checkOpenAIOptions(options);
+  checkBaseUrl(options);
   const timeoutMs = options.timeoutMs ?? options.timeout ?? 60_000;
   const apiKey = options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'none';
   let made: Promise<OpenAI> | undefined;
@@ -103,36 +105,14 @@ export function openaiModel(options: OpenAIModelOptions): Model {
   };
 }
 
-/** Body fields the adapter writes itself; `extraBody` may not replace them. */
-const OWNED_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'stream_options', 'tools'];
-
-/** Refuses settings no server would accept, naming the option (a host's mistake, at creation). */
-function checkSettings(options: OpenAIModelOptions): void {
-  if (options.client === undefined) {
-    // Without baseURL the client reads OPENAI_BASE_URL (trimmed); '' means its default.
-    const value = options.baseURL ?? process.env['OPENAI_BASE_URL']?.trim();
-    const source = options.baseURL === undefined ? 'OPENAI_BASE_URL' : 'baseURL';
-    const problem = value === undefined || value === '' ? undefined : baseUrlProblem(value, source);
-    if (problem !== undefined) throw new TypeError(`openaiModel: ${problem}`);
-  }
-  const t = options.temperature;
-  if (t !== undefined && !(Number.isFinite(t) && t >= 0 && t <= 2))
-    throw new TypeError(`openaiModel: temperature must be a number from 0 to 2, got ${t}`);
-  for (const key of ['maxTokens', 'maxCompletionTokens'] as const) {
-    const n = options[key];
-    if (n !== undefined && !(Number.isInteger(n) && n > 0))
-      throw new TypeError(`openaiModel: ${key} must be a positive integer, got ${n}`);
-  }
-  const choice = options.toolChoice;
-  if (typeof choice === 'object' && (typeof choice.name !== 'string' || choice.name === ''))
-    throw new TypeError('openaiModel: toolChoice { name } needs a tool name');
-  const owned = OWNED_FIELDS.filter(
-    (k) => options.extraBody !== undefined && Object.hasOwn(options.extraBody, k),
-  );
-  if (owned.length > 0)
-    throw new TypeError(
-      `openaiModel: extraBody cannot set ${owned.map((k) => `"${k}"`).join(', ')} (the adapter writes them)`,
-    );
+/** A base URL the client could not use, named by where it came from (a host's mistake). */
+function checkBaseUrl(options: OpenAIModelOptions): void {
+  if (options.client !== undefined) return;
+  // Without baseURL the client reads OPENAI_BASE_URL (trimmed); '' means its default.
+  const value = options.baseURL ?? process.env['OPENAI_BASE_URL']?.trim();
+  const source = options.baseURL === undefined ? 'OPENAI_BASE_URL' : 'baseURL';
+  const problem = value === undefined || value === '' ? undefined : baseUrlProblem(value, source);
+  if (problem !== undefined) throw new TypeError(`openaiModel: ${problem}`);
 }
 
 function toolChoice(

@@ -9,6 +9,7 @@
  * a verbatim response, `language`/handoff → `session.update`); the caller's transcript lands in
  * the history when the server sends it.
  */
+import { checkAttachOptions } from './check-realtime-options.js';
 import { createSession, restoreSession, turnHostOf } from '../session/create-session.js';
 import { LazySystemValues } from '../session/session-state.js';
 import type { TurnHost } from '../session/turn-host.js';
@@ -53,6 +54,7 @@ const BUSY = {
  * again whenever the agent, language or rendered prompt changes.
  */
 export function attachRealtime(options: AttachRealtimeOptions): RealtimeAttachment {
+  checkAttachOptions(options);
   return new Attachment(options);
 }
 

@@ -3,6 +3,7 @@
  * to a Realtime endpoint (a proxy, Azure, a `ws:` test server), and for the harness. The `openai`
  * package's `OpenAIRealtimeWS` needs no wrapping: it already has this shape.
  */
+import { checkConnectOptions } from './check-realtime-options.js';
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import type { RealtimeConnection, RealtimeSendable } from './types.js';
@@ -106,6 +107,7 @@ export function credentialsIn(options: ConnectRealtimeOptions): string[] {
 export async function connectRealtime(
   options: ConnectRealtimeOptions,
 ): Promise<ClosableRealtimeConnection> {
+  checkConnectOptions(options);
   const socket = new WebSocket(options.url, { headers: { ...options.headers } });
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());

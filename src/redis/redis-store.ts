@@ -27,6 +27,7 @@ import {
 } from './redis-snapshot.js';
 import { parseStoredSnapshot } from '../session/snapshot.js';
 import type { SessionState, SessionStore } from '../session/types.js';
+import { checkStoreOptions } from './check-store-options.js';
 import type { RedisEvalClient, RedisStoreSettings } from './types.js';
 
 export type { RedisEvalClient } from './types.js';
@@ -75,6 +76,7 @@ export class RedisSessionStore implements SessionStore {
 
   /** Connects a client of its own to `options.url` (closed by {@link close}). */
   static async connect(options: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
+    checkStoreOptions(options, true);
     const url = options.url ?? process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
     // Loaded on first use: hosts without Redis never pay for the client's modules.
     const { createClient } = await import('redis');
@@ -110,6 +112,7 @@ export class RedisSessionStore implements SessionStore {
       };
     },
   ) {
+    if (options.owned === undefined) checkStoreOptions(options, false);
     const { owned } = options;
     this.#client =
       owned === undefined
@@ -119,10 +122,10 @@ export class RedisSessionStore implements SessionStore {
     this.#prefix = options.keyPrefix ?? 'switchboard:';
     this.#secret = options.secret;
     this.#settings = {
-      ttlMs: positive(options.ttlSecs ?? 86_400, 'ttlSecs') * 1000,
-      endedTtlMs: positive(options.endedTtlSecs ?? 3_600, 'endedTtlSecs') * 1000,
-      leaseTtlMs: positive(options.leaseTtlMs ?? 10_000, 'leaseTtlMs'),
-      leaseWaitMs: Math.max(0, options.leaseWaitMs ?? 15_000),
+      ttlMs: (options.ttlSecs ?? 86_400) * 1000,
+      endedTtlMs: (options.endedTtlSecs ?? 3_600) * 1000,
+      leaseTtlMs: options.leaseTtlMs ?? 10_000,
+      leaseWaitMs: options.leaseWaitMs ?? 15_000,
       sign: (id, data) => this.#sign(id, data),
       signing: this.#secret !== undefined,
     };
@@ -263,12 +266,4 @@ export class RedisSessionStore implements SessionStore {
       ttlMsFor: (state) => this.ttlMsFor(state),
     });
   }
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0)
-    throw new TypeError(
-      `RedisSessionStore option ${name} must be a positive number, got ${String(value)}`,
-    );
-  return value;
 }

@@ -15,6 +15,8 @@ import { AgentConfigError } from '../agent-format/agent-config.js';
 import { runAgent, type RunAgentOptions } from '../agent-format/run-agent.js';
 import { checkBind, requestRefusal, type RequestGuard } from '../http-guard.js';
 import { HttpProblem, checkContentType, parseAgentRequest, readBody } from './request-body.js';
+import { checkSessionOptions } from '../session/check-options.js';
+import { checkServerOptions } from './check-server-options.js';
 import {
   checkingIntervalMs,
   resolveServerLimits,
@@ -70,8 +72,12 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
-/** Creates (does not start) the server. Throws a RangeError for a bad limit. */
+/**
+ * Creates (does not start) the server. Throws a RangeError for a bad limit, body cap or
+ * `onError`, and a DefinitionError for session options createSession would refuse.
+ */
 export function createAgentServer(options: AgentServerOptions): AgentServer {
+  // Checked before anything is built: each request would otherwise fail alike, as a 500.
   const {
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     onError,
@@ -84,8 +90,13 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     token,
     allowedOrigins,
     ...rest
-  } = options;
-  if (token !== undefined && (typeof token !== 'string' || token.trim() === ''))
+  } = checkServerOptions(options);
+  const runOptions = {
+    ...rest,
+    networkPolicy: rest.networkPolicy ?? { denyPrivateNetworks: true },
+  };
+  checkSessionOptions(runOptions);
+  if (token !== undefined && token.trim() === '')
     throw new TypeError('token must be a non-empty string');
   const guard: RequestGuard = { token, origins: new Set(allowedOrigins ?? []) };
   const limits = resolveServerLimits({
@@ -96,10 +107,6 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     ...(maxConnections === undefined ? {} : { maxConnections }),
     ...(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }),
   });
-  const runOptions = {
-    ...rest,
-    networkPolicy: rest.networkPolicy ?? { denyPrivateNetworks: true },
-  };
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;

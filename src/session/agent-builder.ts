@@ -11,6 +11,8 @@
 import type { ToolSet } from '../definition/types.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import type { Model } from '../models/types.js';
+import { integer, isToolSet as checkToolSet, kindOf } from '../option-checks.js';
+import { isPlainObject } from '../own-data.js';
 import { createSession } from './create-session.js';
 import type { Session, SessionOptions, TurnStream } from './types.js';
 
@@ -75,7 +77,9 @@ function builder(s: Settings): AgentBuilder {
     withModel: (model) => next({ model }),
     maxTurns: (maxTurns) => next({ maxTurns }),
     maxToolCallsPerTurn: (maxToolCallsPerTurn) => next({ maxToolCallsPerTurn }),
-    withOptions: (options) => next({ options: { ...s.options, ...options } }),
+    // Not an object: kept as given, for build() to name (a spread would hide it).
+    withOptions: (options) =>
+      next({ options: isPlainObject(options) ? { ...s.options, ...options } : options }),
     build: () => build(s),
   };
 }
@@ -92,15 +96,16 @@ function build(s: Settings): Agent {
   else if (!isModel(s.model)) problem('withModel', 'expected a Model (an object with stream())');
   if (s.system !== undefined && typeof s.system !== 'string')
     problem('withSystem', 'expected the system prompt as a string');
-  if (s.tools !== undefined && !isToolSet(s.tools))
-    problem('withTools', 'expected a ToolSet (from loadTools)');
+  // The option checks' words (a Promise named as one, a value's kind rather than the value).
+  const sink = { problem, unknownKey: () => undefined };
+  if (s.tools !== undefined) checkToolSet(s.tools, 'withTools', sink);
   for (const [path, value] of [
     ['maxTurns', s.maxTurns],
     ['maxToolCallsPerTurn', s.maxToolCallsPerTurn],
-  ] as const) {
-    if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1))
-      problem(path, `expected a positive integer, got ${JSON.stringify(value) ?? String(value)}`);
-  }
+  ] as const)
+    if (value !== undefined) positiveInteger(value, path, sink);
+  if (s.options !== undefined && !isPlainObject(s.options))
+    problem('withOptions', `expected an object of session options, got ${kindOf(s.options)}`);
   if (issues.length > 0) throw new DefinitionError(issues, `invalid agent "${name}"`);
 
   const extra = s.options ?? {};
@@ -124,19 +129,12 @@ function build(s: Settings): Agent {
   };
 }
 
+const positiveInteger = integer(1);
+
 function isModel(value: unknown): value is Model {
   return (
     value !== null &&
     typeof value === 'object' &&
     typeof (value as { stream?: unknown }).stream === 'function'
-  );
-}
-
-function isToolSet(value: unknown): value is ToolSet {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    (value as { tools?: unknown }).tools instanceof Map &&
-    Array.isArray((value as { warnings?: unknown }).warnings)
   );
 }

@@ -17,6 +17,7 @@ import {
   isJsonData,
   isNonEmptyString,
   isString,
+  isToolSet,
   kindOf,
   MAX_TIMER_MS,
   oneOf,
@@ -32,25 +33,6 @@ import type { SessionOptions } from './types.js';
 export const MAX_TIMER_SECS = 2_147_483;
 
 const isModel = withMethods('a Model (e.g. openaiModel({ model }))', 'stream');
-
-const isToolSet: Check = (value, path, sink) => {
-  const tools: unknown = (value as { tools?: unknown } | null | undefined)?.tools;
-  if (tools instanceof Map) return;
-  if (typeof value === 'string') {
-    const quoted = JSON.stringify(value);
-    sink.problem(
-      path,
-      `expected a ToolSet, got the path ${quoted}: load it first with await loadTools(${quoted})`,
-    );
-    return;
-  }
-  const hint = Array.isArray(tools)
-    ? ": this is a tools file's content; pass it through `await loadTools(...)` first"
-    : kindOf(value).startsWith('a Promise')
-      ? ': `await` the loadTools(...) call'
-      : ' (from `await loadTools(...)`)';
-  sink.problem(path, `expected a ToolSet, got ${kindOf(value)}${hint}`);
-};
 
 const ANY: Check = () => undefined;
 const toolDefaults = recordOf(recordOf(ANY));
@@ -144,6 +126,9 @@ const checkShape = fields(SHAPE, {
   tools: 'a ToolSet from await loadTools(…)',
   model: 'a Model such as openaiModel({ model }) or a ScriptedModel',
 });
+
+/** The names of the session's options (a caller handing options on tells its own from these). */
+export const SESSION_OPTION_NAMES: ReadonlySet<string> = new Set(Object.keys(SHAPE));
 
 /** Checks every option's shape, then that `agent` and the agents' tools name what exists. */
 export function checkOptionShapes(options: unknown, sink: CheckSink): void {

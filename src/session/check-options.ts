@@ -9,6 +9,7 @@ import { checkStaticValue } from '../definition/resolve.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { checkMustache } from '../expressions/mustache.js';
 import { canonicalLanguage } from '../handlers/context-handler.js';
+import { warnOnce } from '../option-checks.js';
 import { checkCommands } from './check-commands.js';
 import { checkOptionShapes } from './check-option-shapes.js';
 import { checkServicesAndActions } from './check-services.js';
@@ -73,20 +74,7 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
   return { language, ...(languages !== undefined ? { languages } : {}) };
 }
 
-/** Warnings already shown by {@link warnOnce} (bounded: names come from definitions). */
-const shown = new Set<string>();
-const MAX_SHOWN = 1000;
-
-/**
- * Default `onWarning`: a process warning, each once per process (a server that makes a session per
- * call would otherwise repeat it on every call).
- */
-export function warnOnce(issue: DefinitionIssue): void {
-  const text = `${issue.path}: ${issue.message}`;
-  if (shown.has(text)) return;
-  if (shown.size < MAX_SHOWN) shown.add(text);
-  process.emitWarning(text, { code: `SWITCHBOARD_${issue.code.toUpperCase()}` });
-}
+export { warnOnce };
 
 function checkToolDefaults(
   options: SessionOptions,

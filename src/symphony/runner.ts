@@ -12,6 +12,7 @@ import { runPipeline } from './pipeline-run.js';
 import { failure, type Delegator, type ModelChoice, type SymphonyRuntime } from './runtime.js';
 import { runTeam } from './team-run.js';
 import { checkActions } from './tools.js';
+import { checkSymphonyOptions } from './check-symphony-options.js';
 import type { AgentResult, PipelineResult, SymphonyAgent, SymphonyConfig } from './types.js';
 
 type Named<T> = Readonly<Record<string, T>> | ReadonlyMap<string, T>;
@@ -68,6 +69,7 @@ export interface Symphony {
 }
 
 export function createSymphony(options: SymphonyOptions): Symphony {
+  checkSymphonyOptions(options);
   const { config } = options;
   const actions = toMap(options.actions, 'actions');
   const delegators = toMap(options.delegators, 'delegators');

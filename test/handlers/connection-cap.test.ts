@@ -5,7 +5,7 @@
  * beyond it queue on the warm connections, and a queued call still ends at its deadline and is
  * never sent afterwards.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { DefinitionError } from '../../src/errors.js';
 import {
@@ -133,8 +133,32 @@ describe('connection cap per origin', () => {
 
   it('bad caps are host configuration errors', async () => {
     expect(() => createConnectionPools({ connectionsPerOrigin: 0 })).toThrow(
-      /connectionsPerOrigin must be a whole number from 1 to 10000, got 0/,
+      new TypeError(
+        'createConnectionPools: connectionsPerOrigin: expected an integer from 1 to 10000, got 0',
+      ),
     );
+    expect(() =>
+      createConnectionPools({ connectionsPerOrigin: '4' } as unknown as {
+        connectionsPerOrigin: number;
+      }),
+    ).toThrow(
+      new TypeError(
+        'createConnectionPools: connectionsPerOrigin: expected an integer from 1 to 10000, got a string',
+      ),
+    );
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const pools = createConnectionPools({ connectionPerOrigin: 2 } as never);
+      expect(emit.mock.calls).toEqual([
+        [
+          'connectionPerOrigin: is not a known option (did you mean `connectionsPerOrigin`?); it is ignored',
+          { code: 'SWITCHBOARD_UNKNOWN_OPTION' },
+        ],
+      ]);
+      await pools.closeAll();
+    } finally {
+      emit.mockRestore();
+    }
     const tools = await loadTools([
       {
         type: 'endpoint',

@@ -125,13 +125,61 @@ describe('openaiModel settings reach the request body', () => {
 
   it('refuses settings no server accepts, naming the option', () => {
     const make = (s: Partial<OpenAIModelOptions>) => () => openaiModel({ model: 'm', ...s });
-    expect(make({ temperature: 3 })).toThrow(/temperature must be a number from 0 to 2/);
-    expect(make({ maxTokens: 0 })).toThrow(/maxTokens must be a positive integer/);
-    expect(make({ maxCompletionTokens: 1.5 })).toThrow(/maxCompletionTokens/);
-    expect(make({ toolChoice: { name: '' } })).toThrow(/toolChoice/);
-    expect(make({ extraBody: { messages: [], stream: false } })).toThrow(
-      /extraBody cannot set "messages", "stream"/,
+    const refused = (s: Record<string, unknown>, message: string): void =>
+      expect(make(s as Partial<OpenAIModelOptions>)).toThrow(new TypeError(message));
+    refused({ temperature: 3 }, 'openaiModel: temperature: expected a number from 0 to 2, got 3');
+    refused(
+      { maxTokens: 0 },
+      'openaiModel: maxTokens: expected an integer from 1 to any size, got 0',
     );
+    refused(
+      { maxCompletionTokens: 1.5 },
+      'openaiModel: maxCompletionTokens: expected an integer from 1 to any size, got 1.5',
+    );
+    refused(
+      { toolChoice: { name: '' } },
+      'openaiModel: toolChoice.name: expected a non-empty string, got an empty string',
+    );
+    refused(
+      { extraBody: { messages: [], stream: false } },
+      'openaiModel: extraBody: cannot set "messages", "stream" (the adapter writes them)',
+    );
+  });
+
+  it('checks every option when created: each wrong one named, never its value', () => {
+    const make = (s: Record<string, unknown>) => () =>
+      openaiModel(s as unknown as OpenAIModelOptions);
+    // Each was accepted: the first call failed, waited 0 ms, or let the server choose.
+    expect(make({})).toThrow(new TypeError('openaiModel: model: is required'));
+    expect(make({ model: 'm', timeoutMs: '5000', toolChoice: 'requierd', apiKey: 42 })).toThrow(
+      new TypeError(
+        'openaiModel: timeoutMs: must be a number of milliseconds above 0 and at most 2147483647; toolChoice: expected "auto" or "none" or "required", got a string (did you mean `required`?); apiKey: expected a string, got a number',
+      ),
+    );
+    expect(make({ model: 'm', maxRetries: -1, parallelToolCalls: 'yes' })).toThrow(
+      new TypeError(
+        'openaiModel: maxRetries: expected an integer from 0 to any size, got -1; parallelToolCalls: expected true or false, got a string',
+      ),
+    );
+    expect(make({ model: 'm', apiKey: 'sk-secret', baseURL: 7 })).toThrow(
+      /^openaiModel: baseURL: expected a non-empty string, got a number$/,
+    );
+  });
+
+  it('an unknown option is a process warning naming the nearest one; a correct model is made', () => {
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const model = openaiModel({ model: 'm', apiKey: 'k', temprature: 0.2 } as OpenAIModelOptions);
+      expect(model.name).toBe('openai:m');
+      expect(emit.mock.calls).toEqual([
+        [
+          'temprature: is not a known option (did you mean `temperature`?); it is ignored',
+          { code: 'SWITCHBOARD_UNKNOWN_OPTION' },
+        ],
+      ]);
+    } finally {
+      emit.mockRestore();
+    }
   });
 
   it('refuses a base URL that is not an http(s) URL, naming where it came from', () => {

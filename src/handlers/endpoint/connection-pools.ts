@@ -19,6 +19,7 @@
  */
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../../lazy-deps.js';
+import { checkOptions, fields, integer } from '../../option-checks.js';
 import type { NetworkPolicy } from './service-config.js';
 import { systemResolver } from './network-policy.js';
 import { PendingConnects } from './pending-connects.js';
@@ -98,16 +99,16 @@ export function cappedFactory(
   };
 }
 
+/** A host mistake is a TypeError naming the option; an unknown key a warning. */
+const POOLS_OPTIONS = fields({ connectionsPerOrigin: integer(1, MAX_CONNECTIONS_PER_ORIGIN) });
+
 /**
  * Creates a separate set of shared pools (a host running several tenants, or a test that wants
  * its own sockets). Most hosts use {@link connectionPools}, the process-wide default.
  */
 export function createConnectionPools(options: ConnectionPoolsOptions = {}): ConnectionPools {
+  checkOptions(POOLS_OPTIONS, options, { caller: 'createConnectionPools', error: 'type' });
   const perOrigin = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
-  if (!Number.isInteger(perOrigin) || perOrigin < 1 || perOrigin > MAX_CONNECTIONS_PER_ORIGIN)
-    throw new TypeError(
-      `createConnectionPools: connectionsPerOrigin must be a whole number from 1 to ${MAX_CONNECTIONS_PER_ORIGIN}, got ${String(perOrigin)}`,
-    );
   const pools = new Map<string, SharedPool & { readonly agent: Agent }>();
   const drain = async (how: 'close' | 'destroy'): Promise<void> => {
     const drained = [...pools.values()];

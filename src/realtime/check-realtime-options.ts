@@ -1,0 +1,50 @@
+/**
+ * attachRealtime's and connectRealtime's own options, checked when they are called (a
+ * DefinitionError, as createSession's for the nested `session` options): a missing connection or
+ * `session` was a TypeError reading `credentials` or `tools`, a string `transcriptWaitMs` or a
+ * non-text header was accepted and failed later (or never waited).
+ */
+import {
+  arrayOf,
+  checkOptions,
+  fields,
+  integer,
+  isFunction,
+  isNonEmptyString,
+  isPlainObjectCheck,
+  isString,
+  MAX_TIMER_MS,
+  recordOf,
+  withMethods,
+} from '../option-checks.js';
+
+const ATTACH = fields(
+  {
+    connection: withMethods('a Realtime connection (connectRealtime(...))', 'send', 'on'),
+    // Its fields are the session's: createSession checks them.
+    session: isPlainObjectCheck('session options'),
+    // restoreSession checks the state itself.
+    state: isPlainObjectCheck('a session state (session.toJSON())'),
+    transcriptionModel: isNonEmptyString,
+    transcriptWaitMs: integer(0, MAX_TIMER_MS),
+    credentials: arrayOf(isString),
+    onServerError: isFunction,
+  },
+  ['connection', 'session'],
+);
+
+const CONNECT = fields({ url: isNonEmptyString, headers: recordOf(isString) }, ['url']);
+
+/** Throws a DefinitionError naming each wrong option of attachRealtime. */
+export function checkAttachOptions(options: unknown): void {
+  checkOptions(ATTACH, options, {
+    caller: 'attachRealtime',
+    onWarning: (options as { session?: { onWarning?: () => void } } | undefined)?.session
+      ?.onWarning,
+  });
+}
+
+/** Throws a DefinitionError naming each wrong option of connectRealtime, before connecting. */
+export function checkConnectOptions(options: unknown): void {
+  checkOptions(CONNECT, options, { caller: 'connectRealtime' });
+}

@@ -1,0 +1,67 @@
+// RedisSessionStore checks its options in the constructor and in connect(), before connecting:
+// no Redis is needed to see them refused.
+import { describe, expect, it, vi } from 'vitest';
+import { RedisSessionStore, type RedisSessionStoreOptions } from '../../src/entries/redis.js';
+
+type Loose = Record<string, unknown>;
+const client = { eval: () => Promise.resolve(null) };
+const construct = (options: Loose) => () =>
+  new RedisSessionStore(options as unknown as RedisSessionStoreOptions & { client: typeof client });
+
+describe('RedisSessionStore options', () => {
+  it.each<[string, Loose, string]>([
+    [
+      'a string TTL (was refused as "got 5")',
+      { client, ttlSecs: '5' },
+      'RedisSessionStore: ttlSecs: expected a number above 0, got a string',
+    ],
+    [
+      'an empty secret (an unset variable: signing with an empty key)',
+      { client, secret: '' },
+      'RedisSessionStore: secret: expected a non-empty string, got an empty string',
+    ],
+    [
+      'a negative lease wait (was taken as 0)',
+      { client, leaseWaitMs: -1 },
+      'RedisSessionStore: leaseWaitMs: expected a number from 0 to 2147483647, got -1',
+    ],
+    ['no client', { ttlSecs: 5 }, 'RedisSessionStore: client: is required'],
+    [
+      'a client that is none',
+      { client: 'redis://localhost' },
+      'RedisSessionStore: client: expected a connected node-redis client, got a string',
+    ],
+  ])('the constructor refuses %s', (_name, options, message) => {
+    expect(construct(options)).toThrow(new TypeError(message));
+  });
+
+  it('connect() refuses wrong options before connecting, every one at once', async () => {
+    await expect(
+      RedisSessionStore.connect({
+        url: 6379,
+        leaseTtlMs: 0,
+      } as unknown as RedisSessionStoreOptions),
+    ).rejects.toThrow(
+      new TypeError(
+        'RedisSessionStore.connect: url: expected a non-empty string, got a number; leaseTtlMs: expected a number above 0 and at most 2147483647, got 0',
+      ),
+    );
+  });
+
+  it('an unknown key is a process warning naming the nearest option; correct options construct', () => {
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      expect(
+        construct({ client, ttl: 60, ttlSecs: 60, keyPrefix: 'x:', leaseWaitMs: 0 }),
+      ).not.toThrow();
+      expect(emit.mock.calls).toEqual([
+        [
+          'ttl: is not a known option (did you mean `ttlSecs`?); it is ignored',
+          { code: 'SWITCHBOARD_UNKNOWN_OPTION' },
+        ],
+      ]);
+    } finally {
+      emit.mockRestore();
+    }
+  });
+});
