@@ -38,7 +38,7 @@ function issuesOf(create: Create, options: Loose): string[] {
 describe.each(adapters)('%s checks its own options at creation', (caller, create) => {
   it('a tool set still a Promise (was a TypeError reading `values`)', () => {
     expect(issuesOf(create, { tools: loadTools([]) })).toEqual([
-      'tools: expected a tool set, got a Promise (missing `await`?): `await` the loadTools(...) call',
+      'tools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
     ]);
   });
 

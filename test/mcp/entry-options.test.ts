@@ -40,7 +40,7 @@ describe('createMcpServer checks its own options at creation', () => {
       'a tool set still a Promise (was a TypeError reading `values`)',
       { tools: loadTools([]) },
       [
-        'tools: expected a tool set, got a Promise (missing `await`?): `await` the loadTools(...) call',
+        'tools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
       ],
     ],
     ['no tools', {}, ['tools: is required']],
@@ -62,7 +62,7 @@ describe('createMcpServer checks its own options at creation', () => {
     expect(
       await issuesOf(() => made.setTools(loadTools([]) as never), 'invalid setTools options'),
     ).toEqual([
-      'tools: expected a tool set, got a Promise (missing `await`?): `await` the loadTools(...) call',
+      'tools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
     ]);
     expect([...made.tools.tools.keys()]).toEqual(['note']);
     await made.close();
@@ -100,7 +100,7 @@ describe('connectMcpServers checks its options before starting any server', () =
         'invalid connectMcpServers options',
       ),
     ).toEqual([
-      'tools: expected a tool set, got a Promise (missing `await`?): `await` the loadTools(...) call',
+      'tools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
       'actions.book: expected a function, got a string',
       'secrets: expected a SecretSet, got a string',
       'connectTimeoutMs: expected an integer from 1 to 2147483647, got a string',

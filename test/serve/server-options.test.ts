@@ -46,9 +46,13 @@ describe('createAgentServer checks its options when it is created', () => {
     [
       'a tool set still a Promise',
       { tools: loadTools([]) },
-      'tools: expected a tool set, got a Promise (missing `await`?): `await` the loadTools(...) call',
+      'tools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
     ],
-    ['no model', { model: undefined }, 'model: is required'],
+    [
+      'no model',
+      { model: undefined },
+      'model: is required: a Model such as openaiModel({ model }) or a ScriptedModel',
+    ],
     [
       'a model name for a model',
       { model: 'gpt-4o' },

@@ -141,7 +141,7 @@ describe('createAgent', () => {
       err = e;
     }
     expect(messagesOf(err)).toEqual([
-      'withTools: expected a tool set, got a Promise (missing `await`?): `await` the loadTools(...) call',
+      'withTools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
       'maxTurns: expected an integer from 1 to any size, got a string',
       'withOptions: expected an object of session options, got a string',
     ]);
