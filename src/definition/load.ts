@@ -28,7 +28,7 @@ import { resolveDefinition } from './resolve.js';
 import { lintWorkflows } from './workflow/lint-workflows.js';
 import { definitionSchemas } from './schema.js';
 import type { ToolDefinition, ToolSet } from './types.js';
-import { fields, integer, isBoolean, isString } from '../option-checks.js';
+import { checkOptions, fields, integer, isBoolean, isString } from '../option-checks.js';
 import { ValidatorFactory } from './validator.js';
 
 /** Options of {@link loadTools}. */
@@ -44,22 +44,8 @@ export interface LoadToolsOptions {
   readonly maxFileBytes?: number;
 }
 
-const checkLoadOptionsShape = fields({
-  file: isString,
-  strict: isBoolean,
-  maxFileBytes: integer(1),
-});
-
-/** A wrong option is a TypeError naming it; an unknown one a process warning (it is ignored). */
-function checkLoadOptions(options: unknown): void {
-  const problems: string[] = [];
-  checkLoadOptionsShape(options, 'options', {
-    problem: (path, message) => problems.push(`${path}: ${message}`),
-    unknownKey: (path, message) =>
-      process.emitWarning(`loadTools ${path}: ${message}`, { code: 'SWITCHBOARD_UNKNOWN_OPTION' }),
-  });
-  if (problems.length > 0) throw new TypeError(`loadTools: ${problems.join('; ')}`);
-}
+/** A wrong option is a TypeError naming it; an unknown one a warning (it is ignored). */
+const LOAD_OPTIONS = fields({ file: isString, strict: isBoolean, maxFileBytes: integer(1) });
 
 /** Options of {@link readToolsFile}. */
 export interface ReadToolsFileOptions {
@@ -80,7 +66,7 @@ export async function loadTools(
   source: string | unknown,
   options: LoadToolsOptions = {},
 ): Promise<ToolSet> {
-  checkLoadOptions(options);
+  checkOptions(LOAD_OPTIONS, options, { caller: 'loadTools', error: 'type' });
   if (typeof source === 'string') {
     const file = options.file ?? source;
     const value = await readToolsFile(source, {

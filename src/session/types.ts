@@ -1,6 +1,6 @@
 /**
  * Public types of the session engine (docs/session.md): options, events, traces, turn results, state.
- * About 450 lines: the session's public types in one place (options, events, traces, results),
+ * About 470 lines: the session's public types in one place (options, events, traces, results),
  * as a host reads them; service and network types live with the handlers.
  */
 import type { Dispatcher } from 'undici';

@@ -7,10 +7,10 @@ import { DefinitionError } from '../../src/errors.js';
 describe('loadTools options', () => {
   it('a wrong option is a TypeError naming it', async () => {
     await expect(loadTools([], { strict: 'yes' } as never)).rejects.toThrow(
-      new TypeError('loadTools: options.strict: expected true or false, got a string'),
+      new TypeError('loadTools: strict: expected true or false, got a string'),
     );
     await expect(loadTools([], { maxFileBytes: 0 })).rejects.toThrow(
-      'loadTools: options.maxFileBytes: expected an integer from 1 to any size, got 0',
+      'loadTools: maxFileBytes: expected an integer from 1 to any size, got 0',
     );
   });
 
@@ -19,7 +19,7 @@ describe('loadTools options', () => {
     try {
       expect((await loadTools([], { strcit: true } as never)).tools.size).toBe(0);
       expect(warn).toHaveBeenCalledWith(
-        'loadTools options.strcit: is not a known option (did you mean `strict`?); it is ignored',
+        'strcit: is not a known option (did you mean `strict`?); it is ignored',
         { code: 'SWITCHBOARD_UNKNOWN_OPTION' },
       );
     } finally {
