@@ -14,7 +14,12 @@ import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { McpHttpListener, McpHttpOptions } from '../../src/mcp/server-http.js';
 import { launchChromium } from '../studio/browser-harness.js';
-import { startLoopbackApi, toolDefinitions, type LoopbackApi } from './server-helpers.js';
+import {
+  startLoopbackApi,
+  toolDefinitions,
+  type LoopbackApi,
+  INITIALIZE_BODY,
+} from './server-helpers.js';
 
 /** The page's server: its origin is a loopback one (`http://localhost:<port>`), allowed by default. */
 let pageServer: Server;
@@ -228,16 +233,7 @@ describe('MCP over HTTP: the CORS preflight', () => {
           accept: 'application/json, text/event-stream',
           ...headers,
         },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 't', version: '1' },
-          },
-        }),
+        body: INITIALIZE_BODY,
       });
     const ok = await init({ authorization: 'Bearer t0ken' });
     expect(ok.status).toBe(200);

@@ -152,3 +152,15 @@ export function textOf(result: unknown, index = 0): string {
   const content = (result as { content: { type: string; text?: string }[] }).content;
   return content[index]?.text ?? '';
 }
+
+/** A JSON-RPC `initialize` request's body, as a client's first POST sends it. */
+export const INITIALIZE_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 't', version: '1' },
+  },
+});

@@ -10,7 +10,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer, type McpToolServer } from '../../src/mcp/server.js';
 import { serveMcpHttp, type McpHttpListener } from '../../src/mcp/server-http.js';
-import { startLoopbackApi, textOf, toolDefinitions, type LoopbackApi } from './server-helpers.js';
+import {
+  startLoopbackApi,
+  textOf,
+  toolDefinitions,
+  type LoopbackApi,
+  INITIALIZE_BODY,
+} from './server-helpers.js';
 
 let api: LoopbackApi;
 let server: McpToolServer;
@@ -82,20 +88,7 @@ async function rpc(
 }
 
 async function rawSession(url = listener.url): Promise<string> {
-  const init = await rpc(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      },
-    }),
-    undefined,
-    url,
-  );
+  const init = await rpc(INITIALIZE_BODY, undefined, url);
   const sid = init.sid!;
   await rpc(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sid, url);
   return sid;
@@ -144,18 +137,7 @@ describe('MCP server: hostile input', () => {
 
   it('refuses sessions past maxSessions with 503, and takes new ones once some close', async () => {
     const sids = [await rawSession(), await rawSession(), await rawSession()];
-    const over = await rpc(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
-    );
+    const over = await rpc(INITIALIZE_BODY);
     expect(over.status).toBe(503);
     expect(server.sessions).toBe(3);
     for (const sid of sids) await closeRaw(sid);
@@ -221,16 +203,7 @@ describe('MCP server: hostile input', () => {
       },
     });
     try {
-      const init = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      });
+      const init = INITIALIZE_BODY;
       const answers = await Promise.all(
         Array.from({ length: 6 }, () =>
           rpc(init, undefined, l.url).then((a) => {

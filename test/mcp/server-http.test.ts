@@ -11,7 +11,13 @@ import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer, type McpToolServer } from '../../src/mcp/server.js';
 import type { McpHttpListener } from '../../src/mcp/server-http.js';
 import { MAX_MCP_HISTORY } from '../../src/mcp/server-session.js';
-import { startLoopbackApi, textOf, toolDefinitions, type LoopbackApi } from './server-helpers.js';
+import {
+  startLoopbackApi,
+  textOf,
+  toolDefinitions,
+  type LoopbackApi,
+  INITIALIZE_BODY,
+} from './server-helpers.js';
 
 let api: LoopbackApi;
 const open: { close(): Promise<void> }[] = [];
@@ -237,16 +243,7 @@ describe('MCP over HTTP: who may call', () => {
         accept: 'application/json, text/event-stream',
         ...headers,
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
+      body: INITIALIZE_BODY,
     });
 
   it('refuses a client without the bearer token, and serves one with it', async () => {
