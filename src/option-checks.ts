@@ -59,7 +59,10 @@ export const isNonEmptyString: Check = expected(
 
 /** An integer from `min` to `max`. */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): Check {
-  const what = `an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}`;
+  const what =
+    max === Number.MAX_SAFE_INTEGER
+      ? `an integer of at least ${min}`
+      : `an integer from ${min} to ${max}`;
   return (value, path, sink) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
       sink.problem(path, `expected ${what}, got ${describeNumber(value)}`);

@@ -10,7 +10,7 @@ describe('loadTools options', () => {
       new TypeError('loadTools: strict: expected true or false, got a string'),
     );
     await expect(loadTools([], { maxFileBytes: 0 })).rejects.toThrow(
-      'loadTools: maxFileBytes: expected an integer from 1 to any size, got 0',
+      'loadTools: maxFileBytes: expected an integer of at least 1, got 0',
     );
   });
 

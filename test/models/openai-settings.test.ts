@@ -128,13 +128,10 @@ describe('openaiModel settings reach the request body', () => {
     const refused = (s: Record<string, unknown>, message: string): void =>
       expect(make(s as Partial<OpenAIModelOptions>)).toThrow(new TypeError(message));
     refused({ temperature: 3 }, 'openaiModel: temperature: expected a number from 0 to 2, got 3');
-    refused(
-      { maxTokens: 0 },
-      'openaiModel: maxTokens: expected an integer from 1 to any size, got 0',
-    );
+    refused({ maxTokens: 0 }, 'openaiModel: maxTokens: expected an integer of at least 1, got 0');
     refused(
       { maxCompletionTokens: 1.5 },
-      'openaiModel: maxCompletionTokens: expected an integer from 1 to any size, got 1.5',
+      'openaiModel: maxCompletionTokens: expected an integer of at least 1, got 1.5',
     );
     refused(
       { toolChoice: { name: '' } },
@@ -158,7 +155,7 @@ describe('openaiModel settings reach the request body', () => {
     );
     expect(make({ model: 'm', maxRetries: -1, parallelToolCalls: 'yes' })).toThrow(
       new TypeError(
-        'openaiModel: maxRetries: expected an integer from 0 to any size, got -1; parallelToolCalls: expected true or false, got a string',
+        'openaiModel: maxRetries: expected an integer of at least 0, got -1; parallelToolCalls: expected true or false, got a string',
       ),
     );
     expect(make({ model: 'm', apiKey: 'sk-secret', baseURL: 7 })).toThrow(

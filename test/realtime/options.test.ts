@@ -64,7 +64,7 @@ describe('attachRealtime checks its options when called', () => {
 
   it("the session's own options are still createSession's", () => {
     expect(issuesOf(attach({ connection, session: { tools, maxCalls: '2' } }))).toEqual([
-      'maxCalls: expected an integer from 1 to any size, got a string',
+      'maxCalls: expected an integer of at least 1, got a string',
     ]);
   });
 

@@ -24,7 +24,7 @@ describe('createAgentServer checks its options when it is created', () => {
     [
       'a string body cap',
       { maxBodyBytes: '100' },
-      'createAgentServer: maxBodyBytes: expected an integer from 1 to any size, got a string',
+      'createAgentServer: maxBodyBytes: expected an integer of at least 1, got a string',
     ],
     [
       'a string timeout (was "got 3")',
@@ -61,7 +61,7 @@ describe('createAgentServer checks its options when it is created', () => {
     [
       'a string round count',
       { maxToolRounds: '3' },
-      'maxToolRounds: expected an integer from 1 to any size, got a string',
+      'maxToolRounds: expected an integer of at least 1, got a string',
     ],
   ])(
     'a session option: %s is a DefinitionError at creation, not a 500 per request',
@@ -76,7 +76,7 @@ describe('createAgentServer checks its options when it is created', () => {
 
   it('every wrong own option at once; an unknown key is a warning naming the nearest one', async () => {
     expect((refusal({ maxBodyBytes: 0, maxConnections: 1.5 }) as Error).message).toBe(
-      'createAgentServer: maxBodyBytes: expected an integer from 1 to any size, got 0; maxConnections: expected an integer from 1 to any size, got 1.5',
+      'createAgentServer: maxBodyBytes: expected an integer of at least 1, got 0; maxConnections: expected an integer of at least 1, got 1.5',
     );
     const warnings: string[] = [];
     const server = createAgentServer(

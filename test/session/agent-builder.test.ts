@@ -126,8 +126,8 @@ describe('createAgent', () => {
       'createAgent(name): the agent needs a name (a non-empty string)',
       'withModel: no model: call withModel(model)',
       'withSystem: expected the system prompt as a string',
-      'maxTurns: expected an integer from 1 to any size, got 0',
-      'maxToolCallsPerTurn: expected an integer from 1 to any size, got 1.5',
+      'maxTurns: expected an integer of at least 1, got 0',
+      'maxToolCallsPerTurn: expected an integer of at least 1, got 1.5',
     ]);
     // As a JavaScript host may: a tool set not awaited, a count as text, options as a word.
     try {
@@ -142,7 +142,7 @@ describe('createAgent', () => {
     }
     expect(messagesOf(err)).toEqual([
       'withTools: expected a ToolSet, got a Promise (missing `await`?): `await` the loadTools(...) call',
-      'maxTurns: expected an integer from 1 to any size, got a string',
+      'maxTurns: expected an integer of at least 1, got a string',
       'withOptions: expected an object of session options, got a string',
     ]);
     // The session's own checks run at build() too: an action for no tool.

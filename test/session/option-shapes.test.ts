@@ -61,17 +61,13 @@ describe('every option has its shape checked at createSession', () => {
     [
       'a string round count',
       { maxToolRounds: '3' },
-      'maxToolRounds: expected an integer from 1 to any size, got a string',
+      'maxToolRounds: expected an integer of at least 1, got a string',
     ],
-    [
-      'no rounds',
-      { maxToolRounds: 0 },
-      'maxToolRounds: expected an integer from 1 to any size, got 0',
-    ],
+    ['no rounds', { maxToolRounds: 0 }, 'maxToolRounds: expected an integer of at least 1, got 0'],
     [
       'a fractional call cap',
       { maxCalls: 2.5 },
-      'maxCalls: expected an integer from 1 to any size, got 2.5',
+      'maxCalls: expected an integer of at least 1, got 2.5',
     ],
     [
       'a misspelt speech mode',
@@ -97,7 +93,7 @@ describe('every option has its shape checked at createSession', () => {
     [
       'a limit below 1',
       { limits: { maxArgumentBytes: -1 } },
-      'limits.maxArgumentBytes: expected an integer from 1 to any size, got -1',
+      'limits.maxArgumentBytes: expected an integer of at least 1, got -1',
     ],
     [
       'a bridge threshold',
@@ -127,7 +123,7 @@ describe('every option has its shape checked at createSession', () => {
   it('reports every wrong option at once, and checks restoreSession the same way', () => {
     const patch = { maxToolRounds: -1, onTurn: 3, modelId: 7 };
     const expected = [
-      'maxToolRounds: expected an integer from 1 to any size, got -1',
+      'maxToolRounds: expected an integer of at least 1, got -1',
       'onTurn: expected a function, got a number',
       'modelId: expected a non-empty string, got a number',
     ];
@@ -167,7 +163,7 @@ describe('every option has its shape checked at createSession', () => {
       }),
     ).toEqual([
       'agents.front.prompt: is required',
-      'agents.back.maxCalls: expected an integer from 1 to any size, got 0',
+      'agents.back.maxCalls: expected an integer of at least 1, got 0',
       'agents.back.tools: expected an array, got a string',
     ]);
     expect(issuesOf({ agents: { front: { prompt: 'p', tools: ['nots'] } } })).toEqual([
