@@ -51,10 +51,15 @@ export function originAllowed(
 /** The `Authorization` header carries `Bearer <token>` (compared in constant time). */
 export function bearerMatches(header: string | undefined, token: string): boolean {
   const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (m === null) return false;
-  const got = Buffer.from(m[1]!.trim());
-  const want = Buffer.from(token);
-  return got.length === want.length && timingSafeEqual(got, want);
+  return m !== null && tokenMatches(m[1]!.trim(), token);
+}
+
+/** Two secrets compared in constant time. */
+export function tokenMatches(got: string | undefined, token: string): boolean {
+  if (got === undefined) return false;
+  const a = Buffer.from(got);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The guard's settings: see {@link requestRefusal}. */

@@ -16,7 +16,8 @@ import { readBody } from '../serve/request-body.js';
 import { explainCall } from './explain.js';
 import { listFixtures, runFixtureForStudio, sessionTimeline } from './fixture-runs.js';
 import type { DoubleExchange } from './protocol.js';
-import { guardRequest, studioHosts } from './request-guard.js';
+import { checkBind, tokenMatches } from '../http-guard.js';
+import { guardRequest, guardToken, studioHosts, tokenCookie } from './request-guard.js';
 import { StudioProblem } from './studio-problem.js';
 import { StudioSession, type StudioSessionOptions } from './studio-session.js';
 import { issueView, toolViews } from './tool-view.js';
@@ -50,6 +51,12 @@ export interface StudioOptions {
   readonly fixturesDir: string;
   /** Default `127.0.0.1`. */
   readonly host?: string;
+  /**
+   * A secret every request must carry (the page gets it as a cookie by opening `url`, which
+   * then ends in `?token=…`). Required to listen on an address that is not loopback: anyone who
+   * reaches the page can run the tools with the services' credentials.
+   */
+  readonly token?: string;
   /** Default 0 (any free port). */
   readonly port?: number;
   /** The built page. Default the package's `dist/studio/ui/`. */
@@ -64,6 +71,7 @@ export interface Studio {
 
 /** Starts the studio; resolves once it listens. */
 export async function startStudio(o: StudioOptions): Promise<Studio> {
+  checkBind('serving the studio', o.host ?? '127.0.0.1', o.token);
   const assets = o.assetsDir ?? fileURLToPath(new URL('./ui/', import.meta.url));
   const clients = new Set<ServerResponse>();
   let session: StudioSession | undefined;
@@ -95,6 +103,7 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
   const live = session;
   const host = o.host ?? '127.0.0.1';
   let hosts = new Set<string>();
+  let port = 0;
 
   const api = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<unknown> => {
     const body = req.method === 'POST' ? parseJson(await readBody(req, MAX_BODY_BYTES)) : {};
@@ -194,7 +203,22 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     guardRequest(req, hosts);
-    const path = new URL(req.url ?? '/', 'http://studio').pathname;
+    const url = new URL(req.url ?? '/', 'http://studio');
+    const path = url.pathname;
+    const given = url.searchParams.get('token');
+    if (o.token !== undefined && req.method === 'GET' && given !== null) {
+      // The printed URL: its token becomes the page's cookie, and the address bar loses it.
+      if (!tokenMatches(given, o.token))
+        throw new StudioProblem(401, 'unauthorized', "this is not the studio's token");
+      res.writeHead(303, {
+        location: path,
+        'set-cookie': `${tokenCookie(port)}=${encodeURIComponent(o.token)}; HttpOnly; SameSite=Strict; Path=/`,
+        'cache-control': 'no-store',
+      });
+      res.end();
+      return;
+    }
+    guardToken(req, o.token, port);
     if (path.startsWith('/api/')) {
       const answer = await api(req, res, path);
       if (answer !== undefined) send(res, 200, answer);
@@ -241,11 +265,12 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
     server.once('error', fail);
     server.listen(o.port ?? 0, host, () => ok());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   hosts = studioHosts({ host, port });
   const shown = host.includes(':') ? `[${host}]` : host;
+  const query = o.token === undefined ? '' : `?token=${encodeURIComponent(o.token)}`;
   return {
-    url: `http://${shown}:${port}/`,
+    url: `http://${shown}:${port}/${query}`,
     close: async () => {
       for (const c of clients) c.end();
       clients.clear();

@@ -30,6 +30,9 @@ describe('switchboard studio (the command)', () => {
     const missing = await cliInProcess(['studio', 'no-such-tools.json']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no-such-tools.json');
+    const empty = await cliInProcess(['studio', '--token', ' ']);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('--token must not be empty');
   });
 
   it('prints its address, and stops cleanly on SIGTERM', async () => {

@@ -3,10 +3,12 @@
  * shell: it reads the options, loads the tools and starts the studio's server, which lives in
  * src/studio and loads only for this command.
  */
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remoteModel } from './remote-model.js';
 import type { Model } from '../../models/types.js';
+import { isLoopbackHost } from '../../http-guard.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
 import { listenProblem } from '../listen-error.js';
@@ -42,9 +44,10 @@ Options:
   --language <tag>        initial language (default en-US, or the first of --languages)
   --languages <a,b,…>     allowed languages
   --port <n>              port to listen on (default 4780; 0: any free port)
-  --host <address>        address to listen on (default 127.0.0.1). Anything but loopback lets
-                          other machines run your tools with your credentials: only on a
-                          network you trust
+  --host <address>        address to listen on (default 127.0.0.1). Any other address needs
+                          a token: the page then opens from the printed URL (…/?token=…)
+  --token <token>         the studio's token (default SWITCHBOARD_STUDIO_TOKEN; off loopback,
+                          a random one when neither is given)
   -h, --help              show this help
 
 The studio answers only requests addressed to itself (Host and Origin checked), so another
@@ -71,6 +74,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       languages: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      token: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -107,6 +111,11 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
     model = remote;
   }
 
+  const host = values.host ?? '127.0.0.1';
+  const given = values.token ?? (io.env['SWITCHBOARD_STUDIO_TOKEN'] || undefined);
+  if (given !== undefined && given.trim() === '') throw new UsageError('--token must not be empty');
+  // Off loopback the page needs a token; one made here is in the URL printed below.
+  const token = given ?? (isLoopbackHost(host) ? undefined : randomBytes(18).toString('base64url'));
   const file = positionals[0];
   const tools = await loadToolsFile('studio', file, io, false);
   if (tools === undefined) return EXIT.unusable;
@@ -123,7 +132,8 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       language,
       ...(languages !== undefined ? { languages } : {}),
       fixturesDir: values.fixtures ?? '.',
-      host: values.host ?? '127.0.0.1',
+      host,
+      ...(token === undefined ? {} : { token }),
       port,
     });
   } catch (error) {
