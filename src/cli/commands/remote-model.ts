@@ -7,6 +7,7 @@ import { baseUrlProblem } from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
+import type { CliIO } from '../io.js';
 
 /** The model id when neither a flag nor `OPENAI_MODEL` names one. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -46,6 +47,27 @@ export function remoteModel(o: RemoteModelOptions): Model | { readonly problem: 
     ...(set(baseURL) ? { baseURL } : {}),
   });
   return o.textMarkers ? withTextMarkers(remote) : remote;
+}
+
+/**
+ * `--model manual|openai` of `repl` and `studio`: `manual`, the remote model, or undefined once
+ * the problem is written to stderr (the command then exits 2).
+ */
+export function manualOrRemote(o: {
+  readonly command: string;
+  readonly mode: 'manual' | 'openai';
+  readonly io: Pick<CliIO, 'env' | 'stderr'>;
+  readonly textMarkers: boolean;
+}): Model | 'manual' | undefined {
+  if (o.mode === 'manual') return 'manual';
+  const remote = remoteModel({
+    env: o.io.env,
+    missing: '--model openai needs OPENAI_API_KEY or OPENAI_BASE_URL',
+    textMarkers: o.textMarkers,
+  });
+  if (!('problem' in remote)) return remote;
+  o.io.stderr.write(`switchboard ${o.command}: ${remote.problem}\n`);
+  return undefined;
 }
 
 function set(value: string | undefined): value is string {

@@ -7,11 +7,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readToolsFile } from '../../definition/load.js';
 import { DefinitionError, formatIssue } from '../../errors.js';
-import type { Model } from '../../models/types.js';
 import type { CommandConfig, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
-import { DEFAULT_OPENAI_MODEL, hasRemoteModel, remoteModel } from './remote-model.js';
+import { DEFAULT_OPENAI_MODEL, hasRemoteModel, manualOrRemote } from './remote-model.js';
 import { LineSource } from '../repl/line-source.js';
 import { parseReplActions } from '../repl/repl-actions.js';
 import { languageOptions } from '../repl/check-language.js';
@@ -78,19 +77,13 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     throw new UsageError(`--model must be openai or manual, got ${JSON.stringify(values.model)}`);
   }
   const mode = values.model ?? (hasRemoteModel(io.env) ? 'openai' : 'manual');
-  let model: Model | 'manual' = 'manual';
-  if (mode === 'openai') {
-    const remote = remoteModel({
-      env: io.env,
-      missing: '--model openai needs OPENAI_API_KEY or OPENAI_BASE_URL',
-      textMarkers: values['text-markers'] === true,
-    });
-    if ('problem' in remote) {
-      io.stderr.write(`switchboard repl: ${remote.problem}\n`);
-      return EXIT.unusable;
-    }
-    model = remote;
-  }
+  const model = manualOrRemote({
+    command: 'repl',
+    mode,
+    io,
+    textMarkers: values['text-markers'] === true,
+  });
+  if (model === undefined) return EXIT.unusable;
 
   const tools = await loadToolsFile('repl', file, io);
   if (tools === undefined) return EXIT.unusable;

@@ -6,8 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { remoteModel } from './remote-model.js';
-import type { Model } from '../../models/types.js';
+import { manualOrRemote } from './remote-model.js';
 import { isLoopbackHost } from '../../http-guard.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
@@ -97,19 +96,13 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   const vars = await readVars(values.vars);
   const speechAck = readSpeechAck(values['speech-ack']);
 
-  let model: Model | 'manual' = 'manual';
-  if (mode === 'openai') {
-    const remote = remoteModel({
-      env: io.env,
-      missing: '--model openai needs OPENAI_API_KEY or OPENAI_BASE_URL',
-      textMarkers: values['text-markers'] === true,
-    });
-    if ('problem' in remote) {
-      io.stderr.write(`switchboard studio: ${remote.problem}\n`);
-      return EXIT.unusable;
-    }
-    model = remote;
-  }
+  const model = manualOrRemote({
+    command: 'studio',
+    mode,
+    io,
+    textMarkers: values['text-markers'] === true,
+  });
+  if (model === undefined) return EXIT.unusable;
 
   const host = values.host ?? '127.0.0.1';
   const given = values.token ?? (io.env['SWITCHBOARD_STUDIO_TOKEN'] || undefined);
