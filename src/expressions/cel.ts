@@ -36,7 +36,7 @@ import {
 } from '@bufbuild/cel';
 import { re2js } from '../lazy-deps.js';
 import { isPlainObject } from '../own-data.js';
-import { Meter, resultMeter, type BudgetOptions } from './budget.js';
+import { Meter, resultMeter } from './budget.js';
 import { stringFunctions } from './cel-strings.js';
 
 import { MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';

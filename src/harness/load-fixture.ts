@@ -9,7 +9,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { z } from 'zod';
 import { formatPath } from '../definition/json-path.js';
 import { loadTools, parseDocument } from '../definition/load.js';
-import type { ToolDefinition, ToolSet } from '../definition/types.js';
+import type { ToolSet } from '../definition/types.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { mergeToolSets } from '../definition/merge-tool-sets.js';
 import { fixtureSchema, type Fixture } from './fixture-schema.js';

@@ -29,11 +29,9 @@ export function toScriptedStep(step: ModelStep, turn: number, index: number): Sc
 export class TurnModel implements Model {
   readonly name = 'fixture';
   #current: ScriptedModel = new ScriptedModel([], { name: 'fixture' });
-  #turn = 0;
 
   /** Starts a turn with its steps. */
   begin(turn: number, steps: readonly ModelStep[]): void {
-    this.#turn = turn;
     this.#current = new ScriptedModel(
       steps.map((s, i) => toScriptedStep(s, turn, i)),
       { name: `turn ${turn + 1}` },

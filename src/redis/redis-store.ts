@@ -18,13 +18,7 @@ import {
 } from '../session/coordination.js';
 import { acquireRedisLease, type LeaseKeys } from './redis-lease.js';
 import { redisScript, runScript, type ScriptClient } from './redis-script.js';
-import {
-  decodeStored,
-  WRITE_STATE,
-  writeArguments,
-  type Signer,
-  type StoredParts,
-} from './redis-snapshot.js';
+import { decodeStored, WRITE_STATE, writeArguments, type StoredParts } from './redis-snapshot.js';
 import { parseStoredSnapshot } from '../session/snapshot.js';
 import type { SessionState, SessionStore } from '../session/types.js';
 import { checkStoreOptions } from './check-store-options.js';

@@ -68,7 +68,6 @@ import type {
   Session,
   SessionOptions,
   SessionState,
-  SessionEvent,
   TurnEvent,
   TurnResult,
   TurnStream,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createEndpointHandler,
   type EndpointHandler,
@@ -9,7 +9,7 @@ import {
 import type { HandlerOutcome } from '../../src/handlers/types.js';
 import { useFaultEnv } from './fault-env.js';
 import { makeContext, makeTool } from './helpers.js';
-import { json, startTestServer, type TestServer } from './test-server.js';
+import { json, type TestServer } from './test-server.js';
 
 const env = useFaultEnv();
 const waits = env.waits;

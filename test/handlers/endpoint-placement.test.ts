@@ -5,7 +5,7 @@ import {
 } from '../../src/handlers/endpoint/endpoint-handler.js';
 import type { HandlerOutcome } from '../../src/handlers/types.js';
 import { makeContext, makeTool, type ToolOverrides } from './helpers.js';
-import { json, startTestServer, type TestServer } from './test-server.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 let server: TestServer;
 let handler: EndpointHandler;

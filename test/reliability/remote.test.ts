@@ -5,7 +5,7 @@
  * results for odd bodies — and the main faults once more through a whole session, where the
  * model must get a tool error and the session must go on.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import {
   createEndpointHandler,
@@ -17,7 +17,7 @@ import type { ServiceConfig } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { useFaultEnv } from '../handlers/fault-env.js';
 import { makeContext, makeTool } from '../handlers/helpers.js';
-import { json, startTestServer, type Route, type TestServer } from '../handlers/test-server.js';
+import { json, type Route, type TestServer } from '../handlers/test-server.js';
 import { fn, lastToolMessage } from './helpers.js';
 
 const env = useFaultEnv();

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/errors.js';
-import { compileExpression, type CompiledExpression } from '../../src/expressions/expression.js';
 import { cel, freezeTimeSlice, STEPS_ONLY } from './expression-helpers.js';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';

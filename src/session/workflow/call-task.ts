@@ -16,7 +16,7 @@ import type { LiveState } from '../session-state.js';
 import { newRun, startState, startTask } from './activate.js';
 import { checkResultSize } from '../../expressions/budget.js';
 import { Execution, type ExecutionIO } from './execution.js';
-import { copyState, restoreState, writableWorkflows, type WorkflowState } from './state.js';
+import { copyState, restoreState, type WorkflowState } from './state.js';
 import { stepResult, submitStep } from './submit-step.js';
 import type { ExpressionTask, WorkflowTask } from '../../definition/workflow/types.js';
 
