@@ -96,3 +96,8 @@ export function parseJsonOption(
   }
   return value;
 }
+
+/** An environment variable's value, or undefined when it is unset or blank. */
+export function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : text;
+}

@@ -9,6 +9,7 @@
  */
 import { didYouMean } from '../did-you-mean.js';
 import {
+  anyValue,
   arrayOf,
   fields,
   integer,
@@ -34,11 +35,10 @@ export const MAX_TIMER_SECS = 2_147_483;
 
 const isModel = withMethods('a Model (e.g. openaiModel({ model }))', 'stream');
 
-const ANY: Check = () => undefined;
-const toolDefaults = recordOf(recordOf(ANY));
+const toolDefaults = recordOf(recordOf(anyValue));
 
 /** Fields checked where their meaning lives (check-services.ts, check-commands.ts). */
-const CHECKED_ELSEWHERE = ANY;
+const CHECKED_ELSEWHERE = anyValue;
 
 const SHAPE: Readonly<Record<keyof SessionOptions, Check>> = {
   tools: isToolSet,

@@ -8,6 +8,7 @@
 import type { ToolDefinition } from '../definition/types.js';
 import type { DefinitionIssue } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
+import { kindOf } from '../option-checks.js';
 import { headerProblem } from '../handlers/endpoint/build-request.js';
 import {
   ANY_ORIGIN,
@@ -30,15 +31,6 @@ const AUTH_KEYS: Readonly<Record<string, readonly string[]>> = {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What a value is, for "expected …, got …" messages (never the value: it may be a secret). */
-function kindOf(value: unknown): string {
-  if (value === undefined) return 'nothing (undefined)';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
-  return `a ${typeof value}`;
 }
 
 /** What checking one services object against one tool map found, to replay. */

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { formatIssue } from '../../errors.js';
 import type { ActionHandler } from '../../handlers/types.js';
 import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
-import { EXIT, UsageError, parseJsonOption, stopRequested, type CliIO } from '../io.js';
+import { EXIT, UsageError, nonEmpty, parseJsonOption, stopRequested, type CliIO } from '../io.js';
 import { listenProblem } from '../listen-error.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { readCommands, readServices } from './repl.js';
@@ -153,10 +153,6 @@ function hostPort(text: string): { host: string; port: number } {
     );
   const host = m[1]!;
   return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
-}
-
-function nonEmpty(text: string | undefined): string | undefined {
-  return text === undefined || text === '' ? undefined : text;
 }
 
 /** `--actions`: the module's function exports (or its default export object's), by tool name. */

@@ -16,7 +16,7 @@ import { createAgentServer, type AgentServer } from '../../serve/agent-server.js
 import { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../../serve/server-limits.js';
 import { createSession } from '../../session/create-session.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
-import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
+import { EXIT, UsageError, nonEmpty, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { remoteModel } from './remote-model.js';
 import { DEFAULT_OPENAI_MODEL, readCommands, readServices, readVars } from './repl.js';
@@ -278,8 +278,4 @@ function wholeNumber(
       `--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`,
     );
   return n;
-}
-
-function nonEmpty(text: string | undefined): string | undefined {
-  return text === undefined || text.trim() === '' ? undefined : text;
 }

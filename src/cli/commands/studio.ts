@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { manualOrRemote } from './remote-model.js';
 import { isLoopbackHost } from '../../http-guard.js';
 import { startStudio } from '../../studio/studio-server.js';
-import { EXIT, UsageError, stopRequested, type CliIO } from '../io.js';
+import { EXIT, UsageError, nonEmpty, stopRequested, type CliIO } from '../io.js';
 import { listenProblem } from '../listen-error.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { languageOptions } from '../repl/check-language.js';
@@ -105,7 +105,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   if (model === undefined) return EXIT.unusable;
 
   const host = values.host ?? '127.0.0.1';
-  const given = values.token ?? (io.env['SWITCHBOARD_STUDIO_TOKEN'] || undefined);
+  const given = values.token ?? nonEmpty(io.env['SWITCHBOARD_STUDIO_TOKEN']);
   if (given !== undefined && given.trim() === '') throw new UsageError('--token must not be empty');
   // Off loopback the page needs a token; one made here is in the URL printed below.
   const token = given ?? (isLoopbackHost(host) ? undefined : randomBytes(18).toString('base64url'));
