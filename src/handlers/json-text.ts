@@ -19,7 +19,7 @@ const MAY_DIFFER = /[\s\\]|[0-9][eE]|\.[0-9]*0(?![0-9])|[0-9]{16}/;
  * Below this length the text is not kept: checking it and keeping it cost more than serialising
  * the value again (Node 20, hot loop: 0.43 against 0.24 µs for 22 characters, even at about 130,
  * 2.75 against 3.91 µs at 1,000; in a whole turn, where the weak map's write barrier runs cold,
- * keeping a 22-character body cost about 3 µs). Measured in docs/benchmarks.md, fifth round.
+ * keeping a 22-character body cost about 3 µs; git history has the runs).
  */
 export const MIN_KEPT_CHARS = 1024;
 

@@ -4,11 +4,11 @@
  *
  * Why: in Node 20 every new `AbortSignal` gets a hidden class of its own (Node makes an
  * `EventTarget`, changes its prototype, then adds fields, and V8 caches no transition for that).
- * One costs about 2 µs hot and several times that in a paced session (docs/benchmarks.md, tenth
- * round). And every read of a signal's property where many signals pass is megamorphic: with a
- * spare controller per session, 1,000 sessions' turns brought 1,000 maps to the turn loop's
- * `signal.aborted`, more than V8's stub cache holds, so each read missed into the runtime
- * (eleventh round). A shared pool keeps the signals in use about as many as the turns running at
+ * One costs about 2 µs hot and several times that in a paced session. And every read of a
+ * signal's property where many signals pass is megamorphic: with a spare controller per session,
+ * 1,000 sessions' turns brought 1,000 maps to the turn loop's `signal.aborted`, more than V8's stub
+ * cache holds, so each read missed into the runtime (both measured with `bench/turn-http.bench.mjs`;
+ * git history has the runs). A shared pool keeps the signals in use about as many as the turns running at
  * once, and a new session's first turn needs no controller of its own.
  *
  * When a controller goes back to the pool (all must hold when its turn ends):

@@ -5,6 +5,7 @@
  */
 import type { ToolCallResult } from '../execute-tool-call.js';
 import type { ModelToolCall } from '../../models/types.js';
+import { append } from '../../small-arrays.js';
 
 /**
  * The calls of one round that dedupe applies to, by tool. A call's identity is its tool and its
@@ -13,7 +14,8 @@ import type { ModelToolCall } from '../../models/types.js';
  */
 export class RoundCalls {
   // An array, not a map by tool: a round makes a handful of calls, and most rounds one.
-  readonly #calls: {
+  // Grown with `append`: a first `push` would reserve 17 slots, held while the calls run.
+  #calls: {
     readonly tool: string;
     readonly args: unknown;
     key?: string;
@@ -34,7 +36,7 @@ export class RoundCalls {
 
   /** Records a dispatched call. */
   add(tool: string, args: Record<string, unknown>, result: Promise<ToolCallResult>): void {
-    this.#calls.push({ tool, args, result });
+    this.#calls = append(this.#calls, { tool, args, result });
   }
 }
 
