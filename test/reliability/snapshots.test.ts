@@ -119,7 +119,7 @@ describe('restoreSession refuses tampered snapshots (item 10)', () => {
     refused(tamper(await realSnapshot()), path);
   });
 
-  it('a session with a finished background call restores and runs on (issue 43)', async () => {
+  it('a session with a finished background call restores and runs on', async () => {
     const background = await loadTools([
       { type: 'action', tool: fn('track'), options: { background: true, side_effects: 'none' } },
     ]);

@@ -51,7 +51,7 @@ describe('CEL comprehension nesting is counted on the parsed tree', () => {
 });
 
 describe('CEL evaluation budget', () => {
-  it('the issue attack at the argument cap ends with expression_budget', () => {
+  it('a quadratic comprehension at the argument cap ends with expression_budget', () => {
     const e = cel('inputs.l.map(x, inputs.l.filter(y, y == x).size())');
     const error = thrown(() => e.evaluate({ inputs: { l: ones(256 * 1024 - 64) } }));
     expect(error.code).toBe('expression_budget');
