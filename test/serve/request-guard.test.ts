@@ -48,9 +48,16 @@ describe('serve refuses before reading', () => {
     const refused = await request(port, { host: `evil.example:${port}` });
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'forbidden_host' } });
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`])
+    // Names that only end like a loopback name are someone else's.
+    for (const host of [
+      `evillocalhost:${port}`,
+      `localhost.evil.example:${port}`,
+      `127.0.0.1.evil.example:${port}`,
+    ])
+      expect((await request(port, { host })).status).toBe(403);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `app.localhost:${port}`])
       expect((await request(port, { host })).status).toBe(200);
-    expect(model.started).toBe(2);
+    expect(model.started).toBe(3);
   });
 
   it('a browser Origin it does not allow; loopback origins by default, or the ones given', async () => {
