@@ -50,7 +50,9 @@ async function submitted(
     { tool_calls: [{ name: 'submit_booking', args }] },
     { text: 'ok' },
   ]);
-  const r = await createSession({ tools: await loadTools(flow(presubmit)), model, vars }).run('book');
+  const r = await createSession({ tools: await loadTools(flow(presubmit)), model, vars }).run(
+    'book',
+  );
   expect(r.traces[0]).toMatchObject({ isError: false });
   return r.state.vars['booking'];
 }
