@@ -153,6 +153,64 @@ describe('checkTurn', () => {
       })[0]?.path,
     ).toBe('e.events[1]');
   });
+  it('every expectation reports its own mismatch, at its own path', () => {
+    const observed = turn({
+      toolCalls: [
+        { name: 'book', args: { city: 'X' }, rawArguments: '{}', output: 1, isError: false },
+      ],
+      requests: [
+        {
+          method: 'POST',
+          url: 'https://a.test/f?k=1',
+          headers: { 'x-a': '1' },
+          body: 'a=1&b=x',
+        },
+      ],
+      commands: [{ command: 'lookup', argv: ['--id', '7'] }],
+      toolErrors: [{ tool: 'pay', code: 'timeout', message: 'too slow' }],
+      say: ['hi'],
+      vars: { a: 1 },
+      workflows: { flow: { step: 'ASK' } },
+      reply: 'ok',
+      agent: 'sales',
+      modelError: 'rate_limited',
+      ended: false,
+      interrupted: false,
+    });
+    const cases: [Parameters<typeof checkTurn>[0]['expect'], string][] = [
+      [{ tool_calls: [{ name: 'book', args: { city: 'Y' } }] }, 'e.tool_calls[0].args.city'],
+      [{ tool_calls: [{ name: 'pay' }] }, 'e.tool_calls[0].name'],
+      [{ commands: [{ command: 'other' }] }, 'e.commands[0].command'],
+      [{ commands: [{ argv: ['--id', '8'] }] }, 'e.commands[0].argv[1]'],
+      [{ tool_errors: [{ tool: 'pay', code: 'network' }] }, 'e.tool_errors[0].code'],
+      [{ tool_errors: [{ tool: 'pay', message: 'fast' }] }, 'e.tool_errors[0].message'],
+      [{ say: ['bye'] }, 'e.say[0]'],
+      [{ language: 'es-US' }, 'e.language'],
+      [{ vars: { a: 2 } }, 'e.vars.a'],
+      [{ workflows: { flow: { step: 'DONE' } } }, 'e.workflows.flow.step'],
+      [{ reply: 'no' }, 'e.reply'],
+      [{ agent: 'support' }, 'e.agent'],
+      [{ model_error: 'timeout' }, 'e.model_error'],
+      [{ ended: true }, 'e.ended'],
+      [{ interrupted: true }, 'e.interrupted'],
+      [{ events: [{ type: 'handoff' }] }, 'e.events[0]'],
+      [{ requests: [{ method: 'GET' }] }, 'e.requests[0].method'],
+      [{ requests: [{ url: 'https://a.test/g?k=1' }] }, 'e.requests[0].url'],
+      [{ requests: [{ url: 'https://a.test/f', query: { k: '2' } }] }, 'e.requests[0].query.k'],
+      [{ requests: [{ form: { a: '2', b: 'x' } }] }, 'e.requests[0].form.a'],
+      [{ requests: [{ json: { a: 1 } }] }, 'e.requests[0].json'],
+      [{ requests: [{ body: 'a=1' }] }, 'e.requests[0].body'],
+      [{ requests: [{ headers: { 'X-A': '2' } }] }, 'e.requests[0].headers["x-a"]'],
+      [{ requests: [{ headers: { 'x-b': '1' } }] }, 'e.requests[0].headers["x-b"]'],
+    ];
+    for (const [expect_, path] of cases) {
+      const out = checkTurn({ path: 'e', observed, expect: expect_ });
+      expect({ expect: expect_, paths: out.map((m) => m.path) }).toEqual({
+        expect: expect_,
+        paths: [path],
+      });
+    }
+  });
   it('vars are a subset match; say, reply and language exact', () => {
     const observed = turn({ vars: { a: 1, b: 2 }, say: ['hi'], reply: 'ok', language: 'es-US' });
     expect(
