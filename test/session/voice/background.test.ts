@@ -5,6 +5,8 @@ import { loadTools } from '../../../src/definition/load.js';
 import { createSession } from '../../../src/session/create-session.js';
 import type { SessionEvent, TurnStream } from '../../../src/session/types.js';
 import { ScriptedModel } from '../../../src/testing.js';
+import { BackgroundCalls } from '../../../src/session/voice/background-calls.js';
+import type { ToolCallResult } from '../../../src/session/execute-tool-call.js';
 import { fn } from '../fixtures.js';
 
 const tools = await loadTools([
@@ -196,5 +198,27 @@ describe('background tools', () => {
     expect(system).toContain('The background call refund (id bg2) finished');
     // The cancelled lookup is recorded as such, so a resumed conversation knows it never finished.
     expect(system).toMatch(/The background call track \(id bg1\) failed\. .*"code":"cancelled"/);
+  });
+});
+
+describe('BackgroundCalls after close()', () => {
+  it('a call started once the session closed is cancelled at once when its class is none, else run', async () => {
+    const calls = new BackgroundCalls();
+    await calls.close();
+    const [track, refund] = [tools.tools.get('track')!, tools.tools.get('refund')!];
+    const signals: Record<string, boolean> = {};
+    const closedFlags: boolean[] = [];
+    for (const tool of [track, refund])
+      calls.start(
+        tool,
+        (signal) => {
+          signals[tool.name] = signal.aborted;
+          return Promise.resolve({} as ToolCallResult);
+        },
+        (_result, closed) => closedFlags.push(closed),
+      );
+    await calls.settled();
+    expect(signals).toEqual({ track: true, refund: false });
+    expect(closedFlags).toEqual([true, true]);
   });
 });
