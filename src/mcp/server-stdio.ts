@@ -48,7 +48,9 @@ class StdioTransport implements Transport {
   readonly #stdin: Readable;
   readonly #stdout: Writable;
   readonly #maxLineBytes: number;
-  #buffer: Buffer = Buffer.alloc(0);
+  /** The start of the line being read, and its size in bytes. */
+  #parts: Buffer[] = [];
+  #held = 0;
   /** Set while the rest of an over-long line is being skipped. */
   #skipping = false;
   #started = false;
@@ -77,29 +79,45 @@ class StdioTransport implements Transport {
     this.#stdin.off('data', this.#onData);
     this.#stdin.off('error', this.#onError);
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
-    this.#buffer = Buffer.alloc(0);
+    this.#parts = [];
+    this.#held = 0;
     this.onclose?.();
   }
 
   readonly #onError = (error: Error): void => this.onerror?.(error);
 
   readonly #onData = (chunk: Buffer | string): void => {
-    this.#buffer = Buffer.concat([this.#buffer, Buffer.from(chunk)]);
-    for (let end = this.#buffer.indexOf(0x0a); end !== -1; end = this.#buffer.indexOf(0x0a)) {
-      const bytes = this.#buffer.subarray(0, end);
-      this.#buffer = this.#buffer.subarray(end + 1);
-      if (this.#skipping) {
-        this.#skipping = false;
-        this.#refuse(tooLong(this.#maxLineBytes));
-      } else if (bytes.length > this.#maxLineBytes) this.#refuse(tooLong(this.#maxLineBytes));
-      else this.#take(bytes.toString('utf8'));
+    let rest = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let end = rest.indexOf(0x0a); end !== -1; end = rest.indexOf(0x0a)) {
+      this.#endLine(rest.subarray(0, end));
+      rest = rest.subarray(end + 1);
     }
-    // A line still without its end is dropped as it grows past the cap, not held in memory.
-    if (this.#buffer.length > this.#maxLineBytes) {
-      this.#buffer = Buffer.alloc(0);
-      this.#skipping = true;
-    }
+    if (rest.length > 0) this.#hold(rest);
   };
+
+  /** A line's start, kept until its end arrives (parts, not a buffer re-copied per chunk). */
+  #hold(part: Buffer): void {
+    if (this.#skipping) return;
+    this.#held += part.length;
+    if (this.#held <= this.#maxLineBytes) {
+      this.#parts.push(part);
+      return;
+    }
+    // Dropped as it grows past the cap, not held in memory; its end gets the answer.
+    this.#parts = [];
+    this.#held = 0;
+    this.#skipping = true;
+  }
+
+  #endLine(tail: Buffer): void {
+    const tooBig = this.#skipping || this.#held + tail.length > this.#maxLineBytes;
+    const parts = this.#parts;
+    this.#parts = [];
+    this.#held = 0;
+    this.#skipping = false;
+    if (tooBig) this.#refuse(tooLong(this.#maxLineBytes));
+    else this.#take((parts.length === 0 ? tail : Buffer.concat([...parts, tail])).toString('utf8'));
+  }
 
   #take(text: string): void {
     // A blank line (a client's stray newline) holds no request, so it gets no answer.

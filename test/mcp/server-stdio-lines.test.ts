@@ -109,11 +109,17 @@ describe('mcpStdioTransport', () => {
     stdin.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(40)}`);
     stdin.write(`${'y'.repeat(100)}"}}\n{"jsonrpc":"2.0","id":2,`);
     stdin.write('"method":"ping"}\n');
-    expect(await out.next()).toMatchObject({
+    const tooLong = {
       id: null,
       error: { code: -32600, message: expect.stringContaining('over 64 bytes') },
-    });
+    };
+    expect(await out.next()).toMatchObject(tooLong);
     expect(await out.next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    // Whole in one chunk. (A refusal is written at once, a request answered when it is done, so
+    // each request's answer is awaited here before the next line.)
+    stdin.write(`{"pad":"${'z'.repeat(80)}"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n`);
+    expect(await out.next()).toMatchObject(tooLong);
+    expect(await out.next()).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
     await server.close();
   });
 
