@@ -99,7 +99,7 @@ export {
   type TransformCallOptions,
   type TransformCallResult,
 } from './harness/transform-call.js';
-export { createNarrator, type NarratorOptions } from './harness/narrator.js';
+export { createNarrator, type NarratorOptions, type SpeechWaitEvent } from './harness/narrator.js';
 export { changeSession, type SessionChanges } from './harness/session-changes.js';
 export {
   report,

@@ -40,7 +40,11 @@ export interface AiTools {
  */
 export function createAiTools(options: AiToolsOptions): AiTools {
   const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createAiTools');
-  const core = new AdapterCore(adapterOptions, 'ai');
+  const core = new AdapterCore(adapterOptions, {
+    caller: 'ai',
+    creator: 'createAiTools',
+    calls: "`ai`'s model",
+  });
   // fromEntries defines own properties: a tool named `__proto__` stays a tool.
   const tools: AiToolSet = Object.fromEntries(
     core.shown.map(({ function: fn }) => [

@@ -65,6 +65,16 @@ export class SwitchboardToolError extends Error {
   }
 }
 
+/** How an adapter is named: in traces, in its warnings, and what makes its calls. */
+export interface AdapterNames {
+  /** The calling model's name in traces and spans (`ai`, …). */
+  readonly caller: string;
+  /** The function that created it (`createAiTools`, …). */
+  readonly creator: string;
+  /** What makes the calls (`ai`'s model, …), for the `ignored_option` warnings. */
+  readonly calls: string;
+}
+
 /** The running part of an adapter: its session and the tools shown at start. */
 export class AdapterCore {
   readonly #runner: ToolCallRunner;
@@ -72,11 +82,12 @@ export class AdapterCore {
   /** The tools the session's model would be shown at start, in order. */
   readonly shown: readonly ChatTool[];
 
-  constructor(options: AdapterOptions, caller: string) {
+  constructor(options: AdapterOptions, names: AdapterNames) {
     const { tools, ...sessionOptions } = options;
-    const served = checkedServedTools(tools, callSessionOptions(sessionOptions));
+    const driver = { caller: names.creator, calls: names.calls };
+    const served = checkedServedTools(tools, callSessionOptions(sessionOptions, driver));
     this.served = served;
-    this.#runner = new ToolCallRunner({ source: { served }, caller });
+    this.#runner = new ToolCallRunner({ source: { served }, caller: names.caller });
     this.shown = this.#runner.toolsNow();
   }
 

@@ -39,7 +39,11 @@ export interface LiveKitTools {
  */
 export function createLiveKitTools(options: LiveKitToolsOptions): LiveKitTools {
   const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createLiveKitTools');
-  const core = new AdapterCore(adapterOptions, 'livekit');
+  const core = new AdapterCore(adapterOptions, {
+    caller: 'livekit',
+    creator: 'createLiveKitTools',
+    calls: "the LiveKit agent's LLM",
+  });
   const speak =
     onSay ?? ((line: SpokenLine, session: voice.AgentSession) => session.say(line.text));
   const tools = core.shown.map(({ function: fn }) =>

@@ -45,7 +45,11 @@ export function createAgentsTools<Context = unknown>(
   options: AgentsToolsOptions,
 ): AgentsTools<Context> {
   const { onSay, ...adapterOptions } = checkAdapterOptions(options, 'createAgentsTools');
-  const core = new AdapterCore(adapterOptions, 'openai-agents');
+  const core = new AdapterCore(adapterOptions, {
+    caller: 'openai-agents',
+    creator: 'createAgentsTools',
+    calls: "the Agents SDK's model",
+  });
   const tools = core.shown.map(({ function: fn }): AgentsFunctionTool<Context> =>
     tool<AgentsSchema, Context, string>({
       name: fn.name,

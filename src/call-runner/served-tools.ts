@@ -7,24 +7,41 @@ import type { ToolDefinition, ToolSet } from '../definition/types.js';
 import type { ActionHandler } from '../handlers/types.js';
 import { createSession } from '../session/create-session.js';
 import type { AgentConfig, SessionOptions } from '../session/types.js';
+import { warnOnce } from '../option-checks.js';
+import { ignoredOptionWarnings, type CallDriver } from './ignored-options.js';
+
+export type { CallDriver };
 
 /**
  * The session options a host passes on when something else drives the calls (an MCP client, a
  * framework's model). The runner's own model drives every session, so what steers a model's
- * turn is not taken: no model, round or call caps, model id, final answer, and no speech
- * acknowledgement (`auto`; an adapter that plays speech back acknowledges it itself).
+ * turn is not taken: no model, round or call caps, model id, final answer, system prompt, and no
+ * speech acknowledgement (`auto`; an adapter that plays speech back acknowledges it itself).
  */
 export type CallSessionOptions = Omit<SessionOptions, ModelDriving | 'tools' | 'id' | 'onTurn'>;
 
 type ModelDriving =
-  'model' | 'maxToolRounds' | 'maxCalls' | 'modelId' | 'finalAnswerAfterMaxRounds' | 'speechAck';
+  | 'model'
+  | 'maxToolRounds'
+  | 'maxCalls'
+  | 'modelId'
+  | 'finalAnswerAfterMaxRounds'
+  | 'speechAck'
+  | 'prompt'
+  | 'systemContext';
 
 /**
- * `options` without what {@link CallSessionOptions} leaves out (a JavaScript host may pass it
- * anyway), and agents without their own `model` and `maxCalls`, which would take the call away
- * from the runner's model or refuse it.
+ * `options` without what {@link CallSessionOptions} leaves out (a JavaScript host, or one sharing
+ * a session's options object, may pass it anyway), and agents without their own `model` and
+ * `maxCalls`, which would take the call away from the runner's model or refuse it. Each such key
+ * that was set is an `ignored_option` warning (to `onWarning`, else once per process).
  */
-export function callSessionOptions(options: CallSessionOptions): CallSessionOptions {
+export function callSessionOptions(
+  options: CallSessionOptions,
+  driver: CallDriver,
+): CallSessionOptions {
+  const warn = typeof options.onWarning === 'function' ? options.onWarning : warnOnce;
+  for (const issue of ignoredOptionWarnings(options, driver)) warn(issue);
   const {
     model: _m,
     maxToolRounds: _r,
@@ -32,6 +49,8 @@ export function callSessionOptions(options: CallSessionOptions): CallSessionOpti
     modelId: _i,
     finalAnswerAfterMaxRounds: _f,
     speechAck: _s,
+    prompt: _p,
+    systemContext: _sc,
     onTurn: _t,
     id: _id,
     ...rest

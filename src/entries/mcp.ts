@@ -5,6 +5,11 @@
 // --- a tool set served over MCP (server) ---------------------------------------------------------
 export { createMcpServer, type McpServerOptions, type McpToolServer } from '../mcp/server.js';
 export { MCP_HTTP_PATH, type McpHttpOptions, type McpHttpListener } from '../mcp/server-http.js';
+export {
+  mcpStdioTransport,
+  MAX_MCP_STDIO_LINE_BYTES,
+  type McpStdioTransportOptions,
+} from '../mcp/server-stdio.js';
 export { MAX_MCP_HISTORY, type McpSessionOptions } from '../mcp/server-session.js';
 export { annotationsOf as mcpAnnotationsOf } from '../mcp/server-tools.js';
 // --- MCP servers as a tool source of sessions (client) ---------------------------------------

@@ -28,7 +28,16 @@ export interface NarratorOptions {
    * session has `speech_ack: host`.
    */
   readonly speechIds?: boolean;
+  /**
+   * What the reader can do about a call waiting for playback (the REPL's `playback>` prompt),
+   * appended to its `wait` line; undefined adds nothing. Default: nothing (a fixture run has no
+   * reader).
+   */
+  readonly speechWaitHint?: (event: SpeechWaitEvent) => string | undefined;
 }
+
+/** A call waiting until utterances are played. */
+export type SpeechWaitEvent = Extract<SessionEvent, { type: 'speech-wait' }>;
 
 const STYLES = {
   caller: [36, 39],
@@ -130,7 +139,7 @@ export function createNarrator(options: NarratorOptions): FixtureObserver {
         return;
       }
       if (event.type === 'tool-result' || event.type === 'tool-error') printWire();
-      narrateEvent(event, out, raw, idOf);
+      narrateEvent(event, out, raw, idOf, options.speechWaitHint);
     },
     request(request: RecordedRequest, response: HttpExchange['response'] | undefined) {
       // Printed when the session's own http-request event arrives, so lines follow event order.
@@ -185,6 +194,7 @@ function narrateEvent(
   out: (label: string, style: Style, text: string) => void,
   raw: Map<string, string>,
   idOf: (speechId: string | undefined) => string,
+  speechWaitHint: NarratorOptions['speechWaitHint'],
 ): void {
   switch (event.type) {
     case 'tool-call': {
@@ -214,13 +224,15 @@ function narrateEvent(
     case 'spoken':
       out('heard', 'dim', `${event.speechId} played to the end`);
       return;
-    case 'speech-wait':
+    case 'speech-wait': {
+      const hint = speechWaitHint?.(event);
       out(
         'wait',
         'dim',
-        `${event.tool} until ${event.speechIds.join(', ')} ${event.speechIds.length === 1 ? 'is' : 'are'} played (at most ${event.maxWaitMs} ms)`,
+        `${event.tool} until ${event.speechIds.join(', ')} ${event.speechIds.length === 1 ? 'is' : 'are'} played (at most ${event.maxWaitMs} ms)${hint === undefined ? '' : ` — ${hint}`}`,
       );
       return;
+    }
     case 'language':
       out('lang', 'say', `${event.from} → ${event.to}`);
       return;

@@ -22,7 +22,10 @@ export const MAX_MCP_HISTORY = MAX_CALL_HISTORY;
 
 /** The session options an MCP server passes on (what steers a model's turn is not taken). */
 export type McpSessionOptions = CallSessionOptions;
-export const mcpSessionOptions = callSessionOptions;
+/** The session options of `createMcpServer`, what has no effect there warned about and dropped. */
+export function mcpSessionOptions(options: McpSessionOptions): McpSessionOptions {
+  return callSessionOptions(options, { caller: 'createMcpServer', calls: 'the MCP client' });
+}
 export type { ServedTools, ToolSource };
 
 /** One MCP session: its switchboard session, its calls in order, its tool listing. */

@@ -72,6 +72,27 @@ describe.each(adapters)('%s checks its own options at creation', (caller, create
     await made.close();
   });
 
+  it('a session option that steers a model is an ignored_option warning saying why', async () => {
+    const warnings: string[] = [];
+    const made = create({
+      tools,
+      maxCalls: 2,
+      prompt: 'You are the clinic.',
+      agents: { front: { prompt: 'p', model: { name: 'm', stream: async function* () {} } } },
+      onWarning: (w: { code: string; path: string; message: string }) =>
+        warnings.push(`${w.code} ${w.path}: ${w.message}`),
+    } as never);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(
+      new RegExp(`^ignored_option maxCalls: has no effect in ${caller}: every call .+ makes runs`),
+    );
+    expect(warnings[1]).toContain(`ignored_option prompt: has no effect in ${caller}:`);
+    expect(warnings[2]).toContain('ignored_option agents.front.model:');
+    expect(warnings.every((w) => w.endsWith('; it is ignored'))).toBe(true);
+    expect(made.tools).toBeDefined();
+    await made.close();
+  });
+
   it('correct options still make the tools', async () => {
     const made = create({ tools, onSay: () => undefined } as never);
     expect(made.tools).toBeDefined();

@@ -65,6 +65,7 @@ describe('repl (piped stdin, manual model)', () => {
     const input = [
       'Put me through',
       '/call transfer {}',
+      'hello?',
       '/spoken sp_9',
       '/spoken sp_1',
       '/reply Connected.',
@@ -77,7 +78,14 @@ describe('repl (piped stdin, manual model)', () => {
     expect(r.status).toBe(0);
     const out = r.stdout;
     expect(out).toContain('say     “Let me connect you.” (pre-tool) · sp_1');
-    expect(out).toContain('(transfer waits until sp_1 is played');
+    // One line says what waits, for which speech, and what to type: not a second one saying it again.
+    const untilTyped = out.slice(0, out.indexOf('(transfer still waits'));
+    expect(untilTyped.split('\n').filter((l) => /waits?\b.*sp_1|sp_1 is played/.test(l))).toEqual([
+      'wait    transfer until sp_1 is played (at most 10000 ms) — type /spoken sp_1 (or /spoken all) when played, or Enter to let it wait',
+    ]);
+    expect(out).toContain(
+      '(transfer still waits: type /spoken sp_1 (or /spoken all) when played, or Enter to let it wait)',
+    );
     expect(out).toContain('sp_9: no utterance waits for playback under this id');
     // The transfer runs after the announcement was played, not before.
     expect(out.indexOf('heard   sp_1 played to the end')).toBeGreaterThan(-1);

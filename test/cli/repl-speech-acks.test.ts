@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SpeechAcks } from '../../src/cli/repl/speech-acks.js';
+import { createNarrator } from '../../src/harness/narrator.js';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { SessionEvent } from '../../src/session/types.js';
@@ -43,6 +44,12 @@ describe('REPL speech acks under --speech-ack host', () => {
     });
     const printed: string[] = [];
     const prompts: string[] = [];
+    // The REPL's wiring: the narrator's `wait` line carries what to type (one line, not two).
+    const narrator = createNarrator({
+      write: (line) => printed.push(line),
+      speechIds: true,
+      speechWaitHint: (e) => acks.waitHint(e),
+    });
     const acks = new SpeechAcks({
       host: true,
       print: (line) => printed.push(line),
@@ -58,10 +65,16 @@ describe('REPL speech acks under --speech-ack host', () => {
     });
     acks.startTurn();
     const stream = session.send('bye');
-    for await (const event of stream) await acks.event(event, session);
+    for await (const event of stream) {
+      narrator.event?.(0, event);
+      await acks.event(event, session);
+    }
     const result = await stream.result;
-    expect(printed.filter((l) => l.includes('waits until'))).toEqual([
-      '(hangup waits until sp_1 is played: /spoken <id>|all, or Enter to let it wait)',
+    expect(printed.filter((l) => l.includes('sp_1'))).toEqual([
+      'model   Goodbye! · sp_1',
+      'wait    hangup until sp_1 is played (at most 10000 ms) — type /spoken sp_1 (or /spoken all) when played, or Enter to let it wait',
+      '  sp_1 marked spoken',
+      'heard   sp_1 played to the end',
     ]);
     // sp_2 was never waited for: no second prompt although hangup had no result yet then.
     expect(prompts).toEqual(['playback> ']);

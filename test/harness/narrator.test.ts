@@ -52,4 +52,21 @@ describe('narrator', () => {
       'wait    transfer until sp_1, sp_2 are played (at most 500 ms)',
     ]);
   });
+
+  it("appends the reader's hint to a wait line, and nothing when it has none", () => {
+    const lines: string[] = [];
+    const n = createNarrator({
+      write: (l) => lines.push(l),
+      speechWaitHint: (e) => (e.tool === 'hangup' ? 'type /spoken sp_1' : undefined),
+    });
+    for (const [callId, tool] of [
+      ['c1', 'hangup'],
+      ['c2', 'transfer'],
+    ] as const)
+      n.event?.(0, { type: 'speech-wait', callId, tool, speechIds: ['sp_1'], maxWaitMs: 100 });
+    expect(lines).toEqual([
+      'wait    hangup until sp_1 is played (at most 100 ms) — type /spoken sp_1',
+      'wait    transfer until sp_1 is played (at most 100 ms)',
+    ]);
+  });
 });

@@ -81,6 +81,59 @@ describe('createMcpServer checks its own options at creation', () => {
   });
 });
 
+describe('createMcpServer: session options that steer a model have no effect there', () => {
+  it('warns once per key, naming it and why, and the server still serves', async () => {
+    const warnings: DefinitionIssue[] = [];
+    // One options object shared with the host's own sessions (as a JavaScript host writes it).
+    const shared: Loose = {
+      tools,
+      model: { name: 'm', stream: async function* () {} },
+      maxCalls: 3,
+      maxToolRounds: 2,
+      finalAnswerAfterMaxRounds: true,
+      modelId: 'gpt-x',
+      prompt: 'You are the clinic.',
+      systemContext: 'memory',
+      speechAck: 'host',
+      limits: { maxCallsPerAnswer: 2 },
+      agents: { front: { prompt: 'front', maxCalls: 2 } },
+      onWarning: (w: DefinitionIssue) => warnings.push(w),
+    };
+    const made = createMcpServer(shared as unknown as McpServerOptions);
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
+      'ignored_option model',
+      'ignored_option modelId',
+      'ignored_option maxToolRounds',
+      'ignored_option maxCalls',
+      'ignored_option finalAnswerAfterMaxRounds',
+      'ignored_option prompt',
+      'ignored_option systemContext',
+      'ignored_option speechAck',
+      'ignored_option limits.maxCallsPerAnswer',
+      'ignored_option agents.front.maxCalls',
+    ]);
+    expect(warnings.every((w) => w.severity === 'warning')).toBe(true);
+    expect(warnings.find((w) => w.path === 'maxCalls')?.message).toBe(
+      'has no effect in createMcpServer: every call the MCP client makes runs: no model calls are counted here (cap them there); it is ignored',
+    );
+    made.setTools(tools);
+    expect(warnings).toHaveLength(10); // given at creation, not again
+    expect([...made.tools.tools.keys()]).toEqual(['note']);
+    await made.close();
+  });
+
+  it("speechAck 'auto' is what applies anyway: no warning", async () => {
+    const warnings: DefinitionIssue[] = [];
+    const made = createMcpServer({
+      tools,
+      speechAck: 'auto',
+      onWarning: (w: DefinitionIssue) => warnings.push(w),
+    } as unknown as McpServerOptions);
+    expect(warnings).toEqual([]);
+    await made.close();
+  });
+});
+
 const connect = (options: Loose) => () =>
   connectMcpServers(options as unknown as ConnectMcpServersOptions);
 const servers = { local: { command: process.execPath, args: ['-e', ''] } };

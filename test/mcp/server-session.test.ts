@@ -145,12 +145,22 @@ describe('McpToolSession', () => {
         throw new Error('the agent model must not be asked');
       },
     };
+    const ignored: string[] = [];
     const s = await mcpSession({
       agents: { front: { prompt: 'front', model: stranger, maxCalls: 0 } },
       ...({ maxToolRounds: 0, speechAck: 'host', model: stranger } as object),
+      onWarning: (w) => ignored.push(`${w.code} ${w.path}`),
     });
     const r = await s.call('note', { reason: 'x' }, NOT_ABORTED, () => undefined);
     expect(r.isError).toBeFalsy();
+    // Accepted (a host may share a session's options), but not without a word.
+    expect(ignored).toEqual([
+      'ignored_option model',
+      'ignored_option maxToolRounds',
+      'ignored_option speechAck',
+      'ignored_option agents.front.model',
+      'ignored_option agents.front.maxCalls',
+    ]);
     await s.close();
   });
 

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { formatIssue } from '../../errors.js';
 import type { ActionHandler } from '../../handlers/types.js';
 import { createMcpServer, type McpToolServer } from '../../mcp/server.js';
+import { mcpStdioTransport } from '../../mcp/server-stdio.js';
 import { EXIT, UsageError, nonEmpty, parseJsonOption, stopRequested, type CliIO } from '../io.js';
 import { listenProblem } from '../listen-error.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
@@ -114,8 +115,7 @@ export async function mcpCommand(argv: readonly string[], io: CliIO): Promise<nu
     if (http === undefined) io.stdin.once('end', stop);
   });
   if (http === undefined) {
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    await server.connect(new StdioServerTransport(readableOf(io), writableOf(io)));
+    await server.connect(mcpStdioTransport({ stdin: readableOf(io), stdout: writableOf(io) }));
     io.stderr.write(`switchboard mcp: serving ${server.tools.tools.size} tool(s) over stdio\n`);
   } else {
     try {

@@ -66,15 +66,16 @@ export class ReplController {
   constructor(options: ReplOptions) {
     this.#o = options;
     const say = (line: string): void => this.#print(line);
-    this.#narrator = createNarrator({
-      write: say,
-      color: options.color,
-      speechIds: options.speechAck === 'host',
-    });
     this.#speech = new SpeechAcks({
       host: options.speechAck === 'host',
       lines: options.lines,
       print: say,
+    });
+    this.#narrator = createNarrator({
+      write: say,
+      color: options.color,
+      speechIds: options.speechAck === 'host',
+      speechWaitHint: (event) => this.#speech.waitHint(event),
     });
     // One set for the REPL and its sessions: tokens the engine obtains join it as they are issued.
     this.#secrets.addServices(options.services ?? {});

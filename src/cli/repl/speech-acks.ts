@@ -5,6 +5,7 @@
  * utterances it waits for are played.
  */
 import type { Session, SessionEvent } from '../../session/types.js';
+import type { SpeechWaitEvent } from '../../harness/narrator.js';
 import type { LineSource } from './line-source.js';
 
 /** What {@link SpeechAcks} needs from the REPL. */
@@ -49,8 +50,24 @@ export class SpeechAcks {
         event.speechId,
         (this.#utterances.get(event.speechId) ?? '') + event.text,
       );
-    if (event.type === 'speech-wait' && this.#o.host)
-      await this.#awaitPlayback(event.tool, event.speechIds, session);
+    if (event.type === 'speech-wait' && this.#o.host) await this.#awaitPlayback(event, session);
+  }
+
+  /**
+   * What to type while `event`'s call waits, for the narrator's `wait` line (the one line the
+   * person reads about it): undefined when nothing it waits for is unplayed (no prompt follows).
+   */
+  waitHint(event: SpeechWaitEvent): string | undefined {
+    if (!this.#o.host) return undefined;
+    const unplayed = this.#unplayed(event.speechIds);
+    if (unplayed.length === 0) return undefined;
+    const each = unplayed.length === 1 ? `/spoken ${unplayed[0]}` : '/spoken <id> for each';
+    return `type ${each} (or /spoken all) when played, or Enter to let it wait`;
+  }
+
+  /** Said again when the person types something else while a call waits. */
+  #reminder(event: SpeechWaitEvent): string {
+    return `(${event.tool} still waits: ${this.waitHint(event) ?? ''})`;
   }
 
   /**
@@ -90,26 +107,19 @@ export class SpeechAcks {
   }
 
   /**
-   * `tool`'s call waits until `speechIds` are played: read `/spoken` lines until they are, or
+   * `event`'s call waits until its `speechIds` are played: read `/spoken` lines until they are, or
    * Enter. The turn cannot call the model meanwhile (its round is not over), so no other reader
    * competes for input.
    */
-  async #awaitPlayback(
-    tool: string,
-    speechIds: readonly string[],
-    session: Session,
-  ): Promise<void> {
-    const unplayed = (): string[] => this.#unplayed(speechIds);
-    if (unplayed().length === 0) return;
-    this.#o.print(
-      `(${tool} waits until ${unplayed().join(', ')} is played: /spoken <id>|all, or Enter to let it wait)`,
-    );
+  async #awaitPlayback(event: SpeechWaitEvent, session: Session): Promise<void> {
+    const unplayed = (): string[] => this.#unplayed(event.speechIds);
+    // The narrator's `wait` line has said what waits and what to type (waitHint).
     while (unplayed().length > 0) {
       const line = await this.#o.lines.next('playback> ');
       if (line === undefined || line.trim() === '') return;
       const [command = '', ...rest] = line.trim().split(/\s+/);
       if (command === '/spoken') this.spoken(rest.join(' '), session);
-      else this.#o.print('(a call waits for playback: /spoken <id>|all, or Enter to go on)');
+      else this.#o.print(this.#reminder(event));
     }
   }
 }
