@@ -5,39 +5,28 @@
  * acknowledged while a turn runs is saved in the fixture as that turn's `spoken` points.
  */
 import type { Session, SessionEvent } from '../session/types.js';
+import { TurnUtterances } from '../harness/turn-utterances.js';
 import { StudioProblem } from './studio-problem.js';
 
 export class StudioSpeechAcks {
   readonly #host: boolean;
-  /** Speech id → text so far, for the running turn. */
-  readonly #utterances = new Map<string, string>();
-  readonly #acked = new Set<string>();
-  #spokenThisTurn: string[] = [];
-  #inTurn = false;
+  readonly #utterances = new TurnUtterances();
 
   constructor(host: boolean) {
     this.#host = host;
   }
 
   startTurn(): void {
-    this.#utterances.clear();
-    this.#acked.clear();
-    this.#spokenThisTurn = [];
-    this.#inTurn = true;
+    this.#utterances.startTurn();
   }
 
   /** The texts acknowledged while the turn that just ended ran. */
   endTurn(): string[] {
-    this.#inTurn = false;
-    return this.#spokenThisTurn;
+    return this.#utterances.endTurn();
   }
 
   event(event: SessionEvent): void {
-    if (event.type === 'say' || event.type === 'text-delta')
-      this.#utterances.set(
-        event.speechId,
-        (this.#utterances.get(event.speechId) ?? '') + event.text,
-      );
+    this.#utterances.heard(event);
   }
 
   /** Marks one utterance (or, without an id, every one) as played; returns how many were. */
@@ -53,7 +42,7 @@ export class StudioSpeechAcks {
     if (speechId === undefined || speechId === 'all') {
       // spokenAll emits a `spoken` event per utterance it acknowledges: the timeline shows each
       // played, this turn's and any an earlier turn left pending.
-      acked = [...this.#utterances.keys()].filter((u) => !this.#acked.has(u));
+      acked = this.#utterances.covered(undefined);
       count = session.spokenAll();
     } else {
       if (!session.spoken(speechId))
@@ -62,14 +51,10 @@ export class StudioSpeechAcks {
           'unknown_speech',
           `${speechId}: no utterance waits for playback under this id`,
         );
-      acked = this.#utterances.has(speechId) && !this.#acked.has(speechId) ? [speechId] : [];
+      acked = this.#utterances.covered(speechId);
       count = 1;
     }
-    for (const id of acked) {
-      this.#acked.add(id);
-      const text = this.#utterances.get(id)?.trim() ?? '';
-      if (this.#inTurn && text !== '') this.#spokenThisTurn.push(text);
-    }
+    this.#utterances.acknowledge(acked);
     return count;
   }
 }

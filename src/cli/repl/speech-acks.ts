@@ -6,6 +6,7 @@
  */
 import type { Session, SessionEvent } from '../../session/types.js';
 import type { SpeechWaitEvent } from '../../harness/narrator.js';
+import { TurnUtterances } from '../../harness/turn-utterances.js';
 import type { LineSource } from './line-source.js';
 
 /** What {@link SpeechAcks} needs from the REPL. */
@@ -19,37 +20,25 @@ export interface SpeechAcksOptions {
 /** This turn's utterances and their acknowledgements. */
 export class SpeechAcks {
   readonly #o: SpeechAcksOptions;
-  /** Speech id → text so far. */
-  readonly #utterances = new Map<string, string>();
-  readonly #acked = new Set<string>();
-  /** Utterances acknowledged while the turn ran, for `/save` (`spoken:` points). */
-  #spokenThisTurn: string[] = [];
-  #inTurn = false;
+  /** This turn's utterances; what is acknowledged while it runs goes to `/save` (`spoken:`). */
+  readonly #utterances = new TurnUtterances();
 
   constructor(options: SpeechAcksOptions) {
     this.#o = options;
   }
 
   startTurn(): void {
-    this.#utterances.clear();
-    this.#acked.clear();
-    this.#spokenThisTurn = [];
-    this.#inTurn = true;
+    this.#utterances.startTurn();
   }
 
   /** The acknowledgements made during the turn that just ended. */
   endTurn(): string[] {
-    this.#inTurn = false;
-    return this.#spokenThisTurn;
+    return this.#utterances.endTurn();
   }
 
   /** Follows one of the turn's events; waits for playback when a call needs it. */
   async event(event: SessionEvent, session: Session): Promise<void> {
-    if (event.type === 'say' || event.type === 'text-delta')
-      this.#utterances.set(
-        event.speechId,
-        (this.#utterances.get(event.speechId) ?? '') + event.text,
-      );
+    this.#utterances.heard(event);
     if (event.type === 'speech-wait' && this.#o.host) await this.#awaitPlayback(event, session);
   }
 
@@ -59,7 +48,7 @@ export class SpeechAcks {
    */
   waitHint(event: SpeechWaitEvent): string | undefined {
     if (!this.#o.host) return undefined;
-    const unplayed = this.#unplayed(event.speechIds);
+    const unplayed = this.#utterances.unplayed(event.speechIds);
     if (unplayed.length === 0) return undefined;
     const each = unplayed.length === 1 ? `/spoken ${unplayed[0]}` : '/spoken <id> for each';
     return `type ${each} (or /spoken all) when played, or Enter to let it wait`;
@@ -83,27 +72,14 @@ export class SpeechAcks {
       return;
     }
     const all = id === '' || id === 'all';
-    const acked = all
-      ? this.#unplayed()
-      : this.#utterances.has(id) && !this.#acked.has(id)
-        ? [id]
-        : [];
+    const acked = this.#utterances.covered(all ? undefined : id);
     if (all) print(`  ${session.spokenAll()} utterance(s) marked spoken`);
     else if (session.spoken(id)) print(`  ${id} marked spoken`);
     else {
       print(`  ${id}: no utterance waits for playback under this id`);
       return;
     }
-    for (const u of acked) {
-      this.#acked.add(u);
-      const text = this.#utterances.get(u);
-      if (this.#inTurn && text !== undefined && text.trim() !== '')
-        this.#spokenThisTurn.push(text.trim());
-    }
-  }
-
-  #unplayed(ids: Iterable<string> = this.#utterances.keys()): string[] {
-    return [...ids].filter((u) => !this.#acked.has(u));
+    this.#utterances.acknowledge(acked);
   }
 
   /**
@@ -112,7 +88,7 @@ export class SpeechAcks {
    * competes for input.
    */
   async #awaitPlayback(event: SpeechWaitEvent, session: Session): Promise<void> {
-    const unplayed = (): string[] => this.#unplayed(event.speechIds);
+    const unplayed = (): string[] => this.#utterances.unplayed(event.speechIds);
     // The narrator's `wait` line has said what waits and what to type (waitHint).
     while (unplayed().length > 0) {
       const line = await this.#o.lines.next('playback> ');
