@@ -23,6 +23,7 @@ import {
   type DraftTool,
 } from './draft-tool.js';
 import { extraction, messages } from './vapi-messages.js';
+import { codeToolForm, handoffDestinations, otherTypeFields } from './vapi-other-types.js';
 import { KNOWN, VAPI_DIALECT, vapiToolSchema, type VapiTool } from './vapi-schema.js';
 import {
   headersToService,
@@ -53,7 +54,7 @@ export function importVapi(value: unknown, source: SourceInfo): ImportResult {
   const tools = [];
   for (const [index, raw] of found.list.entries()) {
     const base = `${found.base}[${index}]`;
-    const t = parseVendor(vapiToolSchema, raw, base, source);
+    const t = parseVendor(vapiToolSchema, codeToolForm(raw), base, source);
     const w = new ToolWarnings(warnings, base, t.function?.name ?? t.name);
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
@@ -75,6 +76,7 @@ function toDraft(t: VapiTool, w: ToolWarnings): DraftTool | undefined {
       ['type'],
       `Vapi tool type "${t.type}" runs inside Vapi; imported as an action for the host to implement`,
     );
+    otherTypeFields(t, w);
   } else {
     w.unknownFields(t, known);
   }
@@ -95,6 +97,11 @@ function toDraft(t: VapiTool, w: ToolWarnings): DraftTool | undefined {
       return builtIn(t, w, 'endCall');
     case 'transferCall':
       return transfer(t, w);
+    case 'handoff': {
+      const d = withFunction(t, w, 'handoff');
+      handoffDestinations(t, w, d);
+      return d;
+    }
     default:
       return functionTool(t, w);
   }
