@@ -35,7 +35,8 @@ export interface ExportView {
   readonly rules: RuleView[];
 }
 
-const END_CALL = /^(end_?call|hang_?up)$/i;
+// Names the platforms give their end-call tool (Ultravox docs rename hangUp to endConversation).
+const END_CALL = /^(end_?(call|conversation)|hang_?up)$/i;
 
 /** Names a definition's kind; `context` and `log` tools have none (undefined, with a warning). */
 export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): ExportView | undefined {
