@@ -1,11 +1,12 @@
 /**
- * Vapi tool types that run inside Vapi (handoff, code, voicemail, integrations…): imported as
+ * Vapi call-control and Vapi-run tool types (transferCall, handoff, code, voicemail…): imported as
  * actions the host implements, keeping what the model sees, with a warning for every field that
  * cannot be carried over (docs/import.md, Vapi).
  */
 import { isPlainObject, type PlainObject } from '../own-data.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import { transferDestination, type DraftTool } from './draft-tool.js';
+import { setBefore } from './messages.js';
 import type { VapiTool } from './vapi-schema.js';
 
 /** Fields every Vapi tool type shares; read by the common import path. */
@@ -93,6 +94,40 @@ export function handoffDestinations(t: VapiTool, w: ToolWarnings, d: DraftTool):
     }
     const description = dest['description'];
     targets.push({ value, ...(typeof description === 'string' ? { description } : {}) });
+  }
+  transferDestination(d, targets, w, ['destinations']);
+}
+
+/** A transferCall's destinations → the action's `destination`; one destination's message is spoken first. */
+export function transferDestinations(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
+  const targets: { value: string; description?: string }[] = [];
+  for (const [i, dest] of (t.destinations ?? []).entries()) {
+    const value = dest.number ?? dest.sipUri ?? dest.assistantName;
+    const field: FieldPath = ['destinations', i];
+    w.unknownFields(
+      dest,
+      ['type', 'number', 'sipUri', 'assistantName', 'description', 'message'],
+      field,
+    );
+    if (value === undefined) {
+      w.warn(field, 'destination without number, sipUri or assistantName; not imported');
+      continue;
+    }
+    targets.push({
+      value,
+      ...(dest.description !== undefined ? { description: dest.description } : {}),
+    });
+    if (
+      typeof dest.message === 'string' &&
+      dest.message !== '' &&
+      (t.destinations ?? []).length === 1
+    )
+      setBefore(d.options, { '*': [dest.message] });
+    else if (dest.message !== undefined)
+      w.warn(
+        [...field, 'message'],
+        'a per-destination message needs one destination; not imported',
+      );
   }
   transferDestination(d, targets, w, ['destinations']);
 }

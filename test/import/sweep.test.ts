@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { exportTools } from '../../src/import/export-tools.js';
 import { importTools } from '../../src/import/import-tools.js';
+import { transformCall } from '../../src/harness/transform-call.js';
 import type { Platform } from '../../src/import/types.js';
 
 function vendor(p: Platform, file: string) {
@@ -43,6 +44,18 @@ describe('Vapi', () => {
     const [tool] = vendor('vapi', 'code-tool.json').tools;
     expect(tool!.tool.function.name).toBe('get_customer');
     expect(tool!.tool.function.parameters['required']).toEqual(['customerId']);
+  });
+
+  it('a body value "{{query}}" naming the model\'s argument forwards it, not a session variable', async () => {
+    const { tools } = vendor('vapi', 'docs-agent-query.json');
+    expect(tools[0]!.static_parameters).toBeUndefined();
+    const out = transformCall({
+      tools: await loadTools({ tools }),
+      tool: 'docsquery',
+      args: JSON.stringify({ query: 'api request tool' }),
+      vars: { 'vars.query': 'a session value' },
+    });
+    expect(out.ok && out.args).toEqual({ query: 'api request tool' });
   });
 
   it('exports a transfer under its own name, and a handoff as a handoff to the assistant', async () => {
