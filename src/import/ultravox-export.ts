@@ -114,6 +114,12 @@ function definition(v: ExportView): Record<string, unknown> {
       );
   }
   const endpoint = def.endpoint;
+  if (endpoint !== undefined && def.service !== undefined)
+    // A service says how switchboard authenticates, not how Ultravox should: the scheme is assumed.
+    v.w.warn(
+      ['service'],
+      `service "${def.service}" exported as an httpAuth Bearer requirement of that name (assumed: a header or query key, as the service may send, is not known from a definition); check it, and pass the key as authTokens.${def.service}`,
+    );
   if (endpoint?.argumentLocation === 'form')
     v.w.warn(
       ['endpoint', 'argument_location'],

@@ -197,6 +197,13 @@ describe('Ultravox', () => {
     });
   });
 
+  it('says that a service exported as an httpAuth Bearer requirement is assumed', async () => {
+    const out = await exported('ultravox', 'stock-header-auth.json');
+    expect(out.warnings.map((w) => `${w.path}: ${w.message}`).join('\n')).toMatch(
+      /tools\[0\]\.service: service "myserviceapikey" exported as an httpAuth Bearer requirement/,
+    );
+  });
+
   it('says nothing about argument locations of a tool without http (an action)', () => {
     expect(warned('ultravox', 'customer-query.json')).not.toMatch(/location/);
   });
