@@ -58,6 +58,16 @@ describe('Vapi', () => {
     expect(out.ok && out.args).toEqual({ query: 'api request tool' });
   });
 
+  it("names a message's endCallAfterSpokenEnabled when it ends the call; false is Vapi's default", () => {
+    expect(warned('vapi', 'community-warm-transfer.json')).not.toMatch(/endCallAfterSpoken/);
+    const tool = JSON.parse(
+      readFileSync('fixtures/import/vapi/community-warm-transfer.json', 'utf8'),
+    ) as { messages: Record<string, unknown>[] };
+    tool.messages[2]!['endCallAfterSpokenEnabled'] = true;
+    const { warnings } = importTools(tool, { from: 'vapi' });
+    expect(warnings.map((w) => w.path)).toContain('tools[0].messages[2].endCallAfterSpokenEnabled');
+  });
+
   it('exports a transfer under its own name, and a handoff as a handoff to the assistant', async () => {
     expect((await exported('vapi', 'gitops-transfer.json')).tools).toEqual([
       {
