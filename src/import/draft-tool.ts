@@ -217,6 +217,8 @@ export function transferDestination(
   w: ToolWarnings,
   field: FieldPath,
 ): void {
+  // An empty condition or description (what an export leaves for the author to write) says nothing.
+  targets = targets.map((t) => (t.description === '' ? { value: t.value } : t));
   if (targets.length === 0) {
     w.warn(field, "no fixed destination: the host's transfer action decides where the call goes");
   } else if (targets.length === 1) {

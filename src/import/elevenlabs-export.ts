@@ -12,6 +12,7 @@ import {
   exportViews,
   unexpressedExtras,
   unexpressedRule,
+  destinationKind,
   writtenText,
   type ExportView,
 } from './export-view.js';
@@ -31,20 +32,32 @@ export function exportElevenLabs(defs: readonly ToolDefinition[]): ExportResult 
   });
 }
 
+/**
+ * The root description of the arguments (an imported body's own description), written where
+ * ElevenLabs has one: the body's or a client tool's `parameters` description. A query string has
+ * none (a warning).
+ */
+function rootDescription(v: ExportView): { description?: string } {
+  const d = v.def.tool.function.parameters['description'];
+  if (typeof d !== 'string') return {};
+  const location = v.def.endpoint?.argumentLocation;
+  if (v.kind === 'action' || location === 'body' || location === 'form') return { description: d };
+  v.w.warn(
+    ['tool', 'function', 'parameters', 'description'],
+    'ElevenLabs query parameters have no common description; not exported',
+  );
+  return {};
+}
+
 function toolConfig(v: ExportView): Record<string, unknown> {
   const f = v.def.tool.function;
   const head = { name: f.name, description: descriptionOf(v.def) ?? '' };
   speech(v);
   if (v.kind === 'end_call')
     return { type: 'system', ...head, params: { system_tool_type: 'end_call' } };
-  if (v.kind === 'transfer')
-    return {
-      type: 'system',
-      ...head,
-      params: { system_tool_type: 'transfer_to_number', transfers: transfers(v) },
-    };
+  if (v.kind === 'transfer') return { type: 'system', ...head, params: transferParams(v) };
   if (v.kind === 'action') {
-    const body = literalProps(v, v.properties, v.required, []);
+    const body = { ...literalProps(v, v.properties, v.required, []), ...rootDescription(v) };
     return { type: 'client', ...head, ...runtime(v), parameters: body, expects_response: true };
   }
   return { type: 'webhook', ...head, ...runtime(v), api_schema: apiSchema(v) };
@@ -230,7 +243,9 @@ function apiSchema(v: ExportView): Record<string, unknown> {
             ...(required.length > 0 ? { required } : {}),
           },
         }
-      : { request_body_schema: params }),
+      : {
+          request_body_schema: { ...params, ...rootDescription(v) },
+        }),
     ...(endpoint.argumentLocation === 'form'
       ? { content_type: 'application/x-www-form-urlencoded' }
       : {}),
@@ -238,22 +253,45 @@ function apiSchema(v: ExportView): Record<string, unknown> {
   };
 }
 
-function transfers(v: ExportView): Record<string, unknown>[] {
+/**
+ * A transfer action's params: `transfer_to_agent` when every destination names an agent (what
+ * such a tool imports as), else `transfer_to_number` (phone numbers and SIP URIs; an agent among
+ * them is a warning and left out).
+ */
+function transferParams(v: ExportView): Record<string, unknown> {
   const fixed = v.def.staticParameters.find((s) => s.name === 'destination');
   const list =
     fixed !== undefined && typeof fixed.default === 'string'
-      ? [{ number: writtenText(fixed.default), condition: fixed.description ?? '' }]
+      ? [{ value: writtenText(fixed.default), condition: fixed.description ?? '' }]
       : ((v.properties['destination']?.['enum'] as unknown[] | undefined) ?? []).map((n) => ({
-          number: String(n),
+          value: String(n),
           condition: '',
         }));
+  const field = ['tool', 'function', 'parameters', 'properties', 'destination'];
   if (fixed === undefined && list.length > 0)
     v.w.warn(
-      ['tool', 'function', 'parameters', 'properties', 'destination'],
+      field,
       'ElevenLabs chooses between transfers by condition; conditions are left empty: write them',
     );
-  return list.map((t) => ({
-    transfer_destination: { type: 'phone', phone_number: t.number },
-    condition: t.condition,
-  }));
+  if (list.length > 0 && list.every((t) => destinationKind(t.value) === 'agent'))
+    return {
+      system_tool_type: 'transfer_to_agent',
+      transfers: list.map((t) => ({ agent_id: t.value, condition: t.condition })),
+    };
+  const transfers = list.flatMap((t) => {
+    const kind = destinationKind(t.value);
+    if (kind === 'agent') {
+      v.w.warn(
+        field,
+        `"${t.value}" names an agent, which a transfer_to_number tool cannot reach; not exported`,
+      );
+      return [];
+    }
+    const destination =
+      kind === 'sip'
+        ? { type: 'sip_uri', sip_uri: t.value }
+        : { type: 'phone', phone_number: t.value };
+    return [{ transfer_destination: destination, condition: t.condition }];
+  });
+  return { system_tool_type: 'transfer_to_number', transfers };
 }

@@ -43,6 +43,10 @@ export function properties(
   if (path.length === 0) {
     Object.assign(d.properties, out);
     d.required.push(...outRequired);
+    // The body's own description (the HubSpot guide's "filters for searching contacts") is what
+    // the model reads about the argument object: the root description of the parameters.
+    if (typeof schema['description'] === 'string' && schema['description'] !== '')
+      d.schemaExtras['description'] = schema['description'];
   }
   return {
     type: 'object',

@@ -15,7 +15,9 @@ import {
 import { literal, properties } from './elevenlabs-properties.js';
 import { isPlainObject } from '../own-data.js';
 import { apiForm } from './elevenlabs-dashboard.js';
+import { agentTools, type LocatedTool } from './elevenlabs-agent.js';
 import {
+  checkVendorLimits,
   importResult,
   locateTools,
   parseVendor,
@@ -44,21 +46,31 @@ import type { ConversionWarning, ImportResult } from './types.js';
 export { ELEVENLABS_DIALECT } from './elevenlabs-schema.js';
 /**
  * Imports an ElevenLabs document: a list of tool configs, `{ tools: [...] }` (a list response:
- * items with `tool_config`), an agent (`conversation_config.agent.prompt.tools`), or one tool
+ * items with `tool_config`), an agent (`conversation_config.agent.prompt`: `tools`, `built_in_tools`,
+ * `tool_ids` warned), or one tool
  * (`{ tool_config }` or the config itself).
  */
 export function importElevenLabs(value: unknown, source: SourceInfo): ImportResult {
-  const expected = 'a list of ElevenLabs tools, { "tools": [...] }, an agent, or one tool';
-  const found = locateTools(value, {
-    keys: ['tools', 'conversation_config.agent.prompt.tools'],
-    isOneTool: (v) => isPlainObject(v['tool_config']) || typeof v['name'] === 'string',
-    expected,
-    source,
-  });
+  const expected =
+    'a list of ElevenLabs tools, { "tools": [...] }, an agent (prompt.tools or built_in_tools), or one tool';
   const warnings: ConversionWarning[] = [];
+  let items: LocatedTool[];
+  const agent = agentTools(value, warnings);
+  if (agent !== undefined) {
+    checkVendorLimits(agent.lists, source);
+    items = agent.items;
+  } else {
+    const found = locateTools(value, {
+      keys: ['tools', 'conversation_config.agent.prompt.tools'],
+      isOneTool: (v) => isPlainObject(v['tool_config']) || typeof v['name'] === 'string',
+      expected,
+      source,
+    });
+    items = found.list.map((item, index) => ({ item, base: `${found.base}[${index}]` }));
+  }
   const tools = [];
-  for (const [index, item] of found.list.entries()) {
-    let base = `${found.base}[${index}]`;
+  for (const { item, base: at } of items) {
+    let base = at;
     let raw: unknown = item;
     if (isPlainObject(item) && isPlainObject(item['tool_config'])) {
       raw = item['tool_config'];
@@ -70,7 +82,13 @@ export function importElevenLabs(value: unknown, source: SourceInfo): ImportResu
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
   }
-  return importResult(tools, warnings, expected, found.list, source);
+  return importResult(
+    tools,
+    warnings,
+    expected,
+    items.map((i) => i.item),
+    source,
+  );
 }
 
 function toDraft(t: ElevenLabsTool, w: ToolWarnings): DraftTool | undefined {
@@ -291,7 +309,41 @@ function system(t: ElevenLabsTool, w: ToolWarnings, d: DraftTool): DraftTool {
     ['params', 'system_tool_type'],
     `system tool "${kind}" runs inside ElevenLabs; imported as an action for the host to implement`,
   );
+  if (kind === 'transfer_to_agent') agentTransfers(params?.transfers ?? [], w, d);
+  else w.unknownFields(params, ['system_tool_type'], ['params']);
   return d;
+}
+
+/**
+ * `transfer_to_agent` rules: the target agents become the action's `destination` (one: fixed;
+ * several: the model picks, each rule's condition in the description), as for a number transfer.
+ */
+function agentTransfers(
+  transfers: readonly Record<string, unknown>[],
+  w: ToolWarnings,
+  d: DraftTool,
+): void {
+  const targets: { value: string; description?: string }[] = [];
+  for (const [i, tr] of transfers.entries()) {
+    const at: FieldPath = ['params', 'transfers', i];
+    if (typeof tr['agent_id'] !== 'string') {
+      w.warn(at, 'a transfer without an agent_id; not imported');
+      continue;
+    }
+    // `null` is ElevenLabs' "not set" (a silent transfer has `transfer_message: null`).
+    for (const key of Object.keys(tr))
+      if (key !== 'agent_id' && key !== 'condition' && tr[key] !== null)
+        w.warn(
+          [...at, key],
+          "a setting of ElevenLabs' agent transfer (the host's transfer action decides it); not imported",
+        );
+    const condition = tr['condition'];
+    targets.push({
+      value: tr['agent_id'],
+      ...(typeof condition === 'string' ? { description: condition } : {}),
+    });
+  }
+  transferDestination(d, targets, w, ['params', 'transfers']);
 }
 
 /**

@@ -35,7 +35,8 @@ export interface ExportView {
   readonly rules: RuleView[];
 }
 
-const END_CALL = /^(end_?call|hang_?up)$/i;
+// Names the platforms give their end-call tool (Ultravox docs rename hangUp to endConversation).
+const END_CALL = /^(end_?(call|conversation)|hang_?up)$/i;
 
 /** Names a definition's kind; `context` and `log` tools have none (undefined, with a warning). */
 export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): ExportView | undefined {
@@ -155,6 +156,17 @@ export function unexpressedRule(
  * a literal imported from a platform goes back the same. One that renders variables is returned
  * as written.
  */
+/**
+ * What a transfer action's destination value names: a SIP URI, a phone number (or a platform
+ * variable holding one), else another agent or assistant (what a Vapi handoff or an ElevenLabs
+ * `transfer_to_agent` imports as), so an export does not dial an agent's name.
+ */
+export function destinationKind(value: string): 'sip' | 'number' | 'agent' {
+  if (/^sips?:/i.test(value)) return 'sip';
+  if (/^\+?[\d\s().-]+$/.test(value) || value.includes('{{')) return 'number';
+  return 'agent';
+}
+
 export function writtenText(template: string): string {
   return mustacheText(template) ?? template;
 }

@@ -96,6 +96,7 @@ const KNOWN: Record<string, string[]> = {
     'speak_after_execution',
     'response_variables',
     'parameter_type',
+    'enable_typing_sound',
     ...SPEECH,
   ],
   end_call: ['type', 'name', 'description', ...SPEECH],

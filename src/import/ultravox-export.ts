@@ -8,9 +8,11 @@ import type { ToolDefinition } from '../definition/types.js';
 import {
   beforePhrases,
   descriptionOf,
+  destinationKind,
   exportViews,
   unexpressedExtras,
   unexpressedRule,
+  writtenText,
   type ExportView,
 } from './export-view.js';
 import type { ExportResult } from './types.js';
@@ -23,14 +25,27 @@ export function exportUltravox(defs: readonly ToolDefinition[]): ExportResult {
   return exportViews(defs, (v) => {
     unexpressedExtras(v, PLATFORM);
     speech(v);
-    if (v.kind !== 'end_call') return { temporaryTool: definition(v) };
-    if (v.def.name !== 'hangUp')
-      v.w.warn(
-        ['tool', 'function', 'name'],
-        `Ultravox's built-in is hangUp; "${v.def.name}" becomes hangUp`,
-      );
-    return { toolName: 'hangUp' };
+    if (v.kind === 'end_call') return builtIn(v, 'hangUp', 'End the call.');
+    const target = v.def.staticParameters.find((s) => s.name === 'destination')?.default;
+    // One fixed number or SIP URI is what Ultravox's coldTransfer built-in takes as `target`.
+    if (v.kind === 'transfer' && typeof target === 'string' && destinationKind(target) !== 'agent')
+      return {
+        ...builtIn(v, 'coldTransfer', 'Transfer the call to a human operator.'),
+        parameterOverrides: { target: writtenText(target) },
+      };
+    return { temporaryTool: definition(v) };
   });
+}
+
+/** A selected built-in tool, overriding its name and description where the definition differs. */
+function builtIn(v: ExportView, toolName: string, description: string): Record<string, unknown> {
+  const f = v.def.tool.function;
+  const own = descriptionOf(v.def);
+  return {
+    toolName,
+    ...(f.name !== toolName ? { nameOverride: f.name } : {}),
+    ...(own !== undefined && own !== description ? { descriptionOverride: own } : {}),
+  };
 }
 
 function speech(v: ExportView): void {
@@ -99,6 +114,12 @@ function definition(v: ExportView): Record<string, unknown> {
       );
   }
   const endpoint = def.endpoint;
+  if (endpoint !== undefined && def.service !== undefined)
+    // A service says how switchboard authenticates, not how Ultravox should: the scheme is assumed.
+    v.w.warn(
+      ['service'],
+      `service "${def.service}" exported as an httpAuth Bearer requirement of that name (assumed: a header or query key, as the service may send, is not known from a definition); check it, and pass the key as authTokens.${def.service}`,
+    );
   if (endpoint?.argumentLocation === 'form')
     v.w.warn(
       ['endpoint', 'argument_location'],

@@ -37,15 +37,10 @@ import {
   type VendorHeader,
 } from './http-parts.js';
 import { cleanSchema } from './json-schema.js';
+import { builtInDraft, isBuiltIn } from './ultravox-built-ins.js';
 import type { ConversionWarning, ImportResult, ToolDefinitionJson } from './types.js';
 
 export { ULTRAVOX_DIALECT, LOCATIONS } from './ultravox-schema.js';
-/** Ultravox's built-in tools a `toolName` reference can name, as switchboard actions. */
-const BUILT_INS = new Map<string, string>([
-  ['hangUp', 'End the call.'],
-  ['leaveVoicemail', 'Leave a voicemail message and end the call.'],
-]);
-
 /**
  * Imports an Ultravox document: a call or agent config (`selectedTools`), a list of selected
  * tools, tool objects (`{ name, definition }`, also `{ results: [...] }`) or bare definitions.
@@ -68,16 +63,15 @@ export function importUltravox(value: unknown, source: SourceInfo): ImportResult
       throw vendorError([{ path: base, message: 'expected a tool object' }], source);
     if (typeof item['toolName'] === 'string' && item['temporaryTool'] === undefined) {
       const name = item['toolName'];
-      const description = BUILT_INS.get(name);
       w.tool = name;
-      if (description === undefined) {
+      if (!isBuiltIn(name)) {
         w.warn(
           ['toolName'],
           `"${name}" names a tool stored in Ultravox; its definition is not in this file; not imported`,
         );
         continue;
       }
-      tools.push(finishDraft(w, draft(name, ['toolName'], description)));
+      tools.push(finishDraft(w, builtInDraft(item, w)));
       continue;
     }
     if (typeof item['toolId'] === 'string') {
@@ -182,7 +176,8 @@ function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): Dr
       );
       continue;
     }
-    misplaced(w, field, p.location, argsIn);
+    // Without http the tool is an action: its arguments go to the host, not into a request.
+    if (t.http !== undefined) misplaced(w, field, p.location, argsIn);
     d.properties[p.name] = cleanSchema(w, [...field, 'schema'], p.schema ?? {});
     if (p.required === true) d.required.push(p.name);
   }

@@ -10,6 +10,7 @@ import {
   descriptionOf,
   exportViews,
   unexpressedRule,
+  destinationKind,
   writtenText,
   type ExportView,
   type RuleView,
@@ -37,6 +38,13 @@ function vapiTool(v: ExportView): Record<string, unknown> {
   const common = messages.length > 0 ? { messages } : {};
   switch (v.kind) {
     case 'http':
+      // Vapi runs an apiRequest tool synchronously whatever its `async` says (VapiAI/gitops
+      // docs/learnings/tools.md), and a function tool would send Vapi's envelope instead.
+      if (def.options.background)
+        v.w.warn(
+          ['options', 'background'],
+          'Vapi runs apiRequest tools synchronously (async has no effect there): the model waits for the result; not exported',
+        );
       return { ...apiRequest(v), ...common };
     case 'end_call':
       if (def.name !== 'endCall')
@@ -45,8 +53,17 @@ function vapiTool(v: ExportView): Record<string, unknown> {
           `Vapi names its end-call tool itself; "${def.name}" becomes endCall`,
         );
       return { type: 'endCall', ...common };
-    case 'transfer':
-      return { type: 'transferCall', destinations: destinations(v), ...common };
+    case 'transfer': {
+      const dests = destinations(v);
+      // Destinations that are all assistants were a handoff (or say one): Vapi's handoff tool.
+      const handoff = dests.length > 0 && dests.every((d) => d['type'] === 'assistant');
+      return {
+        type: handoff ? 'handoff' : 'transferCall',
+        ...namedFunction(v, handoff ? undefined : 'transferCall'),
+        destinations: dests,
+        ...common,
+      };
+    }
     case 'action':
       return {
         type: 'function',
@@ -204,15 +221,40 @@ function setIn(target: unknown, path: readonly string[], value: string): boolean
 function destinations(v: ExportView): Record<string, unknown>[] {
   const fixed = v.def.staticParameters.find((s) => s.name === 'destination');
   if (fixed !== undefined && typeof fixed.default === 'string')
-    return [
-      {
-        type: 'number',
-        number: writtenText(fixed.default),
-        ...(fixed.description !== undefined ? { description: fixed.description } : {}),
-      },
-    ];
+    return [destination(writtenText(fixed.default), fixed.description)];
   const choices = v.properties['destination']?.['enum'];
-  return Array.isArray(choices) ? choices.map((n) => ({ type: 'number', number: String(n) })) : [];
+  return Array.isArray(choices) ? choices.map((n) => destination(String(n))) : [];
+}
+
+/**
+ * One Vapi destination for a transfer action's destination value: a SIP URI, a phone number (or a
+ * Liquid variable holding one), else the name of an assistant (what a Vapi handoff imports as).
+ */
+function destination(value: string, description?: string): Record<string, unknown> {
+  const described = description !== undefined ? { description } : {};
+  switch (destinationKind(value)) {
+    case 'sip':
+      return { type: 'sip', sipUri: value, ...described };
+    case 'number':
+      return { type: 'number', number: value, ...described };
+    case 'agent':
+      return { type: 'assistant', assistantName: value, ...described };
+  }
+}
+
+/**
+ * The `function` of a Vapi built-in tool, written when the name or description is not Vapi's
+ * default, so the model sees the same tool (a transfer tool named `transfer_to_billing` stays so).
+ */
+function namedFunction(v: ExportView, vapiDefault: string | undefined): Record<string, unknown> {
+  const f = v.def.tool.function;
+  if (f.name === vapiDefault && f.description === undefined) return {};
+  return {
+    function: {
+      name: f.name,
+      ...(f.description !== undefined ? { description: descriptionOf(v.def) } : {}),
+    },
+  };
 }
 
 /**

@@ -62,6 +62,8 @@ export function messages(t: VapiTool, w: ToolWarnings, d: DraftTool, action: boo
         [...field, 'conditions'],
         'message conditions on the arguments have no switchboard equivalent; the message is always used',
       );
+    if (['request-start', 'request-response-delayed', 'request-failed'].includes(m.type))
+      messageFields(m, w, field);
     switch (m.type) {
       case 'request-start':
         setBefore(d.options, phrasesOf(m, w, field));
@@ -94,5 +96,31 @@ export function messages(t: VapiTool, w: ToolWarnings, d: DraftTool, action: boo
           `a "${m.type}" message has no switchboard equivalent (the model speaks after the result); ignored`,
         );
     }
+  }
+}
+
+const MESSAGE_FIELDS = [
+  'type',
+  'content',
+  'contents',
+  'blocking',
+  'timingMilliseconds',
+  'conditions',
+];
+
+/** Every other field of a message switchboard speaks is a warning (a community transfer's
+ * `endCallAfterSpokenEnabled` was dropped without one); its default (`false`) says nothing. */
+function messageFields(m: VapiMessage, w: ToolWarnings, field: FieldPath): void {
+  for (const key of Object.keys(m)) {
+    if (MESSAGE_FIELDS.includes(key)) continue;
+    if (key === 'endCallAfterSpokenEnabled') {
+      if (m[key] === true)
+        w.warn(
+          [...field, key],
+          'Vapi ends the call after speaking this phrase; switchboard does not (end the call in the host); ignored',
+        );
+      continue;
+    }
+    w.warn([...field, key], 'not a field switchboard maps; ignored');
   }
 }

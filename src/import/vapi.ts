@@ -19,10 +19,15 @@ import {
   draft,
   finishDraft,
   setHttp,
-  transferDestination,
   type DraftTool,
 } from './draft-tool.js';
 import { extraction, messages } from './vapi-messages.js';
+import {
+  codeToolForm,
+  handoffDestinations,
+  otherTypeFields,
+  transferDestinations,
+} from './vapi-other-types.js';
 import { KNOWN, VAPI_DIALECT, vapiToolSchema, type VapiTool } from './vapi-schema.js';
 import {
   headersToService,
@@ -33,7 +38,6 @@ import {
   type VendorHeader,
 } from './http-parts.js';
 import { cleanSchema, objectParts } from './json-schema.js';
-import { setBefore } from './messages.js';
 import type { ConversionWarning, ImportResult } from './types.js';
 import { hasVendorVariable, toFormat, toMustache, vendorVariables } from './variables.js';
 
@@ -53,7 +57,7 @@ export function importVapi(value: unknown, source: SourceInfo): ImportResult {
   const tools = [];
   for (const [index, raw] of found.list.entries()) {
     const base = `${found.base}[${index}]`;
-    const t = parseVendor(vapiToolSchema, raw, base, source);
+    const t = parseVendor(vapiToolSchema, codeToolForm(raw), base, source);
     const w = new ToolWarnings(warnings, base, t.function?.name ?? t.name);
     const d = toDraft(t, w);
     if (d !== undefined) tools.push(finishDraft(w, d));
@@ -75,6 +79,7 @@ function toDraft(t: VapiTool, w: ToolWarnings): DraftTool | undefined {
       ['type'],
       `Vapi tool type "${t.type}" runs inside Vapi; imported as an action for the host to implement`,
     );
+    otherTypeFields(t, w);
   } else {
     w.unknownFields(t, known);
   }
@@ -93,8 +98,16 @@ function toDraft(t: VapiTool, w: ToolWarnings): DraftTool | undefined {
       return apiRequest(t, w);
     case 'endCall':
       return builtIn(t, w, 'endCall');
-    case 'transferCall':
-      return transfer(t, w);
+    case 'transferCall': {
+      const d = withFunction(t, w, 'transferCall');
+      transferDestinations(t, w, d);
+      return d;
+    }
+    case 'handoff': {
+      const d = withFunction(t, w, 'handoff');
+      handoffDestinations(t, w, d);
+      return d;
+    }
     default:
       return functionTool(t, w);
   }
@@ -211,6 +224,9 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
   for (const [name, prop] of Object.entries(props)) {
     const field: FieldPath = ['body', 'properties', name];
     if (!isPlainObject(prop)) continue;
+    // `{{query}}` naming the model's own argument (Vapi's docs-agent example) forwards that
+    // argument, as `{{name}}` in the URL does: no fixed value.
+    if (isArgument(d, name, prop['value'])) continue;
     if (prop['value'] !== undefined) {
       constant(
         w,
@@ -237,6 +253,11 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
           }
         : { transform: { value: dflt } };
   }
+}
+
+function isArgument(d: DraftTool, name: string, value: unknown): boolean {
+  const m = typeof value === 'string' ? /^\{\{\s*([A-Za-z_]\w*)\s*\}\}$/.exec(value) : null;
+  return m !== null && m[1] === name && Object.hasOwn(d.properties, name);
 }
 
 function constant(
@@ -352,39 +373,4 @@ function auth(
 
 function builtIn(t: VapiTool, w: ToolWarnings, name: string): DraftTool {
   return withFunction(t, w, name);
-}
-
-function transfer(t: VapiTool, w: ToolWarnings): DraftTool {
-  const d = withFunction(t, w, 'transferCall');
-  const targets: { value: string; description?: string }[] = [];
-  for (const [i, dest] of (t.destinations ?? []).entries()) {
-    const value = dest.number ?? dest.sipUri ?? dest.assistantName;
-    const field: FieldPath = ['destinations', i];
-    w.unknownFields(
-      dest,
-      ['type', 'number', 'sipUri', 'assistantName', 'description', 'message'],
-      field,
-    );
-    if (value === undefined) {
-      w.warn(field, 'destination without number, sipUri or assistantName; not imported');
-      continue;
-    }
-    targets.push({
-      value,
-      ...(dest.description !== undefined ? { description: dest.description } : {}),
-    });
-    if (
-      typeof dest.message === 'string' &&
-      dest.message !== '' &&
-      (t.destinations ?? []).length === 1
-    )
-      setBefore(d.options, { '*': [dest.message] });
-    else if (dest.message !== undefined)
-      w.warn(
-        [...field, 'message'],
-        'a per-destination message needs one destination; not imported',
-      );
-  }
-  transferDestination(d, targets, w, ['destinations']);
-  return d;
 }
