@@ -193,6 +193,8 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
       : {}),
   });
   if (t.url === undefined) w.warn(['url'], 'no url; imported as an action');
+  // Vapi requires the method; a document without one is read as Vapi's usual POST, and said so.
+  if (t.method === undefined && t.url !== undefined) w.warn(['method'], 'no method; POST assumed');
   if (t['backoffPlan'] !== undefined)
     w.warn(
       ['backoffPlan'],

@@ -308,6 +308,23 @@ describe('Vapi apiRequest URL variables', () => {
   });
 });
 
+describe('Vapi apiRequest without a method', () => {
+  it('is read as a POST, with a warning (Vapi requires the method)', () => {
+    const { tools, warnings } = importTools(
+      [{ type: 'apiRequest', name: 'notify', url: 'https://api.x.test/notify' }],
+      { from: 'vapi' },
+    );
+    expect(tools[0]).toMatchObject({ endpoint: { method: 'post' } });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        tool: 'notify',
+        path: 'tools[0].method',
+        message: 'no method; POST assumed',
+      }),
+    ]);
+  });
+});
+
 describe('ElevenLabs system variables', () => {
   it('map to session values where switchboard has one; the others are named', () => {
     const { tools, warnings } = importTools(
