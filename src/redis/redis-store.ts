@@ -58,6 +58,9 @@ const SET = redisScript(`${WRITE_STATE}
 return write_state(KEYS[1], KEYS[2], ARGV, 1)`);
 const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])`);
 
+/** How long connect() waits for the first connection and handshake (node-redis's TCP connect timeout). */
+const CONNECT_DEADLINE_MS = 5000;
+
 /** A {@link SessionStore} on Redis, with leases, revisions and a tool-call journal. */
 export class RedisSessionStore implements SessionStore {
   readonly #client: ScriptClient;
@@ -97,14 +100,27 @@ export class RedisSessionStore implements SessionStore {
     });
     // Without a listener node-redis rethrows connection errors as uncaught; commands still reject.
     client.on('error', () => undefined);
+    const connecting = client.connect();
+    let timer: NodeJS.Timeout | undefined;
+    // node-redis bounds the TCP connect, not the handshake after it: with command timeouts off, a
+    // server that accepts and never answers (not Redis) would hold connect() for ever.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${CONNECT_DEADLINE_MS} ms`)),
+        CONNECT_DEADLINE_MS,
+      );
+    });
     try {
-      await client.connect();
+      await Promise.race([connecting, deadline]);
     } catch (cause) {
+      connecting.catch(() => undefined);
       client.destroy();
       throw new Error(
         `RedisSessionStore.connect: could not connect to ${redactUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`,
         { cause },
       );
+    } finally {
+      clearTimeout(timer);
     }
     connected = true;
     return new RedisSessionStore({

@@ -82,4 +82,38 @@ describe('RedisSessionStore when Redis goes away', () => {
     );
     expect(failed?.message).not.toContain('hunter2');
   });
+
+  // Before: a server that accepts the connection and never answers (not Redis: the URL names the
+  // wrong service) held connect() for ever, node-redis bounding the TCP connect only.
+  it('connect() gives up after 5 s when the server accepts but never answers', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    let accepted!: () => void;
+    const acceptedOne = new Promise<void>((resolve) => (accepted = resolve));
+    const mute = createServer((socket) => {
+      sockets.push(socket);
+      accepted();
+    });
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const address = mute.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const connecting = RedisSessionStore.connect({ url: `redis://127.0.0.1:${port}` });
+      const settled = connecting.then(
+        () => 'connected',
+        (err: unknown) => (err as Error).message,
+      );
+      await acceptedOne; // (vi.waitFor would move the fake clock)
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('pending');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await settled).toBe(
+        `RedisSessionStore.connect: could not connect to redis://127.0.0.1:${port}: no answer within 5000 ms`,
+      );
+    } finally {
+      vi.useRealTimers();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
+  });
 });
