@@ -1,7 +1,7 @@
 /**
  * What every HTTP server of switchboard refuses before it reads a request (`serve`, MCP over
- * HTTP): a server bound to loopback answers only a loopback `Host` (a DNS-rebinding page has its
- * own name there), a browser `Origin` only when allowed, and with a bearer token only a request
+ * HTTP): a server bound to loopback without a token answers only a loopback `Host` (a
+ * DNS-rebinding page has its own name there), a browser `Origin` only when allowed, and with a bearer token only a request
  * that carries it. A server bound elsewhere must have a token: anyone who can reach it could
  * otherwise run the tools with the host's credentials.
  */
@@ -48,6 +48,20 @@ export function originAllowed(
   }
 }
 
+/**
+ * Why a loopback server refuses the request's `Host`, or undefined. Only a server without a token
+ * checks it: a DNS-rebinding page cannot know the token, while a reverse proxy on the same machine
+ * that passes the public `Host` on (Caddy's and Traefik's default) must reach a server that has one.
+ */
+export function hostRefusal(
+  host: string | undefined,
+  loopback: boolean,
+  token: string | undefined,
+): string | undefined {
+  if (!loopback || token !== undefined || isLoopbackHost(hostName(host ?? ''))) return undefined;
+  return `Host ${JSON.stringify(host ?? '')} is not a loopback name (DNS rebinding protection); a reverse proxy in front must send a loopback Host, or the server needs a bearer token`;
+}
+
 /** The `Authorization` header carries `Bearer <token>` (compared in constant time). */
 export function bearerMatches(header: string | undefined, token: string): boolean {
   const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
@@ -88,12 +102,8 @@ export function requestRefusal(
   localAddress: string | undefined,
 ): Refusal | undefined {
   const loopback = localAddress === undefined || isLoopbackAddress(localAddress);
-  if (loopback && !isLoopbackHost(hostName(headers.host ?? '')))
-    return {
-      status: 403,
-      code: 'forbidden_host',
-      message: 'Host is not a loopback name (DNS rebinding protection)',
-    };
+  const badHost = hostRefusal(headers.host, loopback, guard.token);
+  if (badHost !== undefined) return { status: 403, code: 'forbidden_host', message: badHost };
   const origin = headers.origin;
   if (origin !== undefined && !originAllowed(origin, guard.origins, loopback))
     return {

@@ -1,7 +1,7 @@
 /**
  * MCP over Streamable HTTP (docs/mcp.md): one endpoint, `/mcp`, one SDK transport per MCP session
  * (routed by the `Mcp-Session-Id` header). Secure by default: it binds to loopback; a bind
- * elsewhere needs a bearer token; a loopback server refuses a `Host` that is not a loopback name
+ * elsewhere needs a bearer token; a loopback server without a token refuses a `Host` that is not a loopback name
  * and every server refuses a browser `Origin` it was not told to accept (DNS rebinding, as the MCP
  * specification asks). Refusals are answered before the SDK sees the request. An allowed browser
  * origin gets CORS answers (preflight, exposed `Mcp-Session-Id`), or no page could call at all.
@@ -14,7 +14,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   bearerMatches,
   checkBind,
-  hostName,
+  hostRefusal,
   isLoopbackHost,
   originAllowed,
 } from '../http-guard.js';
@@ -99,8 +99,8 @@ export async function serveMcpHttp(
 
   /** Refusals that hold for any request and path, a browser's preflight included. */
   const refusal = (req: IncomingMessage): [number, string] | undefined => {
-    if (loopback && !isLoopbackHost(hostName(req.headers.host ?? '')))
-      return [403, 'Host is not a loopback name (DNS rebinding protection)'];
+    const badHost = hostRefusal(req.headers.host, loopback, token);
+    if (badHost !== undefined) return [403, badHost];
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, origins, loopback))
       return [403, `Origin ${JSON.stringify(origin)} is not allowed`];

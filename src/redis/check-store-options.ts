@@ -25,8 +25,20 @@ const nonNegative: Check = (value, path, sink) => {
     );
 };
 
+/** A redis: or rediss: URL (node-redis's own error named neither the option nor the store). */
+const redisUrl: Check = (value, path, sink) => {
+  if (typeof value !== 'string' || value === '') return isNonEmptyString(value, path, sink);
+  // The value is not quoted: a URL may carry a password.
+  const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (protocol !== 'redis:' && protocol !== 'rediss:')
+    sink.problem(
+      path,
+      `expected a redis:// or rediss:// URL, got ${protocol === undefined ? 'a string that is not a URL' : `a URL with protocol ${protocol}`}`,
+    );
+};
+
 const OPTIONS = {
-  url: isNonEmptyString,
+  url: redisUrl,
   keyPrefix: isString,
   ttlSecs: positiveNumber(),
   endedTtlSecs: positiveNumber(),
@@ -47,4 +59,18 @@ export function checkStoreOptions(options: unknown, connecting: boolean): void {
     caller: connecting ? 'RedisSessionStore.connect' : 'RedisSessionStore',
     error: 'type',
   });
+}
+
+const forEnvironment = fields({ REDIS_URL: redisUrl });
+
+/** connect() without `url` uses `REDIS_URL` when it is set: checked the same way, named as the variable. */
+export function checkRedisUrlVariable(value: string): void {
+  checkOptions(
+    forEnvironment,
+    { REDIS_URL: value },
+    {
+      caller: 'RedisSessionStore.connect',
+      error: 'type',
+    },
+  );
 }

@@ -21,7 +21,7 @@ import { redisScript, runScript, type ScriptClient } from './redis-script.js';
 import { decodeStored, WRITE_STATE, writeArguments, type StoredParts } from './redis-snapshot.js';
 import { parseStoredSnapshot } from '../session/snapshot.js';
 import type { SessionState, SessionStore } from '../session/types.js';
-import { checkStoreOptions } from './check-store-options.js';
+import { checkRedisUrlVariable, checkStoreOptions } from './check-store-options.js';
 import type { RedisEvalClient, RedisStoreSettings } from './types.js';
 
 export type { RedisEvalClient } from './types.js';
@@ -58,6 +58,9 @@ const SET = redisScript(`${WRITE_STATE}
 return write_state(KEYS[1], KEYS[2], ARGV, 1)`);
 const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])`);
 
+/** How long connect() waits for the first connection and handshake (node-redis's TCP connect timeout). */
+const CONNECT_DEADLINE_MS = 5000;
+
 /** A {@link SessionStore} on Redis, with leases, revisions and a tool-call journal. */
 export class RedisSessionStore implements SessionStore {
   readonly #client: ScriptClient;
@@ -71,11 +74,21 @@ export class RedisSessionStore implements SessionStore {
   /** Connects a client of its own to `options.url` (closed by {@link close}). */
   static async connect(options: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
     checkStoreOptions(options, true);
-    const url = options.url ?? process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+    const fromEnvironment = options.url === undefined ? process.env['REDIS_URL'] : undefined;
+    if (fromEnvironment !== undefined) checkRedisUrlVariable(fromEnvironment);
+    const url = options.url ?? fromEnvironment ?? 'redis://127.0.0.1:6379';
     // Loaded on first use: hosts without Redis never pay for the client's modules.
     const { createClient } = await import('redis');
+    // Until the first connection is made, a failure rejects connect() (a wrong URL, port or
+    // password, or no Redis yet, would otherwise wait forever while node-redis retried);
+    // afterwards node-redis reconnects with its usual back-off.
+    let connected = false;
     const client = createClient({
       url,
+      socket: {
+        reconnectStrategy: (retries: number) =>
+          connected ? Math.min(2 ** retries * 50, 2000) + Math.floor(Math.random() * 200) : false,
+      },
       // A command is written at once while connected; while the connection is down (node-redis
       // reconnects in the background) a store call fails at once with a clear error instead of
       // queueing. That makes node-redis's per-command timeout moot, and it is switched off: it
@@ -87,7 +100,29 @@ export class RedisSessionStore implements SessionStore {
     });
     // Without a listener node-redis rethrows connection errors as uncaught; commands still reject.
     client.on('error', () => undefined);
-    await client.connect();
+    const connecting = client.connect();
+    let timer: NodeJS.Timeout | undefined;
+    // node-redis bounds the TCP connect, not the handshake after it: with command timeouts off, a
+    // server that accepts and never answers (not Redis) would hold connect() for ever.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${CONNECT_DEADLINE_MS} ms`)),
+        CONNECT_DEADLINE_MS,
+      );
+    });
+    try {
+      await Promise.race([connecting, deadline]);
+    } catch (cause) {
+      connecting.catch(() => undefined);
+      client.destroy();
+      throw new Error(
+        `RedisSessionStore.connect: could not connect to ${redactUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`,
+        { cause },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    connected = true;
     return new RedisSessionStore({
       ...options,
       client,
@@ -260,4 +295,11 @@ export class RedisSessionStore implements SessionStore {
       ttlMsFor: (state) => this.ttlMsFor(state),
     });
   }
+}
+
+/** The URL for an error message, without its password. */
+function redactUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.href;
 }

@@ -1,7 +1,8 @@
 // A Redis that goes away under live sessions: a turn fails at once with a SessionStoreFailedError
 // naming the session (no command is queued to run later, nothing is half-applied), and the store
 // works again once Redis is back.
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { SessionStoreFailedError, StaleSessionError } from '../../src/session/coordination.js';
 import { createSession } from '../../src/session/create-session.js';
 import { RedisSessionStore } from '../../src/redis/redis-store.js';
@@ -47,4 +48,72 @@ describe('RedisSessionStore when Redis goes away', () => {
     await fresh.run('hello');
     expect((await store.get('o2'))?.history.map((m) => m.content)).toEqual(['hello', 'one']);
   }, 30_000);
+
+  // Before: connect() never settled while node-redis retried in the background (no Redis yet, a
+  // wrong port, host or password were all an endless wait at start-up).
+  it('connect() rejects at once when the first connection fails, naming the URL and why', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() =>
+          resolve(typeof address === 'object' && address !== null ? address.port : 0),
+        );
+      });
+    });
+    const refused = RedisSessionStore.connect({ url: `redis://127.0.0.1:${port}` });
+    await expect(refused).rejects.toThrow(
+      `RedisSessionStore.connect: could not connect to redis://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    await expect(refused.catch((err: unknown) => (err as Error).cause)).resolves.toBeInstanceOf(
+      Error,
+    );
+  });
+
+  it('connect() with a wrong password rejects, and the message does not carry the password', async () => {
+    const url = new URL(inject('redisUrl'));
+    url.username = 'nobody';
+    url.password = 'hunter2';
+    const failed = await RedisSessionStore.connect({ url: url.href }).then(
+      () => undefined,
+      (err: unknown) => err as Error,
+    );
+    expect(failed?.message).toMatch(
+      /^RedisSessionStore\.connect: could not connect to redis:\/\/nobody:\*\*\*@127\.0\.0\.1:\d+\/?: WRONGPASS/,
+    );
+    expect(failed?.message).not.toContain('hunter2');
+  });
+
+  // Before: a server that accepts the connection and never answers (not Redis: the URL names the
+  // wrong service) held connect() for ever, node-redis bounding the TCP connect only.
+  it('connect() gives up after 5 s when the server accepts but never answers', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    let accepted!: () => void;
+    const acceptedOne = new Promise<void>((resolve) => (accepted = resolve));
+    const mute = createServer((socket) => {
+      sockets.push(socket);
+      accepted();
+    });
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const address = mute.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const connecting = RedisSessionStore.connect({ url: `redis://127.0.0.1:${port}` });
+      const settled = connecting.then(
+        () => 'connected',
+        (err: unknown) => (err as Error).message,
+      );
+      await acceptedOne; // (vi.waitFor would move the fake clock)
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('pending');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await settled).toBe(
+        `RedisSessionStore.connect: could not connect to redis://127.0.0.1:${port}: no answer within 5000 ms`,
+      );
+    } finally {
+      vi.useRealTimers();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
+  });
 });

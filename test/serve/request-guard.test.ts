@@ -1,5 +1,5 @@
-// Secure by default: a server on loopback answers only loopback names (a DNS-rebinding page has
-// its own name in Host) and browser origins it allows; with a token, only requests carrying it;
+// Secure by default: a server on loopback without a token answers only loopback names (a
+// DNS-rebinding page has its own name in Host) and browser origins it allows; with a token, only requests carrying it;
 // and it listens elsewhere only with a token. Refused before the body is read or a model runs.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -7,7 +7,7 @@ import {
   type AgentServer,
   type AgentServerOptions,
 } from '../../src/entries/serve.js';
-import { requestRefusal } from '../../src/http-guard.js';
+import { hostRefusal, requestRefusal } from '../../src/http-guard.js';
 import { loadTools } from '../../src/index.js';
 import { fn } from '../session/fixtures.js';
 import { ScriptModel, rawClient, startServer } from './helpers.js';
@@ -58,6 +58,37 @@ describe('serve refuses before reading', () => {
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `app.localhost:${port}`])
       expect((await request(port, { host })).status).toBe(200);
     expect(model.started).toBe(3);
+  });
+
+  // Before: a server with a token behind a reverse proxy on the same machine that passes the
+  // public Host on (Caddy's and Traefik's default) refused every request, token or not, with a
+  // message that did not say what to change.
+  it("with a token, a proxy's public Host is let through to the token check; without one, the refusal names the Host and the fix", async () => {
+    const { model, port } = await start({ token: 's3cret-token' });
+    const host = 'bot.example.com';
+    expect((await request(port, { host, authorization: 'Bearer s3cret-token' })).status).toBe(200);
+    const anonymous = await request(port, { host });
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.text)).toMatchObject({ error: { code: 'unauthorized' } });
+    expect(model.started).toBe(1);
+    await running?.close();
+    const open = await start();
+    const refused = await request(open.port, { host: `${host}:443` });
+    expect(JSON.parse(refused.text)).toEqual({
+      error: {
+        code: 'forbidden_host',
+        message:
+          'Host "bot.example.com:443" is not a loopback name (DNS rebinding protection); a reverse proxy in front must send a loopback Host, or the server needs a bearer token',
+      },
+    });
+  });
+
+  it('the Host rule is one function for serve and MCP over HTTP', () => {
+    expect(hostRefusal('evil.example', true, undefined)).toMatch(/^Host "evil.example" is not/);
+    expect(hostRefusal(undefined, true, undefined)).toMatch(/^Host "" is not/);
+    expect(hostRefusal('evil.example', true, 't')).toBeUndefined();
+    expect(hostRefusal('evil.example', false, undefined)).toBeUndefined();
+    expect(hostRefusal('[::1]:8787', true, undefined)).toBeUndefined();
   });
 
   it('a browser Origin it does not allow; loopback origins by default, or the ones given', async () => {

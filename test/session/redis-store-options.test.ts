@@ -48,6 +48,39 @@ describe('RedisSessionStore options', () => {
     );
   });
 
+  it.each<[string, string, string]>([
+    ['an http URL', 'http://127.0.0.1:6379', 'got a URL with protocol http:'],
+    ['a host:port without a scheme', 'localhost:6379', 'got a URL with protocol localhost:'],
+    [
+      'no URL at all (not quoted: a URL may hold a password)',
+      'pass word@host',
+      'got a string that is not a URL',
+    ],
+  ])('connect() refuses %s as url, before connecting', async (_name, url, got) => {
+    await expect(RedisSessionStore.connect({ url })).rejects.toThrow(
+      new TypeError(`RedisSessionStore.connect: url: expected a redis:// or rediss:// URL, ${got}`),
+    );
+  });
+
+  it('connect() without url checks REDIS_URL the same way, named as the variable (an empty one too)', async () => {
+    vi.stubEnv('REDIS_URL', '');
+    try {
+      await expect(RedisSessionStore.connect()).rejects.toThrow(
+        new TypeError(
+          'RedisSessionStore.connect: REDIS_URL: expected a non-empty string, got an empty string',
+        ),
+      );
+      vi.stubEnv('REDIS_URL', 'http://cache:6379');
+      await expect(RedisSessionStore.connect()).rejects.toThrow(
+        new TypeError(
+          'RedisSessionStore.connect: REDIS_URL: expected a redis:// or rediss:// URL, got a URL with protocol http:',
+        ),
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('an unknown key is a process warning naming the nearest option; correct options construct', () => {
     const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     try {
