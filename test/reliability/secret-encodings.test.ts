@@ -121,6 +121,12 @@ const formArb = (secret: string): fc.Arbitrary<Encoded> =>
         fc.boolean(),
       )
       .map(([[keep, label], upper]) => percentForm(secret, keep, upper, label)),
+    // application/x-www-form-urlencoded: a space is `+`.
+    fc.boolean().map((upper) => {
+      const f = percentForm(secret, /[A-Za-z0-9\-_.*]/, upper, 'form, space as +');
+      const text = f.text.replace(/%20/g, '+');
+      return { label: f.label, text, fragment: text };
+    }),
     fc.boolean().map((upper) => {
       const h = utf8(secret).toString('hex');
       const text = upper ? h.toUpperCase() : h;
@@ -208,6 +214,15 @@ describe('a secret echoed in any encoding never leaves the engine', () => {
       ),
       { numRuns: Number(process.env['SECRET_RUNS'] ?? 300) },
     );
+  });
+
+  it('a secret with spaces, form-encoded (space as +), is scrubbed', () => {
+    const set = new SecretSet();
+    set.add('open sesame 42 now');
+    expect(set.scrubText('echo=open+sesame+42+now&x=1')).toBe('echo=[redacted]&x=1');
+    // Non-ASCII too (found by the property above): its bytes percent-encoded, its spaces `+`.
+    set.add('café au lait 7');
+    expect(set.scrubText('echo=caf%C3%A9+au+lait+7&x=1')).toBe('echo=[redacted]&x=1');
   });
 
   it.each([

@@ -45,7 +45,15 @@ function formsOf(secret: string): { literal: string[]; unescaped: string[] } {
   // Percent-decoding yields bytes: a non-ASCII secret is also looked for as its UTF-8 bytes.
   const latin1 = bytes.toString('latin1');
   const doubled = secret.replace(/\\/g, '\\\\');
-  const unescaped = [secret, latin1, secret.replace(/ /g, '+'), doubled, ...base64];
+  // Form encoding writes a space as `+`: of the characters and, for a non-ASCII secret, its bytes.
+  const unescaped = [
+    secret,
+    latin1,
+    secret.replace(/ /g, '+'),
+    latin1.replace(/ /g, '+'),
+    doubled,
+    ...base64,
+  ];
   const keep = (forms: string[]): string[] =>
     [...new Set(forms)].filter((f) => f.length >= MIN_SCRUB_LENGTH);
   return { literal: keep(literal), unescaped: keep(unescaped) };
