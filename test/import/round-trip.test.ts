@@ -10,6 +10,12 @@ import { exportTools } from '../../src/import/export-tools.js';
 import { importTools } from '../../src/import/import-tools.js';
 import { PLATFORMS, type Platform, type ToolDefinitionJson } from '../../src/import/types.js';
 
+/** The description of a transfer tool's `destination` parameter. */
+const desc = (t: ToolDefinitionJson): string =>
+  (t.tool.function.parameters['properties'] as Record<string, { description: string }>)[
+    'destination'
+  ]!.description;
+
 /** Examples whose round trip loses something the platform cannot say, and what. */
 const LOSSY: Record<
   string,
@@ -18,10 +24,6 @@ const LOSSY: Record<
   'elevenlabs/system-transfer.json': {
     warning: /conditions are left empty/,
     differs: (first, again) => {
-      const desc = (t: ToolDefinitionJson) =>
-        (t.tool.function.parameters['properties'] as Record<string, { description: string }>)[
-          'destination'
-        ]!.description;
       expect(desc(first)).toContain('(The caller asks about billing)');
       expect(desc(again)).not.toContain('billing');
     },
@@ -44,10 +46,6 @@ const LOSSY: Record<
   'elevenlabs/transfer-to-agent.json': {
     warning: /conditions are left empty/,
     differs: (first, again) => {
-      const desc = (t: ToolDefinitionJson) =>
-        (t.tool.function.parameters['properties'] as Record<string, { description: string }>)[
-          'destination'
-        ]!.description;
       expect(desc(first)).toContain('(When the user asks for billing support.)');
       expect(desc(again)).toBe('Where to transfer the call: AGENT_ID_1; AGENT_ID_2');
     },

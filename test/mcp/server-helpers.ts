@@ -153,8 +153,8 @@ export function textOf(result: unknown, index = 0): string {
   return content[index]?.text ?? '';
 }
 
-/** A JSON-RPC `initialize` request's body, as a client's first POST sends it. */
-export const INITIALIZE_BODY = JSON.stringify({
+/** A JSON-RPC `initialize` request, as a client's first message. */
+export const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
@@ -163,4 +163,7 @@ export const INITIALIZE_BODY = JSON.stringify({
     capabilities: {},
     clientInfo: { name: 't', version: '1' },
   },
-});
+} as const;
+
+/** Its body, as a client's first POST sends it. */
+export const INITIALIZE_BODY = JSON.stringify(INITIALIZE);

@@ -12,18 +12,7 @@ import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { mcpStdioTransport } from '../../src/mcp/server-stdio.js';
 import { buildOnce } from '../cli/build.js';
-import { toolDefinitions, writeToolFiles } from './server-helpers.js';
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
-};
+import { INITIALIZE, toolDefinitions, writeToolFiles } from './server-helpers.js';
 
 /** Reads newline-delimited JSON from `stream`, one value per `next()`. */
 function jsonLines(stream: NodeJS.ReadableStream): { next(): Promise<Record<string, unknown>> } {
