@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { createHttpDouble } from '../../src/harness/http-double.js';
+import { createHttpDouble, exchangeMatches } from '../../src/harness/http-double.js';
 import { httpExchangeSchema, type HttpExchange } from '../../src/harness/fixture-schema.js';
 
 function ex(raw: unknown): HttpExchange {
@@ -122,5 +122,42 @@ describe('createHttpDouble', () => {
     expect(res.status).toBe(204);
     expect(double.requests[0]?.body).toBe('a=1');
     await double.close();
+  });
+});
+
+describe('exchangeMatches: which requests a declared exchange answers', () => {
+  const declared = ex({
+    request: {
+      method: 'get',
+      url: 'https://api.clinic.test/v1/slots',
+      query: { day: ['mon', 'tue'] },
+    },
+    response: { status: 200, json: [] },
+  });
+  it('the same method, origin, path and query values', () => {
+    expect(
+      exchangeMatches(declared, 'GET', 'https://api.clinic.test/v1/slots?day=mon&day=tue'),
+    ).toBe(true);
+  });
+  it.each([
+    ['another method', 'POST', 'https://api.clinic.test/v1/slots?day=mon&day=tue'],
+    ['another path', 'GET', 'https://api.clinic.test/v1/slotz?day=mon&day=tue'],
+    ['another origin', 'GET', 'https://api.other.test/v1/slots?day=mon&day=tue'],
+    ['a query value fewer', 'GET', 'https://api.clinic.test/v1/slots?day=mon'],
+    ['a query value more', 'GET', 'https://api.clinic.test/v1/slots?day=mon&day=tue&day=wed'],
+    ['query values in another order', 'GET', 'https://api.clinic.test/v1/slots?day=tue&day=mon'],
+    ['no URL at all', 'GET', 'not a url'],
+  ])('not %s', (_label, method, url) => {
+    expect(exchangeMatches(declared, method, url)).toBe(false);
+  });
+  it('a query written in the URL must be the whole query, in any order', () => {
+    const inUrl = ex({
+      request: { method: 'get', url: 'https://api.clinic.test/v1/slots?a=1&b=2' },
+      response: { status: 200, json: [] },
+    });
+    expect(exchangeMatches(inUrl, 'GET', 'https://api.clinic.test/v1/slots?b=2&a=1')).toBe(true);
+    expect(exchangeMatches(inUrl, 'GET', 'https://api.clinic.test/v1/slots?a=1&b=2&c=3')).toBe(
+      false,
+    );
   });
 });
