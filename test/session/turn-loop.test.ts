@@ -270,6 +270,29 @@ describe('turn loop', () => {
     expect(model.calls[1]?.messages[0]).toEqual({ role: 'system', content: 'Speak es-US' });
   });
 
+  it('makes a language event only when the language changes', async () => {
+    const { s } = session(
+      [
+        { tool_calls: [{ name: 'set_language', args: { language: 'en-us' } }] },
+        {
+          // Two switches in one answer: both run before either applies; one change, one event.
+          tool_calls: [
+            { name: 'set_language', args: { language: 'es-US' } },
+            { name: 'set_language', args: { language: 'es-us' } },
+          ],
+        },
+        { text: 'Listo' },
+      ],
+      { languages: ['en-US', 'es-US'] },
+    );
+    const r = await s.run('english, then spanish');
+    expect(r.traces.map((t) => t.isError)).toEqual([false, false, false]);
+    expect(r.events.filter((e) => e.type === 'language')).toEqual([
+      { type: 'language', from: 'en-US', to: 'es-US' },
+    ]);
+    expect(r.state.language).toBe('es-US');
+  });
+
   it('refuses a language outside the declared ones as a tool error', async () => {
     const { s } = session(
       [{ tool_calls: [{ name: 'set_language', args: { language: 'fr-FR' } }] }, { text: 'no' }],
