@@ -82,8 +82,10 @@ function run(
         );
       }
     }
-    if (tag !== context.session.language)
-      effects.push({ type: 'language', from: context.session.language, to: tag });
+    // Always the effect, even for the language the session had when the call started: calls of
+    // one answer run before any applies, so whether it changes anything is decided as they apply,
+    // in call order (a switch to Spanish, then back to English, ends in English).
+    effects.push({ type: 'language', from: context.session.language, to: tag });
     language = tag;
     summary['language'] = tag;
   }

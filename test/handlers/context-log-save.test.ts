@@ -31,9 +31,13 @@ describe('context handler', () => {
     });
   });
 
-  it('no effect when the language does not change', async () => {
+  it('the language effect even for the current language (the session applies it, in call order)', async () => {
     const out = await context({ language: 'en-us' });
-    expect(out).toMatchObject({ type: 'success', output: { language: 'en-US' }, effects: [] });
+    expect(out).toMatchObject({
+      type: 'success',
+      output: { language: 'en-US' },
+      effects: [{ type: 'language', from: 'en-US', to: 'en-US' }],
+    });
   });
 
   it.each(['not a tag!', 'e', '', 42])('refuses %j as invalid_language', async (language) => {

@@ -293,6 +293,27 @@ describe('turn loop', () => {
     expect(r.state.language).toBe('es-US');
   });
 
+  it('applies language switches of one answer in call order: the last one holds', async () => {
+    const { s } = session(
+      [
+        {
+          tool_calls: [
+            { name: 'set_language', args: { language: 'es-US' } },
+            { name: 'set_language', args: { language: 'en-US' } },
+          ],
+        },
+        { text: 'English it is' },
+      ],
+      { languages: ['en-US', 'es-US'] },
+    );
+    const r = await s.run('spanish, no, english');
+    expect(r.events.filter((e) => e.type === 'language')).toEqual([
+      { type: 'language', from: 'en-US', to: 'es-US' },
+      { type: 'language', from: 'es-US', to: 'en-US' },
+    ]);
+    expect(r.state.language).toBe('en-US');
+  });
+
   it('refuses a language outside the declared ones as a tool error', async () => {
     const { s } = session(
       [{ tool_calls: [{ name: 'set_language', args: { language: 'fr-FR' } }] }, { text: 'no' }],
