@@ -150,4 +150,14 @@ describe('workflow submissions take declared inputs only', () => {
     const r = await createSession({ tools, model }).run('Ada');
     expect(r.state.vars).toEqual({ user_name: 'Ada' });
   });
+  it('refuses go_to_step on a step that does not allow it: the model cannot skip a step', async () => {
+    const tools = await loadTools(ratingFlow());
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'submit_rating', args: { go_to_step: 'DONE' } }] },
+      { text: 'ok' },
+    ]);
+    const r = await createSession({ tools, model }).run('skip it');
+    expect(r.traces[0]).toMatchObject({ isError: true, errorCode: 'invalid_arguments' });
+    expect(r.state.workflows?.['survey']).toMatchObject({ step: 'RATE' });
+  });
 });
