@@ -187,6 +187,27 @@ describe('steps workflows at run time', () => {
     );
   });
 
+  it('a loop-back clears the step inputs: the next submission starts empty', async () => {
+    const tools = await load('ex06-retry');
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { name: 'submit_contact_info', args: { user_name: 'Ada' } },
+          { name: 'submit_contact_info', args: { user_email: 'nope' } },
+        ],
+      },
+      { text: 'Your email again?' },
+    ]);
+    const r = await createSession({ tools, model }).run('go');
+    expect(r.traces[1]!.output).toMatchObject({ status: 'retry' });
+    const state = r.state.workflows?.['contact-form-with-retry'] as {
+      step: string;
+      inputs: unknown;
+    };
+    expect(state.step).toBe('COLLECT_EMAIL');
+    expect(state.inputs).toEqual({});
+  });
+
   it('a session restored mid-workflow continues at the same step', async () => {
     const tools = await load('ex03-multi-step');
     const first = new ScriptedModel(
