@@ -72,6 +72,12 @@ describe('a studio with a token', () => {
     const pair = cookie.split(';', 1)[0]!;
     expect((await get('/', { cookie: pair })).status).toBe(200);
     expect((await get('/api/tools', { cookie: `other=1; ${pair}` })).status).toBe(200);
+    // Named per port: cookies do not tell ports apart, so another studio's cookie is not this one's.
+    expect(pair.startsWith(`switchboard_studio_${port}=`)).toBe(true);
+    const value = pair.slice(pair.indexOf('=') + 1);
+    expect((await get('/', { cookie: `switchboard_studio_${port + 1}=${value}` })).status).toBe(
+      401,
+    );
   });
 
   it('refuses the page, the API and the event stream without it, and a wrong one', async () => {
