@@ -59,6 +59,17 @@ describe('prepareToolCall', () => {
     expect(prepareToolCall('t', JSON.stringify({ note: 'short' }), ctx).ok).toBe(true);
   });
 
+  it('names at most 10 schema failures, however many the arguments have', async () => {
+    const { tools } = await loadTools([
+      { type: 'action', tool: fn('t', { a: { type: 'string' } }) },
+    ]);
+    const extra = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
+    const prepared = prepareToolCall('t', JSON.stringify(extra), context(tools));
+    if (prepared.ok) throw new Error('expected a schema failure');
+    expect(prepared.error.details?.['failures']).toHaveLength(10);
+    expect(prepared.error.message.split('; ')).toHaveLength(10);
+  });
+
   it('reads per-tool overrides of a tool named like an Object member from own keys only', async () => {
     const { tools } = await loadTools([
       {

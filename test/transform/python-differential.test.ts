@@ -169,3 +169,15 @@ describe('rounding ties', () => {
     expect(t.render({ x: value }, undefined)).toBe(text);
   });
 });
+
+describe('precision of a string', () => {
+  it.each([
+    ['{x:.0}', 'abc', ''],
+    ['{x:.2}', 'abc', 'ab'],
+    ['{x:>4.0}|', 'abc', '    |'],
+  ])('%s of %j is %j, as Python gives', (template, value, text) => {
+    const t = compileTemplate(template);
+    if ('code' in t) throw new Error(t.message);
+    expect(t.render({ x: value }, undefined)).toBe(text);
+  });
+});
