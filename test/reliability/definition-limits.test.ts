@@ -248,6 +248,21 @@ describe('item 11: definition edge cases fail loading with a definition error', 
     );
   });
 
+  it('the nesting cap is exact: a definition 64 levels deep loads, 65 is too_deep', async () => {
+    // The definition is level 1, `defaults` level 2, each list one more.
+    const at = (levels: number): unknown[] => [
+      {
+        type: 'action',
+        tool: fn('t', { a: {} }),
+        defaults: { a: nested(levels - 2, 1, (inner) => [inner]) },
+      },
+    ];
+    expect((await loadTools(at(64))).tools.has('t')).toBe(true);
+    const errors = await loadErrors(at(65));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('nested more than 64 levels deep [too_deep]');
+  });
+
   it('a 20,000-deep defaults value is too_deep, not a RangeError', async () => {
     const errors = await loadErrors([
       {

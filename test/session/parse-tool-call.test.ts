@@ -42,6 +42,9 @@ describe('parseToolArguments', () => {
     expect(e.code).toBe('invalid_arguments');
     expect(e.message).toContain('without a code fence');
   });
+  it('gives the fence hint after leading blank lines too', () => {
+    expect(errorOf('\n  ```json\n{"a":1}\n```').message).toContain('without a code fence');
+  });
   it.each([
     ['[1,2]', 'an array'],
     ['null', 'null'],

@@ -118,6 +118,29 @@ describe('load errors', () => {
     expect(issue.message).toContain(`position ${position}`);
   });
 
+  it('a when with both "all" and "any" is refused, not read as one of them', () => {
+    const issue = only({
+      x: { transform: { value: 1, when: { all: [{ key: 'a', value: 1 }], any: [] } } },
+    });
+    expect(issue).toMatchObject({
+      code: 'invalid_when',
+      severity: 'error',
+      path: `${BASE}["x"].transform.when`,
+    });
+    expect(issue.message).toContain('either "all" or "any"');
+  });
+
+  it('a template field or when.key of 33 segments is refused, 32 are fine', () => {
+    const path = (n: number): string => ['a', ...Array<string>(n - 1).fill('b')].join('.');
+    expect(issuesOf({ x: `{${path(32)}}` })).toEqual([]);
+    expect(only({ x: `{${path(33)}}` }).message).toContain('33 segments; at most 32');
+    const when = (n: number) => ({
+      x: { transform: { value: 1, when: { key: path(n), operator: 'exists' } } },
+    });
+    expect(issuesOf(when(32))).toEqual([]);
+    expect(only(when(33)).message).toContain('33 segments; at most 32');
+  });
+
   it.each(['{x:>1000000000}', '{x:.20000f}', '{x:10001}'])(
     'huge width or precision %j is refused',
     (format) => {

@@ -83,6 +83,8 @@ describe('renderMustache', () => {
     ['{{vars.a.b}}', { 'vars.a.b': 'flat' }, 'flat'],
     ['{{vars.a.b}}', { a: { b: 'nested' } }, 'nested'],
     ['{{vars.x}}', { x: 'plain', 'vars.x': 'flat wins' }, 'flat wins'],
+    // A flat key with an empty segment is ignored: it must not replace `vars.a` with an object.
+    ['{{vars.a}}', { a: 'plain', 'vars.a..b': 1 }, 'plain'],
     ['{{vars.tags}}', { tags: ['a', 1] }, '["a",1]'],
     ['{{{vars.obj}}}', { obj: { k: 'v' } }, '{"k":"v"}'],
     ['{{#vars.tags}}[{{.}}]{{/vars.tags}}', { tags: ['a', 'b'] }, '[a][b]'],

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/errors.js';
+import { checkResultSize } from '../../src/expressions/budget.js';
 import { compileExpression, type CompiledExpression } from '../../src/expressions/expression.js';
 import { cel, freezeTimeSlice, STEPS_ONLY } from './expression-helpers.js';
 
@@ -143,5 +144,17 @@ describe('JMESPath evaluation budget', () => {
     const value = jmes('inputs.o').evaluate({ inputs: { o: { a: [1, { b: 2 }] } } });
     expect(value).toEqual({ a: [1, { b: 2 }] });
     expect(structuredClone(value)).toEqual(value);
+  });
+});
+
+describe('the result depth cap', () => {
+  const lists = (n: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < n; i++) value = [value];
+    return value;
+  };
+  it('is exact: a value inside 64 lists passes, inside 65 it is result_too_large', () => {
+    expect(() => checkResultSize('the value', lists(64))).not.toThrow();
+    expect(() => checkResultSize('the value', lists(65))).toThrow(/nests deeper than 64 levels/);
   });
 });
