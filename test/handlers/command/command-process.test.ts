@@ -287,3 +287,18 @@ describe('a command ended by a signal', () => {
     });
   });
 });
+
+describe('a command named like an Object.prototype member', () => {
+  it.each(['constructor', 'toString', '__proto__'])(
+    '%s, not registered, is not_available (nothing inherited is run)',
+    async (name) => {
+      const tool = await commandTool({ name });
+      const handler = createCommandHandler({ commands: { cli: scriptCommand('echo-argv.mjs') } });
+      const out = await handler.execute({}, contextFor(tool));
+      expect(out.type === 'error' && out.error).toMatchObject({
+        code: 'not_available',
+        message: `command ${name} is not available`,
+      });
+    },
+  );
+});
