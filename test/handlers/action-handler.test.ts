@@ -87,6 +87,48 @@ describe('action handler', () => {
     expect(ended).toMatchObject({ output: { status: 'ok' }, effects: [{ type: 'end-session' }] });
   });
 
+  it("an actionResult without a result returns the definition's result", async () => {
+    const tool = makeTool({ name: 'act', result: { booked: true } });
+    const out = await run({ act: () => actionResult({ say: 'Done' }) }, tool);
+    expect(out).toMatchObject({
+      type: 'success',
+      output: { booked: true },
+      effects: [{ type: 'say', text: 'Done' }],
+    });
+  });
+
+  it('an empty say adds no say effect', async () => {
+    const out = await run({ act: () => actionResult({ say: '', vars: { 'vars.x': 1 } }) });
+    expect(out).toMatchObject({ effects: [{ type: 'set-vars', vars: { 'vars.x': 1 } }] });
+    expect(out.type === 'success' && out.effects).toHaveLength(1);
+  });
+
+  it('a result with success false is handler_error saying its error, else its message', async () => {
+    const both = await run({
+      act: () => ({ success: false, error: 'card declined', message: 'try later' }),
+    });
+    expect(both.type === 'error' && both.error).toMatchObject({
+      code: 'handler_error',
+      message: 'card declined',
+      details: { result: { success: false, error: 'card declined', message: 'try later' } },
+    });
+    const message = await run({ act: () => ({ success: false, error: '', message: 'try later' }) });
+    expect(message.type === 'error' && message.error.message).toBe('try later');
+    const bare = await run({ act: () => ({ success: false }) });
+    expect(bare.type === 'error' && bare.error.message).toBe('action act reported failure');
+  });
+
+  it('an actionResult reporting failure keeps its effects (the apology is still said)', async () => {
+    const out = await run({
+      act: () => actionResult({ result: { success: false, error: 'no slot' }, say: 'Sorry' }),
+    });
+    expect(out).toMatchObject({
+      type: 'error',
+      error: { code: 'handler_error', message: 'no slot' },
+      effects: [{ type: 'say', text: 'Sorry' }],
+    });
+  });
+
   it('a plain object that looks like an ActionResult is just a value', async () => {
     const plain = { result: 1, handoff: 'evil', endSession: true };
     expect(isActionResult(plain)).toBe(false);

@@ -91,6 +91,17 @@ describe('context handler', () => {
   });
 });
 
+describe('cleanSayText at the cap', () => {
+  it('never ends on a high surrogate, the highest (U+DBFF) included', () => {
+    for (const high of ['\ud800', '\ud83d', '\udbff']) {
+      const text = cleanSayText(`ab${high}\udc00cd`, 3);
+      expect([high, text]).toEqual([high, 'ab']);
+    }
+    // A pair wholly inside the cap is kept.
+    expect(cleanSayText('a\udbff\udfffcd', 3)).toBe('a\udbff\udfff');
+  });
+});
+
 describe('log handler', () => {
   it('records the arguments as a log effect and returns {"status":"logged"} or the result', async () => {
     const args = { reason: 'complaint', nested: { a: 1 } };

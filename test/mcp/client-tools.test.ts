@@ -1,7 +1,7 @@
 /** What the model sees of an MCP call result (docs/mcp.md, "Results"). */
 import { describe, expect, it } from 'vitest';
 import { isToolError } from '../../src/errors.js';
-import { toolOutput } from '../../src/mcp/client-tools.js';
+import { serverTools, toolOutput } from '../../src/mcp/client-tools.js';
 
 describe('MCP results as tool output', () => {
   it('structuredContent wins; text blocks join; other blocks become a list without their data', () => {
@@ -56,5 +56,34 @@ describe('MCP results as tool output', () => {
     expect(() => toolOutput('crm', 't', { isError: true, content: [] })).toThrow(
       'MCP tool t of server "crm" reported an error',
     );
+  });
+});
+
+describe("a server's annotations as side-effect classes", () => {
+  it('read-only is none; idempotent is idempotent only when not also destructive; else unsafe', async () => {
+    const tool = (name: string, annotations?: Record<string, boolean>) => ({
+      name,
+      inputSchema: { type: 'object' as const },
+      ...(annotations === undefined ? {} : { annotations }),
+    });
+    const { tools, issues } = await serverTools({
+      server: 'crm',
+      initial: true,
+      listed: [
+        tool('look', { readOnlyHint: true }),
+        tool('put', { idempotentHint: true }),
+        tool('wipe', { idempotentHint: true, destructiveHint: true }),
+        tool('plain'),
+        tool('not_read_only', { readOnlyHint: false }),
+      ],
+    });
+    expect(issues).toEqual([]);
+    expect(Object.fromEntries([...tools].map(([n, d]) => [n, d.options.sideEffects]))).toEqual({
+      look: 'none',
+      put: 'idempotent',
+      wipe: 'unsafe',
+      plain: 'unsafe',
+      not_read_only: 'unsafe',
+    });
   });
 });

@@ -256,6 +256,29 @@ describe('MCP over HTTP: who may call', () => {
     expect((await c.listTools()).tools.length).toBeGreaterThan(0);
   });
 
+  it('asks every method for the token: a GET stream or a DELETE of a session without it is 401', async () => {
+    const { listener } = await serve({ token: 's3cret-token' });
+    const started = await initialize(listener.url, { authorization: 'Bearer s3cret-token' });
+    const sid = started.headers.get('mcp-session-id')!;
+    expect(sid).toBeTruthy();
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(listener.url, {
+        method,
+        headers: { 'mcp-session-id': sid, accept: 'text/event-stream' },
+      });
+      expect([method, r.status]).toEqual([method, 401]);
+      await r.body?.cancel();
+    }
+    // The session was not ended by the refused DELETE.
+    const c = await client(listener.url, { authorization: 'Bearer s3cret-token' });
+    expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    const stillThere = await fetch(listener.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sid, authorization: 'Bearer s3cret-token' },
+    });
+    expect(stillThere.status).toBe(200);
+  });
+
   it('tells a client looking for OAuth after the 401 (the Inspector) which token to send', async () => {
     const { listener } = await serve({ token: 's3cret-token' });
     const redirect = 'http://localhost:6274/oauth/callback';

@@ -126,6 +126,25 @@ describe('createAgentServer', () => {
     expect((await post(url, '{"prompt":"ok"}')).status).toBe(200);
   });
 
+  it('the cap is exact: a streamed body of maxBodyBytes is read, one byte more is 413', async () => {
+    const url = await start(new GatedModel(), 64);
+    const sized = (bytes: number): string => {
+      const text = JSON.stringify({ prompt: '' });
+      return JSON.stringify({ prompt: 'x'.repeat(bytes - text.length) });
+    };
+    // Chunked (no content-length), so the check while reading decides, not the declared size.
+    const send = (body: string): Promise<Response> =>
+      fetch(url, {
+        method: 'POST',
+        body: new Blob([body]).stream(),
+        duplex: 'half',
+        headers: { 'content-type': 'application/json' },
+      } as RequestInit);
+    expect(sized(64)).toHaveLength(64);
+    expect((await send(sized(64))).status).toBe(200);
+    expect((await send(sized(65))).status).toBe(413);
+  });
+
   it('404 and 405 as JSON', async () => {
     const url = await start(new GatedModel());
     const other = await fetch(url.replace('/run_agent', '/nope'), { method: 'POST' });

@@ -87,6 +87,16 @@ describe('400, not 500, for what the client sent', () => {
     expect((await post(url, `{"prompt":"x","memory":${nested(60)}}`)).status).toBe(200);
   });
 
+  it('the depth limit is exactly 64 levels, the body itself being level 1', async () => {
+    const url = await start();
+    // memory's outer object is level 2: 63 objects reach level 64, 64 objects level 65.
+    expect((await post(url, `{"prompt":"x","memory":${nested(63)}}`)).status).toBe(200);
+    expect(await post(url, `{"prompt":"x","memory":${nested(64)}}`)).toMatchObject({
+      status: 400,
+      json: { error: { field: 'memory', message: 'memory: nests deeper than 64 levels' } },
+    });
+  });
+
   it('config.tool_defaults on a parameter that is not static, named as the client spelt it', async () => {
     const url = await start();
     const r = await post(url, {

@@ -105,11 +105,49 @@ describe('slow clients', () => {
     expect(received).toContain('echo: a');
   });
 
+  it('closes the connection right after its last allowed answer, not at the keep-alive timeout', async () => {
+    // A keep-alive timeout longer than the test's: only the server's own close ends the socket.
+    const { port } = await start(new ScriptModel(), {
+      maxRequestsPerSocket: 2,
+      keepAliveTimeoutMs: 600_000,
+    });
+    const { socket, closed } = await rawClient(port);
+    const body = (p: string): string =>
+      `${REQUEST_HEAD}content-length: 14\r\n\r\n{"prompt":"${p}"}`;
+    socket.write(body('a') + body('b'));
+    const received = await closed;
+    expect(received).toContain('echo: a');
+    expect(received).toContain('echo: b');
+    // The first answer keeps the connection; the second (the last allowed) closes it.
+    const [first, second] = received.split('HTTP/1.1 ').slice(1);
+    expect(first).not.toMatch(/connection: close/i);
+    expect(second).toMatch(/connection: close/i);
+  });
+
+  it('a body declared too large is refused with 413 and the connection closed, its body unread', async () => {
+    const { port } = await start(new ScriptModel(), {
+      maxBodyBytes: 64,
+      requestTimeoutMs: 600_000,
+      headersTimeoutMs: 600_000,
+      keepAliveTimeoutMs: 600_000,
+    });
+    const { socket, closed } = await rawClient(port);
+    // Headers only: the declared body never comes, so only the server's close ends the socket.
+    socket.write(`${REQUEST_HEAD}content-length: 100000\r\n\r\n`);
+    const received = await closed;
+    expect(received).toMatch(/^HTTP\/1.1 413/);
+    expect(received).toMatch(/connection: close/i);
+  });
+
   it('refuses bad limits at creation, naming them', async () => {
     await expect(start(new ScriptModel(), { maxConnections: 0 })).rejects.toThrow(/maxConnections/);
     await expect(
       start(new ScriptModel(), { headersTimeoutMs: 500, requestTimeoutMs: 100 }),
     ).rejects.toThrow(/headersTimeoutMs/);
+    // Just over is refused too (a headers timeout the request timeout would cut short).
+    await expect(
+      start(new ScriptModel(), { headersTimeoutMs: 101, requestTimeoutMs: 100 }),
+    ).rejects.toThrow('headersTimeoutMs (101) must not exceed requestTimeoutMs (100)');
   });
 });
 

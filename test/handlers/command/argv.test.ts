@@ -37,6 +37,13 @@ describe('buildArgv', () => {
     });
   });
 
+  it('treats each array element as a lone value: true a bare flag, false and null nothing', () => {
+    expect(buildArgv({ tag: ['a', null, false, true] }, spec({ subcommand: [] }))).toEqual({
+      ok: true,
+      argv: ['--tag=a', '--tag'],
+    });
+  });
+
   it('passes objects (and arrays inside arrays) as their JSON text', () => {
     expect(buildArgv({ filter: { since: '2024' }, m: [[1, 2]] }, spec({ subcommand: [] }))).toEqual(
       {

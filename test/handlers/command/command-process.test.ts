@@ -227,3 +227,78 @@ describe('deadlines and cancellation kill the whole process group', () => {
     }
   });
 });
+
+describe('a call cancelled before it starts', () => {
+  it('is cancelled without reaching the runner or the record', async () => {
+    const tool = await commandTool({ name: 'cli' });
+    const runs: unknown[] = [];
+    const records: unknown[] = [];
+    // A runner that ignores the signal (a harness double, a host's own): only the handler's own
+    // check keeps an already cancelled call from running.
+    const handler = createCommandHandler({
+      commands: { cli: scriptCommand('echo-argv.mjs') },
+      runner: {
+        run: (inv) => {
+          runs.push(inv.argv);
+          return Promise.resolve({
+            kind: 'exited',
+            exitCode: 0,
+            signal: null,
+            stdout: '',
+            stderr: '',
+          });
+        },
+      },
+    });
+    const controller = new AbortController();
+    controller.abort();
+    const context = {
+      ...contextFor(tool, controller.signal),
+      onCommand: (r: unknown) => void records.push(r),
+    };
+    const out = await handler.execute({ q: 'x' }, context);
+    expect(out.type === 'error' && out.error.code).toBe('cancelled');
+    expect(runs).toEqual([]);
+    expect(records).toEqual([]);
+  });
+});
+
+describe('a command ended by a signal', () => {
+  it('is command_failed naming the signal, with exit_code null', async () => {
+    const tool = await commandTool({ name: 'cli' });
+    const handler = createCommandHandler({
+      commands: { cli: scriptCommand('echo-argv.mjs') },
+      runner: {
+        run: () =>
+          Promise.resolve({
+            kind: 'exited',
+            exitCode: null,
+            signal: 'SIGTERM',
+            stdout: '',
+            stderr: 'bye\n',
+          }),
+      },
+    });
+    const out = await handler.execute({}, contextFor(tool));
+    expect(out.type === 'error' && out.error).toMatchObject({
+      code: 'command_failed',
+      message: 'command cli was ended by SIGTERM',
+      details: { exit_code: null, signal: 'SIGTERM', stderr: 'bye' },
+    });
+  });
+});
+
+describe('a command named like an Object.prototype member', () => {
+  it.each(['constructor', 'toString', '__proto__'])(
+    '%s, not registered, is not_available (nothing inherited is run)',
+    async (name) => {
+      const tool = await commandTool({ name });
+      const handler = createCommandHandler({ commands: { cli: scriptCommand('echo-argv.mjs') } });
+      const out = await handler.execute({}, contextFor(tool));
+      expect(out.type === 'error' && out.error).toMatchObject({
+        code: 'not_available',
+        message: `command ${name} is not available`,
+      });
+    },
+  );
+});
