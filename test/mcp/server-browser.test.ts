@@ -123,7 +123,8 @@ function fromPage(
       const { Client, StreamableHTTPClientTransport } = (globalThis as { mcp?: Sdk }).mcp!;
       const client = new Client({ name: 'browser', version: '1.0.0' });
       const redirect = `${origin}/callback`;
-      // The least an OAuth client provider holds: nothing registered, no tokens yet.
+      // The least an OAuth client provider holds: nothing registered, no tokens yet. Written out
+      // here, not shared with server-http.test.ts: this runs inside the page, which imports nothing.
       const authProvider = {
         redirectUrl: redirect,
         clientMetadata: { redirect_uris: [redirect], client_name: 'browser' },
