@@ -136,8 +136,19 @@ function apiRequest(v: ExportView): Record<string, unknown> {
         );
       else url = url.replace(`{${p}}`, `{{${p}}}`);
     }
+  const args = new Set(Object.keys(v.properties));
   for (const rule of rules) {
     const target = properties[rule.key];
+    // An unconditional override of an argument by Liquid (what the import of a body value that
+    // reads the arguments writes) is that property's `value`.
+    const liquidValue =
+      !rule.conditional && rule.action === 'override' && rule.format !== undefined
+        ? fromFormat(rule.format, VAPI_DIALECT, args)
+        : undefined;
+    if (target !== undefined && liquidValue !== undefined) {
+      properties[rule.key] = { ...target, value: liquidValue };
+      continue;
+    }
     if (rule.conditional || rule.action !== 'default' || target === undefined) {
       unexpressedRule(
         v,
@@ -147,7 +158,8 @@ function apiRequest(v: ExportView): Record<string, unknown> {
       );
       continue;
     }
-    const value = rule.format !== undefined ? fromFormat(rule.format, VAPI_DIALECT) : rule.value;
+    const value =
+      rule.format !== undefined ? fromFormat(rule.format, VAPI_DIALECT, args) : rule.value;
     if (value === undefined)
       unexpressedRule(v, rule, 'Vapi', 'the template names arguments, not variables');
     else properties[rule.key] = { ...target, default: value };
@@ -187,6 +199,7 @@ function apiRequest(v: ExportView): Record<string, unknown> {
  */
 function hiddenValues(v: ExportView, parameters: Map<string, unknown>): RuleView[] {
   const rest: RuleView[] = [];
+  const args = new Set(Object.keys(v.properties));
   for (const rule of v.rules) {
     const hidden =
       !rule.conditional && rule.action === 'override' && !Object.hasOwn(v.properties, rule.key);
@@ -195,7 +208,13 @@ function hiddenValues(v: ExportView, parameters: Map<string, unknown>): RuleView
       continue;
     }
     const [head, ...path] = rule.key.split('.');
-    const text = rule.format !== undefined ? fromFormat(rule.format, VAPI_DIALECT) : undefined;
+    const text =
+      rule.format !== undefined ? fromFormat(rule.format, VAPI_DIALECT, args) : undefined;
+    // A hidden value rendered from the arguments (`"site:docs {{query}}"`) goes back as written.
+    if (hidden && text !== undefined && path.length === 0) {
+      parameters.set(head!, text);
+      continue;
+    }
     const into = parameters.get(head!);
     if (hidden && text !== undefined && path.length > 0 && setIn(into, path, text)) continue;
     rest.push(rule);

@@ -39,7 +39,13 @@ import {
 } from './http-parts.js';
 import { cleanSchema, objectParts } from './json-schema.js';
 import type { ConversionWarning, ImportResult } from './types.js';
-import { hasVendorVariable, toFormat, toMustache, vendorVariables } from './variables.js';
+import {
+  hasVendorVariable,
+  namesArgument,
+  toFormat,
+  toMustache,
+  vendorVariables,
+} from './variables.js';
 
 export { VAPI_DIALECT } from './vapi-schema.js';
 
@@ -223,6 +229,11 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
   // The body's own keywords (`additionalProperties: false`) constrain what the model may send.
   Object.assign(d.schemaExtras, cleanSchema(w, ['body'], objectParts(body).extras));
   const required = new Set(list);
+  // What the model fills (the function's parameters and the body properties without a `value`):
+  // Liquid in a value or default reads these names as the call's arguments.
+  const args = new Set(Object.keys(d.properties));
+  for (const [name, prop] of Object.entries(props))
+    if (isPlainObject(prop) && prop['value'] === undefined) args.add(name);
   for (const [name, prop] of Object.entries(props)) {
     const field: FieldPath = ['body', 'properties', name];
     if (!isPlainObject(prop)) continue;
@@ -236,6 +247,7 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
         name,
         prop['value'],
         [...field, 'value'],
+        args,
         typeof prop['description'] === 'string' ? prop['description'] : undefined,
       );
       continue;
@@ -250,7 +262,7 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
       typeof dflt === 'string' && hasVendorVariable(dflt)
         ? {
             transform: {
-              format: toFormat(dflt, VAPI_DIALECT, (m) => w.warn([...field, 'default'], m)),
+              format: toFormat(dflt, VAPI_DIALECT, (m) => w.warn([...field, 'default'], m), args),
             },
           }
         : { transform: { value: dflt } };
@@ -268,10 +280,20 @@ function constant(
   name: string,
   value: unknown,
   field: FieldPath,
+  args: ReadonlySet<string>,
   description?: string,
 ): void {
-  // Vapi values are Liquid: its variables are translated, the rest stays literal.
-  if (typeof value === 'string')
+  // Vapi values are Liquid: its variables are translated, the rest stays literal. Liquid that
+  // reads one of the model's arguments (`"site:docs {{query}}"`) is rendered per call, from the
+  // arguments: a rule over them, not a static value from session variables.
+  if (typeof value === 'string' && namesArgument(value, args) && PLAIN_KEY.test(name))
+    d.defaults[name] = {
+      transform: {
+        action: 'override',
+        format: toFormat(value, VAPI_DIALECT, (m) => w.warn(field, m), args),
+      },
+    };
+  else if (typeof value === 'string')
     addTemplate(
       d,
       name,
@@ -280,7 +302,7 @@ function constant(
     );
   else {
     addConstant(d, name, value, description);
-    nestedLiquid(w, d, name, value, field);
+    nestedLiquid(w, d, name, value, field, args);
   }
 }
 
@@ -298,6 +320,7 @@ function nestedLiquid(
   key: string,
   value: unknown,
   field: FieldPath,
+  args: ReadonlySet<string>,
   inList = false,
 ): void {
   if (typeof value === 'string') {
@@ -312,21 +335,22 @@ function nestedLiquid(
     d.defaults[key] = {
       transform: {
         action: 'override',
-        format: toFormat(value, VAPI_DIALECT, (m) => w.warn(field, m)),
+        format: toFormat(value, VAPI_DIALECT, (m) => w.warn(field, m), args),
       },
     };
     return;
   }
   if (Array.isArray(value))
-    value.forEach((v, i) => nestedLiquid(w, d, key, v, [...field, i], true));
+    value.forEach((v, i) => nestedLiquid(w, d, key, v, [...field, i], args, true));
   else if (isPlainObject(value))
     for (const [k, v] of Object.entries(value))
-      nestedLiquid(w, d, `${key}.${k}`, v, [...field, k], inList);
+      nestedLiquid(w, d, `${key}.${k}`, v, [...field, k], args, inList);
 }
 
 function staticParameters(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
+  const args = new Set(Object.keys(d.properties));
   for (const [i, p] of (t.parameters ?? []).entries())
-    constant(w, d, p.key, p.value, ['parameters', i, 'value']);
+    constant(w, d, p.key, p.value, ['parameters', i, 'value'], args);
 }
 
 function schemaHeaders(headers: Record<string, unknown> | undefined): VendorHeader[] {

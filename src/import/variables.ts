@@ -33,6 +33,7 @@ function checkUnmapped(name: string, dialect: VariableDialect, problem: Variable
 }
 
 const VENDOR_VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const NO_ARGUMENTS: ReadonlySet<string> = new Set();
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** A problem met while translating: a Liquid filter, an expression that is not a name. */
@@ -150,19 +151,37 @@ export function mustacheText(template: string): string | undefined {
   return out;
 }
 
-/** `Hi {{name}}` → `Hi {vars.name}` (a `defaults` format template; literal braces doubled). */
-export function toFormat(text: string, dialect: VariableDialect, problem: VariableProblem): string {
+/**
+ * `Hi {{name}}` → `Hi {vars.name}` (a `defaults` format template; literal braces doubled). A
+ * name in `args` (the model's arguments, which the platform's template reads before its
+ * variables) becomes the argument field `{params.name}`.
+ */
+export function toFormat(
+  text: string,
+  dialect: VariableDialect,
+  problem: VariableProblem,
+  args: ReadonlySet<string> = NO_ARGUMENTS,
+): string {
   let out = '';
   let last = 0;
   for (const m of text.matchAll(VENDOR_VARIABLE)) {
     const name = checked(m[1] ?? '', problem);
     if (!NAME.test(name)) continue;
-    checkUnmapped(name, dialect, problem);
     out += escapeBraces(text.slice(last, m.index));
-    out += `{vars.${sessionName(name, dialect)}}`;
     last = m.index + m[0].length;
+    if (args.has(name)) {
+      out += `{params.${name}}`;
+      continue;
+    }
+    checkUnmapped(name, dialect, problem);
+    out += `{vars.${sessionName(name, dialect)}}`;
   }
   return out + escapeBraces(text.slice(last));
+}
+
+/** True when `text`'s Liquid names one of `args` (the model's arguments). */
+export function namesArgument(text: string, args: ReadonlySet<string>): boolean {
+  return vendorVariables(text).some((name) => args.has(name));
 }
 
 function escapeBraces(text: string): string {
@@ -205,9 +224,14 @@ export function fromMustache(
 
 /**
  * A `defaults` format template → the platform's `{{name}}` text, when it names only session
- * variables and uses no format spec; undefined otherwise (an argument field cannot be expressed).
+ * variables (and, with `args`, top-level arguments: `{params.query}` or `{query}` → `{{query}}`)
+ * and uses no format spec; undefined otherwise.
  */
-export function fromFormat(format: string, dialect: VariableDialect): string | undefined {
+export function fromFormat(
+  format: string,
+  dialect: VariableDialect,
+  args: ReadonlySet<string> = NO_ARGUMENTS,
+): string | undefined {
   let out = '';
   let i = 0;
   while (i < format.length) {
@@ -226,6 +250,12 @@ export function fromFormat(format: string, dialect: VariableDialect): string | u
     const end = format.indexOf('}', i);
     if (end < 0) return undefined;
     const field = format.slice(i + 1, end);
+    const arg = field.startsWith('params.') ? field.slice(7) : field;
+    if (args.has(arg)) {
+      out += `{{${arg}}}`;
+      i = end + 1;
+      continue;
+    }
     if (!field.startsWith('vars.') || !NAME.test(field)) return undefined;
     const name = vendorName(field.slice(5), dialect);
     if (name === undefined) return undefined;

@@ -74,12 +74,19 @@ describe('export warnings', () => {
     });
   });
 
-  it('a default naming an argument is not a variable Vapi knows: warned', async () => {
-    const result = exportTools(
-      await loadTools([{ ...tool, defaults: { notes: 'about {city}' } }]),
+  it("a default naming an argument is Vapi's Liquid of that argument; with a format spec, warned", async () => {
+    const plain = exportTools(await loadTools([{ ...tool, defaults: { notes: 'about {city}' } }]), {
+      to: 'vapi',
+    });
+    expect(plain.warnings).toEqual([]);
+    expect(plain.tools[0]).toMatchObject({
+      body: { properties: { notes: { type: 'string', default: 'about {{city}}' } } },
+    });
+    const spec = exportTools(
+      await loadTools([{ ...tool, defaults: { notes: 'about {city:>10}' } }]),
       { to: 'vapi' },
     );
-    expect(result.warnings.map((w) => w.field)).toEqual(['defaults.notes']);
+    expect(spec.warnings.map((w) => w.field)).toEqual(['defaults.notes']);
   });
 
   it('context and log tools are not exported, with a warning', async () => {
