@@ -6,5 +6,6 @@
 export {
   RedisSessionStore,
   type RedisSessionStoreOptions,
+  type RedisConnectOptions,
   type RedisEvalClient,
 } from '../redis/redis-store.js';

@@ -47,7 +47,7 @@ const OPTIONS = {
   secret: isNonEmptyString,
 };
 
-const forConnect = fields(OPTIONS);
+const forConnect = fields({ ...OPTIONS, connectTimeoutMs: positiveNumber(MAX_TIMER_MS) });
 const forConstructor = fields(
   { ...OPTIONS, client: withMethods('a connected node-redis client', 'eval'), owned: anyValue },
   ['client'],

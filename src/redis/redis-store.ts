@@ -58,7 +58,16 @@ const SET = redisScript(`${WRITE_STATE}
 return write_state(KEYS[1], KEYS[2], ARGV, 1)`);
 const DELETE = redisScript(`return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])`);
 
-/** How long connect() waits for the first connection and handshake (node-redis's TCP connect timeout). */
+/** Options of {@link RedisSessionStore.connect}: the store's, and how long to wait for Redis. */
+export interface RedisConnectOptions extends RedisSessionStoreOptions {
+  /**
+   * Milliseconds connect() waits for the first connection and Redis's answer to the handshake
+   * before it rejects (a wrong host, a firewall dropping packets, a server that is not Redis).
+   * Default 5000.
+   */
+  readonly connectTimeoutMs?: number;
+}
+
 const CONNECT_DEADLINE_MS = 5000;
 
 /** A {@link SessionStore} on Redis, with leases, revisions and a tool-call journal. */
@@ -72,8 +81,9 @@ export class RedisSessionStore implements SessionStore {
   readonly coordination: SessionCoordination;
 
   /** Connects a client of its own to `options.url` (closed by {@link close}). */
-  static async connect(options: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
+  static async connect(options: RedisConnectOptions = {}): Promise<RedisSessionStore> {
     checkStoreOptions(options, true);
+    const { connectTimeoutMs: deadlineMs = CONNECT_DEADLINE_MS, ...storeOptions } = options;
     const fromEnvironment = options.url === undefined ? process.env['REDIS_URL'] : undefined;
     if (fromEnvironment !== undefined) checkRedisUrlVariable(fromEnvironment);
     const url = options.url ?? fromEnvironment ?? 'redis://127.0.0.1:6379';
@@ -86,6 +96,7 @@ export class RedisSessionStore implements SessionStore {
     const client = createClient({
       url,
       socket: {
+        connectTimeout: deadlineMs,
         reconnectStrategy: (retries: number) =>
           connected ? Math.min(2 ** retries * 50, 2000) + Math.floor(Math.random() * 200) : false,
       },
@@ -105,10 +116,7 @@ export class RedisSessionStore implements SessionStore {
     // node-redis bounds the TCP connect, not the handshake after it: with command timeouts off, a
     // server that accepts and never answers (not Redis) would hold connect() for ever.
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer within ${CONNECT_DEADLINE_MS} ms`)),
-        CONNECT_DEADLINE_MS,
-      );
+      timer = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
     });
     try {
       await Promise.race([connecting, deadline]);
@@ -124,7 +132,7 @@ export class RedisSessionStore implements SessionStore {
     }
     connected = true;
     return new RedisSessionStore({
-      ...options,
+      ...storeOptions,
       client,
       owned: { close: () => client.close(), send: (args) => client.sendCommand(args) },
     });

@@ -85,35 +85,56 @@ describe('RedisSessionStore when Redis goes away', () => {
 
   // Before: a server that accepts the connection and never answers (not Redis: the URL names the
   // wrong service) held connect() for ever, node-redis bounding the TCP connect only.
-  it('connect() gives up after 5 s when the server accepts but never answers', async () => {
-    const sockets: import('node:net').Socket[] = [];
-    let accepted!: () => void;
-    const acceptedOne = new Promise<void>((resolve) => (accepted = resolve));
-    const mute = createServer((socket) => {
-      sockets.push(socket);
-      accepted();
+  for (const [name, timeout, waited] of [
+    ['after 5 s by default', undefined, 5000],
+    ['after connectTimeoutMs', 250, 250],
+  ] as const)
+    it(`connect() gives up ${name} when the server accepts but never answers`, async () => {
+      const sockets: import('node:net').Socket[] = [];
+      let accepted!: () => void;
+      const acceptedOne = new Promise<void>((resolve) => (accepted = resolve));
+      const mute = createServer((socket) => {
+        sockets.push(socket);
+        accepted();
+      });
+      await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+      const address = mute.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const connecting = RedisSessionStore.connect({
+          url: `redis://127.0.0.1:${port}`,
+          ...(timeout !== undefined ? { connectTimeoutMs: timeout } : {}),
+        });
+        const settled = connecting.then(
+          () => 'connected',
+          (err: unknown) => (err as Error).message,
+        );
+        await acceptedOne; // (vi.waitFor would move the fake clock)
+        await vi.advanceTimersByTimeAsync(waited - 1);
+        expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('pending');
+        await vi.advanceTimersByTimeAsync(1);
+        expect(await settled).toBe(
+          `RedisSessionStore.connect: could not connect to redis://127.0.0.1:${port}: no answer within ${waited} ms`,
+        );
+      } finally {
+        vi.useRealTimers();
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => mute.close(resolve));
+      }
     });
-    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
-    const address = mute.address();
-    const port = typeof address === 'object' && address !== null ? address.port : 0;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+  it('connectTimeoutMs is checked, and is an option of connect() only', async () => {
+    await expect(RedisSessionStore.connect({ connectTimeoutMs: 0 })).rejects.toThrow(
+      /^RedisSessionStore\.connect: connectTimeoutMs: expected a number above 0 .*got 0$/,
+    );
+    // The constructor takes a connected client: the option would do nothing there, and says so.
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     try {
-      const connecting = RedisSessionStore.connect({ url: `redis://127.0.0.1:${port}` });
-      const settled = connecting.then(
-        () => 'connected',
-        (err: unknown) => (err as Error).message,
-      );
-      await acceptedOne; // (vi.waitFor would move the fake clock)
-      await vi.advanceTimersByTimeAsync(4_999);
-      expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('pending');
-      await vi.advanceTimersByTimeAsync(1);
-      expect(await settled).toBe(
-        `RedisSessionStore.connect: could not connect to redis://127.0.0.1:${port}: no answer within 5000 ms`,
-      );
+      new RedisSessionStore({ client: { eval: async () => null }, connectTimeoutMs: 100 } as never);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/connectTimeoutMs: is not a known option/);
     } finally {
-      vi.useRealTimers();
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => mute.close(resolve));
+      warn.mockRestore();
     }
   });
 });
