@@ -7,7 +7,8 @@
  * What is Realtime-specific lives here: a turn starts when the server starts a response on the
  * caller's speech; the caller's speech interrupts the turn; effects become client events (`say` →
  * a verbatim response, `language`/handoff → `session.update`); the caller's transcript lands in
- * the history when the server sends it.
+ * the history when the server sends it. (About 400 lines: the attachment's life — open, turns,
+ * interruptions, transcripts, restore, close — reads as one piece.)
  */
 import { checkAttachOptions } from './check-realtime-options.js';
 import { createSession, restoreSession, turnHostOf } from '../session/create-session.js';
@@ -93,7 +94,10 @@ class Attachment implements RealtimeAttachment {
       userItem: (itemId) => (this.#lastUserItem = itemId),
       transcript: (itemId, text) => this.#transcript(itemId, text),
       serverError: (error) => this.#serverError(error),
-      credentials: [...(options.connection.credentials?.() ?? []), ...(options.credentials ?? [])],
+      credentials: [
+        ...(options.connection.credentials?.() ?? []),
+        ...(options.credentials ?? []).filter((c) => c !== null),
+      ],
     });
     [this.#live, this.#host] = this.#open(options.state);
     if (options.state !== undefined) this.#link.markSynced();

@@ -13,10 +13,18 @@ import {
   isNonEmptyString,
   isPlainObjectCheck,
   isString,
+  kindOf,
+  type Check,
   MAX_TIMER_MS,
   recordOf,
   withMethods,
 } from '../option-checks.js';
+
+/** A key to scrub, or null: the OpenAI client's `apiKey` when it has none (nothing to scrub). */
+const credential: Check = (value, path, sink) => {
+  if (value !== null && typeof value !== 'string')
+    sink.problem(path, `expected a string or null, got ${kindOf(value)}`);
+};
 
 const ATTACH = fields(
   {
@@ -27,7 +35,7 @@ const ATTACH = fields(
     state: isPlainObjectCheck('a session state (session.toJSON())'),
     transcriptionModel: isNonEmptyString,
     transcriptWaitMs: integer(0, MAX_TIMER_MS),
-    credentials: arrayOf(isString),
+    credentials: arrayOf(credential),
     onServerError: isFunction,
   },
   ['connection', 'session'],

@@ -78,9 +78,10 @@ export interface AttachRealtimeOptions {
    * The model's API keys (e.g. `[openai.apiKey]` for an `OpenAIRealtimeWS` made with that client),
    * added to the connection's own `credentials()`. They join the session's secrets: scrubbed
    * (`[redacted]`) from model errors, events, spans and `onServerError`, as service secrets are.
-   * Default: the connection's only.
+   * Default: the connection's only. A `null` entry (the OpenAI client's `apiKey` when it has
+   * none of its own) holds nothing to scrub and is skipped.
    */
-  readonly credentials?: readonly string[];
+  readonly credentials?: readonly (string | null)[];
   /**
    * Server `error` events not tied to a model call of a turn, with the session's secrets
    * scrubbed from their code and message. Default: ignored.

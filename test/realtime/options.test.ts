@@ -54,7 +54,7 @@ describe('attachRealtime checks its options when called', () => {
       },
       [
         'transcriptWaitMs: expected an integer from 0 to 2147483647, got a string',
-        'credentials[0]: expected a string, got nothing (undefined)',
+        'credentials[0]: expected a string or null, got nothing (undefined)',
         'onServerError: expected a function, got a boolean',
       ],
     ],

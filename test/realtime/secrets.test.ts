@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 /** A loopback server whose brain fails its first response with the key, then answers. */
-async function rig(options: { headers?: Record<string, string>; credentials?: string[] }) {
+async function rig(options: { headers?: Record<string, string>; credentials?: (string | null)[] }) {
   const brain = new ScriptedModel([{ error: `upstream refused: ${LEAKY}` }, { text: 'Back.' }]);
   server = await startRealtimeLoopback({ model: brain });
   connection = await connectRealtime({
@@ -79,6 +79,12 @@ async function expectScrubbed(r: Awaited<ReturnType<typeof rig>>): Promise<void>
 describe('Realtime errors are scrubbed of the model’s API key', () => {
   it('the key given as credentials: scrubbed from onServerError, model-error events and rejections', async () => {
     await expectScrubbed(await rig({ credentials: [KEY] }));
+  });
+
+  // An OpenAI client's `apiKey` is `string | null`: the documented `[openai.apiKey]` compiles,
+  // and a null (a client without a key of its own) is skipped, the others still scrubbed.
+  it('a null credential is skipped; the key beside it is scrubbed', async () => {
+    await expectScrubbed(await rig({ credentials: [null, KEY] }));
   });
 
   it('connectRealtime’s Authorization header is known without being repeated', async () => {
