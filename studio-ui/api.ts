@@ -11,10 +11,12 @@ export async function call<T>(
 ): Promise<Answer<T>> {
   let res: Response;
   try {
+    // The studio refuses a POST that is not application/json (415 not_json), so a POST without
+    // a body of its own ("New conversation") sends `{}`.
     res = await fetch(path, {
       method,
-      ...(body !== undefined
-        ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+      ...(method === 'POST'
+        ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }
         : {}),
     });
   } catch (error) {

@@ -230,6 +230,14 @@ export const fixtureSessionSchema = z.strictObject({
   services: jsonObject.optional(),
   max_tool_rounds: z.number().int().min(1).max(64).optional(),
   on_missing_template_value: z.enum(['skip', 'error']).optional(),
+  /** The host's `systemValues`: `vars.session.source`/`target` (caller, number called), `timezone`. */
+  system_values: z
+    .strictObject({
+      source: z.string().optional(),
+      target: z.string().optional(),
+      timezone: z.string().min(1).optional(),
+    })
+    .optional(),
   /** Who acknowledges speech (docs/voice.md). Default `auto`. */
   speech_ack: z.enum(['host', 'auto']).optional(),
   bridge: z

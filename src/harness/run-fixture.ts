@@ -130,6 +130,7 @@ export function sessionOptionsOf(
     ...(s.services !== undefined ? { services: s.services as SessionOptions['services'] } : {}),
     ...(s.max_tool_rounds !== undefined ? { maxToolRounds: s.max_tool_rounds } : {}),
     ...(s.speech_ack !== undefined ? { speechAck: s.speech_ack } : {}),
+    ...(s.system_values !== undefined ? { systemValues: s.system_values } : {}),
     ...(s.on_missing_template_value !== undefined
       ? { onMissingTemplateValue: s.on_missing_template_value }
       : {}),

@@ -216,6 +216,12 @@ function property(schema: JsonSchemaJson): JsonSchemaJson {
 function apiSchema(v: ExportView): Record<string, unknown> {
   const def = v.def;
   const endpoint = def.endpoint!;
+  // A service name is not an ElevenLabs auth connection id, and its headers are not exported.
+  if (def.service !== undefined)
+    v.w.warn(
+      ['service'],
+      `service "${def.service}" exported as auth_connection_id "${def.service}": set the id of the ElevenLabs auth connection holding its auth (or a request_headers secret), and add its headers in ElevenLabs`,
+    );
   const props = { ...v.properties };
   const pathSchema: Record<string, JsonSchemaJson> = {};
   for (const p of endpoint.pathParams) {

@@ -268,7 +268,7 @@ function webhook(
       value: { kind: 'secret', ref },
     });
   const service = serviceName(ref, api.url);
-  if (headersToService(w, headers, service)) d.service = service;
+  if (headersToService(w, headers, service, api.url)) d.service = service;
 }
 
 function system(t: ElevenLabsTool, w: ToolWarnings, d: DraftTool): DraftTool {

@@ -46,6 +46,18 @@ export function serviceName(ref: string | undefined, url: string): string {
   return slug === '' ? 'service' : slug.slice(0, 64);
 }
 
+/** The URL's origin, or undefined when it has none usable (a variable in the host, no URL). */
+function originOf(url: string): string | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1];
+  if (authority === undefined || /[{}]/.test(authority)) return undefined;
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
 function hostOf(url: string): string | undefined {
   const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]+)/i.exec(url);
   return m?.[1];
@@ -60,7 +72,10 @@ export function headersToService(
   w: ToolWarnings,
   headers: readonly VendorHeader[],
   service: string,
+  url: string,
 ): boolean {
+  // A service with auth needs `origins` (createSession refuses it without): name the one to give.
+  const origins = `origins: [${JSON.stringify(originOf(url) ?? 'https://…')}]`;
   let needed = false;
   for (const h of headers) {
     const v = h.value;
@@ -72,7 +87,7 @@ export function headersToService(
     if (v.kind === 'secret') {
       w.warn(
         h.field,
-        `credential reference "${v.ref}" for header ${h.name}: configure service "${service}" with the secret (services: { ${service}: { auth: … } }); the definition names the service only`,
+        `credential reference "${v.ref}" for header ${h.name}: configure service "${service}" with the secret and where it may be sent (services: { ${service}: { auth: …, ${origins} } }); the definition names the service only`,
       );
     } else if (v.kind === 'variable') {
       w.warn(
@@ -82,7 +97,7 @@ export function headersToService(
     } else if (isSecretHeader(h.name, v.value)) {
       w.warn(
         h.field,
-        `header ${h.name} carries a credential; its value is not imported: configure service "${service}" (auth bearer/basic or custom_headers)`,
+        `header ${h.name} carries a credential; its value is not imported: configure service "${service}" (auth bearer/basic or custom_headers, and ${origins})`,
       );
     } else {
       w.warn(

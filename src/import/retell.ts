@@ -252,7 +252,7 @@ function custom(t: RetellTool, w: ToolWarnings, d: DraftTool): void {
         : { kind: 'literal', value },
   }));
   const service = serviceName(undefined, t.url ?? '');
-  if (headersToService(w, headers, service)) d.service = service;
+  if (headersToService(w, headers, service, t.url ?? '')) d.service = service;
   for (const [to, path] of Object.entries(t.response_variables ?? {})) {
     const from = toJmesPath(path);
     if (from === undefined)

@@ -301,5 +301,5 @@ function security(t: UltravoxTool, w: ToolWarnings, d: DraftTool, headers: Vendo
       );
   }
   const service = serviceName(ref, t.http?.baseUrlPattern ?? '');
-  if (headersToService(w, all, service)) d.service = service;
+  if (headersToService(w, all, service, t.http?.baseUrlPattern ?? '')) d.service = service;
 }

@@ -169,6 +169,12 @@ function apiRequest(v: ExportView): Record<string, unknown> {
       ['endpoint', 'argument_location'],
       'Vapi sends a JSON body; form encoding is not exported',
     );
+  // A service name is not a Vapi credential id (an imported "crm-prod" became the service crm_prod).
+  if (def.service !== undefined)
+    v.w.warn(
+      ['service'],
+      `service "${def.service}" exported as credentialId "${def.service}": set the id of the Vapi credential holding its auth, and add its headers in Vapi`,
+    );
   return {
     type: 'apiRequest',
     name: def.name,

@@ -394,7 +394,7 @@ function auth(
           ...headers,
         ]
       : headers;
-  if (headersToService(w, all, service)) d.service = service;
+  if (headersToService(w, all, service, url)) d.service = service;
 }
 
 function builtIn(t: VapiTool, w: ToolWarnings, name: string): DraftTool {

@@ -73,6 +73,51 @@ describe('scripted speech points', () => {
   });
 });
 
+describe('session.system_values', () => {
+  // What an imported Vapi tool sends for {{customer.number}}: the host's systemValues.source.
+  const fixture = (session: Record<string, unknown>) => ({
+    name: 'caller number',
+    tools: [
+      {
+        type: 'endpoint',
+        tool: {
+          type: 'function',
+          function: { name: 'book', parameters: { type: 'object', properties: {} } },
+        },
+        endpoint: { url: 'https://api.test/book', method: 'post' },
+        static_parameters: [
+          { name: 'caller', type: 'string', default: '{{vars.session.source}}' },
+          { name: 'called', type: 'string', default: '{{vars.session.target}}' },
+        ],
+      },
+    ],
+    session,
+    http: [{ request: { method: 'POST', url: 'https://api.test/book' }, response: { json: {} } }],
+    turns: [
+      {
+        user: 'book',
+        model: [{ tool_calls: [{ name: 'book', args: {} }] }, { text: 'ok' }],
+        expect: { requests: [{ json: { caller: '+15550001111', called: '+15550002222' } }] },
+      },
+    ],
+  });
+
+  it('sets the caller and called numbers a tool reads as vars.session.source/target', async () => {
+    const session = { system_values: { source: '+15550001111', target: '+15550002222' } };
+    const result = await runFixture(fixture(session), { file: 'inline.yaml' });
+    expect(resultProblemLines(result)).toEqual([]);
+    expect(result.status).toBe('passed');
+  });
+
+  it('a misspelt key in it is named with its path', async () => {
+    const result = await runFixture(fixture({ system_values: { sorce: '+1' } }), {
+      file: 'inline.yaml',
+    });
+    expect(result.status).toBe('error');
+    expect(result.issues.map((i) => i.path)).toContain('session.system_values');
+  });
+});
+
 describe('malformed fixtures', () => {
   it('names the file, the JSON path and the reason of every problem', async () => {
     const err = await loadFixture('test/harness/data/malformed.yaml').catch((e: unknown) => e);

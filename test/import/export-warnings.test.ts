@@ -31,6 +31,15 @@ const tool = {
 
 describe('export warnings', () => {
   for (const to of PLATFORMS) {
+    // A service (auth, headers) has no place in a definition the platform reads: each platform
+    // names what to set on its side instead of exporting the service name silently.
+    it(`${to}: a tool's service is a warning naming it`, async () => {
+      const result = exportTools(await loadTools([{ ...tool, service: 'crm_prod' }]), { to });
+      const service = result.warnings.find((w) => w.field === 'service');
+      expect(service?.message).toMatch(/^service "crm_prod"/);
+      expect(service?.path).toBe('tools[0].service');
+    });
+
     it(`${to}: conditional and remove rules are named, each by its key`, async () => {
       const result = exportTools(await loadTools([tool]), { to });
       const byField = new Map(result.warnings.map((w) => [w.field, w]));

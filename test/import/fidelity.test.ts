@@ -390,3 +390,27 @@ describe('vendor names like __proto__', () => {
     );
   });
 });
+
+describe('credential warnings', () => {
+  // A service with auth is refused without origins; the warning that asks for the service names
+  // the origin to give, so following it yields a configuration createSession accepts.
+  it('name the origins the service needs, from the tool URL', () => {
+    const messages = (p: Platform, file: string) => vendor(p, file).warnings.map((w) => w.message);
+    expect(messages('vapi', 'api-request.json')).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'services: { crm_prod: { auth: …, origins: ["https://crm.example.test"] } }',
+        ),
+        expect.stringContaining('and origins: ["https://bookings.example.test"])'),
+      ]),
+    );
+    expect(messages('elevenlabs', 'webhook-post-ticket.json')).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('origins: ["https://support.example.test"]'),
+      ]),
+    );
+    expect(messages('retell', 'custom-post-order.json')).toEqual(
+      expect.arrayContaining([expect.stringContaining('origins: ["https://orders.example.test"]')]),
+    );
+  });
+});

@@ -6,7 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce, cliInProcess, startInProcess } from '../cli/build.js';
 import { startLoopbackApi, textOf, writeToolFiles, type LoopbackApi } from './server-helpers.js';
@@ -117,6 +119,24 @@ describe('switchboard mcp --http', () => {
     const r = await cliInProcess(['mcp', files.tools, '--http', '0.0.0.0:0']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('needs a bearer token (--token)');
+  });
+
+  it('refuses an --actions module with both a default object and named exports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-actions-'));
+    const module = join(dir, 'mixed.mjs');
+    writeFileSync(
+      module,
+      'export function transfer() { return {}; }\nexport default { hangup: () => ({}) };\n',
+    );
+    try {
+      const r = await cliInProcess(['mcp', files.tools, '--actions', module]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        `--actions: ${module} has a default export object and named exports (transfer)`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses --token without --http and a malformed --http', async () => {

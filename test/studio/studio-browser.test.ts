@@ -150,4 +150,12 @@ describe('switchboard studio in a browser', () => {
     expect(await page.content()).not.toContain('fixture-token');
     await shot('fixture-diff');
   });
+
+  it('"New conversation" starts over (its POST carries no body of its own)', async () => {
+    await page.getByTestId('tab-conversation').click();
+    await page.getByTestId('turn-1').waitFor();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await shows(page.locator('p.hint'), 'No turn yet.');
+    expect(await page.getByTestId('error').count()).toBe(0);
+  });
 });

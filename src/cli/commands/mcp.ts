@@ -171,6 +171,12 @@ async function readActions(path: string): Promise<Map<string, ActionHandler>> {
     module['default'] !== null
       ? (module['default'] as Record<string, unknown>)
       : undefined;
+  // Handlers come from one place: named exports beside a default object would be ignored.
+  const named = Object.keys(module).filter((name) => name !== 'default');
+  if (fromDefault !== undefined && named.length > 0)
+    throw new UsageError(
+      `--actions: ${path} has a default export object and named exports (${named.join(', ')}): handlers are read from one of them; put them all in one`,
+    );
   const source = fromDefault ?? module;
   const handlers = new Map<string, ActionHandler>();
   for (const name of Object.keys(source)) {
