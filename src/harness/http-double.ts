@@ -9,7 +9,7 @@
  */
 import { MockAgent, type Dispatcher } from 'undici';
 import type { HttpExchange } from './fixture-schema.js';
-import { recordRequest, type RecordedRequest } from './recorded-request.js';
+import { recordRequest, sameUrl, type RecordedRequest } from './recorded-request.js';
 
 /** A declared exchange that was requested fewer times than it declares. */
 export interface UnusedExchange {
@@ -44,16 +44,8 @@ export interface HttpDouble {
 /** True if a request's method and URL select this exchange. */
 export function exchangeMatches(exchange: HttpExchange, method: string, url: string): boolean {
   if (exchange.request.method.toUpperCase() !== method.toUpperCase()) return false;
-  const want = new URL(exchange.request.url);
-  let got: URL;
-  try {
-    got = new URL(url);
-  } catch {
-    return false;
-  }
-  if (want.origin !== got.origin || want.pathname !== got.pathname) return false;
-  if (want.search !== '' && sortedQuery(want.searchParams) !== sortedQuery(got.searchParams))
-    return false;
+  if (!sameUrl(exchange.request.url, url, 'if-declared')) return false;
+  const got = new URL(url);
   const query = exchange.request.query;
   if (query !== undefined) {
     for (const [name, value] of Object.entries(query)) {
@@ -63,13 +55,6 @@ export function exchangeMatches(exchange: HttpExchange, method: string, url: str
     }
   }
   return true;
-}
-
-function sortedQuery(params: URLSearchParams): string {
-  return [...params.entries()]
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .sort()
-    .join('&');
 }
 
 /** The body and headers a declared response sends. */

@@ -82,3 +82,60 @@ export function urlWithoutQuery(url: string): string {
   u.search = '';
   return u.toString();
 }
+
+/**
+ * True when a URL a fixture declares and one the engine sent name the same request: the origin,
+ * the path segment by segment decoded (`/numbers/+1555` and `/numbers/%2B1555` are one path), and
+ * the query parameters in any order: always with `query: 'exact'`, only when the declared URL has
+ * a query with `'if-declared'`. A `+` in a declared query is read both ways, as a space (how the
+ * engine, form-encoding, writes one) or as a plus (how an author writes a phone number), and
+ * either reading may match.
+ */
+export function sameUrl(declared: string, sent: string, query: 'exact' | 'if-declared'): boolean {
+  let want: URL;
+  let got: URL;
+  try {
+    want = new URL(declared);
+    got = new URL(sent);
+  } catch {
+    return false;
+  }
+  if (want.origin !== got.origin || !samePath(want.pathname, got.pathname)) return false;
+  if (want.search === '' && query === 'if-declared') return true;
+  return sameQuery(want.search, [...got.searchParams]);
+}
+
+/** Each declared pair matches one sent pair, in any order, its `+` read as a space or a plus. */
+function sameQuery(declared: string, sent: [string, string][]): boolean {
+  const pairs = declared
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((p) => p !== '');
+  if (pairs.length !== sent.length) return false;
+  const left = [...sent];
+  for (const pair of pairs) {
+    const [form] = [...new URLSearchParams(pair)];
+    const [plus] = [...new URLSearchParams(pair.replaceAll('+', '%2B'))];
+    const at = left.findIndex(
+      ([k, v]) => (k === form?.[0] && v === form[1]) || (k === plus?.[0] && v === plus[1]),
+    );
+    if (at < 0) return false;
+    left.splice(at, 1);
+  }
+  return true;
+}
+
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  const as = a.split('/');
+  const bs = b.split('/');
+  return as.length === bs.length && as.every((s, i) => decoded(s) === decoded(bs[i]!));
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

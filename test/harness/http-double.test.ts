@@ -160,4 +160,27 @@ describe('exchangeMatches: which requests a declared exchange answers', () => {
       false,
     );
   });
+
+  // A hand-written fixture writes a phone number with its `+`; the engine sends it encoded.
+  it('a + in a declared path or query matches the %2B sent; a + sent for a space still matches', () => {
+    const get = (url: string) =>
+      ex({ request: { method: 'get', url }, response: { status: 200, json: [] } });
+    const path = get('https://api.clinic.test/v1/numbers/+15551234');
+    expect(exchangeMatches(path, 'GET', 'https://api.clinic.test/v1/numbers/%2B15551234')).toBe(
+      true,
+    );
+    expect(exchangeMatches(path, 'GET', 'https://api.clinic.test/v1/numbers/%2B15551235')).toBe(
+      false,
+    );
+    const query = get('https://api.clinic.test/v1/lookup?phone=+15551234&q=a+b');
+    for (const sent of [
+      'phone=%2B15551234&q=a%2Bb',
+      'q=a+b&phone=+15551234',
+      'q=a+b&phone=%2B15551234',
+    ])
+      expect(exchangeMatches(query, 'GET', `https://api.clinic.test/v1/lookup?${sent}`)).toBe(true);
+    expect(
+      exchangeMatches(query, 'GET', 'https://api.clinic.test/v1/lookup?phone=%2B15551234&q=a-b'),
+    ).toBe(false);
+  });
 });
