@@ -103,6 +103,23 @@ describe('checkTurn', () => {
       'e.requests[0].json.b',
     ]);
   });
+  it("an expected url matches by meaning: a phone number's + as the %2B sent", () => {
+    const observed = turn({
+      requests: [
+        {
+          method: 'GET',
+          url: 'https://a.test/n/%2B15551234?phone=%2B15551234&q=a+b',
+          headers: {},
+        },
+      ],
+    });
+    const check = (url: string) =>
+      checkTurn({ path: 'e', observed, expect: { requests: [{ url }] } }).map((m) => m.path);
+    expect(check('https://a.test/n/+15551234?q=a+b&phone=+15551234')).toEqual([]);
+    expect(check('https://a.test/n/+15551234?q=a+b&phone=+15551235')).toEqual([
+      'e.requests[0].url',
+    ]);
+  });
   it('a count mismatch shows both lists in one line per item', () => {
     const observed = turn({
       toolCalls: [
