@@ -91,6 +91,9 @@ describe('renderMustache', () => {
     ['{{vars.n}} {{vars.t}}', { n: 3, t: true }, '3 true'],
     ['{{vars.toString}}{{vars.constructor}}{{vars.hasOwnProperty}}|', {}, '|'],
     ['{{vars.missing}}|', {}, '|'],
+    ['{{vars.o.constructor}}{{vars.o.toString}}|', { o: { a: 1 } }, '|'],
+    // Array.prototype.map, found on the list and called by mustache, threw a TypeError.
+    ['{{vars.tags.map}}{{vars.tags.constructor}}|{{vars.tags.length}}', { tags: ['a'] }, '|1'],
     ['no tags & <b>', {}, 'no tags & <b>'],
   ])('%s over %j → %s', (template, vars, expected) => {
     expect(renderMustache(template, { vars })).toBe(expected);
