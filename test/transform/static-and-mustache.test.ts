@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StaticParameter } from '../../src/definition/types.js';
 import { applyStaticParameters } from '../../src/transform/static-parameters.js';
-import { checkMustache, renderMustache } from '../../src/expressions/mustache.js';
+import { checkMustache, renderBounded, renderMustache } from '../../src/expressions/mustache.js';
 
 const units: StaticParameter = {
   name: 'units',
@@ -118,5 +118,23 @@ describe('applyStaticParameters overrides', () => {
     expect(applyStaticParameters({}, [units], { overrides: { units: undefined } })).toEqual({
       units: 'metric',
     });
+  });
+});
+
+describe('renderBounded (workflow templates) keeps to its maxChars exactly', () => {
+  const bounds = (maxChars: number) => ({
+    maxChars,
+    step: () => undefined,
+    tooLarge: () => new Error('too large'),
+  });
+
+  it('an output of exactly maxChars is rendered; one character more is refused', () => {
+    expect(renderBounded('{{x}}', { x: 'abcd' }, bounds(4))).toBe('abcd');
+    expect(() => renderBounded('{{x}}', { x: 'abcd' }, bounds(3))).toThrow('too large');
+  });
+
+  it('a text without tags is held to the cap as well', () => {
+    expect(renderBounded('abcd', {}, bounds(4))).toBe('abcd');
+    expect(() => renderBounded('abcde', {}, bounds(4))).toThrow('too large');
   });
 });
