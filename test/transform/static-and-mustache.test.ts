@@ -106,6 +106,14 @@ describe('renderMustache', () => {
       }),
     ).toBe('de s1');
   });
+  it('a system value the session does not have leaves a variable of that name as it is', () => {
+    expect(
+      renderMustache('{{vars.session.language}} {{vars.session.id}}', {
+        vars: { 'vars.session.language': 'fr' },
+        session: { language: undefined, id: 's1' },
+      }),
+    ).toBe('fr s1');
+  });
   it('checkMustache reports broken templates; renderMustache throws on them', () => {
     expect(checkMustache('{{#a}}x')).toContain('Unclosed section');
     expect(checkMustache('{{vars.a}}')).toBeUndefined();

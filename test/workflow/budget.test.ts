@@ -268,3 +268,14 @@ describe('checkResultSize (tool results of a workflow call)', () => {
     expect(() => checkResultSize('the value', Array(200_000).fill(123456789))).toThrow(/exceeds/);
   });
 });
+
+describe('results as JSON, and run-time errors as nothing', () => {
+  it('CEL bytes come back as base64 text', () => {
+    expect(cel("[b'abc', b'', bytes('é')]").evaluate({})).toEqual(['YWJj', '', 'w6k=']);
+  });
+
+  it('a JMESPath run-time error (wrong operand type) yields nothing, never an exception', () => {
+    expect(jmes('length(inputs.n)').evaluate({ inputs: { n: 5 } })).toBeUndefined();
+    expect(jmes('sort(inputs.l)').evaluate({ inputs: { l: [1, 'a'] } })).toBeUndefined();
+  });
+});
