@@ -3,12 +3,12 @@
  * descriptions). No HTML escaping: the output goes to an LLM, a TTS engine or an HTTP request,
  * never to a browser.
  *
- * The view is built from null-prototype objects, so `{{vars.constructor}}` or
- * `{{vars.toString}}` find nothing. Flat keys `"vars.a.b"` (the way Syllable agents store them)
- * are nested into `vars.a.b`; keys without the prefix are reachable as `vars.<key>` too; flat keys
- * win over unprefixed ones; `vars.session.*` holds the system values and wins over both.
- * Arrays and objects print as compact JSON (`{{vars.tags}}` → `["a","b"]`). What mustache itself
- * still reaches on primitives (`{{vars.name.length}}`) is data, not code.
+ * The view is built from null-prototype objects and lists, so `{{vars.constructor}}`,
+ * `{{vars.toString}}` or `{{vars.tags.map}}` find nothing. Flat keys `"vars.a.b"` (the way
+ * Syllable agents store them) are nested into `vars.a.b`; keys without the prefix are reachable as
+ * `vars.<key>` too; flat keys win over unprefixed ones; `vars.session.*` holds the system values
+ * and wins over both. Arrays and objects print as compact JSON (`{{vars.tags}}` → `["a","b"]`).
+ * What mustache itself still reaches on primitives (`{{vars.name.length}}`) is data, not code.
  */
 import Mustache from 'mustache';
 import { getOwn, isPlainObject, type PlainObject } from '../own-data.js';
@@ -46,8 +46,17 @@ function printable<T extends object>(value: T): T {
   return value;
 }
 
+/**
+ * `items` without a prototype. Mustache calls a function it finds, with the view as `this`:
+ * `{{vars.l.map}}` on a list reached `Array.prototype.map` and threw a TypeError out of the render.
+ * Sections, `.length` and JSON printing work on such a list as on any other.
+ */
+export function bareList(items: unknown[]): unknown[] {
+  return Object.setPrototypeOf(items, null) as unknown[];
+}
+
 function nullProto(value: unknown): unknown {
-  if (Array.isArray(value)) return printable(value.map(nullProto));
+  if (Array.isArray(value)) return printable(bareList(value.map(nullProto)));
   if (!isPlainObject(value)) return value;
   const out = Object.create(null) as PlainObject;
   for (const k of Object.keys(value)) out[k] = nullProto(getOwn(value, k));

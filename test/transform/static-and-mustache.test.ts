@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StaticParameter } from '../../src/definition/types.js';
 import { applyStaticParameters } from '../../src/transform/static-parameters.js';
-import { checkMustache, renderMustache } from '../../src/expressions/mustache.js';
+import { checkMustache, renderBounded, renderMustache } from '../../src/expressions/mustache.js';
 
 const units: StaticParameter = {
   name: 'units',
@@ -91,6 +91,9 @@ describe('renderMustache', () => {
     ['{{vars.n}} {{vars.t}}', { n: 3, t: true }, '3 true'],
     ['{{vars.toString}}{{vars.constructor}}{{vars.hasOwnProperty}}|', {}, '|'],
     ['{{vars.missing}}|', {}, '|'],
+    ['{{vars.o.constructor}}{{vars.o.toString}}|', { o: { a: 1 } }, '|'],
+    // Array.prototype.map, found on the list and called by mustache, threw a TypeError.
+    ['{{vars.tags.map}}{{vars.tags.constructor}}|{{vars.tags.length}}', { tags: ['a'] }, '|1'],
     ['no tags & <b>', {}, 'no tags & <b>'],
   ])('%s over %j → %s', (template, vars, expected) => {
     expect(renderMustache(template, { vars })).toBe(expected);
@@ -102,6 +105,14 @@ describe('renderMustache', () => {
         session: { language: 'de', id: 's1' },
       }),
     ).toBe('de s1');
+  });
+  it('a system value the session does not have leaves a variable of that name as it is', () => {
+    expect(
+      renderMustache('{{vars.session.language}} {{vars.session.id}}', {
+        vars: { 'vars.session.language': 'fr' },
+        session: { language: undefined, id: 's1' },
+      }),
+    ).toBe('fr s1');
   });
   it('checkMustache reports broken templates; renderMustache throws on them', () => {
     expect(checkMustache('{{#a}}x')).toContain('Unclosed section');
@@ -115,5 +126,23 @@ describe('applyStaticParameters overrides', () => {
     expect(applyStaticParameters({}, [units], { overrides: { units: undefined } })).toEqual({
       units: 'metric',
     });
+  });
+});
+
+describe('renderBounded (workflow templates) keeps to its maxChars exactly', () => {
+  const bounds = (maxChars: number) => ({
+    maxChars,
+    step: () => undefined,
+    tooLarge: () => new Error('too large'),
+  });
+
+  it('an output of exactly maxChars is rendered; one character more is refused', () => {
+    expect(renderBounded('{{x}}', { x: 'abcd' }, bounds(4))).toBe('abcd');
+    expect(() => renderBounded('{{x}}', { x: 'abcd' }, bounds(3))).toThrow('too large');
+  });
+
+  it('a text without tags is held to the cap as well', () => {
+    expect(renderBounded('abcd', {}, bounds(4))).toBe('abcd');
+    expect(() => renderBounded('abcde', {}, bounds(4))).toThrow('too large');
   });
 });

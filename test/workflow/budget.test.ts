@@ -158,3 +158,124 @@ describe('the result depth cap', () => {
     expect(() => checkResultSize('the value', lists(65))).toThrow(/nests deeper than 64 levels/);
   });
 });
+
+describe('what a step is, exactly (docs: a variable read, a comprehension iteration)', () => {
+  it('each variable read is one step, and the step limit is exact', () => {
+    const e = cel('inputs.a + inputs.b');
+    const data = { inputs: { a: 1, b: 2 } };
+    expect(e.evaluate(data, { maxSteps: 2, now: () => 0 })).toBe(3);
+    expect(thrown(() => e.evaluate(data, { maxSteps: 1, now: () => 0 })).message).toMatch(
+      /took more than 1 steps/,
+    );
+  });
+
+  it('each comprehension iteration is one step, even when its body reads nothing', () => {
+    // One read of `inputs`, then one step per item: 6 steps over 5 items.
+    const e = cel('inputs.l.map(x, 0)');
+    const data = { inputs: { l: [1, 2, 3, 4, 5] } };
+    expect(e.evaluate(data, { maxSteps: 6, now: () => 0 })).toEqual([0, 0, 0, 0, 0]);
+    expect(thrown(() => e.evaluate(data, { maxSteps: 5, now: () => 0 })).code).toBe(
+      'expression_budget',
+    );
+  });
+
+  it('the time slice applies from the 17th step on, not before', () => {
+    const reads = (n: number) => cel(`[${Array.from({ length: n }, () => 'inputs.a').join(', ')}]`);
+    let t = 0;
+    // Every clock read jumps 1 s: the slice is over from the first step on.
+    const now = () => (t += 1000);
+    expect(reads(16).evaluate({ inputs: { a: 1 } }, { now })).toHaveLength(16);
+    t = 0;
+    expect(thrown(() => reads(17).evaluate({ inputs: { a: 1 } }, { now })).message).toMatch(
+      /ran longer than its 50 ms time slice/,
+    );
+  });
+});
+
+describe('nesting hidden in what a comprehension iterates over', () => {
+  it('a 3-deep nest in the range of another comprehension is refused at load', () => {
+    const c = compileExpression({
+      type: 'cel',
+      expression: 'inputs.l.map(a, inputs.l.map(b, inputs.l.map(c, c))).map(z, z)',
+    });
+    expect(c).toEqual({
+      ok: false,
+      message: 'CEL comprehensions nest 3 deep; at most 2 are allowed',
+    });
+  });
+});
+
+describe('caps on computed results, in both languages', () => {
+  const lists = (n: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < n; i++) value = [value];
+    return value;
+  };
+  const o = lists(64);
+
+  it('CEL: a result nesting 64 levels is used, one nesting 65 (list or map) is result_too_large', () => {
+    expect(cel('inputs.o').evaluate({ inputs: { o } })).toEqual(o);
+    for (const source of ['[inputs.o]', "{'a': inputs.o}"]) {
+      const error = thrown(() => cel(source).evaluate({ inputs: { o } }));
+      expect(error.code, source).toBe('result_too_large');
+      expect(error.message, source).toMatch(/nests deeper than 64 levels/);
+    }
+  });
+
+  it('JMESPath: a result nesting 64 levels is used, one nesting 65 is result_too_large', () => {
+    expect(jmes('inputs.o').evaluate({ inputs: { o } })).toEqual(o);
+    expect(thrown(() => jmes('[inputs.o]').evaluate({ inputs: { o } })).message).toMatch(
+      /nests deeper than 64 levels/,
+    );
+    expect(thrown(() => jmes('{a: inputs.o}').evaluate({ inputs: { o } })).code).toBe(
+      'result_too_large',
+    );
+  });
+
+  it("CEL: a map's keys count toward the 1 MiB cap", () => {
+    const e = cel("{inputs.s + 'a': 1, inputs.s + 'b': 1, inputs.s + 'c': 1, inputs.s + 'd': 1}");
+    const error = thrown(() => e.evaluate({ inputs: { s: 'x'.repeat(300_000) } }, STEPS_ONLY));
+    expect(error.code).toBe('result_too_large');
+  });
+
+  it('a key named __proto__ in a result stays an own data key (CEL and JMESPath)', () => {
+    const fromCel = cel("{'__proto__': {'polluted': true}}").evaluate({}) as object;
+    const o = JSON.parse('{"__proto__": {"polluted": true}}') as unknown;
+    const fromJmes = jmes('inputs.o').evaluate({ inputs: { o } }) as object;
+    for (const value of [fromCel, fromJmes]) {
+      expect(Object.keys(value)).toEqual(['__proto__']);
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect((value as { polluted?: unknown }).polluted).toBeUndefined();
+    }
+  });
+});
+
+describe('checkResultSize (tool results of a workflow call)', () => {
+  const MiB = 1024 * 1024;
+  it('is exact: a string of exactly 1 MiB as JSON passes, one byte more is refused', () => {
+    expect(() => checkResultSize('the value', 'x'.repeat(MiB - 2))).not.toThrow();
+    expect(() => checkResultSize('the value', 'x'.repeat(MiB - 1))).toThrow(
+      /exceeds 1048576 bytes/,
+    );
+  });
+
+  it('counts UTF-8 bytes, not UTF-16 units: 400,000 × "€" is 1.2 MB', () => {
+    expect(() => checkResultSize('the value', '€'.repeat(400_000))).toThrow(/exceeds/);
+  });
+
+  it("counts an object's keys and a list's numbers", () => {
+    expect(() => checkResultSize('the value', { ['k'.repeat(MiB)]: 1 })).toThrow(/exceeds/);
+    expect(() => checkResultSize('the value', Array(200_000).fill(123456789))).toThrow(/exceeds/);
+  });
+});
+
+describe('results as JSON, and run-time errors as nothing', () => {
+  it('CEL bytes come back as base64 text', () => {
+    expect(cel("[b'abc', b'', bytes('é')]").evaluate({})).toEqual(['YWJj', '', 'w6k=']);
+  });
+
+  it('a JMESPath run-time error (wrong operand type) yields nothing, never an exception', () => {
+    expect(jmes('length(inputs.n)').evaluate({ inputs: { n: 5 } })).toBeUndefined();
+    expect(jmes('sort(inputs.l)').evaluate({ inputs: { l: [1, 'a'] } })).toBeUndefined();
+  });
+});

@@ -130,3 +130,41 @@ describe('CEL strings through a workflow expression', () => {
     expect(r.traces[0]?.output).toBe(true);
   });
 });
+
+describe('CEL strings: replace and join as documented', () => {
+  it('replace: an empty search string matches between characters, never inside one', () => {
+    expect(cel("'a😀'.replace('', '-')").evaluate({})).toBe('-a-😀-');
+  });
+
+  it('replace: a count of 0 replaces nothing; occurrences never overlap', () => {
+    expect(cel("'aaa'.replace('a', 'b', 0)").evaluate({})).toBe('aaa');
+    expect(cel("'aaaa'.replace('aa', 'b')").evaluate({})).toBe('bb');
+    expect(cel("'aaa'.replace('aa', 'b')").evaluate({})).toBe('ba');
+  });
+
+  it('join: a list holding a non-string is an evaluation error (nothing), not its text', () => {
+    expect(cel('inputs.l.join(",")').evaluate({ inputs: { l: ['a', 1] } })).toBeUndefined();
+  });
+});
+
+describe('CEL strings: what each call is charged, exactly', () => {
+  it('join pays one step per 32 items before the characters, even for empty strings', () => {
+    // One read, then 3,200 / 32 = 100 steps for the items and none for the (empty) output.
+    const e = cel('inputs.l.join()');
+    const inputs = { l: Array.from({ length: 3200 }, () => '') };
+    expect(e.evaluate({ inputs }, { maxSteps: 101, now: () => 0 })).toBe('');
+    expect(thrown(() => e.evaluate({ inputs }, { maxSteps: 100, now: () => 0 })).code).toBe(
+      'expression_budget',
+    );
+  });
+
+  it('strings.quote pays for four times its input (the longest escape of a character)', () => {
+    // One read, then (4 × 320 + 2) / 32 rounded up = 41 steps.
+    const e = cel('strings.quote(inputs.s)');
+    const inputs = { s: 'a'.repeat(320) };
+    expect(e.evaluate({ inputs }, { maxSteps: 42, now: () => 0 })).toBe(`"${inputs.s}"`);
+    expect(thrown(() => e.evaluate({ inputs }, { maxSteps: 41, now: () => 0 })).code).toBe(
+      'expression_budget',
+    );
+  });
+});

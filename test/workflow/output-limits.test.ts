@@ -140,6 +140,19 @@ describe('objects in templates print as JSON, never throw', () => {
     });
   });
 
+  it("a list's prototype methods are not reachable: {{inputs.l.map}} prints nothing", async () => {
+    // Array.prototype.map was found and called with the view as `this`: a TypeError out of the call.
+    const tools = await renderTool(
+      '[{{inputs.l.map}}{{inputs.l.constructor}}] {{inputs.l.length}}',
+    );
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'render', args: { l: [1, 2] } }] },
+      { text: 'ok' },
+    ]);
+    const r = await createSession({ tools, model }).run('go');
+    expect(r.traces[0]).toMatchObject({ isError: false, output: '[] 2' });
+  });
+
   it('an object in step instructions renders as JSON on every turn', async () => {
     const tools = await loadTools([
       container({

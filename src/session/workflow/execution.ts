@@ -11,7 +11,7 @@
 import type { SessionSystemValues } from '../../transform/types.js';
 import { getOwn, isPlainObject } from '../../own-data.js';
 import type { ToolCallResult } from '../execute-tool-call.js';
-import { renderBounded } from '../../expressions/mustache.js';
+import { bareList, renderBounded } from '../../expressions/mustache.js';
 import { MAX_RESULT_BYTES, Meter, resultTooLarge } from '../../expressions/budget.js';
 import { isTruthy, type CompiledExpression } from '../../expressions/expression.js';
 import { setOwnValue, type WorkflowState } from './state.js';
@@ -289,7 +289,7 @@ function structuredCloneJson(value: unknown): unknown {
 
 /** Null-prototype copy, so a template can read data only (never `constructor`, `toString`…). */
 function nullProto(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(nullProto);
+  if (Array.isArray(value)) return bareList(value.map(nullProto));
   if (!isPlainObject(value)) return value;
   const out = Object.create(null) as Record<string, unknown>;
   for (const k of Object.keys(value)) out[k] = nullProto(getOwn(value, k));
