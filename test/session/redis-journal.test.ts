@@ -19,7 +19,10 @@ afterAll(async () => {
 /** Two "processes": stores with their own connections on one key prefix. */
 async function twoProcesses() {
   const keyPrefix = `journal:${randomUUID()}:`;
-  const options = { url, keyPrefix, leaseTtlMs: 300, leaseWaitMs: 5_000 };
+  // A's lease must outlive a loaded machine's stalls until the test cuts A (at 300 ms, a stall of
+  // 200 ms lost it before the call was journaled, and the test waited for a dispatch that never
+  // came); B then waits for it to expire, at most this long.
+  const options = { url, keyPrefix, leaseTtlMs: 2_000, leaseWaitMs: 10_000 };
   // Process A's client is made here so the test can cut it, as SIGKILL would.
   const clientA = createClient({ url });
   clientA.on('error', () => undefined);
@@ -27,7 +30,11 @@ async function twoProcesses() {
   const a = new RedisSessionStore({ ...options, client: clientA });
   const b = await RedisSessionStore.connect(options);
   closers.push(() => b.close());
-  return { a, b, crashA: () => clientA.destroy() };
+  // A third connection, the test's own, to look at the keys.
+  const probe = createClient({ url });
+  await probe.connect();
+  closers.push(() => probe.close());
+  return { a, b, crashA: () => clientA.destroy(), keyPrefix, probe };
 }
 
 /**
@@ -74,8 +81,7 @@ describe('tool-call journal', () => {
         },
       },
     });
-    void sa.run('book me').catch(() => undefined);
-    await waitFor(() => dispatched.length === 1);
+    await waitFor(() => dispatched.length === 1, sa.run('book me'));
     crashA();
 
     const model = bookingModel();
@@ -116,7 +122,7 @@ describe('tool-call journal', () => {
   });
 
   it('a call whose result was journaled before the crash is answered from the journal', async () => {
-    const { a, b, crashA } = await twoProcesses();
+    const { a, b, crashA, keyPrefix, probe } = await twoProcesses();
     let calls = 0;
     const sa = createSession({
       tools,
@@ -125,9 +131,11 @@ describe('tool-call journal', () => {
       model: bookingModel(true),
       actions: { book: () => (calls++, { booking: 'Q-17' }) },
     });
-    void sa.run('book me').catch(() => undefined);
-    await waitFor(() => calls === 1);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => calls === 1, sa.run('book me'));
+    // The result record goes out while the model runs on: read until it is there (no clock).
+    const journal = `${keyPrefix}j:s2`;
+    while (!(await probe.lRange(journal, 0, -1)).some((r) => r.includes('Q-17')))
+      await new Promise((r) => setTimeout(r, 10));
     crashA();
 
     const model = bookingModel();
@@ -178,10 +186,7 @@ describe('tool-call journal', () => {
         yield { type: 'finish' };
       },
     };
-    void createSession({ tools, id: 's4', store: a, model: hang })
-      .run('go')
-      .catch(() => undefined);
-    await waitFor(() => noted);
+    await waitFor(() => noted, createSession({ tools, id: 's4', store: a, model: hang }).run('go'));
     crashA();
     lease = await b.coordination.acquire('s4');
     expect(lease.openTurns).toEqual([]);
@@ -189,7 +194,21 @@ describe('tool-call journal', () => {
   });
 });
 
-/** Waits until `done()`, however slow the machine: a hang is caught by the test's timeout. */
-async function waitFor(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setTimeout(r, 10));
+/**
+ * Waits until `done()`, however slow the machine; the turn that should get there (it never ends
+ * on its own: its process is cut) failing first fails the test with its error instead of a hang.
+ */
+async function waitFor(done: () => boolean, turn: Promise<unknown>): Promise<void> {
+  let failed: unknown;
+  let ended = false;
+  turn.then(
+    () => (ended = true),
+    (error: unknown) => ((ended = true), (failed = error ?? 'rejected')),
+  );
+  while (!done()) {
+    if (ended) throw new Error(`the turn ended before it got there: ${String(failed)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  // Cutting its process fails the turn later; that is the test's doing.
+  turn.catch(() => undefined);
 }
