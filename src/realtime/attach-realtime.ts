@@ -185,9 +185,18 @@ class Attachment implements RealtimeAttachment {
     this.#slices.counted();
   };
 
-  /** Transport failures; server `error` events arrive through `event` too and are handled there. */
+  /**
+   * Transport failures; server `error` events arrive through `event` too and are handled there.
+   * `OpenAIRealtimeWS` passes a server error on as an error whose `error` is the event's error
+   * object; its transport errors have an `error` property too, left undefined.
+   */
   readonly #onError = (error: unknown): void => {
-    const fromServer = typeof error === 'object' && error !== null && Object.hasOwn(error, 'error');
+    const fromServer =
+      typeof error === 'object' &&
+      error !== null &&
+      Object.hasOwn(error, 'error') &&
+      typeof (error as { error: unknown }).error === 'object' &&
+      (error as { error: unknown }).error !== null;
     if (fromServer || this.#closed) return;
     this.#serverError({
       code: 'transport',
