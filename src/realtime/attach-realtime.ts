@@ -76,7 +76,6 @@ class Attachment implements RealtimeAttachment {
   #waitingServerTurns = 0;
   #held: RealtimeClientEvent[] | undefined;
   #closed = false;
-  #ended = false;
   readonly #slices: ReadSlices;
 
   constructor(options: AttachRealtimeOptions) {
@@ -272,9 +271,6 @@ class Attachment implements RealtimeAttachment {
       case 'turn-end':
         this.#link.flushOutputs();
         break;
-      case 'session-end':
-        this.#ended = true;
-        break;
       default:
         break;
     }
@@ -282,7 +278,8 @@ class Attachment implements RealtimeAttachment {
 
   /** Unless `taken`, the link cancels the response. */
   #serverResponse(buffer: ResponseBuffer): 'taken' | 'ended' | { readonly busy: string } {
-    if (this.#ended || this.#closed || this.#live.ended) return 'ended';
+    // The live session's own flag: a flag of the attachment's would outlive a restore.
+    if (this.#closed || this.#live.ended) return 'ended';
     if (this.#waitingServerTurns >= MAX_WAITING_SERVER_TURNS) return BUSY;
     this.#waitingServerTurns++;
     const item = this.#lastUserItem;

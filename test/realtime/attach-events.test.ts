@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
+import { actionResult } from '../../src/handlers/action-result.js';
 import { attachRealtime } from '../../src/realtime/attach-realtime.js';
 import type {
   AttachRealtimeOptions,
@@ -116,6 +117,9 @@ async function languageTurn(options: Parameters<typeof attach>[0] = {}) {
 
 const creates = (sent: Record<string, unknown>[]) =>
   sent.filter((e) => e.type === 'response.create');
+/** The request id switchboard put in a `response.create` (the server echoes it). */
+const requestOf = (create: Record<string, unknown>) =>
+  (create.response as { metadata: { switchboard_request: string } }).metadata.switchboard_request;
 
 describe('attachRealtime events', () => {
   it('a language switch names the transcription model given', async () => {
@@ -159,6 +163,25 @@ describe('attachRealtime events', () => {
     expect(rt.sent.filter((e) => e.type === 'response.cancel')).toEqual([]);
   });
 
+  it('a session restored after the call ended takes the caller’s next response', async () => {
+    const rt = await attach({
+      tools: [transfer],
+      session: { actions: { transfer: () => actionResult({ endSession: true }) } },
+    });
+    const state = rt.attachment.session.toJSON();
+    void rt.attachment.session.send('transfer me').result.catch(() => undefined);
+    await until(() => creates(rt.sent).length === 1, 'response.create');
+    rt.emit(created('resp_1', requestOf(creates(rt.sent)[0]!)));
+    rt.emit(call('resp_1', 'call_1', 'transfer', {}));
+    rt.emit(done('resp_1'));
+    await until(() => rt.events.some((e) => e.type === 'session-end'), 'session-end');
+    await rt.attachment.restore(state);
+    rt.emit(created('resp_2'));
+    await loopTurn();
+    expect(rt.sent.filter((e) => e.type === 'response.cancel')).toEqual([]);
+    expect(rt.events.filter((e) => e.type === 'turn-start')).toHaveLength(2);
+  });
+
   it("a late transcript does not overwrite a restored history's message", async () => {
     const rt = await attach();
     const state = rt.attachment.session.toJSON();
@@ -197,9 +220,7 @@ describe('attachRealtime events', () => {
     });
     void rt.attachment.session.send('transfer me').result.catch(() => undefined);
     await until(() => creates(rt.sent).length === 1, 'response.create');
-    const request = (creates(rt.sent)[0]!.response as { metadata: { switchboard_request: string } })
-      .metadata.switchboard_request;
-    rt.emit(created('resp_1', request));
+    rt.emit(created('resp_1', requestOf(creates(rt.sent)[0]!)));
     rt.emit(call('resp_1', 'call_1', 'transfer', {}));
     rt.emit(done('resp_1'));
     await until(() => started, 'the action started');
