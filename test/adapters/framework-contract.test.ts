@@ -92,6 +92,25 @@ describe("each adapter passes the framework's abort signal to the call", () => {
   });
 });
 
+describe('LiveKit return values', () => {
+  it('a JSON tool message as its value, other text as it is', async () => {
+    const sb = createLiveKitTools({
+      tools: await tools(),
+      languages: ['en-US', 'es-US'],
+      onSay: () => undefined,
+    });
+    const execute = (name: string, args: Record<string, string>) =>
+      sb.tools
+        .find((t) => t.name === name)!
+        .execute(args, { ctx: {}, toolCallId: 'c1' } as unknown as Parameters<
+          llm.FunctionTool['execute']
+        >[1]);
+    expect(await execute('get_weather', { city: 'Paris' })).toEqual({ summary: 'sunny', temp: 21 });
+    expect(await execute('set_language', { language: 'es-US' })).toBe('Language is now es-US.');
+    await sb.close();
+  });
+});
+
 describe('@openai/agents tools invoked as a RealtimeSession does', () => {
   it("arguments that are not JSON: switchboard's invalid_arguments, not the SDK's bare text", async () => {
     const sb = createAgentsTools({ tools: await tools() });
