@@ -56,6 +56,15 @@ const call = (responseId: string, callId: string, name: string, args: object) =>
   name,
   arguments: JSON.stringify(args),
 });
+const userItem = (id: string) => ({
+  type: 'conversation.item.added',
+  item: { id, type: 'message', role: 'user', content: [] },
+});
+const transcript = (itemId: string, text: string) => ({
+  type: 'conversation.item.input_audio_transcription.completed',
+  item_id: itemId,
+  transcript: text,
+});
 const loopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A Realtime connection in memory: `emit` delivers a server event, `fail` a transport error. */
@@ -180,6 +189,75 @@ describe('attachRealtime events', () => {
     await loopTurn();
     expect(rt.sent.filter((e) => e.type === 'response.cancel')).toEqual([]);
     expect(rt.events.filter((e) => e.type === 'turn-start')).toHaveLength(2);
+  });
+
+  it('with transcriptWaitMs, the turn starts when the transcript arrives, carrying it', async () => {
+    // A wait far longer than the test: only the transcript can start the turn in time.
+    const rt = await attach({ transcriptWaitMs: 600_000 });
+    rt.emit(userItem('item_1'));
+    rt.emit(created('resp_1'));
+    await loopTurn();
+    expect(rt.events.filter((e) => e.type === 'turn-start')).toEqual([]);
+    rt.emit(transcript('item_1', 'I need a refill'));
+    await until(() => rt.events.some((e) => e.type === 'turn-start'), 'turn-start');
+    expect(rt.events.find((e) => e.type === 'turn-start')).toMatchObject({
+      user: 'I need a refill',
+    });
+  });
+
+  it('a response waiting for its transcript is cancelled when the session ended meanwhile', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    const rt = await attach({
+      transcriptWaitMs: 600_000,
+      tools: [transfer],
+      session: {
+        actions: { transfer: async () => (await released, actionResult({ endSession: true })) },
+      },
+    });
+    // The caller's turn hands off; the transfer runs after its response.
+    rt.emit(created('resp_0'));
+    rt.emit(call('resp_0', 'call_1', 'transfer', {}));
+    rt.emit(done('resp_0'));
+    await until(() => rt.events.some((e) => e.type === 'tool-call'), 'the transfer started');
+    // The caller speaks again: the server answers; the turn waits for the transcript.
+    rt.emit(userItem('item_1'));
+    rt.emit(created('resp_1'));
+    release();
+    await until(() => rt.events.some((e) => e.type === 'session-end'), 'session-end');
+    rt.emit(transcript('item_1', 'wait, one more thing'));
+    expect(rt.sent.filter((e) => e.type === 'response.cancel')).toEqual([
+      { type: 'response.cancel', response_id: 'resp_1' },
+    ]);
+  });
+
+  it('variables a call changes after a barge-in are sent with session.update at once', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    const rt = await attach({
+      tools: [transfer],
+      session: {
+        prompt: 'The caller is {{vars.name}}.',
+        vars: { name: 'unknown' },
+        actions: {
+          transfer: async () => (await released, actionResult({ vars: { name: 'Ada' } })),
+        },
+      },
+    });
+    rt.emit(created('resp_1'));
+    rt.emit(call('resp_1', 'call_1', 'transfer', {}));
+    rt.emit(done('resp_1'));
+    await until(() => rt.events.some((e) => e.type === 'tool-call'), 'the transfer started');
+    // The caller barges in: the turn ends without another model call, the transfer finishes.
+    rt.emit({ type: 'input_audio_buffer.speech_started' });
+    release();
+    await until(() => rt.events.some((e) => e.type === 'vars'), 'vars');
+    await rt.attachment.session.idle();
+    // The server has the new prompt before the caller's next response starts.
+    const update = rt.sent.filter((e) => e.type === 'session.update').at(-1)!;
+    expect((update.session as { instructions: string }).instructions).toContain(
+      'The caller is Ada.',
+    );
   });
 
   it("a late transcript does not overwrite a restored history's message", async () => {

@@ -93,6 +93,35 @@ describe('readServerEvent', () => {
     expect(partial).not.toHaveProperty('usage');
   });
 
+  it("reads the function calls of a response.done's output, and only those", () => {
+    const item = (callId: string) => ({
+      type: 'function_call',
+      call_id: callId,
+      name: 'note',
+      arguments: '{"text":"x"}',
+    });
+    expect(
+      readServerEvent({
+        type: 'response.done',
+        response: {
+          id: 'resp_1',
+          status: 'completed',
+          output: [
+            { type: 'message', role: 'assistant', content: [] },
+            item('call_1'),
+            { ...item('call_2'), name: '' },
+            item('call_3'),
+          ],
+        },
+      }),
+    ).toMatchObject({
+      calls: [
+        { callId: 'call_1', name: 'note', arguments: '{"text":"x"}' },
+        { callId: 'call_3', name: 'note', arguments: '{"text":"x"}' },
+      ],
+    });
+  });
+
   it("a failed response's reason: the error's message, else the reason", () => {
     const reason = (details: unknown) =>
       readServerEvent({
