@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { actionResult } from '../../src/handlers/action-result.js';
-import { attachRealtime } from '../../src/realtime/attach-realtime.js';
+import { attachRealtime, MAX_WAITING_SERVER_TURNS } from '../../src/realtime/attach-realtime.js';
 import type {
   AttachRealtimeOptions,
   RealtimeAttachment,
@@ -55,6 +55,11 @@ const call = (responseId: string, callId: string, name: string, args: object) =>
   call_id: callId,
   name,
   arguments: JSON.stringify(args),
+});
+const text = (responseId: string, delta: string) => ({
+  type: 'response.output_audio_transcript.delta',
+  response_id: responseId,
+  delta,
 });
 const userItem = (id: string) => ({
   type: 'conversation.item.added',
@@ -258,6 +263,39 @@ describe('attachRealtime events', () => {
     expect((update.session as { instructions: string }).instructions).toContain(
       'The caller is Ada.',
     );
+  });
+
+  it("a typed turn and the caller's speech each read their own response", async () => {
+    const rt = await attach();
+    const typed = rt.attachment.session.send('typed question');
+    // The caller speaks before the typed turn asked: the server answers the speech first.
+    rt.emit(created('resp_speech'));
+    rt.emit(text('resp_speech', 'Answer to the speech.'));
+    rt.emit(done('resp_speech'));
+    await until(() => creates(rt.sent).length === 1, 'the typed turn’s response.create');
+    rt.emit(created('resp_typed', requestOf(creates(rt.sent)[0]!)));
+    rt.emit(text('resp_typed', 'Answer to the text.'));
+    rt.emit(done('resp_typed'));
+    expect((await typed.result).content).toBe('Answer to the text.');
+    await rt.attachment.session.idle();
+    const ends = rt.events.filter((e) => e.type === 'turn-end').map((e) => e.content);
+    expect(ends).toEqual(['Answer to the text.', 'Answer to the speech.']);
+  });
+
+  it('typed turns do not widen the bound on server-started responses waiting', async () => {
+    const rt = await attach();
+    for (let i = 0; i < 2; i++) {
+      const typed = rt.attachment.session.send(`typed ${i}`);
+      await until(() => creates(rt.sent).length === i + 1, 'response.create');
+      rt.emit(created(`resp_typed_${i}`, requestOf(creates(rt.sent)[i]!)));
+      rt.emit(done(`resp_typed_${i}`));
+      await typed.result;
+    }
+    for (let i = 0; i < 100; i++) rt.emit(created(`resp_${i}`));
+    await loopTurn();
+    expect(rt.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining(`${100 - MAX_WAITING_SERVER_TURNS} responses`),
+    ]);
   });
 
   it("a late transcript does not overwrite a restored history's message", async () => {

@@ -37,6 +37,26 @@ function heldModel() {
   return { model, release };
 }
 
+/** A brain whose n-th answer waits until `release(n)`. */
+function gatedModel() {
+  const gates: (() => void)[] = [];
+  const opened: Promise<void>[] = [];
+  const gate = (n: number) => {
+    while (opened.length <= n) opened.push(new Promise<void>((r) => gates.push(r)));
+    return opened[n]!;
+  };
+  let calls = 0;
+  const model: Model = {
+    name: 'gated',
+    async *stream(): AsyncIterable<ModelStreamPart> {
+      await gate(calls++);
+      yield { type: 'text-delta', text: 'Hi.' };
+      yield { type: 'finish' };
+    },
+  };
+  return { model, release: (n: number) => (gate(n), gates[n]!()) };
+}
+
 async function connect(model: Model) {
   server = await startRealtimeLoopback({ model });
   const received: Record<string, unknown>[] = [];
@@ -82,5 +102,49 @@ describe('the loopback Realtime server', () => {
       code: 'response_cancel_not_active',
       event_id: 'evt_c',
     });
+  });
+
+  it("the caller's speech cancels the running response, which no longer counts as running", async () => {
+    const brain = gatedModel();
+    const rt = await connect(brain.model);
+    rt.send({ type: 'response.create', event_id: 'evt_1', response: {} });
+    await until(() => rt.seen('response.created').length === 1, 'response.created');
+    server!.callerSays('Actually, wait.');
+    await until(() => rt.seen('response.created').length === 2, 'the speech’s response');
+    const types = rt.received.map((e) => e.type);
+    expect(types.indexOf('input_audio_buffer.speech_started')).toBeGreaterThan(-1);
+    expect(types.indexOf('input_audio_buffer.speech_started')).toBeLessThan(
+      types.lastIndexOf('response.created'),
+    );
+    brain.release(0);
+    await until(() => rt.seen('response.done').length === 1, 'the first response.done');
+    expect(rt.seen('response.done')[0]!.response).toMatchObject({ status: 'cancelled' });
+    // The speech's response still runs: another response.create is refused.
+    rt.send({ type: 'response.create', event_id: 'evt_3', response: {} });
+    await until(() => rt.seen('error').length === 1, 'error');
+    expect(rt.seen('error')[0]!.error).toMatchObject({ event_id: 'evt_3' });
+    brain.release(1);
+    await until(() => rt.seen('response.done').length === 2, 'the second response.done');
+  });
+
+  it('a response cancelled after its model made a call sends no call', async () => {
+    const model: Model = {
+      name: 'calls-then-waits',
+      async *stream(request): AsyncIterable<ModelStreamPart> {
+        yield { type: 'tool-call', call: { id: 'call_1', name: 'note', arguments: '{}' } };
+        await new Promise<void>((r) => request.signal?.addEventListener('abort', () => r()));
+        yield { type: 'finish' };
+      },
+    };
+    const rt = await connect(model);
+    rt.send({ type: 'response.create', event_id: 'evt_1', response: {} });
+    await until(() => rt.seen('response.created').length === 1, 'response.created');
+    rt.send({ type: 'response.cancel', event_id: 'evt_2' });
+    await until(() => rt.seen('response.done').length === 1, 'response.done');
+    expect(rt.seen('response.done')[0]!.response).toMatchObject({
+      status: 'cancelled',
+      output: [],
+    });
+    expect(rt.seen('response.function_call_arguments.done')).toEqual([]);
   });
 });
