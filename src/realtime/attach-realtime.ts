@@ -10,6 +10,7 @@
  * the history when the server sends it.
  */
 import { checkAttachOptions } from './check-realtime-options.js';
+import { isObject } from './client-events.js';
 import { createSession, restoreSession, turnHostOf } from '../session/create-session.js';
 import { LazySystemValues } from '../session/session-state.js';
 import type { TurnHost } from '../session/turn-host.js';
@@ -185,18 +186,12 @@ class Attachment implements RealtimeAttachment {
   };
 
   /**
-   * Transport failures; server `error` events arrive through `event` too and are handled there.
-   * `OpenAIRealtimeWS` passes a server error on as an error whose `error` is the event's error
-   * object; its transport errors have an `error` property too, left undefined.
+   * Transport failures. A server `error` event (handled as `event`) comes here too as an error
+   * whose `error` is its error object; OpenAIRealtimeWS's transport errors leave it undefined.
    */
   readonly #onError = (error: unknown): void => {
-    const fromServer =
-      typeof error === 'object' &&
-      error !== null &&
-      Object.hasOwn(error, 'error') &&
-      typeof (error as { error: unknown }).error === 'object' &&
-      (error as { error: unknown }).error !== null;
-    if (fromServer || this.#closed) return;
+    const inner = isObject(error) && Object.hasOwn(error, 'error') ? error.error : undefined;
+    if (isObject(inner) || this.#closed) return;
     this.#serverError({
       code: 'transport',
       message: error instanceof Error ? error.message : String(error),
