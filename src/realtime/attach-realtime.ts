@@ -11,6 +11,7 @@
  * interruptions, transcripts, restore, close — reads as one piece.)
  */
 import { checkAttachOptions } from './check-realtime-options.js';
+import { isObject } from './client-events.js';
 import { createSession, restoreSession, turnHostOf } from '../session/create-session.js';
 import { LazySystemValues } from '../session/session-state.js';
 import type { TurnHost } from '../session/turn-host.js';
@@ -77,7 +78,6 @@ class Attachment implements RealtimeAttachment {
   #waitingServerTurns = 0;
   #held: RealtimeClientEvent[] | undefined;
   #closed = false;
-  #ended = false;
   readonly #slices: ReadSlices;
 
   constructor(options: AttachRealtimeOptions) {
@@ -189,10 +189,13 @@ class Attachment implements RealtimeAttachment {
     this.#slices.counted();
   };
 
-  /** Transport failures; server `error` events arrive through `event` too and are handled there. */
+  /**
+   * Transport failures. A server `error` event (handled as `event`) comes here too as an error
+   * whose `error` is its error object; OpenAIRealtimeWS's transport errors leave it undefined.
+   */
   readonly #onError = (error: unknown): void => {
-    const fromServer = typeof error === 'object' && error !== null && Object.hasOwn(error, 'error');
-    if (fromServer || this.#closed) return;
+    const inner = isObject(error) && Object.hasOwn(error, 'error') ? error.error : undefined;
+    if (isObject(inner) || this.#closed) return;
     this.#serverError({
       code: 'transport',
       message: error instanceof Error ? error.message : String(error),
@@ -267,9 +270,6 @@ class Attachment implements RealtimeAttachment {
       case 'turn-end':
         this.#link.flushOutputs();
         break;
-      case 'session-end':
-        this.#ended = true;
-        break;
       default:
         break;
     }
@@ -277,7 +277,8 @@ class Attachment implements RealtimeAttachment {
 
   /** Unless `taken`, the link cancels the response. */
   #serverResponse(buffer: ResponseBuffer): 'taken' | 'ended' | { readonly busy: string } {
-    if (this.#ended || this.#closed || this.#live.ended) return 'ended';
+    // The live session's own flag: a flag of the attachment's would outlive a restore.
+    if (this.#closed || this.#live.ended) return 'ended';
     if (this.#waitingServerTurns >= MAX_WAITING_SERVER_TURNS) return BUSY;
     this.#waitingServerTurns++;
     const item = this.#lastUserItem;

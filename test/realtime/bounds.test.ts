@@ -235,6 +235,30 @@ describe('attachRealtime reading', () => {
     expect(calls).toEqual(['pause', 'resume']);
     await attachment.close();
   });
+
+  it('does not resume a socket paused before the attachment was closed', async () => {
+    const { connection, emit } = memoryConnection();
+    const calls: string[] = [];
+    const attachment = attachRealtime({
+      connection: {
+        ...connection,
+        socket: {
+          readyState: 1,
+          on: () => undefined,
+          pause: () => void calls.push('pause'),
+          resume: () => void calls.push('resume'),
+        },
+      },
+      session: { tools: await loadTools([]) },
+    });
+    const noise = { type: 'response.output_audio.delta', response_id: 'r', delta: 'AAAA' };
+    for (let i = 0; i < MAX_EVENTS_PER_SLICE; i++) emit(noise);
+    expect(calls).toEqual(['pause']);
+    await attachment.close();
+    await loopTurn();
+    // The connection was let go: its reading is the host's again.
+    expect(calls).toEqual(['pause']);
+  });
 });
 
 const loopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
