@@ -33,6 +33,11 @@ export interface BuildFixtureOptions {
     readonly language: string;
     readonly languages?: readonly string[];
     readonly vars: Readonly<Record<string, unknown>>;
+    readonly systemValues?: {
+      readonly source?: string;
+      readonly target?: string;
+      readonly timezone?: string;
+    };
     /** Services used; written with every secret replaced (see {@link redactServices}). */
     readonly services?: Readonly<Record<string, ServiceConfig>>;
     readonly speechAck?: 'host' | 'auto';
@@ -159,6 +164,9 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       ...(s.languages !== undefined ? { languages: s.languages } : {}),
       ...(s.speechAck === 'host' ? { speech_ack: 'host' } : {}),
       ...(Object.keys(s.vars).length > 0 ? { vars: s.vars } : {}),
+      ...(s.systemValues !== undefined && Object.keys(s.systemValues).length > 0
+        ? { system_values: { ...s.systemValues } }
+        : {}),
       ...(s.services !== undefined && Object.keys(s.services).length > 0
         ? { services: redactServices(s.services) }
         : {}),

@@ -77,6 +77,12 @@ export interface SaveFixtureOptions {
   readonly language: string;
   readonly languages: readonly string[] | undefined;
   readonly vars: Readonly<Record<string, unknown>>;
+  /** The host's system values the session ran with; written so the fixture replays the same. */
+  readonly systemValues?: {
+    readonly source?: string;
+    readonly target?: string;
+    readonly timezone?: string;
+  };
   readonly services: Readonly<Record<string, ServiceConfig>> | undefined;
   readonly speechAck: 'host' | 'auto' | undefined;
   readonly actions: ReadonlyMap<string, FixtureAction> | undefined;
@@ -104,6 +110,7 @@ export async function saveFixture(o: SaveFixtureOptions): Promise<SavedFixture> 
       language: o.language,
       ...(o.languages !== undefined ? { languages: o.languages } : {}),
       vars: o.vars,
+      ...(o.systemValues !== undefined ? { systemValues: o.systemValues } : {}),
       ...(o.services !== undefined ? { services: o.services } : {}),
       ...(o.speechAck !== undefined ? { speechAck: o.speechAck } : {}),
     },

@@ -18,6 +18,9 @@ import { printable } from './printable.js';
 import type { ConversionWarning, ImportResult, ToolDefinitionJson } from './types.js';
 
 /** A field relative to a tool: segments such as `['server', 'headers', 'X-Api-Key']`. */
+/** The warning for a vendor field no mapping reads (also how a hint tells a foreign document). */
+export const UNKNOWN_FIELD = 'not a field switchboard maps; ignored';
+
 export type FieldPath = readonly (string | number)[];
 
 /** Warnings of one tool: knows the tool's path in the file, so callers name fields only. */
@@ -47,7 +50,7 @@ export class ToolWarnings {
   unknownFields(value: unknown, known: readonly string[], under: FieldPath = []): void {
     if (!isPlainObject(value)) return;
     for (const key of Object.keys(value)) {
-      if (!known.includes(key)) this.warn([...under, key], 'not a field switchboard maps; ignored');
+      if (!known.includes(key)) this.warn([...under, key], UNKNOWN_FIELD);
     }
   }
 }

@@ -2,10 +2,11 @@
  * `importTools`: a hosted platform's tool JSON → Syllable-format definitions that `loadTools`
  * accepts, with a warning for every vendor field that did not map exactly (docs/import.md).
  */
-import type { SourceInfo } from './conversion-context.js';
+import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { UNKNOWN_FIELD, type SourceInfo } from './conversion-context.js';
 import { importElevenLabs } from './elevenlabs.js';
 import { importRetell } from './retell.js';
-import type { ImportResult, Platform } from './types.js';
+import { PLATFORMS, type ImportResult, type Platform } from './types.js';
 import { importUltravox } from './ultravox.js';
 import { importVapi } from './vapi.js';
 
@@ -34,22 +35,77 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
  *   import (then each skipped item's warning is a warning issue). Unknown fields only warn.
  */
 export function importTools(value: unknown, options: ImportToolsOptions): ImportResult {
+  try {
+    return importFrom(options.from, value, options.file);
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    throw withOtherPlatform(error, value, options);
+  }
+}
+
+const IMPORTERS: Readonly<Record<Platform, (value: unknown, source: SourceInfo) => ImportResult>> =
+  {
+    vapi: importVapi,
+    elevenlabs: importElevenLabs,
+    retell: importRetell,
+    ultravox: importUltravox,
+  };
+
+function importFrom(from: Platform, value: unknown, file: string | undefined): ImportResult {
   const source: SourceInfo = {
-    platform: PLATFORM_NAMES[options.from],
+    platform: PLATFORM_NAMES[from],
+    ...(file !== undefined ? { file } : {}),
+  };
+  return IMPORTERS[from](value, source);
+}
+
+/**
+ * A document refused by one platform that exactly one other platform imports, every field of it
+ * known there, was most likely given the wrong `--from`: the error says which. Importing is the
+ * recogniser, so the hint never names a platform that would refuse the document too.
+ */
+function withOtherPlatform(
+  error: DefinitionError,
+  value: unknown,
+  options: ImportToolsOptions,
+): DefinitionError {
+  const readers = PLATFORMS.filter((p) => p !== options.from).flatMap((p) => {
+    const result = tryImport(p, value);
+    return result === undefined ? [] : [{ platform: p, result }];
+  });
+  // A second reader makes it a guess; so does a reader that ignores some of the fields.
+  if (readers.length !== 1 || !knowsEveryField(readers[0]?.result)) return error;
+  const other = (readers[0] as { platform: Platform }).platform;
+  const hint: DefinitionIssue = {
+    code: 'vendor_schema',
+    severity: 'error',
+    path: '',
+    message: `this looks like ${article(PLATFORM_NAMES[other])} ${PLATFORM_NAMES[other]} document: --from ${other}?`,
     ...(options.file !== undefined ? { file: options.file } : {}),
   };
-  switch (options.from) {
-    case 'vapi':
-      return importVapi(value, source);
-    case 'elevenlabs':
-      return importElevenLabs(value, source);
-    case 'retell':
-      return importRetell(value, source);
-    case 'ultravox':
-      return importUltravox(value, source);
-    default: {
-      const _exhaustive: never = options.from;
-      throw new Error(`unknown platform ${String(_exhaustive)}`);
-    }
+  return new DefinitionError(
+    [...error.issues, hint],
+    `invalid ${PLATFORM_NAMES[options.from]} tools`,
+  );
+}
+
+function tryImport(platform: Platform, value: unknown): ImportResult | undefined {
+  try {
+    return importFrom(platform, value, undefined);
+  } catch {
+    return undefined;
   }
+}
+
+/**
+ * Whether every field of the document is one the platform maps. Some platforms take any object
+ * with a tool list (Ultravox imports a Vapi tool with a mistake as an action, ignoring its
+ * `function` and `server`): fields it does not know say the document is not its own.
+ */
+function knowsEveryField(result: ImportResult | undefined): boolean {
+  return result !== undefined && result.warnings.every((w) => w.message !== UNKNOWN_FIELD);
+}
+
+function article(name: string): string {
+  return /^[AEIOU]/.test(name) ? 'an' : 'a';
 }

@@ -15,14 +15,38 @@ import {
 } from './export-view.js';
 import { objectSchema } from './json-schema.js';
 import { RETELL_DIALECT } from './retell.js';
-import type { ExportResult } from './types.js';
+import { ToolWarnings } from './conversion-context.js';
+import type { ConversionWarning, ExportResult } from './types.js';
 import { fromMustache } from './variables.js';
 
 const PLATFORM = 'Retell';
 
 /** Exports definitions as Retell tools (for a Retell LLM's `general_tools`). */
 export function exportRetell(defs: readonly ToolDefinition[]): ExportResult {
-  return exportViews(defs, retellTool);
+  const result = exportViews(defs, retellTool);
+  for (const def of defs) statesNotExported(def, result.warnings);
+  return result;
+}
+
+/**
+ * A step workflow is what a multi-state Retell LLM imports as (retell-states.ts). The export is
+ * a list of tools, a Retell LLM's `general_tools`; the states, their edges and `starting_state`
+ * are fields of the LLM beside that list, which the export does not write. The warning names the
+ * states, so they can be recreated in Retell, and the tools that lose their state's limit.
+ */
+function statesNotExported(def: ToolDefinition, warnings: ConversionWarning[]): void {
+  for (const task of def.tasks) {
+    if (task.type !== 'steps') continue;
+    const names = task.steps.map((s) => `"${s.id}"`).join(', ');
+    const allows = task.steps.map((s) => s.tools.allow);
+    const some = allows.every((a) => a !== undefined)
+      ? [...new Set(allows.flat())].filter((t) => !allows.every((a) => a?.includes(t)))
+      : [];
+    new ToolWarnings(warnings, `tools[${def.source.index}]`, def.name).warn(
+      ['context', 'task', 'steps'],
+      `the states ${names} (starting in "${task.steps[0]?.id ?? ''}") are not exported: this export writes Retell tools (a Retell LLM's general_tools), and a Retell LLM's states, their edges and starting_state are fields of the LLM, which it does not write; recreate them in Retell${some.length > 0 ? `. ${some.map((t) => `"${t}"`).join(', ')}, allowed in some states only, ${some.length === 1 ? 'is exported as a general tool' : 'are exported as general tools'}, usable in every state` : ''}`,
+    );
+  }
 }
 
 function retellTool(v: ExportView): Record<string, unknown> | undefined {

@@ -43,6 +43,8 @@ export interface StudioOptions {
   readonly commands?: StudioSessionOptions['commands'];
   /** Initial session variables (`--vars`). Default none. */
   readonly vars?: Readonly<Record<string, unknown>>;
+  /** The host's system values (`--system-values`). Default none. */
+  readonly systemValues?: StudioSessionOptions['systemValues'];
   /** Who acknowledges playback (`--speech-ack`). Default `auto`. */
   readonly speechAck?: 'host' | 'auto';
   readonly language?: string;
@@ -94,6 +96,7 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
     ...(o.services !== undefined ? { services: o.services } : {}),
     ...(o.commands !== undefined ? { commands: o.commands } : {}),
     ...(o.vars !== undefined ? { vars: o.vars } : {}),
+    ...(o.systemValues !== undefined ? { systemValues: o.systemValues } : {}),
     ...(o.speechAck !== undefined ? { speechAck: o.speechAck } : {}),
     ...(o.language !== undefined ? { language: o.language } : {}),
     ...(o.languages !== undefined ? { languages: o.languages } : {}),

@@ -48,6 +48,12 @@ export interface StudioSessionOptions {
   readonly commands?: Readonly<Record<string, CommandConfig>>;
   /** Initial session variables (`--vars`); a new conversation starts with them again. */
   readonly vars?: Readonly<Record<string, unknown>>;
+  /** The host's system values (`--system-values`): caller's and called number, time zone. */
+  readonly systemValues?: {
+    readonly source?: string;
+    readonly target?: string;
+    readonly timezone?: string;
+  };
   /** `host`: the page acknowledges playback (speech-acks.ts), as the REPL's `--speech-ack host`. */
   readonly speechAck?: 'host' | 'auto';
   readonly language?: string;
@@ -160,6 +166,7 @@ export class StudioSession {
       actions: this.#actions.handlers(),
       secrets: this.#secrets,
       ...(this.#o.speechAck !== undefined ? { speechAck: this.#o.speechAck } : {}),
+      ...(this.#o.systemValues !== undefined ? { systemValues: this.#o.systemValues } : {}),
       // Shown in the page (a service not configured says why its tools will fail).
       onWarning: (w) => {
         if (this.#warnings.length < 100 && !this.#warnings.some((x) => x.message === w.message))
@@ -407,6 +414,7 @@ export class StudioSession {
       language: this.#language,
       languages: this.#o.languages,
       vars: this.#o.vars ?? {},
+      ...(this.#o.systemValues !== undefined ? { systemValues: this.#o.systemValues } : {}),
       services: this.#o.services,
       commandRuns: this.#runs.runs,
       speechAck: this.#o.speechAck,

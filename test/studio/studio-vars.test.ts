@@ -59,4 +59,28 @@ describe('studio --vars', () => {
       await session.close();
     }
   });
+
+  it('--system-values: the session reads them and the saved fixture carries them', async () => {
+    const session = new StudioSession({
+      tools: await loadTools(TOOLS, { file: TOOLS }),
+      toolsFile: TOOLS,
+      model: new ScriptedModel([{ text: 'Hello.' }]),
+      systemValues: { source: '+15551234', timezone: 'Europe/Paris' },
+      fixturesDir: dir,
+      onChange: () => undefined,
+    });
+    try {
+      session.send('hi');
+      for (let i = 0; i < 1000 && session.state().busy; i++)
+        await new Promise((r) => setImmediate(r));
+      const file = await session.save('with-system-values');
+      expect(readFileSync(file, 'utf8')).toMatch(
+        /system_values:\n\s+source: "\+15551234"\n\s+timezone: Europe\/Paris/,
+      );
+      const replay = await runFixture(file);
+      expect(replay.status).toBe('passed');
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -25,6 +25,9 @@ Talk to your tools. Plain lines are the caller's words. Endpoint calls go out fo
 
 Options:
   --vars <file|json>      initial session variables: inline JSON or a JSON/YAML file
+  --system-values <file|json>  the host's system values, e.g. '{"source":"+15551234"}':
+                          source (caller's number), target (number called), timezone; the
+                          tools read them as vars.session.source/target/timezone
   --language <tag>        initial language (default en-US, or the first of --languages)
   --languages <a,b,…>     allowed languages
   --model openai|manual   who answers (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL
@@ -54,6 +57,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     allowPositionals: true,
     options: {
       vars: { type: 'string' },
+      'system-values': { type: 'string' },
       language: { type: 'string' },
       languages: { type: 'string' },
       model: { type: 'string' },
@@ -73,6 +77,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
   if (positionals.length !== 1) throw new UsageError('name exactly one tools file');
   const file = positionals[0] as string;
   const vars = await readVars(values.vars);
+  const systemValues = await readSystemValues(values['system-values']);
   if (values.model !== undefined && values.model !== 'openai' && values.model !== 'manual') {
     throw new UsageError(`--model must be openai or manual, got ${JSON.stringify(values.model)}`);
   }
@@ -108,6 +113,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       toolsFile: resolve(file),
       model,
       vars,
+      ...(systemValues !== undefined ? { systemValues } : {}),
       language,
       ...(languages !== undefined ? { languages } : {}),
       ...(services !== undefined ? { services } : {}),
@@ -144,14 +150,65 @@ export function readSpeechAck(value: string | undefined): 'host' | 'auto' | unde
  */
 export async function readVars(value: string | undefined): Promise<Record<string, unknown>> {
   if (value === undefined) return {};
-  // Inline JSON that is not an object (`[1]`, `"x"`) gets the JSON option's own message.
-  const inline = /^\s*[[{"]/.test(value) || /^\s*(-?\d[\d.eE+-]*|true|false|null)\s*$/.test(value);
-  const parsed = inline ? parseJsonOption('vars', value) : await readObjectOption('vars', value);
+  const parsed = await readInlineOrFile('vars', value);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new UsageError(
       `--vars must be an object of variables ({ "<name>": <value> }), got ${Array.isArray(parsed) ? 'a list' : JSON.stringify(parsed)}`,
     );
   return parsed as Record<string, unknown>;
+}
+
+/** The host's system values a session takes (`createSession({ systemValues })`). */
+export interface SystemValuesOption {
+  readonly source?: string;
+  readonly target?: string;
+  readonly timezone?: string;
+}
+
+const SYSTEM_VALUE_KEYS = ['source', 'target', 'timezone'] as const;
+
+/**
+ * `--system-values` (repl, serve, studio): the caller's and the called number and the time zone
+ * (`vars.session.source`/`target`/`timezone`), checked like a fixture's `session.system_values`:
+ * an unknown key or a value that is not a string is a usage error naming it. Absent: none.
+ */
+export async function readSystemValues(
+  value: string | undefined,
+): Promise<SystemValuesOption | undefined> {
+  if (value === undefined) return undefined;
+  const parsed = await readInlineOrFile('system-values', value);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(
+      `--system-values must be an object of { source, target, timezone }, got ${Array.isArray(parsed) ? 'a list' : JSON.stringify(parsed)}`,
+    );
+  const out: { source?: string; target?: string; timezone?: string } = {};
+  for (const [key, v] of Object.entries(parsed)) {
+    const known = SYSTEM_VALUE_KEYS.find((k) => k === key);
+    if (known === undefined)
+      throw new UsageError(
+        `--system-values: unknown key ${JSON.stringify(key)} (expected ${SYSTEM_VALUE_KEYS.join(', ')})`,
+      );
+    if (typeof v !== 'string')
+      throw new UsageError(
+        `--system-values.${key}: expected a string, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`,
+      );
+    if (known === 'timezone' && !isTimeZoneName(v))
+      throw new UsageError(
+        `--system-values.timezone: ${JSON.stringify(v)} is not an IANA time zone name (e.g. "America/New_York")`,
+      );
+    out[known] = v;
+  }
+  return out;
+}
+
+function isTimeZoneName(name: string): boolean {
+  if (name === '') return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `--services`: inline JSON, or a JSON/YAML file. Only the shape of an object is checked here. */
@@ -196,6 +253,13 @@ export async function readCommands(
     );
   }
   return parsed as Record<string, CommandConfig>;
+}
+
+/** An option given as inline JSON or as a JSON/YAML file; inline JSON need not be an object. */
+async function readInlineOrFile(name: string, value: string): Promise<unknown> {
+  // Inline JSON that is not an object (`[1]`, `"x"`) gets the JSON option's own message.
+  const inline = /^\s*[[{"]/.test(value) || /^\s*(-?\d[\d.eE+-]*|true|false|null)\s*$/.test(value);
+  return inline ? parseJsonOption(name, value) : await readObjectOption(name, value);
 }
 
 /** An option given as inline JSON (starting with `{`) or as a JSON/YAML file. */

@@ -19,7 +19,13 @@ import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, nonEmpty, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
 import { remoteModel } from './remote-model.js';
-import { DEFAULT_OPENAI_MODEL, readCommands, readServices, readVars } from './repl.js';
+import {
+  DEFAULT_OPENAI_MODEL,
+  readCommands,
+  readServices,
+  readSystemValues,
+  readVars,
+} from './repl.js';
 
 const L = DEFAULT_SERVER_LIMITS;
 
@@ -43,6 +49,8 @@ Options:
   --text-markers          for models without native tool calls
   --prompt <text>         system prompt
   --vars <file|json>      session variables of every run: inline JSON or a JSON/YAML file
+  --system-values <file|json>  the host's system values of every run (as for repl):
+                          '{"source":…,"target":…,"timezone":…}'
   --services <file|json>  services with their auth for endpoint calls, e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}'
   --commands <file|json>  programs command tools run, by name (docs/handlers.md)
@@ -95,6 +103,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       'text-markers': { type: 'boolean' },
       prompt: { type: 'string' },
       vars: { type: 'string' },
+      'system-values': { type: 'string' },
       services: { type: 'string' },
       commands: { type: 'string' },
       'deny-private-networks': { type: 'boolean' },
@@ -129,6 +138,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   }
   const networkPolicy = networkPolicyOf(values);
   const vars = await readVars(values.vars);
+  const systemValues = await readSystemValues(values['system-values']);
   const services = await readServices(values.services, (line) =>
     io.stderr.write(`warning: ${line}\n`),
   );
@@ -156,6 +166,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     tools,
     model,
     vars,
+    ...(systemValues === undefined ? {} : { systemValues }),
     networkPolicy,
     ...(services === undefined ? {} : { services }),
     ...(commands === undefined ? {} : { commands }),

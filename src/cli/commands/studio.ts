@@ -19,6 +19,7 @@ import {
   readServices,
   readSpeechAck,
   readVars,
+  readSystemValues,
 } from './repl.js';
 
 export const studioHelp = `Usage: switchboard studio [tools-file] [options]
@@ -34,6 +35,8 @@ Options:
   --commands <file|json>  programs command tools run, by name (as for repl)
   --vars <file|json>      initial session variables: inline JSON or a JSON/YAML file (as for
                           repl); a new conversation starts with them again
+  --system-values <file|json>  the caller's and the called number and the time zone,
+                          '{"source":…,"target":…,"timezone":…}' (as for repl)
   --speech-ack host|auto  who reports playback (default auto: speech counts as played when
                           emitted); host: you do, with "mark spoken" on the timeline (as for repl)
   --model manual|openai   who answers (default manual: you play the model in the page);
@@ -66,6 +69,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       services: { type: 'string' },
       commands: { type: 'string' },
       vars: { type: 'string' },
+      'system-values': { type: 'string' },
       'speech-ack': { type: 'string' },
       model: { type: 'string' },
       'text-markers': { type: 'boolean' },
@@ -94,6 +98,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
   );
   const commands = await readCommands(values.commands);
   const vars = await readVars(values.vars);
+  const systemValues = await readSystemValues(values['system-values']);
   const speechAck = readSpeechAck(values['speech-ack']);
 
   const model = manualOrRemote({
@@ -121,6 +126,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       ...(services !== undefined ? { services } : {}),
       ...(commands !== undefined ? { commands } : {}),
       vars,
+      ...(systemValues !== undefined ? { systemValues } : {}),
       ...(speechAck !== undefined ? { speechAck } : {}),
       language,
       ...(languages !== undefined ? { languages } : {}),

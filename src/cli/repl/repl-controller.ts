@@ -110,6 +110,7 @@ export class ReplController {
       dispatcher: this.#http.dispatcher,
       id: SESSION_ID,
       vars: this.#initialVars,
+      ...(this.#o.systemValues !== undefined ? { systemValues: this.#o.systemValues } : {}),
       language: this.#initialLanguage,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       // The REPL stands in for the host app (repl-actions.ts).
@@ -414,6 +415,7 @@ export class ReplController {
       language: this.#initialLanguage,
       languages: this.#o.languages,
       vars: this.#initialVars,
+      ...(this.#o.systemValues !== undefined ? { systemValues: this.#o.systemValues } : {}),
       services: this.#o.services,
       speechAck: this.#o.speechAck,
       actions: this.#o.actions,

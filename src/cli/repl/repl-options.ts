@@ -16,6 +16,12 @@ export interface ReplOptions {
   /** `manual`: the person plays the model; else the given model answers. */
   readonly model: Model | 'manual';
   readonly vars: Record<string, unknown>;
+  /** The host's system values (`--system-values`): caller's and called number, time zone. */
+  readonly systemValues?: {
+    readonly source?: string;
+    readonly target?: string;
+    readonly timezone?: string;
+  };
   readonly language: string;
   readonly languages?: readonly string[];
   /** Services (with their secrets) for endpoint auth; never written by `/save`. */

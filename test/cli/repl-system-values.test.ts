@@ -1,0 +1,143 @@
+/**
+ * `--system-values` (repl, serve, studio): the host's caller and called number and time zone, so
+ * an imported tool reading `{{vars.session.source}}` (Vapi's `{{customer.number}}`) sends the
+ * number in the REPL as it does under a host; checked like a fixture's `session.system_values`.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { runFixture } from '../../src/harness/run-fixture.js';
+
+let server: Server;
+let dir: string;
+let tools: string;
+const urls: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    urls.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"name":"Ada"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = mkdtempSync(join(tmpdir(), 'sb-repl-system-values-'));
+  tools = join(dir, 'tools.json');
+  writeFileSync(
+    tools,
+    JSON.stringify([
+      {
+        type: 'endpoint',
+        tool: {
+          type: 'function',
+          function: {
+            name: 'lookup_customer',
+            parameters: { type: 'object', properties: {} },
+          },
+        },
+        endpoint: { url: `${origin}/customers/{customer_number}`, method: 'get' },
+        static_parameters: [
+          { name: 'customer_number', type: 'string', default: '{{vars.session.source}}' },
+          { name: 'called', type: 'string', default: '{{vars.session.target}}' },
+        ],
+      },
+    ]),
+  );
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+async function repl(
+  args: string[],
+  input: string[],
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(['repl', tools, '--model', 'manual', ...args], {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    stdin: Readable.from([`${input.join('\n')}\n`]),
+    env: { NO_COLOR: '1' },
+  });
+  return { code, out, err };
+}
+
+describe('repl --system-values', () => {
+  it('the tools read the caller and called number; /save writes them so the fixture replays', async () => {
+    urls.length = 0;
+    const saved = join(dir, 'caller.yaml');
+    const r = await repl(
+      ['--system-values', '{"source":"+15551234","target":"+15559876","timezone":"Europe/Paris"}'],
+      ['who am I?', '/call lookup_customer {}', '/reply You are Ada.', `/save ${saved}`, '/quit'],
+    );
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(urls).toHaveLength(1);
+    const url = new URL(urls[0] as string, 'http://x');
+    expect(decodeURIComponent(url.pathname)).toBe('/customers/+15551234');
+    expect(url.searchParams.get('called')).toBe('+15559876');
+    expect(readFileSync(saved, 'utf8')).toMatch(/system_values:\n\s+source: "\+15551234"/);
+    const replay = await runFixture(saved);
+    expect(replay.status, JSON.stringify(replay)).toBe('passed');
+  });
+
+  it('read from a JSON/YAML file, as --vars', async () => {
+    urls.length = 0;
+    const file = join(dir, 'system.yaml');
+    writeFileSync(file, 'source: "+15550001"\n');
+    const r = await repl(
+      ['--system-values', file],
+      ['hi', '/call lookup_customer {}', '/reply ok', '/quit'],
+    );
+    expect(r.code).toBe(0);
+    expect(decodeURIComponent(urls[0] ?? '')).toContain('/customers/+15550001');
+  });
+
+  it.each([
+    [
+      '{"caller":"+1555"}',
+      '--system-values: unknown key "caller" (expected source, target, timezone)',
+    ],
+    ['{"source":15551234}', '--system-values.source: expected a string, got number'],
+    [
+      '{"timezone":"Mars/Olympus"}',
+      '--system-values.timezone: "Mars/Olympus" is not an IANA time zone name',
+    ],
+    ['["+1555"]', '--system-values must be a JSON object, got a list'],
+  ])('%s is a usage error naming it (exit 2)', async (value, message) => {
+    const r = await repl(['--system-values', value], []);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+  });
+});
+
+describe('serve and studio take --system-values the same way', () => {
+  it.each(['serve', 'studio'])('%s refuses an unknown key (exit 2)', async (command) => {
+    let err = '';
+    const code = await runCli([command, tools, '--system-values', '{"from":"+1"}'], {
+      stdout: { write: () => {} },
+      stderr: { write: (t: string) => (err += t) },
+      stdin: Readable.from([]),
+      env: { NO_COLOR: '1', OPENAI_API_KEY: 'k' },
+    });
+    expect(code).toBe(2);
+    expect(err).toContain('--system-values: unknown key "from"');
+  });
+  it.each(['serve', 'studio'])('%s --help documents it', async (command) => {
+    let out = '';
+    await runCli([command, '--help'], {
+      stdout: { write: (t: string) => (out += t) },
+      stderr: { write: () => {} },
+      stdin: Readable.from([]),
+      env: {},
+    });
+    expect(out).toContain('--system-values <file|json>');
+  });
+});

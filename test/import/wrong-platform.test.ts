@@ -1,0 +1,85 @@
+/**
+ * A document refused by the `--from` platform that exactly one other platform imports: the error
+ * adds which (`this looks like a Vapi document: --from vapi?`), in the CLI and in `importTools`.
+ * Importing is the recogniser, so a document two platforms read gets no hint, and a document
+ * that is the platform's own with a real mistake gets none.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DefinitionError } from '../../src/errors.js';
+import { importTools } from '../../src/import/import-tools.js';
+import type { Platform } from '../../src/import/types.js';
+import { cliInProcess } from '../cli/build.js';
+
+function read(file: string): unknown {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+function refusal(from: Platform, value: unknown): DefinitionError {
+  try {
+    importTools(value, { from, file: 'x.json' });
+  } catch (error) {
+    if (error instanceof DefinitionError) return error;
+    throw error;
+  }
+  throw new Error(`importing from ${from} did not fail`);
+}
+
+// One file per platform that only its own platform reads.
+const OWN: readonly [Platform, string, string][] = [
+  ['vapi', 'a Vapi', 'fixtures/import/vapi/gitops-customer-lookup.json'],
+  ['elevenlabs', 'an ElevenLabs', 'fixtures/import/elevenlabs/webhook-get-weather.json'],
+  ['retell', 'a Retell', 'fixtures/import/retell/multi-state-llm.json'],
+  ['ultravox', 'an Ultravox', 'fixtures/import/ultravox/check-availability.json'],
+];
+
+describe('importTools given another platform’s document', () => {
+  for (const [platform, name, file] of OWN) {
+    for (const [from] of OWN.filter(([p]) => p !== platform)) {
+      it(`${file} with from: ${from} names ${name}`, () => {
+        const error = refusal(from, read(file));
+        expect(error.message).toContain(`this looks like ${name} document: --from ${platform}?`);
+        // The platform's own refusal is kept, and the hint is the last issue.
+        expect(error.message.startsWith(`invalid `)).toBe(true);
+        expect(error.issues.at(-1)).toMatchObject({
+          code: 'vendor_schema',
+          path: '',
+          file: 'x.json',
+        });
+      });
+    }
+  }
+
+  it('no hint for a document that is the platform’s own with a mistake (Ultravox reads it, ignoring fields)', () => {
+    const error = refusal('vapi', {
+      tools: [{ type: 'function', function: { name: 'f' }, server: { url: 42 } }],
+    });
+    expect(error.message).toContain('tools[0].server.url');
+    expect(error.message).not.toContain('looks like');
+  });
+
+  it('no hint when two other platforms read it (which one is a guess)', () => {
+    // A Retell end-call tool is read by Retell and by Ultravox alike.
+    const error = refusal('vapi', read('fixtures/import/retell/end-call.json'));
+    expect(
+      importTools(read('fixtures/import/retell/end-call.json'), { from: 'ultravox' }).tools,
+    ).not.toHaveLength(0);
+    expect(error.message).not.toContain('looks like');
+  });
+});
+
+describe('switchboard import --from retell given a Vapi file', () => {
+  it('exit 2, with the schema error and the hint', async () => {
+    const r = await cliInProcess([
+      'import',
+      '--from',
+      'retell',
+      'fixtures/import/vapi/gitops-customer-lookup.json',
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'fixtures/import/vapi/gitops-customer-lookup.json: this looks like a Vapi document: --from vapi?',
+    );
+  });
+});
