@@ -67,4 +67,19 @@ describe('mergeToolSets', () => {
     expect(merged.files).toHaveLength(2);
     expect(merged.tools.size).toBeGreaterThan(1);
   });
+
+  it('keeps the warnings of every set, not only the first', async () => {
+    const tool = (name: string, extra: Record<string, unknown>) => ({
+      type: 'action',
+      tool: { type: 'function', function: { name, parameters: { type: 'object' } } },
+      ...extra,
+    });
+    const a = await loadTools([tool('a', {})], { file: 'a.json' });
+    const b = await loadTools([tool('b', { colour: 'red' })], { file: 'b.json' });
+    expect(b.warnings).toHaveLength(1);
+    const merged = mergeToolSets([a, b]);
+    expect([...merged.tools.keys()]).toEqual(['a', 'b']);
+    expect(merged.warnings).toEqual(b.warnings);
+    expect(merged.warnings[0]).toMatchObject({ code: 'unknown_field', file: 'b.json' });
+  });
 });

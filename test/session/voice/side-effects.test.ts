@@ -158,6 +158,30 @@ describe('dedupe of identical calls in one round', () => {
       ['c4', 'c1'],
     ]);
   });
+
+  it('dedupes an idempotent tool too: the second identical call is pointless', async () => {
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: fn('save', { day: { type: 'string' } }),
+        options: { side_effects: 'idempotent' },
+      },
+    ]);
+    let saved = 0;
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { name: 'save', args: { day: 'mon' }, id: 'c1' },
+          { name: 'save', args: { day: 'mon' }, id: 'c2' },
+        ],
+      },
+      { text: 'Saved.' },
+    ]);
+    const s = createSession({ tools, model, actions: { save: () => ({ n: ++saved }) } });
+    const r = await s.run('save');
+    expect(saved).toBe(1);
+    expect(r.traces.find((t) => t.callId === 'c2')?.dedupedFrom).toBe('c1');
+  });
 });
 
 describe('Idempotency-Key', () => {
@@ -242,6 +266,12 @@ describe('Idempotency-Key', () => {
     expect(keys[2]).toBe(idempotencyKey('sess-1', 'call_b'));
     expect(keys[2]).not.toBe(keys[0]);
     expect(idempotencyKey('sess-1', 'call_a')).toBe(keys[0]);
+    // Call ids repeat across sessions (some models number them from call_0 in every
+    // conversation): another session's call of the same id must not share the key, or the
+    // service would answer it with this session's order.
+    expect(idempotencyKey('sess-2', 'call_a')).not.toBe(keys[0]);
+    // The two parts cannot run into each other: ("a", "bc") and ("ab", "c") differ.
+    expect(idempotencyKey('a', 'bc')).not.toBe(idempotencyKey('ab', 'c'));
     await s.close();
     await restored.close();
   });
