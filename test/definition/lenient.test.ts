@@ -147,6 +147,12 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
     expect(out.ok && out.args).toEqual({ a: 'x', b: 1 });
   });
 
+  it('null in the camelCase spelling of options.propagateToolResult is "not set" too', async () => {
+    const set = await loadTools([def({ options: { propagateToolResult: null } })]);
+    expect(set.warnings).toEqual([]);
+    expect(set.tools.get('lookup')!.options.propagateToolResult).toBe(false);
+  });
+
   it('a Syllable API tool object ({ name, definition, service_id }) loads its definition', async () => {
     const api = { name: 'Lookup', service_id: 4, id: 9, definition: def() };
     const set = await loadTools([api]);

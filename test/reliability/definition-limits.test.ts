@@ -144,6 +144,36 @@ describe('item 2: schema patterns run on a linear-time engine', () => {
     }
   });
 
+  it('surrogate-pair escapes, named groups, "[" in a class and \\p{Script=…} mean what they mean in JavaScript', async () => {
+    const patterns: Record<string, string> = {
+      pair: '^\\uD83D\\uDE00$',
+      named: '^(?<area>\\d{3})-\\d{4}$',
+      bracket: '^[[:alpha:]+$',
+      script: '^\\p{Script=Greek}+$',
+    };
+    const properties = Object.fromEntries(
+      Object.entries(patterns).map(([name, pattern]) => [name, { type: 'string', pattern }]),
+    );
+    const tools = await loadTools([{ type: 'action', tool: fn('t', properties) }]);
+    const cases: [string, string, boolean][] = [
+      ['pair', '😀', true],
+      ['pair', 'x', false],
+      ['named', '555-1234', true],
+      ['named', '5551234', false],
+      // In JavaScript `[[:alpha:]` is the class of "[", ":", "a", "l", "p", "h"; RE2 would read a
+      // POSIX class there.
+      ['bracket', '[a:', true],
+      ['bracket', 'b', false],
+      ['script', 'αβγ', true],
+      ['script', 'abc', false],
+    ];
+    for (const [name, value, ok] of cases) {
+      const valid = tools.tools.get('t')!.validator.validate({ [name]: value }).ok;
+      expect({ name, value, valid }).toEqual({ name, value, valid: ok });
+      expect(valid).toBe(new RegExp(patterns[name]!, 'u').test(value));
+    }
+  });
+
   it.each([
     ['(?=.*\\d).{8,}', 'lookahead'],
     ['^(?!admin).*$', 'negative lookahead'],
@@ -152,6 +182,7 @@ describe('item 2: schema patterns run on a linear-time engine', () => {
     ['(a)\\1', 'backreference'],
     ['(?<q>[\'"]).*\\k<q>', 'backreference'],
     ['^a{1001}$', 'repeat count over 1000'],
+    ['^[^\\S]$', '\\S inside a negated class'],
   ])('%s is a load error naming the schema path (%s)', async (pattern, what) => {
     const errors = await loadErrors([
       { type: 'action', tool: fn('t', { zip: { type: 'string', pattern } }) },

@@ -479,6 +479,8 @@ describe('configured URLs the loader refuses', () => {
     ['https:///v1', /no host/],
     ['https://api.test/v1/{id}#{x}', /fragment/],
     ['https://api.test/v1 /{id}', /spaces or control characters/],
+    ['https://api.test:99999/v1/{id}', /not a valid URL/],
+    ['https://[not-ipv6]/v1/{id}', /not a valid URL/],
   ])('%s', async (url, message) => {
     expect(await urlProblem(url)).toMatch(message);
   });

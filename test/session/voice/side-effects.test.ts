@@ -48,10 +48,15 @@ describe('side-effect classes', () => {
         endpoint: { url: `${ORIGIN}/charge`, method: 'put' },
         options: { sideEffects: 'unsafe' },
       },
+      { tool: fn('save', {}), endpoint: { url: `${ORIGIN}/save`, method: 'put' } },
     ]);
     expect(sideEffectClass(set.tools.get('search')!)).toBe('none');
     expect(isCancellable(set.tools.get('search')!)).toBe(true);
     expect(sideEffectClass(set.tools.get('charge')!)).toBe('unsafe');
+    // Only class none may be cancelled: a started idempotent or unsafe call runs to the end.
+    expect(sideEffectClass(set.tools.get('save')!)).toBe('idempotent');
+    expect(isCancellable(set.tools.get('save')!)).toBe(false);
+    expect(isCancellable(set.tools.get('charge')!)).toBe(false);
     // Session stores journal exactly the calls of the classes with a side effect.
     expect(isJournaled(set.tools.get('search')!)).toBe(false);
     expect(isJournaled(set.tools.get('charge')!)).toBe(true);
