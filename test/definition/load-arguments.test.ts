@@ -52,6 +52,10 @@ describe('mergeToolSets', () => {
     expect(error).toBeInstanceOf(DefinitionError);
     const issue = (error as DefinitionError).issues[0]!;
     expect(issue.code).toBe('duplicate_tool');
+    // The path names the tool, so each duplicate is found by name.
+    const name = /^tool "(\w+)"/.exec(issue.message)?.[1];
+    expect(name).toBeDefined();
+    expect(issue.path).toBe(`tools.${name}`);
     expect(issue.message).toMatch(
       /^tool "\w+" is defined in more than one tools file \(.*clinic\.json, .*clinic\.json\)$/,
     );
