@@ -33,6 +33,20 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
     );
   });
 
+  it('a map with any value that is not a schema object is not read as a property map', async () => {
+    // `x: true` is a valid (boolean) subschema, so reading this as a property map would load it;
+    // only a map whose every value is an object is one, anything else is an unknown keyword.
+    const raw = def({
+      tool: { function: { name: 'lookup', parameters: { city: { type: 'string' }, x: true } } },
+    });
+    const issues = await loadErrors([raw]);
+    expect(issues.map((i) => i.path)).toEqual([
+      'tools[0].tool.function.parameters.city',
+      'tools[0].tool.function.parameters.x',
+    ]);
+    expect(issues[0]?.message).toMatch(/not a JSON Schema keyword/);
+  });
+
   it('parameters {} becomes an empty object schema (OpenAI refuses a schema without a type)', async () => {
     const raw = def({ tool: { type: 'function', function: { name: 'lookup', parameters: {} } } });
     expect(await modelParameters(raw)).toEqual({ type: 'object', properties: {} });
@@ -133,6 +147,12 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
     expect(out.ok && out.args).toEqual({ a: 'x', b: 1 });
   });
 
+  it('null in the camelCase spelling of options.propagateToolResult is "not set" too', async () => {
+    const set = await loadTools([def({ options: { propagateToolResult: null } })]);
+    expect(set.warnings).toEqual([]);
+    expect(set.tools.get('lookup')!.options.propagateToolResult).toBe(false);
+  });
+
   it('a Syllable API tool object ({ name, definition, service_id }) loads its definition', async () => {
     const api = { name: 'Lookup', service_id: 4, id: 9, definition: def() };
     const set = await loadTools([api]);
@@ -147,6 +167,15 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
     // Problems inside are reported under `definition`.
     const issues = await loadErrors([{ name: 'x', definition: def({ type: 'nope' }) }]);
     expect(issues[0]).toMatchObject({ path: 'tools[0].definition.type' });
+  });
+
+  it('a definition with its own "tool" is never read as an API object, whatever else it has', async () => {
+    // Only an object without `tool` is unwrapped: a stray `definition` field is unknown, not
+    // a second tool that replaces the one written.
+    const raw = { ...def(), definition: def({}, 'other') };
+    const set = await loadTools([raw]);
+    expect([...set.tools.keys()]).toEqual(['lookup']);
+    expect(codes(set.warnings)).not.toContain('api_object');
   });
 
   it('defaults that are not an object (an SDK placeholder) apply nothing, with a warning', async () => {

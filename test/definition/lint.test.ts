@@ -337,6 +337,11 @@ describe('semantic lint', () => {
         ...def({}),
         endpoint: { url: 'https://a.test/x', method: 'get', methd: 'post' },
         options: { propagate_tool_results: true },
+        tool: {
+          type: 'function',
+          strict: true,
+          function: { name: 'lookup', descripton: 'Look it up', parameters: { type: 'object' } },
+        },
       },
     ]);
     expect(
@@ -344,6 +349,8 @@ describe('semantic lint', () => {
     ).toEqual([
       'tools[0].endpoint.methd: is not a field of an endpoint (did you mean `method`?); ignored',
       'tools[0].options.propagate_tool_results: is not a field of options (did you mean `propagate_tool_result`?); ignored',
+      'tools[0].tool.strict: is not a field of a tool; ignored',
+      'tools[0].tool.function.descripton: is not a field of a function (did you mean `description`?); ignored',
     ]);
   });
 

@@ -52,6 +52,10 @@ describe('mergeToolSets', () => {
     expect(error).toBeInstanceOf(DefinitionError);
     const issue = (error as DefinitionError).issues[0]!;
     expect(issue.code).toBe('duplicate_tool');
+    // The path names the tool, so each duplicate is found by name.
+    const name = /^tool "(\w+)"/.exec(issue.message)?.[1];
+    expect(name).toBeDefined();
+    expect(issue.path).toBe(`tools.${name}`);
     expect(issue.message).toMatch(
       /^tool "\w+" is defined in more than one tools file \(.*clinic\.json, .*clinic\.json\)$/,
     );
@@ -66,5 +70,20 @@ describe('mergeToolSets', () => {
     );
     expect(merged.files).toHaveLength(2);
     expect(merged.tools.size).toBeGreaterThan(1);
+  });
+
+  it('keeps the warnings of every set, not only the first', async () => {
+    const tool = (name: string, extra: Record<string, unknown>) => ({
+      type: 'action',
+      tool: { type: 'function', function: { name, parameters: { type: 'object' } } },
+      ...extra,
+    });
+    const a = await loadTools([tool('a', {})], { file: 'a.json' });
+    const b = await loadTools([tool('b', { colour: 'red' })], { file: 'b.json' });
+    expect(b.warnings).toHaveLength(1);
+    const merged = mergeToolSets([a, b]);
+    expect([...merged.tools.keys()]).toEqual(['a', 'b']);
+    expect(merged.warnings).toEqual(b.warnings);
+    expect(merged.warnings[0]).toMatchObject({ code: 'unknown_field', file: 'b.json' });
   });
 });

@@ -104,6 +104,7 @@ describe('item 2: schema patterns run on a linear-time engine', () => {
         tool: fn('t', {
           space: { type: 'string', pattern: '^\\s$' },
           nonspace: { type: 'string', pattern: '^[\\S]$' },
+          bareNonspace: { type: 'string', pattern: '^\\S$' },
           dot: { type: 'string', pattern: '^.$' },
           any: { type: 'string', pattern: '^[^]$' },
           none: { type: 'string', pattern: '[]' },
@@ -116,6 +117,10 @@ describe('item 2: schema patterns run on a linear-time engine', () => {
       ['space', 'x', false],
       ['nonspace', '\u00a0', false],
       ['nonspace', 'x', true],
+      // Outside a class too: RE2's own \S would accept a no-break space.
+      ['bareNonspace', '\u00a0', false],
+      ['bareNonspace', '\u3000', false],
+      ['bareNonspace', 'x', true],
       ['dot', '\r', false],
       ['dot', '\u2029', false],
       ['dot', '😀', true],
@@ -131,10 +136,41 @@ describe('item 2: schema patterns run on a linear-time engine', () => {
       return {
         space: '^\\s$',
         nonspace: '^[\\S]$',
+        bareNonspace: '^\\S$',
         dot: '^.$',
         any: '^[^]$',
         none: '[]',
       }[name]!;
+    }
+  });
+
+  it('surrogate-pair escapes, named groups, "[" in a class and \\p{Script=…} mean what they mean in JavaScript', async () => {
+    const patterns: Record<string, string> = {
+      pair: '^\\uD83D\\uDE00$',
+      named: '^(?<area>\\d{3})-\\d{4}$',
+      bracket: '^[[:alpha:]+$',
+      script: '^\\p{Script=Greek}+$',
+    };
+    const properties = Object.fromEntries(
+      Object.entries(patterns).map(([name, pattern]) => [name, { type: 'string', pattern }]),
+    );
+    const tools = await loadTools([{ type: 'action', tool: fn('t', properties) }]);
+    const cases: [string, string, boolean][] = [
+      ['pair', '😀', true],
+      ['pair', 'x', false],
+      ['named', '555-1234', true],
+      ['named', '5551234', false],
+      // In JavaScript `[[:alpha:]` is the class of "[", ":", "a", "l", "p", "h"; RE2 would read a
+      // POSIX class there.
+      ['bracket', '[a:', true],
+      ['bracket', 'b', false],
+      ['script', 'αβγ', true],
+      ['script', 'abc', false],
+    ];
+    for (const [name, value, ok] of cases) {
+      const valid = tools.tools.get('t')!.validator.validate({ [name]: value }).ok;
+      expect({ name, value, valid }).toEqual({ name, value, valid: ok });
+      expect(valid).toBe(new RegExp(patterns[name]!, 'u').test(value));
     }
   });
 
@@ -146,6 +182,7 @@ describe('item 2: schema patterns run on a linear-time engine', () => {
     ['(a)\\1', 'backreference'],
     ['(?<q>[\'"]).*\\k<q>', 'backreference'],
     ['^a{1001}$', 'repeat count over 1000'],
+    ['^[^\\S]$', '\\S inside a negated class'],
   ])('%s is a load error naming the schema path (%s)', async (pattern, what) => {
     const errors = await loadErrors([
       { type: 'action', tool: fn('t', { zip: { type: 'string', pattern } }) },
@@ -184,6 +221,15 @@ describe('item 2: schema patterns run on a linear-time engine', () => {
     ]);
     expect(errors).toEqual([
       `: tools[0].tool.function.parameters.properties.a.items.patternProperties["^(?!x)"]: pattern uses syntax the linear-time engine cannot run (negative lookahead) [unsupported_pattern]`,
+    ]);
+  });
+
+  it('a property name with a dot is one quoted segment of the path, not two', async () => {
+    const errors = await loadErrors([
+      { type: 'action', tool: fn('t', { 'user.zip': { type: 'string', pattern: '(?=1)' } }) },
+    ]);
+    expect(errors).toEqual([
+      `: tools[0].tool.function.parameters.properties["user.zip"].pattern: pattern uses syntax the linear-time engine cannot run (lookahead) [unsupported_pattern]`,
     ]);
   });
 
@@ -351,6 +397,30 @@ describe('item 11: definition edge cases fail loading with a definition error', 
     // text): a time bound would fail on a loaded machine without telling anything more.
     expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
   }, 20_000);
+
+  it.each([
+    ['a long string', `"${'y'.repeat(2000)}"`],
+    ['an object with a long key', `{${'k'.repeat(2000)}: 1}`],
+  ])('an alias of %s counts its full length at every use', async (_what, big) => {
+    // 20 uses of 2 000 characters expand to 40 000 bytes, over a 20 000-byte cap; the file
+    // itself is about 2 500 bytes. Each string and key counts with its length, not a constant.
+    const file = join(dir, `few-big-${big.length}-${big[0] === '{' ? 'key' : 'string'}.yaml`);
+    const uses = Array.from({ length: 20 }, (_, i) => `      u${i}: *big`).join('\n');
+    await writeFile(
+      file,
+      `x-big: &big ${big}\ntools:\n  - type: action\n    tool: {type: function, function: {name: t}}\n    result:\n${uses}\n`,
+    );
+    expect(await loadErrors(file, { maxFileBytes: 20_000 })).toEqual([
+      `${file}: : the definitions expand to more than 20000 bytes with aliases resolved (maxFileBytes) [too_large]`,
+    ]);
+    // Used 4 times (8 000 bytes) it is under the cap and loads.
+    const few = join(dir, `few-${big[0] === '{' ? 'key' : 'string'}.yaml`);
+    await writeFile(
+      few,
+      `x-big: &big ${big}\ntools:\n  - type: action\n    tool: {type: function, function: {name: t}}\n    result:\n${uses.split('\n').slice(0, 4).join('\n')}\n`,
+    );
+    expect((await loadTools(few, { maxFileBytes: 20_000 })).tools.has('t')).toBe(true);
+  });
 
   it('a few anchors for a shared schema still load', async () => {
     const file = join(dir, 'anchors.yaml');

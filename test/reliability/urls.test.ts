@@ -441,6 +441,29 @@ describe('configured URLs the loader refuses', () => {
     throw new Error(`expected ${url} to fail loading`);
   }
 
+  it('a placeholder that is not a parameter name is refused even if a property has that name', async () => {
+    for (const name of ['user.id', '../id']) {
+      const url = `https://api.test/v1/{${name}}`;
+      let caught: unknown;
+      try {
+        await loadTools([
+          {
+            type: 'endpoint',
+            tool: fn('t', { [name]: { type: 'string' } }),
+            endpoint: { url, method: 'get', argument_location: 'path' },
+          },
+        ]);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, url).toBeInstanceOf(DefinitionError);
+      const issue = (caught as DefinitionError).issues.find(
+        (i) => i.path === 'tools[0].endpoint.url',
+      );
+      expect(issue?.message, url).toMatch(/placeholder \{.*\} is not a parameter name/);
+    }
+  });
+
   it.each([
     ['https://{id}.api.test/v1', /only in the path/],
     ['https://api.test:{id}/v1', /only in the path/],
@@ -456,6 +479,8 @@ describe('configured URLs the loader refuses', () => {
     ['https:///v1', /no host/],
     ['https://api.test/v1/{id}#{x}', /fragment/],
     ['https://api.test/v1 /{id}', /spaces or control characters/],
+    ['https://api.test:99999/v1/{id}', /not a valid URL/],
+    ['https://[not-ipv6]/v1/{id}', /not a valid URL/],
   ])('%s', async (url, message) => {
     expect(await urlProblem(url)).toMatch(message);
   });

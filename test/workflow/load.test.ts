@@ -187,6 +187,37 @@ describe('context.task: load', () => {
     ]);
   });
 
+  it('counts bracket depth exactly, and only outside string literals', async () => {
+    const nest = (n: number) => `${'('.repeat(n)}inputs.x${')'.repeat(n)}`;
+    // Closing brackets first cannot bank depth for the openings after them.
+    const banked = `inputs.x == ')))))))))))))))))))))' || ${nest(33)}`;
+    const inString = `inputs.x == '${'('.repeat(40)}'`;
+    const escaped = `inputs.x == '\\'' + '${'('.repeat(40)}'`;
+    const errors = await errorsOf([
+      container(
+        steps([
+          {
+            id: 'A',
+            goal: 'a',
+            next: [
+              { id: 'A', if: { type: 'cel', expression: nest(32) } },
+              { id: 'A', if: { type: 'cel', expression: nest(33) } },
+              { id: 'A', if: { type: 'cel', expression: `)))) == ${nest(33)}` } },
+              { id: 'A', if: { type: 'cel', expression: inString } },
+              { id: 'A', if: { type: 'cel', expression: escaped } },
+              { id: 'A', if: { type: 'cel', expression: banked } },
+            ],
+          },
+        ]),
+      ),
+    ]);
+    expect(errors).toEqual([
+      expect.stringMatching(/next\[1\]\.if: expression nests brackets deeper than 32/),
+      expect.stringMatching(/next\[2\]\.if: expression nests brackets deeper than 32/),
+      expect.stringMatching(/next\[5\]\.if: expression nests brackets deeper than 32/),
+    ]);
+  });
+
   it('accepts both spellings of valueFrom and allowGoToStep', async () => {
     const set = await loadTools([
       container(

@@ -48,10 +48,15 @@ describe('side-effect classes', () => {
         endpoint: { url: `${ORIGIN}/charge`, method: 'put' },
         options: { sideEffects: 'unsafe' },
       },
+      { tool: fn('save', {}), endpoint: { url: `${ORIGIN}/save`, method: 'put' } },
     ]);
     expect(sideEffectClass(set.tools.get('search')!)).toBe('none');
     expect(isCancellable(set.tools.get('search')!)).toBe(true);
     expect(sideEffectClass(set.tools.get('charge')!)).toBe('unsafe');
+    // Only class none may be cancelled: a started idempotent or unsafe call runs to the end.
+    expect(sideEffectClass(set.tools.get('save')!)).toBe('idempotent');
+    expect(isCancellable(set.tools.get('save')!)).toBe(false);
+    expect(isCancellable(set.tools.get('charge')!)).toBe(false);
     // Session stores journal exactly the calls of the classes with a side effect.
     expect(isJournaled(set.tools.get('search')!)).toBe(false);
     expect(isJournaled(set.tools.get('charge')!)).toBe(true);
@@ -158,6 +163,30 @@ describe('dedupe of identical calls in one round', () => {
       ['c4', 'c1'],
     ]);
   });
+
+  it('dedupes an idempotent tool too: the second identical call is pointless', async () => {
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: fn('save', { day: { type: 'string' } }),
+        options: { side_effects: 'idempotent' },
+      },
+    ]);
+    let saved = 0;
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { name: 'save', args: { day: 'mon' }, id: 'c1' },
+          { name: 'save', args: { day: 'mon' }, id: 'c2' },
+        ],
+      },
+      { text: 'Saved.' },
+    ]);
+    const s = createSession({ tools, model, actions: { save: () => ({ n: ++saved }) } });
+    const r = await s.run('save');
+    expect(saved).toBe(1);
+    expect(r.traces.find((t) => t.callId === 'c2')?.dedupedFrom).toBe('c1');
+  });
 });
 
 describe('Idempotency-Key', () => {
@@ -242,6 +271,12 @@ describe('Idempotency-Key', () => {
     expect(keys[2]).toBe(idempotencyKey('sess-1', 'call_b'));
     expect(keys[2]).not.toBe(keys[0]);
     expect(idempotencyKey('sess-1', 'call_a')).toBe(keys[0]);
+    // Call ids repeat across sessions (some models number them from call_0 in every
+    // conversation): another session's call of the same id must not share the key, or the
+    // service would answer it with this session's order.
+    expect(idempotencyKey('sess-2', 'call_a')).not.toBe(keys[0]);
+    // The two parts cannot run into each other: ("a", "bc") and ("ab", "c") differ.
+    expect(idempotencyKey('a', 'bc')).not.toBe(idempotencyKey('ab', 'c'));
     await s.close();
     await restored.close();
   });
