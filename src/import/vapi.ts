@@ -41,6 +41,7 @@ import { cleanSchema, objectParts } from './json-schema.js';
 import type { ConversionWarning, ImportResult } from './types.js';
 import {
   hasVendorVariable,
+  mustacheParts,
   namesArgument,
   toFormat,
   toMustache,
@@ -217,10 +218,35 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
  * is then the argument's, not a hidden value from a session variable.
  */
 function argumentPlaceholders(d: DraftTool, url: MappedUrl): MappedUrl {
-  const statics = url.statics.filter(
-    (s) => !(Object.hasOwn(d.properties, s.name) && s.default === `{{vars.${s.name}}}`),
-  );
+  const args = new Set(Object.keys(d.properties));
+  const statics = url.statics.filter((s) => {
+    if (Object.hasOwn(d.properties, s.name) && s.default === `{{vars.${s.name}}}`) return false;
+    // A query value whose Liquid reads an argument (`?q=site:{{query}}`) is rendered per call.
+    const format = typeof s.default === 'string' ? argumentFormat(s.default, args) : undefined;
+    if (format === undefined) return true;
+    d.defaults[s.name] = { transform: { action: 'override', format } };
+    return false;
+  });
   return statics.length === url.statics.length ? url : { ...url, statics };
+}
+
+/**
+ * A translated template (`site:{{vars.query}}`) as a `defaults` format reading the arguments it
+ * names (`site:{params.query}`); undefined when it names none.
+ */
+function argumentFormat(template: string, args: ReadonlySet<string>): string | undefined {
+  const parts = mustacheParts(template);
+  if (parts === undefined) return undefined;
+  let named = false;
+  let out = '';
+  for (const p of parts) {
+    if ('text' in p) out += p.text.replace(/[{}]/g, (c) => c + c);
+    else if (p.variable.startsWith('vars.') && args.has(p.variable.slice(5))) {
+      named = true;
+      out += `{params.${p.variable.slice(5)}}`;
+    } else out += `{${p.variable}}`;
+  }
+  return named ? out : undefined;
 }
 
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */

@@ -120,6 +120,16 @@ describe("Vapi Liquid that reads the model's arguments", () => {
     });
   });
 
+  it('a GET query value and a path segment mixing the argument with text read it', async () => {
+    const tool = search({
+      method: 'GET',
+      url: 'https://api.example.com/search/{{query}}-all?q=site:{{query}}&tier={{customer.tier}}',
+    });
+    const { out, imported } = await call(tool, { 'vars.customer': { tier: 'gold' } });
+    expect(imported.tools[0]!.endpoint?.url).toBe('https://api.example.com/search/{query}-all');
+    expect(out.ok && out.args).toEqual({ query: 'refunds', tier: 'gold', q: 'site:refunds' });
+  });
+
   it('Liquid naming no argument still reads the session variable', async () => {
     const tool = search({ parameters: [{ key: 'tier', value: 'tier-{{customer.tier}}' }] });
     const { out } = await call(tool, { 'vars.customer': { tier: 'gold' } });
