@@ -105,7 +105,7 @@ export class ScriptedModel implements Model {
 
   /** Throws if any step was never used. */
   assertComplete(): void {
-    if (this.remaining > 1) {
+    if (this.remaining > 0) {
       throw new Error(
         `${this.name}: ${this.remaining} scripted step(s) never used (used ${this.#next} of ${this.#steps.length})`,
       );
