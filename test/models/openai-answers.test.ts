@@ -124,7 +124,9 @@ describe('openaiModel reads only what it should of an answer', () => {
     expect(err).toMatchObject({ code: 'http_status', status: 503 });
     expect(bodies).toHaveLength(2);
     bodies.length = 0;
-    await collect(openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }).stream(request()));
+    await collect(
+      openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }).stream(request()),
+    );
     expect(bodies).toHaveLength(1);
   });
 
