@@ -4,7 +4,7 @@
 // local server on 127.0.0.1.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isModelError, ModelError } from '../../src/models/errors.js';
 import { openaiModel } from '../../src/models/openai.js';
 import type { ChatTool, ModelStreamPart } from '../../src/models/types.js';
@@ -184,6 +184,80 @@ describe('openaiModel reads only what it should of an answer', () => {
     ]);
     expect(openaiModel({ baseURL, apiKey: 'none', model: 'm' }).credentials?.()).toEqual([]);
     expect(openaiModel({ baseURL, apiKey: '', model: 'm' }).credentials?.()).toEqual([]);
+  });
+});
+
+describe('openaiModel requests', () => {
+  it('sends nothing when the signal is already aborted', async () => {
+    scenario = sse([{ ...base, choices: [{ index: 0, delta: { content: 'ok' } }] }]);
+    const aborted = new AbortController();
+    aborted.abort();
+    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const err = await model
+      .stream({ ...request(), signal: aborted.signal })
+      [Symbol.asyncIterator]()
+      .next()
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'AbortError' });
+    expect(bodies).toHaveLength(0);
+  });
+
+  it('an earlier assistant message with an empty tool_calls list is sent without one', async () => {
+    // OpenAI refuses an empty `tool_calls` array.
+    scenario = sse([{ ...base, choices: [{ index: 0, delta: { content: 'ok' } }] }]);
+    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    await collect(
+      model.stream({
+        ...request(),
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello', tool_calls: [] },
+          { role: 'user', content: 'again' },
+        ],
+      }),
+    );
+    expect((bodies[0]?.['messages'] as unknown[])[1]).toEqual({
+      role: 'assistant',
+      content: 'hello',
+    });
+  });
+});
+
+describe('openaiModel deadlines', () => {
+  it('the idle deadline restarts when the response arrives: headers and first chunk each get timeoutMs', async () => {
+    // Fake timers drive both the client's own request timeout and the adapter's idle timer.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let respond: ((r: Response) => void) | undefined;
+      let called: (() => void) | undefined;
+      const wasCalled = new Promise<void>((r) => (called = r));
+      const fetch = (() => {
+        called?.();
+        return new Promise<Response>((r) => (respond = r));
+      }) as typeof globalThis.fetch;
+      let push: ReadableStreamDefaultController<Uint8Array> | undefined;
+      const body = new ReadableStream<Uint8Array>({ start: (c) => void (push = c) });
+      const model = openaiModel({
+        baseURL,
+        apiKey: 'test',
+        model: 'm',
+        maxRetries: 0,
+        timeoutMs: 300,
+        fetch,
+      });
+      const parts = collect(model.stream(request()));
+      await wasCalled;
+      for (let i = 0; i < 25; i++) await vi.advanceTimersByTimeAsync(10);
+      respond?.(new Response(body, { headers: { 'content-type': 'text/event-stream' } }));
+      // 500 ms after the request, 250 ms after the response: within the deadline.
+      for (let i = 0; i < 25; i++) await vi.advanceTimersByTimeAsync(10);
+      const late = { ...base, choices: [{ index: 0, delta: { content: 'in time' } }] };
+      push?.enqueue(new TextEncoder().encode(`data: ${JSON.stringify(late)}\n\ndata: [DONE]\n\n`));
+      push?.close();
+      expect(await parts).toEqual([{ type: 'text-delta', text: 'in time' }, { type: 'finish' }]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

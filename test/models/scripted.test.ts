@@ -116,6 +116,9 @@ describe('ScriptedModel script shape', () => {
     expect(() => make([{ tool_calls: [{ args: {} }] }])).toThrow(
       'step 0, tool_calls[0]: name must be a non-empty string',
     );
+    expect(() => make([{ tool_calls: [{ name: 'x', args: [1] }] }])).toThrow(
+      'step 0, tool_calls[0]: args must be an object or a JSON string',
+    );
     expect(() => make([{ text: 3 }])).toThrow('step 0: text must be a string or an array');
     expect(() => make([{ delayMs: -1 }])).toThrow('step 0: delayMs must be a finite number ≥ 0');
     expect(() => make({ text: 'x' })).toThrow('the script must be an array of steps');

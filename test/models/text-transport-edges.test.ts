@@ -49,6 +49,13 @@ describe('JSON replies', () => {
     });
   });
 
+  it('a string input is passed as the raw arguments, not encoded again', () => {
+    expect(parseJsonReply('{"tool":"note","input":"{\\"a\\":1}"}', ids)).toEqual({
+      type: 'call',
+      call: { id: 'id1', name: 'note', arguments: '{"a":1}' },
+    });
+  });
+
   it('a null response is no text, never the word "null"', () => {
     expect(parseJsonReply('{"tool":"none","response":null}', ids)).toEqual({
       type: 'text',
@@ -79,6 +86,14 @@ describe('text markers', () => {
       id: 'i',
       name: INVALID_TOOL_CALL_NAME,
       arguments: '{"name":"","input":{}}',
+    });
+  });
+
+  it('a string input is passed as the raw arguments, not encoded again', () => {
+    expect(markerToCall('{"name":"note","input":"{\\"a\\":1}"}', false, 'i')).toEqual({
+      id: 'i',
+      name: 'note',
+      arguments: '{"a":1}',
     });
   });
 
