@@ -188,12 +188,17 @@ describe('openaiModel settings reach the request body', () => {
     expect(make({ baseURL: 'ftp://me:s3cret@host/v1?key=k3y' })).toThrow(
       'openaiModel: baseURL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "ftp://host/v1"',
     );
+    // A long value is cut at 100 characters.
+    expect(make({ baseURL: `ftp://${'h'.repeat(300)}` })).toThrow(`got "ftp://${'h'.repeat(94)}…"`);
     vi.stubEnv('OPENAI_BASE_URL', 'localhost:11434');
     try {
       expect(make({})).toThrow(
         'openaiModel: OPENAI_BASE_URL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "localhost:11434"',
       );
       expect(make({ baseURL })).not.toThrow(); // an explicit baseURL wins over the variable
+      // Blank, as the openai client reads it (trimmed): its default URL.
+      vi.stubEnv('OPENAI_BASE_URL', '  ');
+      expect(make({})).not.toThrow();
     } finally {
       vi.unstubAllEnvs();
     }

@@ -39,7 +39,10 @@ describe('ScriptedModel', () => {
     const m = new ScriptedModel([{ text: 'one' }, { text: 'two' }], { record: true });
     expect(() => m.assertComplete()).toThrow(/2 scripted step\(s\) never used/);
     await collect(m);
+    // One step left is still a step never used.
+    expect(() => m.assertComplete()).toThrow(/1 scripted step\(s\) never used \(used 1 of 2\)/);
     await collect(m);
+    m.assertComplete();
     await expect(collect(m)).rejects.toThrow(/called 3 time\(s\) but the script has only 2/);
     expect(m.calls.map((c) => c.step)).toEqual([0, 1, -1]);
   });
@@ -55,6 +58,13 @@ describe('ScriptedModel', () => {
     await expect(collect(new ScriptedModel([{ text: 'x' }]), aborted.signal)).rejects.toMatchObject(
       { name: 'AbortError' },
     );
+    // A step with no text: the abort is still seen before its calls, and before its error.
+    await expect(
+      collect(new ScriptedModel([{ tool_calls: [{ name: 't' }] }]), aborted.signal),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      collect(new ScriptedModel([{ error: 'boom' }]), aborted.signal),
+    ).rejects.toMatchObject({ name: 'AbortError' });
     await expect(collect(new ScriptedModel([{ error: 'boom' }]))).rejects.toMatchObject({
       name: 'ModelError',
       code: 'http_status',
@@ -105,6 +115,9 @@ describe('ScriptedModel script shape', () => {
   it('refuses a call without a name, text of the wrong type and a negative delay', () => {
     expect(() => make([{ tool_calls: [{ args: {} }] }])).toThrow(
       'step 0, tool_calls[0]: name must be a non-empty string',
+    );
+    expect(() => make([{ tool_calls: [{ name: 'x', args: [1] }] }])).toThrow(
+      'step 0, tool_calls[0]: args must be an object or a JSON string',
     );
     expect(() => make([{ text: 3 }])).toThrow('step 0: text must be a string or an array');
     expect(() => make([{ delayMs: -1 }])).toThrow('step 0: delayMs must be a finite number ≥ 0');
