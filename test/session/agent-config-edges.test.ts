@@ -21,7 +21,7 @@ describe('runAgent config limits', () => {
       await expect(run({ [key]: 0 })).rejects.toThrow(`config.${key}: must be at least 1`);
   });
 
-  it('a timeout past what a timer holds is the caller\'s config error, not the host\'s', async () => {
+  it("a timeout past what a timer holds is the caller's config error, not the host's", async () => {
     await expect(run({ domain_timeout_secs: 1e12 })).rejects.toMatchObject({
       name: 'AgentConfigError',
       path: expect.stringMatching(/^config\.domain_timeout_secs/),
@@ -68,7 +68,11 @@ describe('runAgent history and memory', () => {
   });
 
   it('refuses a history tool call whose function name is over 512 characters', async () => {
-    const call = { id: 'c1', type: 'function', function: { name: 'n'.repeat(513), arguments: '{}' } };
+    const call = {
+      id: 'c1',
+      type: 'function',
+      function: { name: 'n'.repeat(513), arguments: '{}' },
+    };
     await expect(
       runAgent('now', {
         tools,
