@@ -157,3 +157,26 @@ describe('latency report', () => {
     expect(timings.modelCalls.map((m) => m.timeToFirstTokenMs)).toEqual([10, 30]);
   });
 });
+
+describe('turn span attributes', () => {
+  it('names the agent, counts the tool calls and says whether the turn was interrupted', () => {
+    const t = new TurnTracing({
+      sessionId: 's1',
+      turn: 2,
+      agent: 'billing',
+      language: 'en',
+      model: 'openai:m',
+      now: () => 0,
+      options: { tracer },
+    });
+    t.toolCall('c1', 'lookup', 'endpoint', 0, undefined).end(undefined, {});
+    t.toolCall('c2', 'lookup', 'endpoint', 0, undefined).end(undefined, {});
+    t.end({ interrupted: true });
+    expect(span('switchboard.turn').attributes).toMatchObject({
+      'gen_ai.agent.name': 'billing',
+      'switchboard.turn': 2,
+      'switchboard.tool_calls': 2,
+      'switchboard.interrupted': true,
+    });
+  });
+});

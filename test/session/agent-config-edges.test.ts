@@ -89,6 +89,67 @@ describe('runAgent history and memory', () => {
   });
 });
 
+describe('runAgent refusals and the active agent', () => {
+  it('a list mixing lines and items is refused at the odd item, not glued as [object Object]', async () => {
+    const error = await runAgent('now', {
+      tools,
+      model: new ScriptedModel([{ text: 'ok' }]),
+      chat_history: ['user: hi', { role: 'assistant', content: 'yes' }] as never,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentConfigError);
+    expect(error).toMatchObject({ path: 'chat_history[1]' });
+  });
+
+  it('only_domains naming no agent of the session is refused', async () => {
+    await expect(
+      run({ only_domains: ['zzz'] }, { agents: { main: { prompt: 'p' } } }),
+    ).rejects.toThrow('config.only_domains: names no agent of this session (agents: main)');
+  });
+
+  it('an empty tool_root is refused, not read as the working folder', async () => {
+    await expect(
+      runAgent('x', {
+        tools: 'tools.json',
+        model: new ScriptedModel([]),
+        config: { tool_root: '' },
+      }),
+    ).rejects.toThrow('config.tool_root: expected a folder path');
+  });
+
+  it('only_domains keeps the active agent when it is among the named ones', async () => {
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
+    await runAgent('x', {
+      tools,
+      model,
+      agents: { main: { prompt: 'main' }, billing: { prompt: 'bill' }, support: { prompt: 'sup' } },
+      agent: 'support',
+      config: { only_domains: ['billing', 'support'] },
+    });
+    expect(model.calls[0]?.messages[0]).toEqual({ role: 'system', content: 'sup' });
+  });
+
+  it('history system items join the system context after the prompt and before memory', async () => {
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
+    await runAgent('now', {
+      tools,
+      model,
+      prompt: 'PROMPT-1',
+      memory: 'MEMORY-3',
+      chat_history: [
+        { role: 'system', content: 'HISTORY-2' },
+        { role: 'user', content: 'u' },
+      ],
+    });
+    const system = (model.calls[0]?.messages ?? [])
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
+    const at = ['PROMPT-1', 'HISTORY-2', 'MEMORY-3'].map((marker) => system.indexOf(marker));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+});
+
 describe('trace output text', () => {
   it('an undefined result is the text null, as the model read it', () => {
     expect(outputText(undefined)).toBe('null');

@@ -218,3 +218,91 @@ describe('Symphony team edges', () => {
     });
   });
 });
+
+describe('Symphony teams: rules, managers, errors', () => {
+  const members = [{ name: 'a' }, { name: 'b' }];
+
+  async function ruleTeam(extra: Record<string, unknown>, condition: string) {
+    const config = await loadSymphony({
+      source: {
+        agents: members,
+        teams: [
+          {
+            name: 't',
+            agents: ['a', 'b'],
+            delegationStrategy: { type: 'rule-based', rules: [{ condition, assignTo: 'b' }] },
+            ...extra,
+          },
+        ],
+      },
+    });
+    return createSymphony({
+      config,
+      model: ({ agent }) => new ScriptedModel([{ text: agent.toUpperCase() }]),
+    });
+  }
+
+  it('a condition whose value is truthy but not a boolean assigns the task', async () => {
+    const s = await ruleTeam({}, 'task');
+    expect(await s.runTeam({ team: 't', task: 'go' })).toMatchObject({
+      success: true,
+      result: { response: 'B' },
+    });
+  });
+
+  it('manager: false is no manager: an unmatched task is no_rule_matched', async () => {
+    const s = await ruleTeam({ manager: false }, 'task == "other"');
+    expect(await s.runTeam({ team: 't', task: 'go' })).toMatchObject({
+      success: false,
+      errorCode: 'no_rule_matched',
+    });
+  });
+
+  it("a failed manager's team failure carries the manager's own error code", async () => {
+    const config = await loadSymphony({
+      source: {
+        agents: members,
+        teams: [
+          {
+            name: 't',
+            agents: ['a', 'b'],
+            manager: true,
+            delegationStrategy: { type: 'llm_driven' },
+          },
+        ],
+      },
+    });
+    const r = await createSymphony({
+      config,
+      model: new ScriptedModel([{ error: 'upstream down' }]),
+    }).runTeam({ team: 't', task: 'go' });
+    expect(r).toMatchObject({ success: false, errorCode: 'model_error' });
+  });
+
+  it('a tracing.recordUrlValues that is not a boolean is refused at createSymphony', async () => {
+    const config = await loadSymphony({ source: { agents: members } });
+    expect(() =>
+      createSymphony({
+        config,
+        model: new ScriptedModel([]),
+        tracing: { recordUrlValues: 'yes' as never },
+      }),
+    ).toThrow(/createSymphony: tracing\.recordUrlValues: expected true or false/);
+  });
+});
+
+describe('Symphony pipeline result', () => {
+  it('error names the first failed step in written order', async () => {
+    const s = await pipeline(
+      [
+        { id: 'first', type: 'tool', tool: 'bad' },
+        { id: 'second', type: 'tool', tool: 'bad' },
+      ],
+      { bad: () => ({ success: false, error: 'no' }) },
+      { errorStrategy: 'continue' },
+    );
+    const r = await s.runPipeline({ pipeline: 'p' });
+    expect(r.steps.map((x) => x.status)).toEqual(['failed', 'failed']);
+    expect(r.error).toMatch(/^step first: /);
+  });
+});
