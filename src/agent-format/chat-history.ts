@@ -45,10 +45,20 @@ export function parseChatHistory(
   if (input === undefined) return [];
   if (Array.isArray(input) && input.every((m) => typeof m === 'object' && m !== null))
     return parseItems(input as readonly ChatHistoryItem[], field);
+  // A list mixing lines and items (or holding a number) would have the odd one out glued to the
+  // message before it as `[object Object]`: refused, naming it.
+  if (Array.isArray(input)) {
+    const odd = (input as readonly unknown[]).findIndex((l) => typeof l !== 'string');
+    if (odd !== -1)
+      throw new AgentConfigError(
+        `${field}[${odd}]`,
+        'expected a line of text: a list is either all lines or all { role, content } items',
+      );
+  }
   const lines =
     typeof input === 'string'
       ? input.split(/\r?\n/)
-      : (input as readonly string[]).flatMap((l) => String(l).split(/\r?\n/));
+      : (input as readonly string[]).flatMap((l) => l.split(/\r?\n/));
   const out: { role: 'user' | 'assistant'; content: string }[] = [];
   lines.forEach((line, n) => {
     // The text form has no place for another format's role (no tool call ids, no system
