@@ -40,7 +40,7 @@ export interface RunAgentOptions extends Omit<SessionOptions, 'tools'> {
    * answer an earlier assistant item's `tool_calls` (chat-history.ts).
    */
   readonly chatHistory?: ChatHistoryInput;
-  /** `chatHistory` in the seed format's spelling (`chatHistory` wins when both are given). */
+  /** `chatHistory` in the seed format's spelling (giving both is an {@link AgentConfigError}). */
   readonly chat_history?: ChatHistoryInput;
   /** Extra context sent as a system message (objects as JSON). */
   readonly memory?: string | readonly string[] | Readonly<Record<string, unknown>>;
@@ -99,6 +99,12 @@ export async function runAgent(prompt: string, options: RunAgentOptions): Promis
   // The run's own options are not the session's (createSession warns about keys it does not know).
   const { chatHistory, chat_history, memory: _memory, config, signal: _signal, ...own } = options;
   const sessionOptions = applyAgentConfig({ ...own, tools, finalAnswerAfterMaxRounds }, config);
+  // Two histories with no rule to choose between them: the caller says which.
+  if (chatHistory !== undefined && chat_history !== undefined)
+    throw new AgentConfigError(
+      'chat_history',
+      'given as both chatHistory and chat_history; give one',
+    );
   const field = chatHistory !== undefined ? 'chatHistory' : 'chat_history';
   const parsed = parseChatHistory(chatHistory ?? chat_history, field);
   // A history `system` item joins the run's system context (a restored history keeps system

@@ -115,6 +115,13 @@ export function parseAgentRequest(text: string): AgentRequest {
     );
   }
   const body = parsed.data;
+  if (body.chat_history !== undefined && body.chatHistory !== undefined)
+    throw new HttpProblem(
+      400,
+      'invalid_request',
+      'chat_history: given as both chat_history and chatHistory; give one',
+      'chat_history',
+    );
   const field = body.chat_history !== undefined ? 'chat_history' : 'chatHistory';
   const history = body.chat_history ?? body.chatHistory;
   if (history !== undefined) checkHistory(history, field);

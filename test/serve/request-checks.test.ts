@@ -135,6 +135,21 @@ describe('400, not 500, for what the client sent', () => {
   });
 });
 
+describe('both history spellings', () => {
+  it('is a 400 naming chat_history, not one of them chosen', async () => {
+    const url = await start();
+    const r = await post(url, {
+      prompt: 'x',
+      chat_history: ['user: a'],
+      chatHistory: ['user: b'],
+    });
+    expect(r).toMatchObject({
+      status: 400,
+      json: { error: { code: 'invalid_request', field: 'chat_history' } },
+    });
+  });
+});
+
 describe('chat_history the run would drop', () => {
   it('a message with an unknown role', async () => {
     const url = await start();

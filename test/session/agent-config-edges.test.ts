@@ -50,15 +50,20 @@ describe('runAgent config limits', () => {
 });
 
 describe('runAgent history and memory', () => {
-  it('chatHistory wins over chat_history when both are given', async () => {
+  // Before, runAgent took chatHistory and serve took chat_history: both given is refused.
+  it('chatHistory and chat_history together are refused, naming both', async () => {
     const model = new ScriptedModel([{ text: 'ok' }], { record: true });
-    await runAgent('now', {
-      tools,
-      model,
-      chatHistory: ['user: camel'],
-      chat_history: ['user: snake'],
-    });
-    expect(model.calls[0]?.messages[0]).toEqual({ role: 'user', content: 'camel' });
+    await expect(
+      runAgent('now', {
+        tools,
+        model,
+        chatHistory: ['user: camel'],
+        chat_history: ['user: snake'],
+      }),
+    ).rejects.toThrow(/^chat_history: given as both chatHistory and chat_history; give one$/);
+    expect(model.calls).toEqual([]);
+    await runAgent('now', { tools, model, chat_history: ['user: snake'] });
+    expect(model.calls[0]?.messages[0]).toEqual({ role: 'user', content: 'snake' });
   });
 
   it('a blank memory adds no system message', async () => {
