@@ -8,9 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
+import { cliInProcess } from './build.js';
 import { WireLines } from '../../src/cli/repl/wire-lines.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
 
@@ -64,15 +63,10 @@ async function repl(
   args: string[],
   input: string[],
 ): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['repl', tools, '--model', 'manual', ...args], {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    stdin: Readable.from([`${input.join('\n')}\n`]),
-    env: { NO_COLOR: '1' },
+  const r = await cliInProcess(['repl', tools, '--model', 'manual', ...args], {
+    input: `${input.join('\n')}\n`,
   });
-  return { code, out, err };
+  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 describe('repl with piped input', () => {

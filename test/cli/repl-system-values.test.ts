@@ -8,9 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
+import { cliInProcess } from './build.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
 
 let server: Server;
@@ -58,15 +57,10 @@ async function repl(
   args: string[],
   input: string[],
 ): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['repl', tools, '--model', 'manual', ...args], {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    stdin: Readable.from([`${input.join('\n')}\n`]),
-    env: { NO_COLOR: '1' },
+  const r = await cliInProcess(['repl', tools, '--model', 'manual', ...args], {
+    input: `${input.join('\n')}\n`,
   });
-  return { code, out, err };
+  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 describe('repl --system-values', () => {
@@ -120,24 +114,15 @@ describe('repl --system-values', () => {
 
 describe('serve and studio take --system-values the same way', () => {
   it.each(['serve', 'studio'])('%s refuses an unknown key (exit 2)', async (command) => {
-    let err = '';
-    const code = await runCli([command, tools, '--system-values', '{"from":"+1"}'], {
-      stdout: { write: () => {} },
-      stderr: { write: (t: string) => (err += t) },
-      stdin: Readable.from([]),
-      env: { NO_COLOR: '1', OPENAI_API_KEY: 'k' },
+    const r = await cliInProcess([command, tools, '--system-values', '{"from":"+1"}'], {
+      env: { OPENAI_API_KEY: 'k' },
     });
-    expect(code).toBe(2);
-    expect(err).toContain('--system-values: unknown key "from"');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--system-values: unknown key "from"');
   });
   it.each(['serve', 'studio'])('%s --help documents it', async (command) => {
-    let out = '';
-    await runCli([command, '--help'], {
-      stdout: { write: (t: string) => (out += t) },
-      stderr: { write: () => {} },
-      stdin: Readable.from([]),
-      env: {},
-    });
-    expect(out).toContain('--system-values <file|json>');
+    expect((await cliInProcess([command, '--help'])).stdout).toContain(
+      '--system-values <file|json>',
+    );
   });
 });
