@@ -130,7 +130,9 @@ export function importRetell(value: unknown, source: SourceInfo): ImportResult {
       const base = `${found.base}[${index}]`;
       const t = parseVendor(retellToolSchema, raw, base, source);
       const w = new ToolWarnings(warnings, base, t.name);
-      const def = finishDraft(w, toDraft(t, w));
+      const d = toDraft(t, w);
+      if (d === undefined) continue;
+      const def = finishDraft(w, d);
       list.push(def.tool.function.name);
       tools.push(def);
     }
@@ -166,9 +168,35 @@ function locate(value: unknown): { list: unknown[]; base: string }[] {
   return out;
 }
 
-function toDraft(t: RetellTool, w: ToolWarnings): DraftTool {
-  const d = draft(t.name, ['name'], t.description);
+/**
+ * Retell's own tool types that run inside Retell (its docs' pre-defined tools). A snake_case type
+ * not listed is read as a newer one of them; any other type (`apiRequest`, `webhook`, `function`)
+ * is another platform's, and the tool is not imported.
+ */
+const RETELL_BUILT_INS = new Set([
+  'send_sms',
+  'check_availability_cal',
+  'book_appointment_cal',
+  'press_digit',
+  'extract_dynamic_variable',
+  'agent_swap',
+  'mcp',
+]);
+
+function isRetellType(type: string): boolean {
+  return RETELL_BUILT_INS.has(type) || /^[a-z]+(_[a-z0-9]+)+$/.test(type);
+}
+
+function toDraft(t: RetellTool, w: ToolWarnings): DraftTool | undefined {
   const known = KNOWN[t.type];
+  if (known === undefined && !isRetellType(t.type)) {
+    w.warn(
+      ['type'],
+      `"${t.type}" is not a Retell tool type (Retell's: ${Object.keys(KNOWN).join(', ')} and its pre-defined ones, such as ${[...RETELL_BUILT_INS].slice(0, 3).join(', ')}); not imported`,
+    );
+    return undefined;
+  }
+  const d = draft(t.name, ['name'], t.description);
   if (known === undefined)
     w.warn(
       ['type'],

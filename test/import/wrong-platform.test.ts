@@ -33,6 +33,22 @@ const OWN: readonly [Platform, string, string][] = [
   ['ultravox', 'an Ultravox', 'fixtures/import/ultravox/check-availability.json'],
 ];
 
+// Before, Retell imported any other platform's tool type as one of its own built-ins ("runs
+// inside Retell"): a Vapi apiRequest given --from retell became an action without a word more.
+it('a tool type that is not Retell’s is not imported as a Retell built-in', () => {
+  const error = refusal('retell', read('fixtures/import/vapi/order-status.json'));
+  expect(error.message).toMatch(/this looks like a Vapi document: --from vapi\?/);
+  expect(error.issues.map((i) => i.message).join('\n')).toMatch(
+    /"apiRequest" is not a Retell tool type .*; not imported/,
+  );
+  // A snake_case type Retell's docs do not list yet is still read as one of its built-ins.
+  const newer = importTools(
+    { type: 'send_fax', name: 'fax', description: 'Fax it' },
+    { from: 'retell' },
+  );
+  expect(newer.tools.map((t) => t.type)).toEqual(['action']);
+});
+
 describe('importTools given another platform’s document', () => {
   for (const [platform, name, file] of OWN) {
     for (const [from] of OWN.filter(([p]) => p !== platform)) {
