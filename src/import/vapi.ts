@@ -13,14 +13,8 @@ import {
   type FieldPath,
   type SourceInfo,
 } from './conversion-context.js';
-import {
-  addConstant,
-  addTemplate,
-  draft,
-  finishDraft,
-  setHttp,
-  type DraftTool,
-} from './draft-tool.js';
+import { draft, finishDraft, setHttp, type DraftTool } from './draft-tool.js';
+import { argumentPlaceholders, constant, isArgument } from './vapi-liquid.js';
 import { extraction, messages } from './vapi-messages.js';
 import {
   codeToolForm,
@@ -33,20 +27,12 @@ import {
   headersToService,
   mapUrl,
   serviceName,
-  type MappedUrl,
   timeoutSecs,
   type VendorHeader,
 } from './http-parts.js';
 import { cleanSchema, objectParts } from './json-schema.js';
 import type { ConversionWarning, ImportResult } from './types.js';
-import {
-  hasVendorVariable,
-  mustacheParts,
-  namesArgument,
-  toFormat,
-  toMustache,
-  vendorVariables,
-} from './variables.js';
+import { hasVendorVariable, toFormat, vendorVariables } from './variables.js';
 
 export { VAPI_DIALECT } from './vapi-schema.js';
 
@@ -212,43 +198,6 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   return d;
 }
 
-/**
- * Vapi fills `{{name}}` in an apiRequest URL from the model's arguments when the body declares
- * `name` (its docs' `…/orders/{{orderNumber}}` with body property `orderNumber`): the placeholder
- * is then the argument's, not a hidden value from a session variable.
- */
-function argumentPlaceholders(d: DraftTool, url: MappedUrl): MappedUrl {
-  const args = new Set(Object.keys(d.properties));
-  const statics = url.statics.filter((s) => {
-    if (Object.hasOwn(d.properties, s.name) && s.default === `{{vars.${s.name}}}`) return false;
-    // A query value whose Liquid reads an argument (`?q=site:{{query}}`) is rendered per call.
-    const format = typeof s.default === 'string' ? argumentFormat(s.default, args) : undefined;
-    if (format === undefined) return true;
-    d.defaults[s.name] = { transform: { action: 'override', format } };
-    return false;
-  });
-  return statics.length === url.statics.length ? url : { ...url, statics };
-}
-
-/**
- * A translated template (`site:{{vars.query}}`) as a `defaults` format reading the arguments it
- * names (`site:{params.query}`); undefined when it names none.
- */
-function argumentFormat(template: string, args: ReadonlySet<string>): string | undefined {
-  const parts = mustacheParts(template);
-  if (parts === undefined) return undefined;
-  let named = false;
-  let out = '';
-  for (const p of parts) {
-    if ('text' in p) out += p.text.replace(/[{}]/g, (c) => c + c);
-    else if (p.variable.startsWith('vars.') && args.has(p.variable.slice(5))) {
-      named = true;
-      out += `{params.${p.variable.slice(5)}}`;
-    } else out += `{${p.variable}}`;
-  }
-  return named ? out : undefined;
-}
-
 /** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */
 function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
   const { properties: props, required: list } = objectParts(body);
@@ -293,84 +242,6 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
           }
         : { transform: { value: dflt } };
   }
-}
-
-function isArgument(d: DraftTool, name: string, value: unknown): boolean {
-  const m = typeof value === 'string' ? /^\{\{\s*([A-Za-z_]\w*)\s*\}\}$/.exec(value) : null;
-  return m !== null && m[1] === name && Object.hasOwn(d.properties, name);
-}
-
-function constant(
-  w: ToolWarnings,
-  d: DraftTool,
-  name: string,
-  value: unknown,
-  field: FieldPath,
-  args: ReadonlySet<string>,
-  description?: string,
-): void {
-  // Vapi values are Liquid: its variables are translated, the rest stays literal. Liquid that
-  // reads one of the model's arguments (`"site:docs {{query}}"`) is rendered per call, from the
-  // arguments: a rule over them, not a static value from session variables.
-  if (typeof value === 'string' && namesArgument(value, args) && PLAIN_KEY.test(name))
-    d.defaults[name] = {
-      transform: {
-        action: 'override',
-        format: toFormat(value, VAPI_DIALECT, (m) => w.warn(field, m), args),
-      },
-    };
-  else if (typeof value === 'string')
-    addTemplate(
-      d,
-      name,
-      toMustache(value, VAPI_DIALECT, (m) => w.warn(field, m)),
-      description,
-    );
-  else {
-    addConstant(d, name, value, description);
-    nestedLiquid(w, d, name, value, field, args);
-  }
-}
-
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-
-/**
- * Vapi renders Liquid in strings nested in object and list values too. A string inside objects
- * becomes a dotted `@override` rule after the rule that writes the whole value (`"metadata.callId":
- * {transform: {action: override, format: "{vars.transport.callSid}"}}`); one inside a list cannot
- * be addressed by a rule and is a warning naming it (sent as the literal text).
- */
-function nestedLiquid(
-  w: ToolWarnings,
-  d: DraftTool,
-  key: string,
-  value: unknown,
-  field: FieldPath,
-  args: ReadonlySet<string>,
-  inList = false,
-): void {
-  if (typeof value === 'string') {
-    if (!hasVendorVariable(value)) return;
-    if (inList || key.split('.').some((k) => !PLAIN_KEY.test(k))) {
-      w.warn(
-        field,
-        `the Liquid in "${value}" sits ${inList ? 'in a list' : 'under a key that is not a plain name'}, which a switchboard rule cannot address; sent as the literal text`,
-      );
-      return;
-    }
-    d.defaults[key] = {
-      transform: {
-        action: 'override',
-        format: toFormat(value, VAPI_DIALECT, (m) => w.warn(field, m), args),
-      },
-    };
-    return;
-  }
-  if (Array.isArray(value))
-    value.forEach((v, i) => nestedLiquid(w, d, key, v, [...field, i], args, true));
-  else if (isPlainObject(value))
-    for (const [k, v] of Object.entries(value))
-      nestedLiquid(w, d, `${key}.${k}`, v, [...field, k], args, inList);
 }
 
 function staticParameters(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
