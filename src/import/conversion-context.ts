@@ -55,6 +55,35 @@ export class ToolWarnings {
   }
 }
 
+/** What marks a tool item as the platform's own, and what as another platform's. */
+export interface ToolMarks {
+  /** Fields only the platform's own tools have; one present makes the item its own. */
+  readonly own: readonly string[];
+  /** Fields of other platforms' tools, each with whose it is (`type` → `a Vapi, Retell or ElevenLabs tool's`). */
+  readonly foreign: ReadonlyMap<string, string>;
+}
+
+/**
+ * A tool item with none of the platform's own fields and one of another platform's is that
+ * platform's tool, not one of ours read leniently: the importer warns with this (naming the
+ * field) and skips it, so a file of only such items is refused and the wrong-`--from` hint can
+ * name the right platform. Returns the warning's field and message, or undefined for our own.
+ */
+export function foreignTool(
+  item: PlainObject,
+  marks: ToolMarks,
+  platform: string,
+): { field: string; message: string } | undefined {
+  if (marks.own.some((key) => Object.hasOwn(item, key))) return undefined;
+  for (const [key, whose] of marks.foreign)
+    if (Object.hasOwn(item, key))
+      return {
+        field: key,
+        message: `\`${key}\` is ${whose} field, and none of the ${platform} tool fields (${marks.own.join(', ')}) is here: another platform's tool; not imported`,
+      };
+  return undefined;
+}
+
 /** Where a vendor file's problems are reported. */
 export interface SourceInfo {
   /** The file name, for messages. */

@@ -5,6 +5,7 @@
  * `ClientToolConfigInput`).
  */
 import { z } from 'zod';
+import type { ToolMarks } from './conversion-context.js';
 import type { VariableDialect } from './variables.js';
 
 /** ElevenLabs dynamic variables: `{{name}}`; `system__conversation_id` is the session id. */
@@ -110,3 +111,17 @@ export const COMMON = [
   'tool_error_handling_mode',
   'dynamic_variables',
 ];
+
+/** What tells an ElevenLabs tool config from another platform's tool. */
+export const MARKS: ToolMarks = {
+  own: ['type', 'api_schema', 'params', 'parameters', 'expects_response'],
+  foreign: new Map([
+    ['definition', "an Ultravox tool's"],
+    ['temporaryTool', "an Ultravox tool's"],
+    ['modelToolName', "an Ultravox tool's"],
+    ['http', "an Ultravox tool's"],
+    ['dynamicParameters', "an Ultravox tool's"],
+    ['function', "a Vapi tool's"],
+    ['server', "a Vapi tool's"],
+  ]),
+};

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import {
   apiSchema,
   COMMON,
+  MARKS,
   elevenLabsToolSchema,
   ELEVENLABS_DIALECT,
   type ElevenLabsTool,
@@ -18,6 +19,7 @@ import { apiForm } from './elevenlabs-dashboard.js';
 import { agentTools, type LocatedTool } from './elevenlabs-agent.js';
 import {
   checkVendorLimits,
+  foreignTool,
   importResult,
   locateTools,
   parseVendor,
@@ -75,6 +77,17 @@ export function importElevenLabs(value: unknown, source: SourceInfo): ImportResu
     if (isPlainObject(item) && isPlainObject(item['tool_config'])) {
       raw = item['tool_config'];
       base = `${base}.tool_config`;
+    }
+    // A tool without a `type` defaults to a client tool: one with none of ElevenLabs' fields and
+    // another platform's (Ultravox's `definition`) is that platform's, not a client tool.
+    const foreign = isPlainObject(raw) ? foreignTool(raw, MARKS, 'ElevenLabs') : undefined;
+    if (foreign !== undefined) {
+      const name = isPlainObject(raw) ? raw['name'] : undefined;
+      new ToolWarnings(warnings, base, typeof name === 'string' ? name : undefined).warn(
+        [foreign.field],
+        foreign.message,
+      );
+      continue;
     }
     // The dashboard's Tool JSON (list-form schemas and headers) reads as the API's form.
     const t = parseVendor(elevenLabsToolSchema, apiForm(raw), base, source);

@@ -3,6 +3,7 @@
  * tryAGI/Ultravox `src/libs/Ultravox/openapi.yaml`, API 0.1.0): the fields switchboard reads.
  */
 import { z } from 'zod';
+import type { ToolMarks } from './conversion-context.js';
 import type { VariableDialect } from './variables.js';
 
 /** Ultravox has no template variables; the call id is an automatic parameter. */
@@ -88,3 +89,16 @@ export const KNOWN = [
   'defaultReaction',
   'staticResponse',
 ];
+
+/** What tells a bare Ultravox definition from another platform's tool. */
+export const MARKS: ToolMarks = {
+  // `description` is every platform's: it says nothing about whose the tool is.
+  own: KNOWN.filter((key) => key !== 'description'),
+  foreign: new Map([
+    ['type', "a Vapi, Retell or ElevenLabs tool's"],
+    ['function', "a Vapi tool's"],
+    ['server', "a Vapi tool's"],
+    ['tool_config', "an ElevenLabs tool's"],
+    ['api_schema', "an ElevenLabs tool's"],
+  ]),
+};

@@ -6,12 +6,14 @@
  */
 import {
   KNOWN,
+  MARKS,
   ULTRAVOX_DIALECT,
   ultravoxToolSchema,
   type UltravoxTool,
 } from './ultravox-schema.js';
 import { isPlainObject } from '../own-data.js';
 import {
+  foreignTool,
   importResult,
   locateTools,
   parseVendor,
@@ -86,6 +88,17 @@ export function importUltravox(value: unknown, source: SourceInfo): ImportResult
       : isPlainObject(item['definition'])
         ? ['definition', typeof item['name'] === 'string' ? item['name'] : undefined]
         : [undefined, undefined];
+    if (key === undefined) {
+      // A bare definition is read leniently (every field optional): one with none of Ultravox's
+      // fields and another platform's (a Vapi or Retell `type`, ElevenLabs' `tool_config`) is
+      // that platform's tool, and making it an action would hide the wrong `--from`.
+      const foreign = foreignTool(item, MARKS, 'Ultravox');
+      if (foreign !== undefined) {
+        if (typeof item['name'] === 'string') w.tool = item['name'];
+        w.warn([foreign.field], foreign.message);
+        continue;
+      }
+    }
     const def = key === undefined ? item : item[key];
     const at = key === undefined ? base : `${base}.${key}`;
     const t = parseVendor(ultravoxToolSchema, def, at, source);

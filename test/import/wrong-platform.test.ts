@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/errors.js';
 import { importTools } from '../../src/import/import-tools.js';
 import type { Platform } from '../../src/import/types.js';
+import { UNKNOWN_FIELD } from '../../src/import/conversion-context.js';
 import { cliInProcess } from '../cli/build.js';
 
 function read(file: string): unknown {
@@ -75,12 +76,12 @@ describe('importTools given another platform’s document', () => {
   });
 
   it('no hint when two other platforms read it (which one is a guess)', () => {
-    // A Retell end-call tool is read by Retell and by Ultravox alike.
-    const error = refusal('vapi', read('fixtures/import/retell/end-call.json'));
-    expect(
-      importTools(read('fixtures/import/retell/end-call.json'), { from: 'ultravox' }).tools,
-    ).not.toHaveLength(0);
-    expect(error.message).not.toContain('looks like');
+    // A tool with only a name and a description: an ElevenLabs client tool, and a bare Ultravox
+    // definition (its `name` ignored), so which platform it came from is a guess.
+    const doc = { tools: [{ name: 'lookup', description: 'Look it up' }] };
+    expect(importTools(doc, { from: 'elevenlabs' }).tools).toHaveLength(1);
+    expect(importTools(doc, { from: 'ultravox' }).tools).toHaveLength(1);
+    expect(refusal('vapi', doc).message).not.toContain('looks like');
   });
 });
 
@@ -97,5 +98,95 @@ describe('switchboard import --from retell given a Vapi file', () => {
     expect(r.stderr).toContain(
       'fixtures/import/vapi/gitops-customer-lookup.json: this looks like a Vapi document: --from vapi?',
     );
+  });
+});
+
+function messages(error: DefinitionError): string {
+  return error.issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+}
+
+// Before, Ultravox read any list item as a bare definition (every field optional): a Vapi,
+// Retell or ElevenLabs tool became an action, its fields "not a field switchboard maps".
+describe('Ultravox does not read another platform’s tool as a bare definition', () => {
+  for (const [file, name, platform, field] of [
+    ['fixtures/import/vapi/api-request.json', 'a Vapi', 'vapi', 'type'],
+    ['fixtures/import/vapi/function-tool.json', 'a Vapi', 'vapi', 'type'],
+    ['fixtures/import/retell/end-call.json', 'a Retell', 'retell', 'type'],
+    [
+      'fixtures/import/elevenlabs/webhook-post-ticket.json',
+      'an ElevenLabs',
+      'elevenlabs',
+      'tool_config',
+    ],
+  ] as const) {
+    it(`${file}: refused, naming ${name} document`, () => {
+      const error = refusal('ultravox', read(file));
+      expect(error.message).toContain(`this looks like ${name} document: --from ${platform}?`);
+      expect(messages(error)).toMatch(
+        new RegExp(
+          `tools\\[0\\]\\.${field}: \`${field}\` is an? [A-Za-z, ]+ tool's field, and none of the Ultravox tool fields \\(modelToolName, [^)]*\\) is here: another platform's tool; not imported`,
+        ),
+      );
+    });
+  }
+
+  it('a foreign item beside Ultravox tools is skipped with the warning; the rest import', () => {
+    const result = importTools(
+      {
+        tools: [
+          { type: 'apiRequest', name: 'vapi_one', url: 'https://a.example.test/x' },
+          { modelToolName: 'mine', http: { baseUrlPattern: 'https://b.example.test/y' } },
+        ],
+      },
+      { from: 'ultravox' },
+    );
+    expect(result.tools.map((t) => t.tool.function.name)).toEqual(['mine']);
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({ path: 'tools[0].type', tool: 'vapi_one' }),
+    );
+  });
+
+  it('a bare definition with an Ultravox field and a stray `type` is still Ultravox’s', () => {
+    const result = importTools(
+      { type: 'x', modelToolName: 'mine', http: { baseUrlPattern: 'https://b.example.test/y' } },
+      { from: 'ultravox' },
+    );
+    expect(result.tools.map((t) => t.tool.function.name)).toEqual(['mine']);
+    expect(result.warnings).toContainEqual(
+      expect.objectContaining({ path: 'tools[0].type', message: UNKNOWN_FIELD }),
+    );
+  });
+});
+
+// Before, an ElevenLabs tool without a `type` was a client tool whatever it held: an Ultravox
+// `{ name, definition }` became an action, warning "tools[0].definition: not a field switchboard maps".
+describe('ElevenLabs does not read another platform’s tool as a client tool', () => {
+  for (const file of [
+    'fixtures/import/ultravox/customer-query.json',
+    'fixtures/import/ultravox/stock-price.json',
+  ]) {
+    it(`${file}: refused, naming an Ultravox document`, () => {
+      const error = refusal('elevenlabs', read(file));
+      expect(error.message).toContain('this looks like an Ultravox document: --from ultravox?');
+      expect(messages(error)).toMatch(
+        /tools\[0\]\.definition: `definition` is an Ultravox tool's field, and none of the ElevenLabs tool fields \(type, api_schema, params, parameters, expects_response\) is here: another platform's tool; not imported/,
+      );
+    });
+  }
+
+  it('a tool with no type and nothing foreign is still a client tool', () => {
+    const result = importTools(
+      {
+        tools: [
+          { name: 'open_map', parameters: { type: 'object', properties: {} } },
+          { name: 'ping' },
+        ],
+      },
+      { from: 'elevenlabs' },
+    );
+    expect(result.tools.map((t) => [t.tool.function.name, t.type])).toEqual([
+      ['open_map', 'action'],
+      ['ping', 'action'],
+    ]);
   });
 });
