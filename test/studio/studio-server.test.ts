@@ -144,6 +144,22 @@ describe('who may talk to the studio', () => {
     expect(answer.json).toMatchObject({ error: { code: 'not_json' } });
   });
 
+  it('refuses a body over its limit (8 MiB) with 413 before parsing it', async () => {
+    const answer = await raw({
+      method: 'POST',
+      path: '/api/say',
+      // Chunked: the limit is met while reading, not from a declared length.
+      headers: {
+        host: `127.0.0.1:${port}`,
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      },
+      body: `{"text":"${'x'.repeat(8 * 1024 * 1024)}"}`,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.json).toMatchObject({ error: { code: 'body_too_large' } });
+  });
+
   it('streams the state as server-sent events', async () => {
     const answer = await get('/api/events');
     expect(answer.text).toMatch(/^event: state\ndata: \{/);
@@ -170,6 +186,30 @@ describe('a conversation over the API', () => {
       ).json,
     ).toMatchObject({
       error: { code: 'bad_exchange' },
+    });
+  });
+
+  it('refuses a file name that leaves the fixtures folder or hides the file', async () => {
+    // Checked before "nothing to save": a bad name is refused whatever the conversation.
+    for (const name of ['sub/../../escape', 'sub/x', '.hidden', '..']) {
+      const answer = await post('/api/save', { name });
+      expect(answer.status, name).toBe(400);
+      expect(answer.json, name).toMatchObject({ error: { code: 'bad_file_name' } });
+    }
+  });
+
+  it('refuses fields of the wrong type, naming them', async () => {
+    const say = await post('/api/say', { text: 5 });
+    expect(say.status).toBe(400);
+    expect(say.json).toMatchObject({
+      error: { code: 'bad_request', message: 'text: expected a string' },
+    });
+    const status = await post('/api/http', {
+      mode: 'double',
+      exchanges: [{ method: 'GET', url: 'https://api.clinic.test/x', status: '200', body: '' }],
+    });
+    expect(status.json).toMatchObject({
+      error: { code: 'bad_exchange', message: 'HTTP double answer 1: status: expected a number' },
     });
   });
 
