@@ -67,6 +67,10 @@ describe('switchboard (in-process)', () => {
     const bad = await cliInProcess(['frobnicate']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('unknown command "frobnicate"');
+    // No command at all is a usage mistake: the help, and exit 2 (a script's typo must not pass).
+    const none = await cliInProcess([]);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toContain('Usage: switchboard <command>');
   });
 
   describe('test', () => {
@@ -172,6 +176,11 @@ describe('switchboard (in-process)', () => {
       env: { NO_COLOR: '', FORCE_COLOR: '1' },
     });
     expect(colored.stdout).toContain('\u001b[');
+    const forcedOff = await cliInProcess(['simulate', 'fixtures/conversations/demo.yaml'], {
+      env: { NO_COLOR: '', FORCE_COLOR: '0' },
+    });
+    expect(forcedOff.stdout).toContain('✓ passed');
+    expect(forcedOff.stdout).not.toContain('\u001b[');
     const f = await cliInProcess(['simulate', 'fixtures/failing/wrong-argument.yaml']);
     expect(f.status).toBe(1);
     expect(f.stdout).toContain('✗ failed');
