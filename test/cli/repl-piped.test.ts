@@ -113,13 +113,25 @@ describe('repl with piped input', () => {
     expect(replay.status, JSON.stringify(replay)).toBe('passed');
   });
 
-  it('/call without arguments sends {}; /reset waits for the end of the turn', async () => {
+  it('/call without arguments sends {}, only during a turn; /set takes JSON with spaces; /reset waits for the end of the turn', async () => {
     const r = await repl(
       ['--actions', '{"hangup":{"end_session":{"reason":"caller hung up"}}}'],
-      ['bye', '/reset', '/call hangup'],
+      [
+        '/call hangup {}',
+        '/set note {"text": "two words"}',
+        '/vars',
+        'bye',
+        '/reset',
+        '/call hangup',
+      ],
     );
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
+    // Outside a turn /call does nothing but say when it works.
+    expect(r.out).toContain(
+      '(/call answers for the model during a turn: first say something as the caller)',
+    );
+    expect(r.out).toContain('"text": "two words"');
     expect(r.out).toContain('(finish the turn first)');
     expect(r.out).toContain('(the session has ended: caller hung up');
   });

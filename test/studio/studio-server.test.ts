@@ -112,6 +112,9 @@ describe('who may talk to the studio', () => {
     const page = await get('/');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<title>studio</title>');
+    // Host names are case-insensitive.
+    const upper = await raw({ path: '/api/state', headers: { host: `LocalHost:${port}` } });
+    expect(upper.status).toBe(200);
   });
 
   it('refuses a Host that is not the studio (DNS rebinding)', async () => {
@@ -325,7 +328,9 @@ describe('a conversation over the API', () => {
     await stateWhen((s) => s.awaitingModel);
     await post('/api/model', { type: 'reply', text: '¡Hola!' });
     await stateWhen((s) => !s.busy);
-    const saved = (await post('/api/save', { name: 'switched' })).json as { file: string };
+    // A name with its own extension keeps it (no "switched.yml.yaml").
+    const saved = (await post('/api/save', { name: 'switched.yml' })).json as { file: string };
+    expect(saved.file).toBe(join(dir, 'switched.yml'));
     expect(readFileSync(saved.file, 'utf8')).toContain('language: es-US');
     expect((await runFixture(saved.file)).failures).toEqual([]);
     await post('/api/language', { language: 'en-US' });
@@ -378,6 +383,11 @@ describe('a model that answers by itself, and actions answered as the page decla
   });
 
   it('refuses an answer for a tool that is no action, or of the wrong shape', async () => {
+    expect(
+      (await otherPost('/api/actions', { answers: [{ end_session: true }] })).json,
+    ).toMatchObject({
+      error: { code: 'bad_request', message: 'answers: expected an object by action tool' },
+    });
     expect(
       (await otherPost('/api/actions', { answers: { book_appointment: {} } })).json,
     ).toMatchObject({ error: { code: 'bad_action' } });
