@@ -12,7 +12,7 @@ import type { ToolSet } from '../definition/types.js';
 import type { ManualStep } from '../harness/manual-model.js';
 import type { Model } from '../models/types.js';
 import type { ServiceConfig } from '../session/types.js';
-import { readBody } from '../serve/request-body.js';
+import { HttpProblem, readBody } from '../serve/request-body.js';
 import { explainCall } from './explain.js';
 import { listFixtures, runFixtureForStudio, sessionTimeline } from './fixture-runs.js';
 import type { DoubleExchange } from './protocol.js';
@@ -253,7 +253,8 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
         res.end();
         return;
       }
-      if (error instanceof StudioProblem)
+      // HttpProblem: readBody's refusals (413 body_too_large), the client's mistake, not a 500.
+      if (error instanceof StudioProblem || error instanceof HttpProblem)
         send(res, error.status, { error: { code: error.code, message: error.message } });
       else
         send(res, 500, {

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
 import { assertWellFormedXml } from '../harness/xml-check.js';
 import { buildOnce, cli, cliInProcess } from './build.js';
 
@@ -67,6 +69,24 @@ describe('switchboard (in-process)', () => {
     const bad = await cliInProcess(['frobnicate']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('unknown command "frobnicate"');
+    // An unexpected failure inside a command is reported, not thrown, and exits 2.
+    let thrown = '';
+    const code = await runCli(['validate', 'fixtures/tools/clinic.json'], {
+      stdout: {
+        write: () => {
+          throw new Error('disk full');
+        },
+      },
+      stderr: { write: (t: string) => (thrown += t) },
+      stdin: Readable.from([]),
+      env: { NO_COLOR: '1' },
+    });
+    expect(code).toBe(2);
+    expect(thrown).toContain('switchboard validate: unexpected error: Error: disk full');
+    // No command at all is a usage mistake: the help, and exit 2 (a script's typo must not pass).
+    const none = await cliInProcess([]);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toContain('Usage: switchboard <command>');
   });
 
   describe('test', () => {
@@ -172,6 +192,11 @@ describe('switchboard (in-process)', () => {
       env: { NO_COLOR: '', FORCE_COLOR: '1' },
     });
     expect(colored.stdout).toContain('\u001b[');
+    const forcedOff = await cliInProcess(['simulate', 'fixtures/conversations/demo.yaml'], {
+      env: { NO_COLOR: '', FORCE_COLOR: '0' },
+    });
+    expect(forcedOff.stdout).toContain('✓ passed');
+    expect(forcedOff.stdout).not.toContain('\u001b[');
     const f = await cliInProcess(['simulate', 'fixtures/failing/wrong-argument.yaml']);
     expect(f.status).toBe(1);
     expect(f.stdout).toContain('✗ failed');

@@ -117,6 +117,12 @@ describe('option mistakes name the option and the fix', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ hospital: 'Queens Hospital' });
     const list = await run([...WEATHER, '--args', '{"city":"Rome"}', '--vars', '[1]']);
     expect(first(list.stderr)).toContain('--vars must be a JSON object, got a list');
+    // A file holding a list is refused the same way as inline JSON.
+    const listFile = join(dir, 'list.yaml');
+    writeFileSync(listFile, '- 1\n- 2\n');
+    const fromFile = await run([...WEATHER, '--args', '{"city":"Rome"}', '--vars', listFile]);
+    expect(fromFile.code).toBe(2);
+    expect(first(fromFile.stderr)).toContain('--vars must be an object of variables');
   });
 
   it('nothing near: lists the options', async () => {

@@ -3,7 +3,7 @@
  * HTTP request), no prompts are printed, and an action that ends the session (a hang-up
  * declared with --actions) ends the REPL with a clear line and exit code 0.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -90,9 +90,11 @@ describe('repl with piped input', () => {
 
   it('a hang-up ends the REPL (exit 0); /save still keeps the session, the rest is not read', async () => {
     const saved = join(dir, 'hangup.yaml');
+    // After the line that leaves, not even /save is read.
+    const late = join(dir, 'hangup-late.yaml');
     const r = await repl(
       ['--actions', '{"hangup":{"end_session":{"reason":"caller hung up"}}}'],
-      ['bye', '/call hangup {}', `/save ${saved}`, 'never said', '/tools'],
+      ['bye', '/call hangup {}', `/save ${saved}`, 'never said', '/tools', `/save ${late}`],
     );
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
@@ -103,11 +105,35 @@ describe('repl with piped input', () => {
     expect(r.out).toContain(`(saved 1 turn(s) to ${saved})`);
     expect(r.out).not.toContain('never said');
     expect(r.out).not.toContain('get_weather [endpoint]');
+    expect(existsSync(late)).toBe(false);
     expect(readFileSync(saved, 'utf8')).toMatch(
       /hangup:\n\s+end_session:\n\s+reason: caller hung up/,
     );
     const replay = await runFixture(saved);
     expect(replay.status, JSON.stringify(replay)).toBe('passed');
+  });
+
+  it('/call without arguments sends {}, only during a turn; /set takes JSON with spaces; /reset waits for the end of the turn', async () => {
+    const r = await repl(
+      ['--actions', '{"hangup":{"end_session":{"reason":"caller hung up"}}}'],
+      [
+        '/call hangup {}',
+        '/set note {"text": "two words"}',
+        '/vars',
+        'bye',
+        '/reset',
+        '/call hangup',
+      ],
+    );
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    // Outside a turn /call does nothing but say when it works.
+    expect(r.out).toContain(
+      '(/call answers for the model during a turn: first say something as the caller)',
+    );
+    expect(r.out).toContain('"text": "two words"');
+    expect(r.out).toContain('(finish the turn first)');
+    expect(r.out).toContain('(the session has ended: caller hung up');
   });
 
   it('--actions mistakes are usage errors naming the tool and the field', async () => {

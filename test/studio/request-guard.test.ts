@@ -22,6 +22,13 @@ describe('studioHosts', () => {
     expect(hosts.has('attacker.example:8000')).toBe(false);
   });
 
+  it('on every IPv6 address (--host ::): also the machine’s own name', () => {
+    const hosts = studioHosts({ host: '::', port: 8000 });
+    expect(hosts.has(`${hostname().toLowerCase()}:8000`)).toBe(true);
+    expect(hosts.has('[::]:8000')).toBe(true);
+    expect(hosts.has('attacker.example:8000')).toBe(false);
+  });
+
   it('on a named address: that address too, brackets for IPv6', () => {
     expect(studioHosts({ host: '192.168.1.5', port: 1 }).has('192.168.1.5:1')).toBe(true);
     expect(studioHosts({ host: 'fe80::1', port: 1 }).has('[fe80::1]:1')).toBe(true);

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { buildOnce, cliInProcess } from '../cli/build.js';
+import { buildOnce, cliInProcess, startInProcess } from '../cli/build.js';
 
 describe('switchboard studio (the command)', () => {
   buildOnce();
@@ -33,6 +33,17 @@ describe('switchboard studio (the command)', () => {
     const empty = await cliInProcess(['studio', '--token', ' ']);
     expect(empty.status).toBe(2);
     expect(empty.stderr).toContain('--token must not be empty');
+  });
+
+  it('a blank SWITCHBOARD_STUDIO_TOKEN counts as unset: on loopback it starts without a token', async () => {
+    const run = startInProcess(['studio', 'test/studio/e2e/tools.json', '--port', '0'], {
+      env: { SWITCHBOARD_STUDIO_TOKEN: '  ' },
+    });
+    const url = await Promise.race([run.waitFor(/open (\S+)/), run.exit]).then((m) =>
+      typeof m === 'number' ? `exited ${m}` : (m[1] ?? ''),
+    );
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(await run.stop()).toBe(0);
   });
 
   it('prints its address, and stops cleanly on SIGTERM', async () => {

@@ -112,6 +112,9 @@ describe('who may talk to the studio', () => {
     const page = await get('/');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<title>studio</title>');
+    // Host names are case-insensitive.
+    const upper = await raw({ path: '/api/state', headers: { host: `LocalHost:${port}` } });
+    expect(upper.status).toBe(200);
   });
 
   it('refuses a Host that is not the studio (DNS rebinding)', async () => {
@@ -144,6 +147,22 @@ describe('who may talk to the studio', () => {
     expect(answer.json).toMatchObject({ error: { code: 'not_json' } });
   });
 
+  it('refuses a body over its limit (8 MiB) with 413 before parsing it', async () => {
+    const answer = await raw({
+      method: 'POST',
+      path: '/api/say',
+      // Chunked: the limit is met while reading, not from a declared length.
+      headers: {
+        host: `127.0.0.1:${port}`,
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      },
+      body: `{"text":"${'x'.repeat(8 * 1024 * 1024)}"}`,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.json).toMatchObject({ error: { code: 'body_too_large' } });
+  });
+
   it('streams the state as server-sent events', async () => {
     const answer = await get('/api/events');
     expect(answer.text).toMatch(/^event: state\ndata: \{/);
@@ -170,6 +189,30 @@ describe('a conversation over the API', () => {
       ).json,
     ).toMatchObject({
       error: { code: 'bad_exchange' },
+    });
+  });
+
+  it('refuses a file name that leaves the fixtures folder or hides the file', async () => {
+    // Checked before "nothing to save": a bad name is refused whatever the conversation.
+    for (const name of ['sub/../../escape', 'sub/x', '.hidden', '..']) {
+      const answer = await post('/api/save', { name });
+      expect(answer.status, name).toBe(400);
+      expect(answer.json, name).toMatchObject({ error: { code: 'bad_file_name' } });
+    }
+  });
+
+  it('refuses fields of the wrong type, naming them', async () => {
+    const say = await post('/api/say', { text: 5 });
+    expect(say.status).toBe(400);
+    expect(say.json).toMatchObject({
+      error: { code: 'bad_request', message: 'text: expected a string' },
+    });
+    const status = await post('/api/http', {
+      mode: 'double',
+      exchanges: [{ method: 'GET', url: 'https://api.clinic.test/x', status: '200', body: '' }],
+    });
+    expect(status.json).toMatchObject({
+      error: { code: 'bad_exchange', message: 'HTTP double answer 1: status: expected a number' },
     });
   });
 
@@ -285,7 +328,9 @@ describe('a conversation over the API', () => {
     await stateWhen((s) => s.awaitingModel);
     await post('/api/model', { type: 'reply', text: '¡Hola!' });
     await stateWhen((s) => !s.busy);
-    const saved = (await post('/api/save', { name: 'switched' })).json as { file: string };
+    // A name with its own extension keeps it (no "switched.yml.yaml").
+    const saved = (await post('/api/save', { name: 'switched.yml' })).json as { file: string };
+    expect(saved.file).toBe(join(dir, 'switched.yml'));
     expect(readFileSync(saved.file, 'utf8')).toContain('language: es-US');
     expect((await runFixture(saved.file)).failures).toEqual([]);
     await post('/api/language', { language: 'en-US' });
@@ -338,6 +383,11 @@ describe('a model that answers by itself, and actions answered as the page decla
   });
 
   it('refuses an answer for a tool that is no action, or of the wrong shape', async () => {
+    expect(
+      (await otherPost('/api/actions', { answers: [{ end_session: true }] })).json,
+    ).toMatchObject({
+      error: { code: 'bad_request', message: 'answers: expected an object by action tool' },
+    });
     expect(
       (await otherPost('/api/actions', { answers: { book_appointment: {} } })).json,
     ).toMatchObject({ error: { code: 'bad_action' } });
