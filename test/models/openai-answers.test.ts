@@ -2,36 +2,18 @@
 // choices other than the first, usage sent more than once, the retry default, long error texts,
 // an echoed key, `strict` tools, the "none" key placeholder. The real `openai` client against a
 // local server on 127.0.0.1.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { isModelError, ModelError } from '../../src/models/errors.js';
 import { openaiModel } from '../../src/models/openai.js';
 import type { ChatTool, ModelStreamPart } from '../../src/models/types.js';
+import { openaiStub } from './openai-stub.js';
 
 type Scenario = (req: IncomingMessage, res: ServerResponse) => void;
 /** Answers every request with this scenario (set per test). */
 let scenario: Scenario = (_req, res) => res.end();
-const bodies: Record<string, unknown>[] = [];
-let server: Server;
-let baseURL: string;
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      bodies.push(JSON.parse(raw) as Record<string, unknown>);
-      scenario(req, res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+const stub = openaiStub((req, res) => scenario(req, res));
+const bodies = stub.bodies;
 beforeEach(() => {
   bodies.length = 0;
 });
@@ -90,7 +72,7 @@ describe('openaiModel reads only what it should of an answer', () => {
         ],
       },
     ]);
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     expect(await collect(model.stream(request()))).toEqual([
       { type: 'text-delta', text: 'first' },
       { type: 'finish' },
@@ -104,7 +86,7 @@ describe('openaiModel reads only what it should of an answer', () => {
       { ...base, choices: [{ index: 0, delta: { content: 'b' } }], usage: usage(5, 2) },
       { ...base, choices: [], usage: usage(5, 3) },
     ]);
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const parts = await collect(model.stream(request()));
     expect(Array.isArray(parts) && parts.at(-1)).toEqual({
       type: 'finish',
@@ -119,13 +101,15 @@ describe('openaiModel reads only what it should of an answer', () => {
       res.end('{"error":{"message":"busy"}}');
     };
     const err = await collect(
-      openaiModel({ baseURL, apiKey: 'test', model: 'm' }).stream(request()),
+      openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm' }).stream(request()),
     );
     expect(err).toMatchObject({ code: 'http_status', status: 503 });
     expect(bodies).toHaveLength(2);
     bodies.length = 0;
     await collect(
-      openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }).stream(request()),
+      openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }).stream(
+        request(),
+      ),
     );
     expect(bodies).toHaveLength(1);
   });
@@ -135,7 +119,7 @@ describe('openaiModel reads only what it should of an answer', () => {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `bad ${'x'.repeat(1000)}` } }));
     };
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const err = (await collect(model.stream(request()))) as ModelError;
     expect(err.code).toBe('http_status');
     const detail = err.message.slice(err.message.indexOf('HTTP 400: ') + 'HTTP 400: '.length);
@@ -153,7 +137,7 @@ describe('openaiModel reads only what it should of an answer', () => {
         }),
       );
     };
-    const model = openaiModel({ baseURL, apiKey: key, model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: key, model: 'm', maxRetries: 0 });
     const err = (await collect(model.stream(request()))) as ModelError;
     expect(err.code).toBe('http_status');
     expect(err.status).toBe(401);
@@ -168,7 +152,7 @@ describe('openaiModel reads only what it should of an answer', () => {
       type: 'function',
       function: { name: 'lookup', parameters: { type: 'object' }, strict: true },
     };
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     await collect(model.stream(request([tool])));
     expect(bodies[0]?.['tools']).toEqual([
       {
@@ -179,11 +163,15 @@ describe('openaiModel reads only what it should of an answer', () => {
   });
 
   it('declares its key as a credential, but not the "none" placeholder or an empty key', () => {
-    expect(openaiModel({ baseURL, apiKey: 'sk-real-key', model: 'm' }).credentials?.()).toEqual([
-      'sk-real-key',
-    ]);
-    expect(openaiModel({ baseURL, apiKey: 'none', model: 'm' }).credentials?.()).toEqual([]);
-    expect(openaiModel({ baseURL, apiKey: '', model: 'm' }).credentials?.()).toEqual([]);
+    expect(
+      openaiModel({ baseURL: stub.baseURL, apiKey: 'sk-real-key', model: 'm' }).credentials?.(),
+    ).toEqual(['sk-real-key']);
+    expect(
+      openaiModel({ baseURL: stub.baseURL, apiKey: 'none', model: 'm' }).credentials?.(),
+    ).toEqual([]);
+    expect(openaiModel({ baseURL: stub.baseURL, apiKey: '', model: 'm' }).credentials?.()).toEqual(
+      [],
+    );
   });
 });
 
@@ -192,7 +180,7 @@ describe('openaiModel requests', () => {
     scenario = sse([{ ...base, choices: [{ index: 0, delta: { content: 'ok' } }] }]);
     const aborted = new AbortController();
     aborted.abort();
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const err = await model
       .stream({ ...request(), signal: aborted.signal })
       [Symbol.asyncIterator]()
@@ -205,7 +193,7 @@ describe('openaiModel requests', () => {
   it('an earlier assistant message with an empty tool_calls list is sent without one', async () => {
     // OpenAI refuses an empty `tool_calls` array.
     scenario = sse([{ ...base, choices: [{ index: 0, delta: { content: 'ok' } }] }]);
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     await collect(
       model.stream({
         ...request(),
@@ -238,7 +226,7 @@ describe('openaiModel deadlines', () => {
       let push: ReadableStreamDefaultController<Uint8Array> | undefined;
       const body = new ReadableStream<Uint8Array>({ start: (c) => void (push = c) });
       const model = openaiModel({
-        baseURL,
+        baseURL: stub.baseURL,
         apiKey: 'test',
         model: 'm',
         maxRetries: 0,

@@ -1,44 +1,27 @@
 // Model settings users expect, seen where they matter: in the request body an OpenAI-compatible
 // server on 127.0.0.1 receives from the real `openai` client.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { openaiModel, type OpenAIModelOptions } from '../../src/models/openai.js';
 import type { ChatTool } from '../../src/models/types.js';
 import { createSession } from '../../src/session/create-session.js';
 import { ScriptedModel } from '../../src/models/scripted.js';
 import { actionResult } from '../../src/handlers/action-result.js';
 import { toolSet } from '../session/helpers.js';
-
-const bodies: Record<string, unknown>[] = [];
-let server: Server;
-let baseURL: string;
+import { openaiStub } from './openai-stub.js';
 
 /** Answers every request with a one-chunk streamed "ok". */
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      bodies.push(JSON.parse(raw) as Record<string, unknown>);
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = {
-        id: 'x',
-        object: 'chat.completion.chunk',
-        created: 1,
-        model: 'm',
-        choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
-      };
-      res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+const stub = openaiStub((_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunk = {
+    id: 'x',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+  };
+  res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+const bodies = stub.bodies;
 beforeEach(() => {
   bodies.length = 0;
 });
@@ -53,7 +36,13 @@ async function bodyFor(
   settings: Partial<OpenAIModelOptions>,
   tools: readonly ChatTool[] = [TOOL],
 ): Promise<Record<string, unknown>> {
-  const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0, ...settings });
+  const model = openaiModel({
+    baseURL: stub.baseURL,
+    apiKey: 'test',
+    model: 'm',
+    maxRetries: 0,
+    ...settings,
+  });
   const signal = new AbortController().signal;
   for await (const part of model.stream({
     messages: [{ role: 'user', content: 'hi' }],
@@ -195,7 +184,7 @@ describe('openaiModel settings reach the request body', () => {
       expect(make({})).toThrow(
         'openaiModel: OPENAI_BASE_URL must be an http(s) URL such as http://127.0.0.1:11434/v1, got "localhost:11434"',
       );
-      expect(make({ baseURL })).not.toThrow(); // an explicit baseURL wins over the variable
+      expect(make({ baseURL: stub.baseURL })).not.toThrow(); // an explicit baseURL wins over the variable
       // Blank, as the openai client reads it (trimmed): its default URL.
       vi.stubEnv('OPENAI_BASE_URL', '  ');
       expect(make({})).not.toThrow();
@@ -211,7 +200,12 @@ describe('a model per agent (agents[x].model)', () => {
       record: true,
       name: 'front-small',
     });
-    const billing = openaiModel({ baseURL, apiKey: 'test', model: 'billing-large', maxRetries: 0 });
+    const billing = openaiModel({
+      baseURL: stub.baseURL,
+      apiKey: 'test',
+      model: 'billing-large',
+      maxRetries: 0,
+    });
     const sessionModel = new ScriptedModel([{ text: 'from the session model' }], { record: true });
     const agents = {
       front: { prompt: 'You route calls.', model: front },

@@ -1,43 +1,27 @@
 // The OpenAI adapter end to end: the real `openai` client against a local OpenAI-compatible
 // server on 127.0.0.1 that streams SSE chunks (split anywhere) or fails.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { isModelError, type ModelError } from '../../src/models/errors.js';
 import { openaiModel, shownURL } from '../../src/models/openai.js';
 import type { ModelStreamPart } from '../../src/models/types.js';
 import { createSession } from '../../src/session/create-session.js';
+import { openaiStub } from './openai-stub.js';
 
 type Scenario = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => void;
 const queue: Scenario[] = [];
-const bodies: Record<string, unknown>[] = [];
-let server: Server;
-let baseURL: string;
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as Record<string, unknown>;
-      bodies.push(body);
-      const next = queue.shift();
-      if (next === undefined) {
-        res.statusCode = 599;
-        res.end('no scenario');
-        return;
-      }
-      next(req, res, body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+const stub = openaiStub((req, res, body) => {
+  const next = queue.shift();
+  if (next === undefined) {
+    res.statusCode = 599;
+    res.end('no scenario');
+    return;
+  }
+  next(req, res, body);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+const bodies = stub.bodies;
 
 function chunk(
   delta: Record<string, unknown>,
@@ -106,7 +90,7 @@ describe('openaiModel', () => {
         usageChunk,
       ]),
     );
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const parts = await collect(model.stream(request()));
     expect(parts).toEqual([
       { type: 'text-delta', text: 'Hel' },
@@ -130,7 +114,7 @@ describe('openaiModel', () => {
       sse([chunk({ content: 'Hi' }), finishing({ prompt_tokens: -1, completion_tokens: '3' })]),
       sse([chunk({ content: 'Hi' }), chunk({}, 'stop')]),
     );
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const finishes = [];
     for (let i = 0; i < 4; i++) finishes.push((await collect(model.stream(request()))).at(-1));
     expect(finishes).toEqual([
@@ -145,7 +129,7 @@ describe('openaiModel', () => {
     queue.push(sse([chunk({ content: 'One.' }), chunk({}, 'stop'), usageChunk]));
     const s = createSession({
       tools: await loadTools([]),
-      model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
+      model: openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
     });
     const r = await s.run('count');
     expect(r.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
@@ -180,7 +164,7 @@ describe('openaiModel', () => {
         usageChunk,
       ]),
     );
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const parts = await collect(model.stream(request()));
     expect(parts.filter((p) => p.type === 'tool-call')).toEqual([
       {
@@ -196,7 +180,7 @@ describe('openaiModel', () => {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"error":{"message":"the model fell over","type":"server_error"}}');
     });
-    const model = openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
+    const model = openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 });
     const err = (await collect(model.stream(request())).catch((e: unknown) => e)) as ModelError;
     expect(isModelError(err)).toBe(true);
     expect(err.code).toBe('http_status');
@@ -251,7 +235,7 @@ describe('openaiModel', () => {
   it('times out when the server never answers', async () => {
     queue.push(() => undefined);
     const model = openaiModel({
-      baseURL,
+      baseURL: stub.baseURL,
       apiKey: 'test',
       model: 'm',
       maxRetries: 0,
@@ -269,7 +253,7 @@ describe('openaiModel', () => {
       res.write(`data: ${JSON.stringify(chunk({ content: 'partial' }))}\n\n`);
     });
     const model = openaiModel({
-      baseURL,
+      baseURL: stub.baseURL,
       apiKey: 'test',
       model: 'm',
       maxRetries: 0,
@@ -315,7 +299,7 @@ describe('openaiModel', () => {
     );
     const s = createSession({
       tools,
-      model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
+      model: openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
       prompt: 'Be brief.',
     });
     const r = await s.run('note x');
@@ -351,7 +335,7 @@ describe('openaiModel', () => {
     queue.push(sse([chunk({ content: 'back' }), chunk({}, 'stop')]));
     const s = createSession({
       tools,
-      model: openaiModel({ baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
+      model: openaiModel({ baseURL: stub.baseURL, apiKey: 'test', model: 'm', maxRetries: 0 }),
     });
     const stream = s.send('x');
     const types: string[] = [];
@@ -368,7 +352,7 @@ describe('openaiModel', () => {
     });
     const controller = new AbortController();
     const model = openaiModel({
-      baseURL,
+      baseURL: stub.baseURL,
       apiKey: 'test',
       model: 'm',
       maxRetries: 0,
