@@ -70,6 +70,18 @@ export async function cliInProcess(
   return { status, stdout, stderr };
 }
 
+/** `switchboard repl <tools> --model manual …` in this process, fed `input` one line each. */
+export async function pipedRepl(
+  tools: string,
+  args: readonly string[],
+  input: readonly string[],
+): Promise<{ code: number; out: string; err: string }> {
+  const r = await cliInProcess(['repl', tools, '--model', 'manual', ...args], {
+    input: `${input.join('\n')}\n`,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
 /** A long-running command (serve, mcp --http, studio) started in this process. */
 export interface RunningInProcess {
   readonly stdout: () => string;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliInProcess } from './build.js';
+import { pipedRepl } from './build.js';
 import { WireLines } from '../../src/cli/repl/wire-lines.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
 
@@ -59,15 +59,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-async function repl(
-  args: string[],
-  input: string[],
-): Promise<{ code: number; out: string; err: string }> {
-  const r = await cliInProcess(['repl', tools, '--model', 'manual', ...args], {
-    input: `${input.join('\n')}\n`,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const repl = (args: string[], input: string[]) => pipedRepl(tools, args, input);
 
 describe('repl with piped input', () => {
   it('prints the call, then its HTTP exchange, then its result; no prompts', async () => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliInProcess } from './build.js';
+import { cliInProcess, pipedRepl } from './build.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
 
 let server: Server;
@@ -53,15 +53,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-async function repl(
-  args: string[],
-  input: string[],
-): Promise<{ code: number; out: string; err: string }> {
-  const r = await cliInProcess(['repl', tools, '--model', 'manual', ...args], {
-    input: `${input.join('\n')}\n`,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const repl = (args: string[], input: string[]) => pipedRepl(tools, args, input);
 
 describe('repl --system-values', () => {
   it('the tools read the caller and called number; /save writes them so the fixture replays', async () => {
