@@ -19,6 +19,7 @@ import { isPlainObject } from '../own-data.js';
 import { objectSchema } from './json-schema.js';
 import type { ExportResult, JsonSchemaJson } from './types.js';
 import { VAPI_DIALECT } from './vapi.js';
+import { removedArguments, urlOnly, withQuery } from './vapi-export-query.js';
 import { fromFormat, fromMustache, hasVendorVariable } from './variables.js';
 
 /** Exports definitions as Vapi tools. */
@@ -124,7 +125,12 @@ function apiRequest(v: ExportView): Record<string, unknown> {
     }
     parameters.set(s.name, value);
   }
-  const rules = hiddenValues(v, parameters);
+  const getLike = urlOnly(endpoint.method);
+  const { removed, rest: rules } = getLike
+    ? removedArguments(v, hiddenValues(v, parameters))
+    : { removed: new Set<string>(), rest: hiddenValues(v, parameters) };
+  // A GET's argument overridden by Liquid over the arguments is sent as that Liquid.
+  const argQuery = new Map<string, string>();
   // Vapi fills `{{name}}` in the URL from the argument `name` the body declares (its docs' GET
   // example), which is what a placeholder filled by an argument means here.
   for (const p of endpoint.pathParams)
@@ -146,7 +152,8 @@ function apiRequest(v: ExportView): Record<string, unknown> {
         ? fromFormat(rule.format, VAPI_DIALECT, args)
         : undefined;
     if (target !== undefined && liquidValue !== undefined) {
-      properties[rule.key] = { ...target, value: liquidValue };
+      if (getLike) argQuery.set(rule.key, liquidValue);
+      else properties[rule.key] = { ...target, value: liquidValue };
       continue;
     }
     if (rule.conditional || rule.action !== 'default' || target === undefined) {
@@ -164,7 +171,18 @@ function apiRequest(v: ExportView): Record<string, unknown> {
       unexpressedRule(v, rule, 'Vapi', 'the template names arguments, not variables');
     else properties[rule.key] = { ...target, default: value };
   }
-  if (endpoint.argumentLocation === 'form')
+  if (getLike) {
+    const args = Object.keys(v.properties).filter(
+      (p) => !endpoint.pathParams.includes(p) && !removed.has(p),
+    );
+    url = withQuery(
+      v,
+      url,
+      args.map((p) => [p, argQuery.get(p) ?? `{{${p}}}`]),
+      parameters,
+    );
+    parameters.clear();
+  } else if (endpoint.argumentLocation === 'form')
     v.w.warn(
       ['endpoint', 'argument_location'],
       'Vapi sends a JSON body; form encoding is not exported',

@@ -4,6 +4,7 @@
  * model's arguments (`"site:docs {{query}}"`, `?q={{query}}`) becomes a rule over the arguments,
  * and a URL placeholder named after an argument is the argument's (docs/import.md, Vapi).
  */
+import { checkEndpointUrl } from '../definition/endpoint-url.js';
 import { isPlainObject } from '../own-data.js';
 import type { FieldPath, ToolWarnings } from './conversion-context.js';
 import { addConstant, addTemplate, type DraftTool } from './draft-tool.js';
@@ -33,6 +34,31 @@ export function argumentPlaceholders(d: DraftTool, url: MappedUrl): MappedUrl {
     return false;
   });
   return statics.length === url.statics.length ? url : { ...url, statics };
+}
+
+/**
+ * A Vapi GET or DELETE (`method`) sends its URL alone: each of the model's arguments the URL
+ * names nowhere, as a placeholder or a query key, gets an `@remove` rule after every other rule
+ * (those reading it, `?q={{query}}`, run first), so switchboard does not add it to the query
+ * string. Its body `default` fills nothing sent, so the rule takes its place.
+ */
+export function onlyTheUrl(d: DraftTool, w: ToolWarnings, url: MappedUrl, method: string): void {
+  // `url.statics` (before argumentPlaceholders) holds every path variable and query key.
+  const sent = new Set([
+    ...checkEndpointUrl(url.url).pathParams,
+    ...url.statics.map((s) => s.name),
+  ]);
+  const unsent = Object.keys(d.properties).filter((name) => !sent.has(name));
+  for (const name of unsent) {
+    delete d.defaults[name];
+    d.defaults[name] = '@remove';
+  }
+  if (unsent.length === 0) return;
+  const names = unsent.map((n) => `"${n}"`).join(', ');
+  w.warn(
+    ['url'],
+    `Vapi sends a ${method} request as its URL alone: the model's ${unsent.length === 1 ? `argument ${names} is` : `arguments ${names} are`} named nowhere in it and not sent (an "@remove" rule each; the model still sees ${unsent.length === 1 ? 'it' : 'them'})`,
+  );
 }
 
 /**

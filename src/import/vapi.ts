@@ -14,7 +14,7 @@ import {
   type SourceInfo,
 } from './conversion-context.js';
 import { draft, finishDraft, setHttp, type DraftTool } from './draft-tool.js';
-import { argumentPlaceholders, constant, isArgument } from './vapi-liquid.js';
+import { argumentPlaceholders, constant, isArgument, onlyTheUrl } from './vapi-liquid.js';
 import { extraction, messages } from './vapi-messages.js';
 import {
   codeToolForm,
@@ -172,20 +172,25 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   if (t.description !== undefined) d.description = t.description;
   w.tool = d.name;
   const method = t.method ?? 'POST';
-  const inQuery = ['get', 'delete'].includes(method.toLowerCase());
-  if (t.body !== undefined) bodySchema(t.body, w, d);
+  // Vapi sends a GET or DELETE as its URL alone, Liquid filled in (docs/import.md, Vapi): the
+  // model's arguments reach the server only through the URL's variables.
+  const urlOnly = ['get', 'delete'].includes(method.toLowerCase()) ? method.toUpperCase() : '';
+  if (t.body !== undefined) bodySchema(t.body, w, d, urlOnly);
   // Before the URL's hidden values, so an export (which writes them all as `parameters`) reads back
   // in the same order.
-  staticParameters(t, w, d);
-  setHttp(d, argumentPlaceholders(d, mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, inQuery)), {
+  if (urlOnly === '') staticParameters(t, w, d);
+  else unsentParameters(t, w, urlOnly);
+  const mapped = mapUrl(w, ['url'], t.url ?? '', VAPI_DIALECT, urlOnly !== '');
+  setHttp(d, argumentPlaceholders(d, mapped), {
     method,
-    location: inQuery ? 'query' : 'body',
+    location: urlOnly !== '' ? 'query' : 'body',
     methodField: ['method'],
     ...(t.timeoutSeconds !== undefined
       ? { timeoutSecs: timeoutSecs(w, ['timeoutSeconds'], t.timeoutSeconds) }
       : {}),
   });
   if (t.url === undefined) w.warn(['url'], 'no url; imported as an action');
+  else if (urlOnly !== '' && mapped.ok) onlyTheUrl(d, w, mapped, urlOnly);
   // Vapi requires the method; a document without one is read as Vapi's usual POST, and said so.
   if (t.method === undefined && t.url !== undefined) w.warn(['method'], 'no method; POST assumed');
   if (t['backoffPlan'] !== undefined)
@@ -198,8 +203,16 @@ function apiRequest(t: VapiTool, w: ToolWarnings): DraftTool {
   return d;
 }
 
-/** `body`: properties the model fills; a property with `value` is fixed, one with `default` a default. */
-function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool): void {
+/**
+ * `body`: properties the model fills; a property with `value` is fixed, one with `default` a
+ * default. A GET or DELETE (`urlOnly`, its method) has no body for a fixed value to go in.
+ */
+function bodySchema(
+  body: Record<string, unknown>,
+  w: ToolWarnings,
+  d: DraftTool,
+  urlOnly: string,
+): void {
   const { properties: props, required: list } = objectParts(body);
   // The body's own keywords (`additionalProperties: false`) constrain what the model may send.
   Object.assign(d.schemaExtras, cleanSchema(w, ['body'], objectParts(body).extras));
@@ -215,6 +228,10 @@ function bodySchema(body: Record<string, unknown>, w: ToolWarnings, d: DraftTool
     // `{{query}}` naming the model's own argument (Vapi's docs-agent example) forwards that
     // argument, as `{{name}}` in the URL does: no fixed value.
     if (isArgument(d, name, prop['value'])) continue;
+    if (prop['value'] !== undefined && urlOnly !== '') {
+      w.warn([...field, 'value'], unsent(urlOnly, `the fixed body value "${name}"`));
+      continue;
+    }
     if (prop['value'] !== undefined) {
       constant(
         w,
@@ -249,6 +266,15 @@ function staticParameters(t: VapiTool, w: ToolWarnings, d: DraftTool): void {
   for (const [i, p] of (t.parameters ?? []).entries())
     constant(w, d, p.key, p.value, ['parameters', i, 'value'], args);
 }
+
+/** A GET's or DELETE's static parameters: Vapi merges them into a body the request does not have. */
+function unsentParameters(t: VapiTool, w: ToolWarnings, method: string): void {
+  for (const [i, p] of (t.parameters ?? []).entries())
+    w.warn(['parameters', i], unsent(method, `the static parameter "${p.key}"`));
+}
+
+const unsent = (method: string, what: string): string =>
+  `Vapi sends a ${method} request as its URL alone, without a body: ${what} is not sent; not imported`;
 
 function schemaHeaders(headers: Record<string, unknown> | undefined): VendorHeader[] {
   const props =

@@ -101,7 +101,6 @@ describe('imported tools transform as the platform meant', () => {
     const vars = { 'vars.session.source': '+1555' };
     const filled = await transform('vapi', 'api-request.json', 'lookup_customer', {}, vars);
     expect(filled.ok && filled.args).toEqual({
-      source: 'vapi',
       customer_number: '+1555',
       fields: 'name,plan',
     });
