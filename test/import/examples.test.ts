@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { importTools } from '../../src/import/import-tools.js';
-import { PLATFORMS, type Platform } from '../../src/import/types.js';
+import { PLATFORMS, type Platform, type ToolDefinitionJson } from '../../src/import/types.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
 import { resultProblemLines } from '../../src/harness/reporters/format-failure.js';
 import { transformCall } from '../../src/harness/transform-call.js';
@@ -82,7 +82,54 @@ for (const p of PLATFORMS) {
         .join('\n');
       for (const file of examples(p)) expect(played, file).toContain(`imported/${file}`);
     });
+
+    it("calls each example's endpoint and action tools in a conversation, asserting an endpoint's request", () => {
+      const called = calledTools(p, conversations);
+      const missing = examples(p).flatMap((file) => {
+        const defs = (
+          JSON.parse(readFileSync(join('fixtures/import', p, 'imported', file), 'utf8')) as {
+            tools: ToolDefinitionJson[];
+          }
+        ).tools;
+        return defs.flatMap((d) => {
+          // A context tool is a workflow: its steps are played through the tools they allow.
+          if (d.type === 'context') return [];
+          const seen = called.get(`imported/${file}#${d.tool.function.name}`);
+          const ok = seen !== undefined && (d.type !== 'endpoint' || seen);
+          return ok ? [] : [`${file}: ${d.tool.function.name}`];
+        });
+      });
+      expect(missing).toEqual([]);
+    });
   });
+}
+
+/**
+ * `imported/<file>#<tool>` → whether a turn calling that tool asserts requests, for each tool the
+ * conversation fixtures call (a turn's calls are counted for every tools file of its fixture).
+ */
+function calledTools(p: Platform, conversations: readonly string[]): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const c of conversations) {
+    const fixture = parseYaml(readFileSync(join('fixtures/import', p, c), 'utf8')) as {
+      tools: string | string[];
+      turns: {
+        model?: { tool_calls?: { name: string }[] }[];
+        expect?: { requests?: unknown[] };
+      }[];
+    };
+    const files = Array.isArray(fixture.tools) ? fixture.tools : [fixture.tools];
+    for (const turn of fixture.turns) {
+      const asserted = (turn.expect?.requests ?? []).length > 0;
+      for (const step of turn.model ?? [])
+        for (const call of step.tool_calls ?? [])
+          for (const f of files) {
+            const key = `${f}#${call.name}`;
+            out.set(key, (out.get(key) ?? false) || asserted);
+          }
+    }
+  }
+  return out;
 }
 
 describe('imported tools transform as the platform meant', () => {
