@@ -160,6 +160,7 @@ export function mapUrl(
     return `{${name}}`;
   });
   const kept: string[] = [];
+  const queryNames = new Set<string>();
   for (const pair of query === '' ? [] : query.split('&')) {
     if (!hasVendorVariable(pair)) {
       kept.push(pair);
@@ -169,6 +170,17 @@ export function mapUrl(
     const key = decodeURIComponent(eq >= 0 ? pair.slice(0, eq) : pair);
     const value = decodeURIComponent(eq >= 0 ? pair.slice(eq + 1) : '');
     if (argsInQuery && /^[A-Za-z0-9_.-]+$/.test(key) && !hasVendorVariable(key)) {
+      // One hidden value per name: a second one would not load, and a path placeholder's name
+      // is never sent in the query string.
+      if (named.has(key)) {
+        w.warn(
+          field,
+          `query parameter "${key}" takes a variable under a name ${queryNames.has(key) ? 'an earlier query parameter' : 'a path variable'} has: switchboard sends one value per name; dropped`,
+        );
+        continue;
+      }
+      named.add(key);
+      queryNames.add(key);
       statics.push({ name: key, type: 'string', default: toMustache(value, dialect, problem) });
     } else {
       w.warn(

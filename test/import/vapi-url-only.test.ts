@@ -118,6 +118,21 @@ describe('Vapi GET and DELETE send the URL as written', () => {
     );
   });
 
+  it('a query name given twice, or named like a path variable, is named and the import loads', async () => {
+    for (const [url, key, whose] of [
+      ['https://api.x.test/w?k={{a}}&k={{b}}', 'k', 'an earlier query parameter'],
+      ['https://api.x.test/w/{{id}}?id={{id}}', 'id', 'a path variable'],
+    ] as const) {
+      const imported = importTools(weather({ url }), { from: 'vapi' });
+      expect(imported.warnings.map((w) => w.message)).toContainEqual(
+        `query parameter "${key}" takes a variable under a name ${whose} has: switchboard sends one value per name; dropped`,
+      );
+      // Two hidden values of one name were a load error ("declared twice").
+      const set = await loadTools({ tools: imported.tools });
+      expect(set.tools.size).toBe(1);
+    }
+  });
+
   it('a POST still sends the arguments and fixed values as the body', async () => {
     const tool = weather({
       method: 'POST',
