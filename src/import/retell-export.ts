@@ -120,7 +120,19 @@ function custom(v: ExportView): Record<string, unknown> {
   const def = v.def;
   const endpoint = def.endpoint!;
   let url = endpoint.url;
-  const query: Record<string, string> = {};
+  // Keyed by names from the definition (a Map, so `__proto__` stays a name). The URL's own pairs
+  // come first: switchboard sends them before the static values.
+  const query = new Map<string, string>();
+  const queryAt = url.indexOf('?');
+  if (queryAt >= 0) {
+    for (const pair of url.slice(queryAt + 1).split('&')) {
+      const eq = pair.indexOf('=');
+      const k = eq >= 0 ? pair.slice(0, eq) : pair;
+      if (k !== '')
+        query.set(decodeURIComponent(k), decodeURIComponent(eq >= 0 ? pair.slice(eq + 1) : ''));
+    }
+    url = url.slice(0, queryAt);
+  }
   const inQuery = endpoint.argumentLocation === 'query';
   for (const s of def.staticParameters) {
     const text =
@@ -132,19 +144,16 @@ function custom(v: ExportView): Record<string, unknown> {
       );
     } else if (endpoint.pathParams.includes(s.name)) {
       url = url.replace(`{${s.name}}`, text);
+    } else if (inQuery && !query.has(s.name)) {
+      query.set(s.name, text);
     } else if (inQuery) {
-      query[s.name] = text;
+      v.w.warn(
+        ['static_parameters', s.name],
+        `the URL's query has "${s.name}" already and Retell's query_params hold one value per name; not exported`,
+      );
     } else {
       v.w.warn(['static_parameters', s.name], 'Retell has no fixed body values; not exported');
     }
-  }
-  const queryAt = url.indexOf('?');
-  if (queryAt >= 0) {
-    for (const pair of url.slice(queryAt + 1).split('&')) {
-      const [k = '', val = ''] = pair.split('=');
-      query[decodeURIComponent(k)] = decodeURIComponent(val);
-    }
-    url = url.slice(0, queryAt);
   }
   if (endpoint.argumentLocation === 'form')
     v.w.warn(
@@ -163,7 +172,7 @@ function custom(v: ExportView): Record<string, unknown> {
     method: endpoint.method.toUpperCase(),
     args_at_root: true,
     parameters: objectSchema(v.properties, v.required, undefined, v.extras),
-    ...(Object.keys(query).length > 0 ? { query_params: query } : {}),
+    ...(query.size > 0 ? { query_params: Object.fromEntries(query) } : {}),
     timeout_ms: Math.round(endpoint.timeoutSecs * 1000),
     ...(def.options.save.length > 0
       ? { response_variables: Object.fromEntries(def.options.save.map((s) => [s.to, s.from])) }

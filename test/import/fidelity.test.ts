@@ -132,6 +132,31 @@ describe('ElevenLabs', () => {
 });
 
 describe('Retell', () => {
+  it("exports query_params in the order Retell wrote them: the URL's literal pairs first", async () => {
+    const set = await loadTools({ tools: vendor('retell', 'custom-get-availability.json').tools });
+    const out = exportTools(set, { to: 'retell' });
+    const query = (out.tools[0] as { query_params: Record<string, string> }).query_params;
+    expect(Object.keys(query)).toEqual(['clinic', 'patient']);
+  });
+
+  it('exports a query key named __proto__ as a key, a value holding "=" whole, a repeated name once', async () => {
+    const set = await loadTools({
+      tools: [
+        {
+          tool: { type: 'function', function: { name: 'q', parameters: { type: 'object' } } },
+          endpoint: { url: 'https://x.test/a?__proto__=1&sig=a=b&units=si', method: 'get' },
+          static_parameters: [{ name: 'units', default: 'metric' }],
+        },
+      ],
+    });
+    const out = exportTools(set, { to: 'retell' });
+    const query = (out.tools[0] as { query_params: Record<string, string> }).query_params;
+    expect(Object.hasOwn(query, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(query)).toBe(Object.prototype);
+    expect({ ...query }).toEqual({ ['__proto__']: '1', sig: 'a=b', units: 'si' });
+    expect(out.warnings.map((w) => w.field)).toEqual(['static_parameters.units']);
+  });
+
   it('a multi-state LLM becomes a step workflow: one step per state, starting state first', async () => {
     const { tools, warnings } = vendor('retell', 'multi-state-llm.json');
     expect(tools.map((t) => t.tool.function.name)).toEqual([
