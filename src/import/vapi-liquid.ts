@@ -48,8 +48,18 @@ export function onlyTheUrl(d: DraftTool, w: ToolWarnings, url: MappedUrl, method
     ...checkEndpointUrl(url.url).pathParams,
     ...url.statics.map((s) => s.name),
   ]);
-  const unsent = Object.keys(d.properties).filter((name) => !sent.has(name));
-  for (const name of unsent) {
+  const unsent: string[] = [];
+  for (const name of Object.keys(d.properties)) {
+    if (sent.has(name)) continue;
+    // A rule's key is a dotted path and never a prototype name: such an argument stays sent.
+    if (!PLAIN_KEY.test(name) || FORBIDDEN.has(name)) {
+      w.warn(
+        ['url'],
+        `Vapi sends a ${method} request as its URL alone, but the model's argument "${name}" cannot be named by a rule: it is sent in the query string`,
+      );
+      continue;
+    }
+    unsent.push(name);
     delete d.defaults[name];
     d.defaults[name] = '@remove';
   }
@@ -118,6 +128,8 @@ export function constant(
 }
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+// Segments the transform refuses in a rule's key (docs/transform.md, forbidden_segment).
+const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
 
 /**
  * Vapi renders Liquid in strings nested in object and list values too. A string inside objects

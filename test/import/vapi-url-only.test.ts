@@ -133,6 +133,22 @@ describe('Vapi GET and DELETE send the URL as written', () => {
     }
   });
 
+  it('an argument no rule can name (a dot, a prototype name) is named and still sent; the import loads', async () => {
+    const tool = weather({
+      url: 'https://api.x.test/w/{{city}}',
+      body: {
+        type: 'object',
+        properties: { city: { type: 'string' }, 'a.b': { type: 'string' }, constructor: {} },
+      },
+    });
+    const imported = importTools(tool, { from: 'vapi' });
+    expect(imported.tools[0]!.defaults).toBeUndefined();
+    expect(imported.warnings.map((w) => w.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/"a\.b" cannot be named by a rule/)]),
+    );
+    expect((await loadTools({ tools: imported.tools })).tools.size).toBe(1);
+  });
+
   it('a POST still sends the arguments and fixed values as the body', async () => {
     const tool = weather({
       method: 'POST',
