@@ -238,6 +238,8 @@ function apiSchema(v: ExportView): Record<string, unknown> {
   const required = v.required.filter((r) => !endpoint.pathParams.includes(r));
   const params = literalProps(v, props, required, []);
   const inQuery = endpoint.argumentLocation === 'query' || endpoint.argumentLocation === 'path';
+  // Read for both: in the query string it has no place, and the warning says so.
+  const described = rootDescription(v);
   return {
     url: endpoint.url,
     method: endpoint.method.toUpperCase(),
@@ -250,7 +252,7 @@ function apiSchema(v: ExportView): Record<string, unknown> {
           },
         }
       : {
-          request_body_schema: { ...params, ...rootDescription(v) },
+          request_body_schema: { ...params, ...described },
         }),
     ...(endpoint.argumentLocation === 'form'
       ? { content_type: 'application/x-www-form-urlencoded' }

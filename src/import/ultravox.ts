@@ -177,7 +177,10 @@ function toDraft(t: UltravoxTool, w: ToolWarnings, name: string | undefined): Dr
     (p) => p.location === 'PARAMETER_LOCATION_BODY',
   );
   const method = t.http?.httpMethod ?? 'GET';
-  const argsIn: 'body' | 'query' = body || t.http === undefined ? 'body' : 'query';
+  // A GET or DELETE has no body: switchboard sends its arguments in the query string whatever
+  // the definition says, so the import says so (each BODY parameter is warned as misplaced).
+  const noBody = ['get', 'delete'].includes(method.toLowerCase());
+  const argsIn: 'body' | 'query' = t.http === undefined || (body && !noBody) ? 'body' : 'query';
   const headers: VendorHeader[] = [];
   const queryConstants: string[] = [];
   for (const [i, p] of (t.dynamicParameters ?? []).entries()) {

@@ -98,6 +98,27 @@ describe('Vapi', () => {
 });
 
 describe('ElevenLabs', () => {
+  it("a GET's body description has no place in the query string: named at export", async () => {
+    const tool = {
+      type: 'webhook',
+      name: 'find',
+      description: 'Find a ticket.',
+      api_schema: {
+        url: 'https://support.test/find',
+        method: 'GET',
+        request_body_schema: {
+          type: 'object',
+          description: 'What to look for',
+          properties: { q: { type: 'string', description: 'Words' } },
+        },
+      },
+    };
+    const set = await loadTools({ tools: importTools(tool, { from: 'elevenlabs' }).tools });
+    expect(set.tools.get('find')!.tool.function.parameters['description']).toBe('What to look for');
+    const out = exportTools(set, { to: 'elevenlabs' });
+    expect(out.warnings.map((w) => w.field)).toEqual(['tool.function.parameters.description']);
+  });
+
   it('placeholders in the query string become query arguments; literal values stay', async () => {
     const { tools, warnings } = vendor('elevenlabs', 'weather-open-meteo.json');
     expect(warnings).toEqual([]);
@@ -214,6 +235,22 @@ describe('Ultravox', () => {
       http: { baseUrlPattern: 'https://catfact.ninja/fact', httpMethod: 'GET' },
     },
   };
+
+  it('a GET with a BODY parameter imports its arguments in the query string, as switchboard sends them', async () => {
+    const tool = structuredClone(get);
+    Object.assign(tool.temporaryTool, {
+      dynamicParameters: [
+        { name: 'breed', location: 'PARAMETER_LOCATION_BODY', schema: { type: 'string' } },
+      ],
+    });
+    const first = importTools([tool], { from: 'ultravox' });
+    expect(first.tools[0]!.endpoint?.argument_location).toBe('query');
+    expect(first.warnings.map((w) => w.field)).toEqual(['dynamicParameters[0].location']);
+    const set = await loadTools({ tools: first.tools });
+    expect(set.warnings).toEqual([]);
+    const again = importTools(exportTools(set, { to: 'ultravox' }).tools, { from: 'ultravox' });
+    expect(again.tools).toEqual(first.tools);
+  });
 
   it('a GET without precomputable exports without it', async () => {
     const set = await loadTools({ tools: importTools([get], { from: 'ultravox' }).tools });

@@ -40,7 +40,12 @@ export function vendorFiles(p: Platform): string[] {
 
 /** Runs the round trip of one vendor file and compares the two imports. */
 export async function probe(p: Platform, file: string): Promise<ProbeResult> {
-  const first = importTools(JSON.parse(readFileSync(file, 'utf8')), { from: p, file });
+  return probeDocument(p, JSON.parse(readFileSync(file, 'utf8')), file);
+}
+
+/** {@link probe} of a parsed vendor document (`file` names it in the result). */
+export async function probeDocument(p: Platform, doc: unknown, file: string): Promise<ProbeResult> {
+  const first = importTools(doc, { from: p, file });
   const exported = exportTools(await loadTools({ tools: first.tools }), { to: p });
   const again = importTools(JSON.parse(JSON.stringify(exported.tools)), { from: p });
   await loadTools({ tools: again.tools });
