@@ -128,8 +128,14 @@ function custom(v: ExportView): Record<string, unknown> {
     for (const pair of url.slice(queryAt + 1).split('&')) {
       const eq = pair.indexOf('=');
       const k = eq >= 0 ? pair.slice(0, eq) : pair;
-      if (k !== '')
-        query.set(decodeURIComponent(k), decodeURIComponent(eq >= 0 ? pair.slice(eq + 1) : ''));
+      const key = decodeURIComponent(k);
+      if (k === '') continue;
+      if (query.has(key))
+        v.w.warn(
+          ['endpoint', 'url'],
+          `the URL's query has "${key}" more than once and Retell's query_params hold one value per name: only the first is exported`,
+        );
+      else query.set(key, decodeURIComponent(eq >= 0 ? pair.slice(eq + 1) : ''));
     }
     url = url.slice(0, queryAt);
   }

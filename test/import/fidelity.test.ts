@@ -178,6 +178,22 @@ describe('Retell', () => {
     expect(out.warnings.map((w) => w.field)).toEqual(['static_parameters.units']);
   });
 
+  it("names a URL query key written twice, which Retell's query_params cannot hold", async () => {
+    const set = await loadTools({
+      tools: [
+        {
+          tool: { type: 'function', function: { name: 'q', parameters: { type: 'object' } } },
+          endpoint: { url: 'https://x.test/a?k=2&k=3', method: 'get' },
+        },
+      ],
+    });
+    const out = exportTools(set, { to: 'retell' });
+    expect(out.tools[0]).toMatchObject({ url: 'https://x.test/a', query_params: { k: '2' } });
+    expect(out.warnings.map((w) => w.message)).toEqual([
+      `the URL's query has "k" more than once and Retell's query_params hold one value per name: only the first is exported`,
+    ]);
+  });
+
   it('a multi-state LLM becomes a step workflow: one step per state, starting state first', async () => {
     const { tools, warnings } = vendor('retell', 'multi-state-llm.json');
     expect(tools.map((t) => t.tool.function.name)).toEqual([

@@ -2,7 +2,7 @@
  * Every vendor example survives import → export → import: each difference between the two
  * switchboard definitions is named by an export warning (docs/import.md "Round trips"), for the
  * examples as published and with each HTTP tool's method switched to GET, POST, PUT and DELETE
- * (where a platform places arguments by method). With PROBE_REPORT=1 the counts and every
+ * (where a platform places arguments by method) and a query added to its URL. With PROBE_REPORT=1 the counts and every
  * difference are printed.
  */
 import { readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ describe('round-trip probe over fixtures/import', () => {
     expect(results.length).toBeGreaterThan(40);
   });
 
-  it('leaves no difference unwarned with each HTTP tool sent by another method', async () => {
+  it('leaves no difference unwarned with each HTTP tool sent by another method, with a query', async () => {
     const results: ProbeResult[] = [];
     for (const p of PLATFORMS)
       for (const file of vendorFiles(p))
@@ -34,8 +34,16 @@ describe('round-trip probe over fixtures/import', () => {
   });
 });
 
-/** `doc` with the method of each of the platform's HTTP tools set, or undefined when it has none. */
+/**
+ * `doc` with the method of each of the platform's HTTP tools set and a query added to its URL (a
+ * literal pair, a name given twice and, where the platform fills them, a variable), or undefined
+ * when it has no HTTP tool.
+ */
 function withMethod(p: Platform, doc: unknown, method: string): unknown {
+  const liquid = p === 'vapi' || p === 'retell';
+  const query = `lit=a%20b&k=2&k=3${liquid ? '&v={{some_var}}' : ''}`;
+  const withQuery = (url: unknown) =>
+    typeof url === 'string' ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url;
   let touched = false;
   const visit = (x: unknown): void => {
     if (Array.isArray(x)) x.forEach(visit);
@@ -45,8 +53,14 @@ function withMethod(p: Platform, doc: unknown, method: string): unknown {
         (p === 'vapi' && o['type'] === 'apiRequest') ||
         (p === 'retell' && o['type'] === 'custom' && typeof o['url'] === 'string') ||
         (p === 'elevenlabs' && typeof o['url'] === 'string' && typeof o['method'] === 'string');
-      if (http) o['method'] = method;
-      if (p === 'ultravox' && typeof o['baseUrlPattern'] === 'string') o['httpMethod'] = method;
+      if (http) {
+        o['method'] = method;
+        o['url'] = withQuery(o['url']);
+      }
+      if (p === 'ultravox' && typeof o['baseUrlPattern'] === 'string') {
+        o['httpMethod'] = method;
+        o['baseUrlPattern'] = withQuery(o['baseUrlPattern']);
+      }
       touched ||= http || (p === 'ultravox' && typeof o['baseUrlPattern'] === 'string');
       Object.values(o).forEach(visit);
     }
