@@ -2,7 +2,8 @@
 // lives, where refused records go, and what a save writes when older messages changed.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { InvalidSnapshotError } from '../../src/session/coordination.js';
+import { createClient } from 'redis';
+import { InvalidSnapshotError, SessionBusyError } from '../../src/session/coordination.js';
 import { RedisSessionStore, type RedisSessionStoreOptions } from '../../src/redis/redis-store.js';
 import type { SessionState } from '../../src/session/types.js';
 import { redisTestClient } from './redis-test-client.js';
@@ -145,5 +146,38 @@ describe('a Redis lease, seen from Redis', () => {
     await expect(signing.get('h')).rejects.toThrow(
       /session h refused: its signature does not match/,
     );
+  });
+
+  it('delete() removes the state, the history, the journal and the refused records', async () => {
+    const s = await store({ secret: 'k1' });
+    await s.set(state('x', [message('a')]));
+    await crashedTurn(s, 'x');
+    await raw.rPush(`${s.prefix}j:x`, JSON.stringify({ t: 'turn', r: 1, turn: 9, userText: '' }));
+    await expect(s.coordination.acquire('x')).rejects.toBeInstanceOf(InvalidSnapshotError);
+    const keys = ['s', 'm', 'j', 'jr'].map((k) => `${s.prefix}${k}:x`);
+    expect(await raw.exists(keys)).toBe(4);
+    await s.delete('x');
+    expect(await raw.exists(keys)).toBe(0);
+  });
+
+  it('with leaseWaitMs 0, a taken lease fails at the first try, without polling', async () => {
+    const client = createClient({ url });
+    client.on('error', () => undefined);
+    await client.connect();
+    let scripts = 0;
+    const counting = {
+      eval(script: string, o: { keys: string[]; arguments: string[] }): Promise<unknown> {
+        scripts++;
+        return client.eval(script, o);
+      },
+    };
+    const prefix = `keys:${randomUUID()}:`;
+    const s = new RedisSessionStore({ client: counting, keyPrefix: prefix, leaseWaitMs: 0 });
+    stores.push(Object.assign(s, { close: () => client.close() }));
+    const held = await s.coordination.acquire('busy');
+    scripts = 0;
+    await expect(s.coordination.acquire('busy')).rejects.toBeInstanceOf(SessionBusyError);
+    expect(scripts).toBe(1);
+    await held.release();
   });
 });
