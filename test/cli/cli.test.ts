@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +115,14 @@ describe('switchboard (in-process)', () => {
       expect(
         (await cliInProcess(['test', 'fixtures/conversations', '--reporter', 'xml'])).status,
       ).toBe(2);
+    });
+    it('exits 2 when the paths hold no fixture (a folder of tools files)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'no-fixtures-'));
+      writeFileSync(join(dir, 'tools.json'), readFileSync('fixtures/tools/clinic.json'));
+      const r = await cliInProcess(['test', dir]);
+      rmSync(dir, { recursive: true, force: true });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`switchboard test: no fixtures found in ${dir}\n`);
     });
     it('JUnit output is well-formed XML with one testcase per fixture', async () => {
       const r = await cliInProcess([

@@ -52,6 +52,18 @@ describe('createCommandDouble', () => {
     expect(Object.keys(double.commands)).toEqual(['synapse']);
   });
 
+  it('a declared argv matches only the same argv: not one with more or fewer arguments', async () => {
+    const double = createCommandDouble({
+      commands: new Map([
+        ['synapse', [exchange({ argv: ['a', 'b'], response: { stdout: 'ok' } })]],
+      ]),
+    });
+    expect(await double.runner.run(inv(['a', 'b', 'c']))).toMatchObject({ kind: 'spawn_failed' });
+    expect(await double.runner.run(inv(['a']))).toMatchObject({ kind: 'spawn_failed' });
+    expect(double.unusedCommands()).toEqual([{ command: 'synapse', index: 0, remaining: 1 }]);
+    expect(await double.runner.run(inv(['a', 'b']))).toMatchObject({ stdout: 'ok' });
+  });
+
   it('times out past the deadline, stops on cancel, and applies the stdout cap', async () => {
     const double = createCommandDouble({
       commands: new Map([

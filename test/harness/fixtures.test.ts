@@ -1,8 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFixture } from '../../src/harness/run-fixture.js';
-import { runFixtures } from '../../src/harness/run-fixtures.js';
+import { discoverFixtures, runFixtures } from '../../src/harness/run-fixtures.js';
 import { DefinitionError } from '../../src/errors.js';
 import { loadFixture } from '../../src/harness/load-fixture.js';
 import { resultProblemLines } from '../../src/harness/reporters/format-failure.js';
@@ -181,6 +182,17 @@ describe('malformed fixtures', () => {
     expect(result.issues[0]?.file).toBe('<inline>');
   });
 
+  it('names a missing file of a list of tools files by its index', async () => {
+    const result = await runFixture({
+      name: 'm',
+      tools: ['fixtures/tools/clinic.json', 'nope/none.json'],
+      turns: [{ user: 'x', model: [{ text: 'y' }] }],
+    });
+    expect(result.status).toBe('error');
+    expect(result.issues.map((i) => [i.path, i.file])).toEqual([['tools[1]', '<inline>']]);
+    expect(result.issues[0]?.message).toMatch(/cannot read tools file "nope\/none.json"/);
+  });
+
   it('keeps __proto__ in expectations as data (no pollution)', async () => {
     const fixture = JSON.parse(
       '{"name":"p","tools":"fixtures/tools/telephony.json","turns":[{"user":"x","model":[{"tool_calls":[{"name":"log_call_reason","args":{"reason":"r","__proto__":{"polluted":1}}}]},{"text":"ok"}],"expect":{"tool_calls":[{"name":"log_call_reason","match":"partial","args":{"__proto__":{"polluted":1}}}]}}]}',
@@ -191,7 +203,55 @@ describe('malformed fixtures', () => {
   });
 });
 
+describe('a model call that fails', () => {
+  const fixture = (expect?: Record<string, unknown>) => ({
+    name: 'outage',
+    tools: 'fixtures/tools/clinic.json',
+    turns: [{ user: 'hi', model: [{ error: 'provider down' }], ...(expect ? { expect } : {}) }],
+  });
+  it('fails the fixture unless the turn expects it', async () => {
+    const result = await runFixture(fixture());
+    expect(result.status).toBe('failed');
+    expect(result.failures).toEqual([
+      { kind: 'model_error', turn: 0, message: 'the model call failed: provider down' },
+    ]);
+  });
+  it('passes when expect.model_error matches it', async () => {
+    const result = await runFixture(fixture({ model_error: { regex: 'down' } }));
+    expect(result.failures).toEqual([]);
+    expect(result.status).toBe('passed');
+  });
+});
+
 describe('runFixtures from code', () => {
+  it('in a folder: runs fixtures, skips tools files and names starting with . or _, reports an unparsable file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fixture-folder-'));
+    try {
+      const demo = [
+        'name: hello',
+        `tools: ${JSON.stringify(resolve('fixtures/tools/clinic.json'))}`,
+        'turns:',
+        '  - user: hi',
+        '    model: [{ text: Hello }]',
+        '    expect: { reply: Hello }',
+      ].join('\n');
+      writeFileSync(join(dir, 'demo.yaml'), demo);
+      writeFileSync(join(dir, '_draft.yaml'), demo);
+      writeFileSync(join(dir, '.hidden.yaml'), demo);
+      writeFileSync(join(dir, 'tools.json'), readFileSync('fixtures/tools/clinic.json'));
+      writeFileSync(join(dir, 'broken.yaml'), 'turns: [unclosed');
+      const { files } = await discoverFixtures({ paths: [dir] });
+      expect(files).toEqual([join(dir, 'broken.yaml'), join(dir, 'demo.yaml')]);
+      const summary = await runFixtures({ paths: [dir] });
+      expect(summary.results.map((r) => [r.file, r.status])).toEqual([
+        [join(dir, 'broken.yaml'), 'error'],
+        [join(dir, 'demo.yaml'), 'passed'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs { paths }, and says how to call it when given a bare list', async () => {
     const summary = await runFixtures({ paths: ['fixtures/conversations/demo.yaml'] });
     expect(summary.passed).toBe(1);

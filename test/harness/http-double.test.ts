@@ -39,6 +39,36 @@ describe('createHttpDouble', () => {
     await double.close();
   });
 
+  it('keeps a content type the exchange declares (any case) over the one its json or text implies', async () => {
+    const double = createHttpDouble({
+      exchanges: [
+        ex({
+          request: { method: 'GET', url: 'https://api.clinic.test/v1/problem' },
+          response: {
+            status: 404,
+            json: { title: 'no such slot' },
+            headers: { 'Content-Type': 'application/problem+json' },
+          },
+        }),
+        ex({
+          request: { method: 'GET', url: 'https://api.clinic.test/v1/plain' },
+          response: { text: 'ok' },
+        }),
+      ],
+    });
+    const problem = await request('https://api.clinic.test/v1/problem', {
+      dispatcher: double.dispatcher,
+    });
+    expect(problem.headers['content-type']).toBe('application/problem+json');
+    expect(await problem.body.json()).toEqual({ title: 'no such slot' });
+    const plain = await request('https://api.clinic.test/v1/plain', {
+      dispatcher: double.dispatcher,
+    });
+    expect(plain.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(await plain.body.text()).toBe('ok');
+    await double.close();
+  });
+
   it('refuses and records an undeclared request, and reports unused exchanges', async () => {
     const double = createHttpDouble({
       exchanges: [ex({ request: { method: 'GET', url: 'https://a.test/x' }, times: 2 })],

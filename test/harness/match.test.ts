@@ -35,6 +35,15 @@ describe('matchValue', () => {
     expect(matchValue({ any: true }, null)).toEqual([]);
     expect(matchValue({ x: { any: true } }, {})[0]?.reason).toBe('missing');
   });
+  it('a matcher is an object with that one key: with another key it is an expected object', () => {
+    expect(matchValue({ any: true, id: 7 }, { any: true, id: 8 })[0]).toMatchObject({
+      path: 'id',
+      reason: 'different value',
+    });
+    expect(matchValue({ any: true, id: 7 }, 'anything')[0]?.reason).toBe(
+      'expected an object, got string',
+    );
+  });
   it('treats special-looking keys as data', () => {
     const expected = JSON.parse('{"__proto__":{"x":1},"constructor":2}') as unknown;
     expect(matchValue(expected, JSON.parse('{"__proto__":{"x":1},"constructor":2}'))).toEqual([]);
@@ -169,6 +178,16 @@ describe('checkTurn', () => {
         expect: { events: [{ type: 'turn-end' }, { type: 'language' }] },
       })[0]?.path,
     ).toBe('e.events[1]');
+    // One event stands for one expectation: two expected "interrupted" need two events.
+    expect(
+      checkTurn({
+        path: 'e',
+        observed,
+        expect: { events: [{ type: 'interrupted' }, { type: 'interrupted' }] },
+      }),
+    ).toMatchObject([
+      { path: 'e.events[1]', reason: 'no such event after the previous expected one' },
+    ]);
   });
   it('every expectation reports its own mismatch, at its own path', () => {
     const observed = turn({

@@ -62,6 +62,18 @@ describe('RedisSessionStore options', () => {
     );
   });
 
+  it('connect() takes a rediss:// (TLS) URL: it tries to connect, and says why it could not', async () => {
+    // Port 1 on loopback refuses at once: the URL passed the check and a connection was tried.
+    const error = await RedisSessionStore.connect({
+      url: 'rediss://127.0.0.1:1',
+      connectTimeoutMs: 5000,
+    }).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(
+      /^RedisSessionStore\.connect: could not connect to rediss:\/\/127\.0\.0\.1:1: /,
+    );
+  });
+
   it('connect() without url checks REDIS_URL the same way, named as the variable (an empty one too)', async () => {
     vi.stubEnv('REDIS_URL', '');
     try {

@@ -4,6 +4,7 @@
  * spellings of `valueFrom` work, and a branch's `value` is handed out as a copy.
  */
 import { describe, expect, it } from 'vitest';
+import '../../src/expressions/cel-register.js';
 import {
   compileExpression,
   type CompiledExpression,
@@ -54,6 +55,26 @@ describe('case branches are checked at load', () => {
     expect(refusal({ case: [{ value: 1 }, { valueFrom: 42 }] })).toBe(
       'case[1]: valueFrom: expected an expression',
     );
+  });
+});
+
+describe('the language of each branch', () => {
+  // `size(l)` is CEL's length and `length(l)` JMESPath's; in the other language each is an
+  // unknown function (nothing, at run time): a branch read in the wrong language gives nothing.
+  it.each([
+    ['a plain string', 'length(l)'],
+    ['type "jp"', { type: 'jp', expression: 'length(l)' }],
+    ['type "jmespath"', { type: 'jmespath', expression: 'length(l)' }],
+    ['type "cel"', { type: 'cel', expression: 'size(l)' }],
+  ])('%s', (_label, expression) => {
+    const e = compiled({ case: [{ if: expression, valueFrom: expression }] });
+    expect(e.evaluate({ l: [1, 2] })).toBe(2);
+  });
+  it("the other language's function is a run-time error there: the branch gives nothing", () => {
+    const cel = compiled({ case: [{ valueFrom: { type: 'cel', expression: 'length(l)' } }] });
+    const jp = compiled({ case: [{ valueFrom: { type: 'jmespath', expression: 'size(l)' } }] });
+    expect(cel.evaluate({ l: [1, 2] })).toBeUndefined();
+    expect(jp.evaluate({ l: [1, 2] })).toBeUndefined();
   });
 });
 
