@@ -1,0 +1,81 @@
+/**
+ * Warnings an import must give and fields an export must keep (docs/import.md): each case is one
+ * a seeded fault dropped without any other test noticing (docs/reliability.md).
+ */
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { exportTools } from '../../src/import/export-tools.js';
+import { importTools } from '../../src/import/import-tools.js';
+import type { Platform } from '../../src/import/types.js';
+
+function warnings(from: Platform, value: unknown): { field: string; message: string }[] {
+  return importTools(value, { from }).warnings.map((w) => ({ field: w.field, message: w.message }));
+}
+
+function apiRequest(fields: Record<string, unknown>): Record<string, unknown>[] {
+  return [{ type: 'apiRequest', name: 'a', method: 'POST', url: 'https://api.x.test/a', ...fields }];
+}
+
+describe('import warnings', () => {
+  it('a URL on a subdomain of localhost is flagged as a loopback name', () => {
+    const found = warnings('vapi', apiRequest({ url: 'http://admin.localhost:8080/a' }));
+    expect(found).toContainEqual({
+      field: 'url',
+      message: expect.stringContaining('calls admin.localhost:8080, a loopback name'),
+    });
+  });
+
+  it('a URL fragment is dropped with a warning', () => {
+    const result = importTools(apiRequest({ url: 'https://api.x.test/a#section' }), {
+      from: 'vapi',
+    });
+    expect(result.tools[0]!.endpoint!.url).toBe('https://api.x.test/a');
+    expect(result.warnings.map((w) => w.message)).toContain(
+      'the URL fragment is never sent; dropped',
+    );
+  });
+
+  it('a variable in the host makes an action, and the warning says why', () => {
+    const result = importTools(apiRequest({ url: 'https://{{tenant}}.api.x.test/a' }), {
+      from: 'vapi',
+    });
+    expect(result.tools[0]!.type).toBe('action');
+    expect(result.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(/^a variable in the URL scheme or host: not an endpoint URL/),
+    );
+  });
+
+  it('a header whose value is "Bearer …" never has its value repeated, whatever its name', () => {
+    const secret = 'sk_live_upstream_1';
+    const headers = {
+      type: 'object',
+      properties: { 'X-Upstream': { type: 'string', value: `Bearer ${secret}` } },
+    };
+    const found = warnings('vapi', apiRequest({ headers }));
+    expect(found.find((w) => w.field === 'headers.properties["X-Upstream"]')?.message).toContain(
+      'carries a credential',
+    );
+    expect(JSON.stringify(found)).not.toContain(secret);
+  });
+
+  it('a signature header is a credential: its value is not repeated', () => {
+    const headers = {
+      type: 'object',
+      properties: { 'X-Signature': { type: 'string', value: 'hmac-3f9a7c' } },
+    };
+    const found = warnings('vapi', apiRequest({ headers }));
+    expect(JSON.stringify(found)).not.toContain('hmac-3f9a7c');
+  });
+
+  it('a Content-Type header in any case needs no service: switchboard sets it', () => {
+    const headers = {
+      type: 'object',
+      properties: { 'Content-Type': { type: 'string', value: 'application/json' } },
+    };
+    const result = importTools(apiRequest({ headers }), { from: 'vapi' });
+    expect(result.tools[0]).not.toHaveProperty('service');
+    expect(result.warnings.map((w) => w.message)).toContain(
+      'switchboard sets content-type from argument_location; header not imported',
+    );
+  });
+});
