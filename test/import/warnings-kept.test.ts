@@ -78,4 +78,13 @@ describe('import warnings', () => {
       'switchboard sets content-type from argument_location; header not imported',
     );
   });
+
+  it("a timeout above switchboard's 120 s is clamped with a warning, and loads", async () => {
+    const result = importTools(apiRequest({ timeoutSeconds: 200 }), { from: 'vapi' });
+    expect(result.tools[0]!.endpoint!.timeout).toBe(120);
+    expect(result.warnings.map((w) => w.message)).toContain(
+      "200 s is above switchboard's maximum timeout; 120 s is used",
+    );
+    await expect(loadTools({ tools: result.tools })).resolves.toBeDefined();
+  });
 });
