@@ -55,6 +55,26 @@ describe('braces beside a vendor variable render as written', () => {
   });
 });
 
+describe('Vapi Liquid that names a session variable, not an argument', () => {
+  it('a body value "{{customer_id}}" with no argument of that name is sent from the variable', async () => {
+    const value = [
+      {
+        type: 'apiRequest',
+        name: 'a',
+        method: 'POST',
+        url: 'https://api.x.test/a',
+        body: {
+          type: 'object',
+          properties: { customer_id: { type: 'string', value: '{{customer_id}}' } },
+        },
+      },
+    ];
+    expect(await finalArgs('vapi', value, 'a', { customer_id: 'C7' })).toEqual({
+      customer_id: 'C7',
+    });
+  });
+});
+
 describe('literal text a platform would read as its own variable is not exported as one', () => {
   it('an ElevenLabs constant "{{api_key}}" is not written as Vapi Liquid or a Retell variable', async () => {
     const el = [

@@ -87,4 +87,22 @@ describe('import warnings', () => {
     );
     await expect(loadTools({ tools: result.tools })).resolves.toBeDefined();
   });
+
+  it('a tool imported as an action names no service (only an endpoint calls one), and loads', async () => {
+    const result = importTools(
+      apiRequest({ url: 'https://{{tenant}}.api.x.test/a', credentialId: 'crm' }),
+      { from: 'vapi' },
+    );
+    expect(result.tools[0]!.type).toBe('action');
+    expect(result.tools[0]).not.toHaveProperty('service');
+    await expect(loadTools({ tools: result.tools })).resolves.toBeDefined();
+  });
+
+  it("a Vapi rejectionPlan (rules switchboard has no equivalent for) is named, not dropped", () => {
+    const rejectionPlan = { conditions: [{ type: 'regex', regex: 'cancel', target: { role: 'user' } }] };
+    expect(warnings('vapi', apiRequest({ rejectionPlan }))).toContainEqual({
+      field: 'rejectionPlan',
+      message: expect.stringContaining('no switchboard equivalent'),
+    });
+  });
 });
