@@ -75,6 +75,28 @@ describe('Vapi Liquid that names a session variable, not an argument', () => {
   });
 });
 
+describe('Vapi Liquid under a key a rule cannot address', () => {
+  it('a parameters key "filter.q" stays one key (not nested) and the warning says what it reads', async () => {
+    const value = [
+      {
+        type: 'apiRequest',
+        name: 'a',
+        method: 'POST',
+        url: 'https://api.x.test/a',
+        body: { type: 'object', properties: { query: { type: 'string' } } },
+        parameters: [{ key: 'filter.q', value: 'site:{{query}}' }],
+      },
+    ];
+    const result = importTools(value, { from: 'vapi' });
+    expect(result.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringContaining('under the key "filter.q", which a switchboard rule cannot address'),
+    );
+    const set = await loadTools({ tools: result.tools });
+    const out = transformCall({ tools: set, tool: 'a', args: { query: 'Q' }, vars: { query: 'V' } });
+    expect(out.ok && out.args).toEqual({ query: 'Q', 'filter.q': 'site:V' });
+  });
+});
+
 describe('literal text a platform would read as its own variable is not exported as one', () => {
   it('an ElevenLabs constant "{{api_key}}" is not written as Vapi Liquid or a Retell variable', async () => {
     const el = [

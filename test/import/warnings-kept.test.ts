@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
+import { transformCall } from '../../src/harness/transform-call.js';
 import { exportTools } from '../../src/import/export-tools.js';
 import { importTools } from '../../src/import/import-tools.js';
 import type { Platform } from '../../src/import/types.js';
@@ -105,4 +106,32 @@ describe('import warnings', () => {
       message: expect.stringContaining('no switchboard equivalent'),
     });
   });
+
+  it("a Vapi body property's empty default (what the dashboard writes for none) is no default", async () => {
+    const body = { type: 'object', properties: { note: { type: 'string', default: '' } } };
+    const result = importTools(apiRequest({ body }), { from: 'vapi' });
+    expect(result.tools[0]).not.toHaveProperty('defaults');
+    const set = await loadTools({ tools: result.tools });
+    const out = transformCall({ tools: set, tool: 'a', args: {}, vars: {} });
+    expect(out.ok && out.args).toEqual({});
+  });
+
+  it("a Retell custom tool without args_at_root (Retell's default: the envelope) is warned", () => {
+    const tool = { type: 'custom', name: 'r', url: 'https://api.x.test/r', method: 'POST' };
+    expect(warnings('retell', [tool])).toContainEqual({
+      field: 'args_at_root',
+      message: expect.stringContaining('Retell POSTs { call, name, args }'),
+    });
+  });
 });
+
+describe('export keeps the fields that say how the call is made', () => {
+  it('a Retell custom tool is written with args_at_root: true (the body switchboard sends)', async () => {
+    const tool = { type: 'custom', name: 'r', url: 'https://api.x.test/r', method: 'POST', args_at_root: true };
+    const set = await loadTools({ tools: importTools([tool], { from: 'retell' }).tools });
+    const out = exportTools(set, { to: 'retell' }).tools[0] as Record<string, unknown>;
+    expect(out['args_at_root']).toBe(true);
+    expect(warnings('retell', [out]).map((w) => w.field)).not.toContain('args_at_root');
+  });
+});
+
