@@ -133,5 +133,33 @@ describe('export keeps the fields that say how the call is made', () => {
     expect(out['args_at_root']).toBe(true);
     expect(warnings('retell', [out]).map((w) => w.field)).not.toContain('args_at_root');
   });
+
+  it("a URL's encoded query values are written to Retell's query_params decoded (Retell encodes them)", async () => {
+    const set = await loadTools({
+      tools: [
+        {
+          type: 'endpoint',
+          tool: { type: 'function', function: { name: 'r', parameters: { type: 'object' } } },
+          endpoint: { url: 'https://api.x.test/r?q=a%20b%26c', method: 'post', argument_location: 'body' },
+        },
+      ],
+    });
+    const out = exportTools(set, { to: 'retell' }).tools[0] as Record<string, unknown>;
+    expect(out['url']).toBe('https://api.x.test/r');
+    expect(out['query_params']).toEqual({ q: 'a b&c' });
+  });
+});
+
+describe('import keeps how a tool runs', () => {
+  it('an ElevenLabs execution_mode "async" runs in the background', () => {
+    const tool = {
+      type: 'webhook',
+      name: 'w',
+      execution_mode: 'async',
+      api_schema: { url: 'https://api.x.test/w', method: 'POST' },
+    };
+    const imported = importTools([tool], { from: 'elevenlabs' });
+    expect(imported.tools[0]!.options).toMatchObject({ background: true });
+  });
 });
 
