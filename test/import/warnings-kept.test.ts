@@ -161,5 +161,24 @@ describe('import keeps how a tool runs', () => {
     const imported = importTools([tool], { from: 'elevenlabs' });
     expect(imported.tools[0]!.options).toMatchObject({ background: true });
   });
+
+  it('an ElevenLabs webhook without a method is a GET (its default)', () => {
+    const tool = { type: 'webhook', name: 'w', api_schema: { url: 'https://api.x.test/w' } };
+    expect(importTools([tool], { from: 'elevenlabs' }).tools[0]!.endpoint!.method).toBe('get');
+  });
+
+  it('an ElevenLabs assignment from anything but the response is not saved, and is named', () => {
+    const tool = {
+      type: 'webhook',
+      name: 'w',
+      api_schema: { url: 'https://api.x.test/w', method: 'POST' },
+      assignments: [{ source: 'request', dynamic_variable: 'order', value_path: 'order.id' }],
+    };
+    const imported = importTools([tool], { from: 'elevenlabs' });
+    expect(imported.tools[0]!.options?.save).toBeUndefined();
+    expect(imported.warnings.map((w) => w.message)).toContain(
+      'source "request" is not the response; not imported',
+    );
+  });
 });
 
