@@ -180,5 +180,25 @@ describe('import keeps how a tool runs', () => {
       'source "request" is not the response; not imported',
     );
   });
+
+  it('an ElevenLabs form-encoded webhook sends a form, and is exported as one', async () => {
+    const tool = {
+      type: 'webhook',
+      name: 'w',
+      api_schema: {
+        url: 'https://api.x.test/w',
+        method: 'POST',
+        content_type: 'application/x-www-form-urlencoded',
+        request_body_schema: { type: 'object', properties: { q: { type: 'string' } } },
+      },
+    };
+    const imported = importTools([tool], { from: 'elevenlabs' }).tools;
+    expect(imported[0]!.endpoint!.argument_location).toBe('form');
+    const set = await loadTools({ tools: imported });
+    const back = exportTools(set, { to: 'elevenlabs' }).tools[0] as {
+      api_schema: Record<string, unknown>;
+    };
+    expect(back.api_schema['content_type']).toBe('application/x-www-form-urlencoded');
+  });
 });
 
