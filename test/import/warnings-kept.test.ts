@@ -200,5 +200,28 @@ describe('import keeps how a tool runs', () => {
     };
     expect(back.api_schema['content_type']).toBe('application/x-www-form-urlencoded');
   });
+
+  it('an Ultravox parameterOverride fixes a required parameter: no longer asked of the model', async () => {
+    const tool = {
+      temporaryTool: {
+        modelToolName: 'u',
+        http: { baseUrlPattern: 'https://api.x.test/u', httpMethod: 'POST' },
+        dynamicParameters: [
+          {
+            name: 'region',
+            location: 'PARAMETER_LOCATION_BODY',
+            schema: { type: 'string' },
+            required: true,
+          },
+        ],
+      },
+      parameterOverrides: { region: 'eu' },
+    };
+    const imported = importTools([tool], { from: 'ultravox' }).tools;
+    expect(imported[0]!.tool.function.parameters['required']).toBeUndefined();
+    const set = await loadTools({ tools: imported });
+    const out = transformCall({ tools: set, tool: 'u', args: {}, vars: {} });
+    expect(out.ok && out.args).toEqual({ region: 'eu' });
+  });
 });
 
