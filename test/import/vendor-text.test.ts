@@ -92,7 +92,12 @@ describe('Vapi Liquid under a key a rule cannot address', () => {
       expect.stringContaining('under the key "filter.q", which a switchboard rule cannot address'),
     );
     const set = await loadTools({ tools: result.tools });
-    const out = transformCall({ tools: set, tool: 'a', args: { query: 'Q' }, vars: { query: 'V' } });
+    const out = transformCall({
+      tools: set,
+      tool: 'a',
+      args: { query: 'Q' },
+      vars: { query: 'V' },
+    });
     expect(out.ok && out.args).toEqual({ query: 'Q', 'filter.q': 'site:V' });
   });
 });

@@ -14,7 +14,9 @@ function warnings(from: Platform, value: unknown): { field: string; message: str
 }
 
 function apiRequest(fields: Record<string, unknown>): Record<string, unknown>[] {
-  return [{ type: 'apiRequest', name: 'a', method: 'POST', url: 'https://api.x.test/a', ...fields }];
+  return [
+    { type: 'apiRequest', name: 'a', method: 'POST', url: 'https://api.x.test/a', ...fields },
+  ];
 }
 
 describe('import warnings', () => {
@@ -99,8 +101,10 @@ describe('import warnings', () => {
     await expect(loadTools({ tools: result.tools })).resolves.toBeDefined();
   });
 
-  it("a Vapi rejectionPlan (rules switchboard has no equivalent for) is named, not dropped", () => {
-    const rejectionPlan = { conditions: [{ type: 'regex', regex: 'cancel', target: { role: 'user' } }] };
+  it('a Vapi rejectionPlan (rules switchboard has no equivalent for) is named, not dropped', () => {
+    const rejectionPlan = {
+      conditions: [{ type: 'regex', regex: 'cancel', target: { role: 'user' } }],
+    };
     expect(warnings('vapi', apiRequest({ rejectionPlan }))).toContainEqual({
       field: 'rejectionPlan',
       message: expect.stringContaining('no switchboard equivalent'),
@@ -127,7 +131,13 @@ describe('import warnings', () => {
 
 describe('export keeps the fields that say how the call is made', () => {
   it('a Retell custom tool is written with args_at_root: true (the body switchboard sends)', async () => {
-    const tool = { type: 'custom', name: 'r', url: 'https://api.x.test/r', method: 'POST', args_at_root: true };
+    const tool = {
+      type: 'custom',
+      name: 'r',
+      url: 'https://api.x.test/r',
+      method: 'POST',
+      args_at_root: true,
+    };
     const set = await loadTools({ tools: importTools([tool], { from: 'retell' }).tools });
     const out = exportTools(set, { to: 'retell' }).tools[0] as Record<string, unknown>;
     expect(out['args_at_root']).toBe(true);
@@ -140,7 +150,11 @@ describe('export keeps the fields that say how the call is made', () => {
         {
           type: 'endpoint',
           tool: { type: 'function', function: { name: 'r', parameters: { type: 'object' } } },
-          endpoint: { url: 'https://api.x.test/r?q=a%20b%26c', method: 'post', argument_location: 'body' },
+          endpoint: {
+            url: 'https://api.x.test/r?q=a%20b%26c',
+            method: 'post',
+            argument_location: 'body',
+          },
         },
       ],
     });
@@ -224,4 +238,3 @@ describe('import keeps how a tool runs', () => {
     expect(out.ok && out.args).toEqual({ region: 'eu' });
   });
 });
-
