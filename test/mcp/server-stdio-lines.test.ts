@@ -130,6 +130,16 @@ describe('mcpStdioTransport', () => {
     await server.close();
   });
 
+  it('answers a refused request whose id is not a string or an integer with id null', async () => {
+    const { server, stdin, out } = await connected();
+    // MCP ids are strings or integers: 1.5 is not one the client can be waiting on.
+    stdin.write('{"jsonrpc":"2.0","id":1.5,"method":42}\n');
+    expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    stdin.write('{"jsonrpc":"2.0","id":"a","method":42}\n');
+    expect(await out.next()).toMatchObject({ id: 'a', error: { code: -32600 } });
+    await server.close();
+  });
+
   it('keeps a character split across chunks whole', async () => {
     const { server, stdin, out } = await connected();
     const line = Buffer.from('{"jsonrpc":"2.0","id":"é","method":"ping"}\n');
