@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/errors.js';
 import { checkMcpConfig, type McpClientConfig } from '../../src/mcp/client-config.js';
+import { describeServer } from '../../src/mcp/client-connection.js';
 
 function refusal(config: unknown): string[] {
   try {
@@ -32,5 +33,26 @@ describe('checkMcpConfig', () => {
     expect(checkMcpConfig({ servers: { crm: { url: 'https://mcp.example/mcp' } } })).toHaveLength(
       1,
     );
+  });
+
+  it('an overlay field the server gives (name, type, schema) is refused', () => {
+    const issues = refusal({
+      servers: { crm: { command: 'node' } },
+      overlays: { crm: { echo: { name: 'shout', description: 'Echo.' } } },
+    });
+    expect(issues).toEqual([
+      expect.stringMatching(/^overlays\.crm\.echo\.name: not an overlay field/),
+    ]);
+  });
+});
+
+describe('describeServer', () => {
+  it('shows an HTTP server without the user info or query of its URL (where tokens hide)', () => {
+    const shown = describeServer({
+      kind: 'http',
+      name: 'crm',
+      config: { url: 'https://bot:pa55@mcp.example/mcp?api_key=sk_live_9' },
+    });
+    expect(shown).toBe('MCP server "crm" (https://mcp.example/mcp)');
   });
 });

@@ -130,13 +130,17 @@ describe('mcpStdioTransport', () => {
     await server.close();
   });
 
-  it('answers a refused request whose id is not a string or an integer with id null', async () => {
+  it('answers id null unless the refused line is a request with a string or integer id', async () => {
     const { server, stdin, out } = await connected();
     // MCP ids are strings or integers: 1.5 is not one the client can be waiting on.
     stdin.write('{"jsonrpc":"2.0","id":1.5,"method":42}\n');
     expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
     stdin.write('{"jsonrpc":"2.0","id":"a","method":42}\n');
     expect(await out.next()).toMatchObject({ id: 'a', error: { code: -32600 } });
+    // A malformed response (no method) carries the client's own request id: answering with it
+    // would settle that request with this error.
+    stdin.write('{"jsonrpc":"2.0","id":5}\n');
+    expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
     await server.close();
   });
 
