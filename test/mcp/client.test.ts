@@ -325,6 +325,18 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
     expect((error as Error).message).toContain('crm: missing CRM_TOKEN');
   });
 
+  it('a server with a long stderr: the error keeps its last lines, not its first', async () => {
+    // The last line is built at run time: the command line shown in the error holds the script.
+    const script =
+      "process.stderr.write('noise '.repeat(1000) + '\\nfatal: no ' + 'CRM_TOKEN\\n'); process.exit(2)";
+    const error = await connectMcpServers({
+      servers: { crm: { command: process.execPath, args: ['-e', script] } },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpConnectError);
+    expect((error as Error).message).toContain('fatal: no CRM_TOKEN');
+    expect((error as Error).message).not.toContain('noise '.repeat(400));
+  });
+
   it('a server that never answers the handshake fails after connectTimeoutMs', async () => {
     const error = await connectMcpServers({
       servers: { mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } },
