@@ -5,8 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Server as McpLowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpConnectError, connectMcpServers, type McpToolSource } from '../../src/entries/mcp.js';
 import { createSession } from '../../src/session/create-session.js';
@@ -31,7 +38,9 @@ afterEach(async () => {
 
 /** One McpServer per MCP session, as the SDK's examples do. */
 async function serve(
-  build: (log: (entry: Record<string, unknown>) => void) => McpServer = buildServer,
+  build: (
+    log: (entry: Record<string, unknown>) => void,
+  ) => Pick<McpLowLevelServer, 'connect'> = buildServer,
 ): Promise<Served> {
   const log: Record<string, unknown>[] = [];
   const waiting: { tool: string; resolve: (entry: Record<string, unknown>) => void }[] = [];
@@ -221,5 +230,30 @@ describe('MCP servers as a tool source (Streamable HTTP)', () => {
     expect(warnings).toContain('mcp_duplicate_tool');
     const used = await session.run('use it');
     expect(used.traces[0]).toMatchObject({ tool: 'extra', output: 'from a' });
+  });
+
+  it("a server's JSON-RPC invalid-params error is invalid_arguments (the model can fix its call)", async () => {
+    // A low-level server answers with a JSON-RPC error (McpServer turns errors into isError results).
+    const served = await serve(() => {
+      const server = new McpLowLevelServer(
+        { name: 'strict', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'book', inputSchema: { type: 'object' } }],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, async () => {
+        throw new McpError(ErrorCode.InvalidParams, 'seats must be at least 1');
+      });
+      return server;
+    });
+    const mcp = await connect(served.url);
+    const session = createSession({
+      model: new ScriptedModel([{ tool_calls: [{ name: 'book' }] }, { text: 'Sorry.' }]),
+      tools: mcp.tools,
+      actions: mcp.actions,
+    });
+    const result = await session.run('book it');
+    expect(result.traces[0]).toMatchObject({ errorCode: 'invalid_arguments' });
   });
 });

@@ -239,6 +239,10 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(result.traces[0]!.output).toMatchObject({
       error: { code: 'mcp_server_failed', message: expect.stringContaining('"crm"') },
     });
+    // The next call is not sent at all: the server is known to be gone.
+    expect(result.traces[1]!.output).toMatchObject({
+      error: { message: 'MCP server "crm" is not available: it closed the connection' },
+    });
     expect(result.events).toContainEqual(
       expect.objectContaining({ type: 'tool-error', code: 'mcp_server_failed', retryable: false }),
     );

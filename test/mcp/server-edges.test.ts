@@ -61,6 +61,17 @@ describe('the one MCP path', () => {
     }
     expect((await initialize(listener.url)).status).toBe(200);
   });
+
+  it('a GET or DELETE without a session is told to start with initialize', async () => {
+    const listener = await listen();
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(listener.url, { method, headers: { accept: 'text/event-stream' } });
+      expect(r.status, method).toBe(400);
+      expect(((await r.json()) as { error: { message: string } }).error.message).toBe(
+        'no Mcp-Session-Id: start with initialize',
+      );
+    }
+  });
 });
 
 describe('the handshake', () => {
