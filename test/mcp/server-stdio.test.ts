@@ -163,5 +163,8 @@ describe('switchboard mcp --http', () => {
     expect((await cliInProcess(['mcp', files.tools, '--http', 'nowhere'])).stderr).toContain(
       'HOST:PORT',
     );
+    // A port past 65535 is the user's typo, named as such (not a failure to listen).
+    const port = await cliInProcess(['mcp', files.tools, '--http', '127.0.0.1:70000']);
+    expect(port.stderr).toContain('--http must be HOST:PORT');
   });
 });
