@@ -165,6 +165,20 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(mcp.toolsOf('crm')).toContain('extra');
   });
 
+  it('a list change announced during a re-listing is listed again before the refresh ends', async () => {
+    const mcp = await connect({
+      servers: {
+        growing: {
+          command: process.execPath,
+          args: [fileURLToPath(new URL('./list-change-fixture-server.mjs', import.meta.url))],
+        },
+      },
+    });
+    expect(mcp.toolsOf('growing')).toEqual(['t1']);
+    await mcp.refresh('growing');
+    expect(mcp.toolsOf('growing')).toEqual(['t1', 't2', 't3']);
+  });
+
   it('a tool the server removes leaves the tool set and its actions; an allow-list naming it warns', async () => {
     let changed!: () => void;
     const seen = new Promise<void>((resolve) => (changed = resolve));
