@@ -179,6 +179,25 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(mcp.toolsOf('growing')).toEqual(['t1', 't2', 't3']);
   });
 
+  it('a list change announced during the first listing is applied once connected', async () => {
+    let changed!: () => void;
+    const seen = new Promise<void>((resolve) => (changed = resolve));
+    const mcp = await connect({
+      servers: {
+        growing: {
+          command: process.execPath,
+          args: [
+            fileURLToPath(new URL('./list-change-fixture-server.mjs', import.meta.url)),
+            '--at-first',
+          ],
+        },
+      },
+      onToolsChanged: () => changed(),
+    });
+    await seen;
+    expect(mcp.toolsOf('growing')).toEqual(['t1', 't2', 't3']);
+  });
+
   it('a tool the server removes leaves the tool set and its actions; an allow-list naming it warns', async () => {
     let changed!: () => void;
     const seen = new Promise<void>((resolve) => (changed = resolve));
