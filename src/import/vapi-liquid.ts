@@ -107,7 +107,15 @@ export function constant(
   // Vapi values are Liquid: its variables are translated, the rest stays literal. Liquid that
   // reads one of the model's arguments (`"site:docs {{query}}"`) is rendered per call, from the
   // arguments: a rule over them, not a static value from session variables.
-  if (typeof value === 'string' && namesArgument(value, args) && PLAIN_KEY.test(name))
+  const readsArgument = typeof value === 'string' && namesArgument(value, args);
+  // A rule's key is a dotted path: a key that is not a plain name (`filter.q`) cannot be one, so
+  // the value stays a static template, which reads the session variables; said, not silent.
+  if (readsArgument && !PLAIN_KEY.test(name))
+    w.warn(
+      field,
+      `"${value}" reads the model's arguments under the key "${name}", which a switchboard rule cannot address; imported reading the session variables of those names instead`,
+    );
+  if (readsArgument && PLAIN_KEY.test(name))
     d.defaults[name] = {
       transform: {
         action: 'override',

@@ -83,6 +83,18 @@ describe('importTools given another platform’s document', () => {
     expect(importTools(doc, { from: 'ultravox' }).tools).toHaveLength(1);
     expect(refusal('vapi', doc).message).not.toContain('looks like');
   });
+
+  it('no hint when the one platform that reads it ignores some of its fields', () => {
+    const tool = {
+      modelToolName: 'f',
+      http: { baseUrlPattern: 'https://api.x.test/f', httpMethod: 'GET' },
+    };
+    expect(refusal('vapi', { tools: [tool] }).message).toContain('--from ultravox?');
+    // Ultravox still reads it, warning that `server` is not one of its fields: a guess.
+    const mixed = { tools: [{ ...tool, server: { url: 'https://api.x.test/f' } }] };
+    expect(importTools(mixed, { from: 'ultravox' }).tools).toHaveLength(1);
+    expect(refusal('vapi', mixed).message).not.toContain('looks like');
+  });
 });
 
 describe('switchboard import --from retell given a Vapi file', () => {

@@ -5,7 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Server as McpLowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpConnectError, connectMcpServers, type McpToolSource } from '../../src/entries/mcp.js';
 import { createSession } from '../../src/session/create-session.js';
@@ -29,7 +37,11 @@ afterEach(async () => {
 });
 
 /** One McpServer per MCP session, as the SDK's examples do. */
-async function serve(): Promise<Served> {
+async function serve(
+  build: (
+    log: (entry: Record<string, unknown>) => void,
+  ) => Pick<McpLowLevelServer, 'connect'> = buildServer,
+): Promise<Served> {
   const log: Record<string, unknown>[] = [];
   const waiting: { tool: string; resolve: (entry: Record<string, unknown>) => void }[] = [];
   const record = (entry: Record<string, unknown>): void => {
@@ -50,7 +62,7 @@ async function serve(): Promise<Served> {
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => void transports.set(sid, transport!),
       });
-      void buildServer(record).connect(transport);
+      void build(record).connect(transport);
     }
     void transport.handleRequest(req, res);
   });
@@ -178,5 +190,70 @@ describe('MCP servers as a tool source (Streamable HTTP)', () => {
       /^MCP server "kb" \(http:\/\/127\.0\.0\.1:\d+\/mcp\) did not connect/,
     );
     expect((error as Error).message).not.toContain('wrong');
+  });
+
+  it('a tool name keeps the server that had it when another server lists it later', async () => {
+    // "a" serves `extra` from the start; "b" (named first) adds its own `extra` on a call.
+    const a = await serve(() => {
+      const server = new McpServer({ name: 'a', version: '1.0.0' });
+      server.registerTool(
+        'extra',
+        { description: 'The first one.', inputSchema: {} },
+        async () => ({
+          content: [{ type: 'text', text: 'from a' }],
+        }),
+      );
+      return server;
+    });
+    const b = await serve();
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    let changed!: () => void;
+    const refreshed = new Promise<void>((resolve) => (changed = resolve));
+    const warnings: string[] = [];
+    const mcp = await connectMcpServers({
+      servers: { b: { url: b.url, headers: auth }, a: { url: a.url, headers: auth } },
+      onToolsChanged: () => changed(),
+      onWarning: (w) => warnings.push(w.code),
+    });
+    open.push(mcp);
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'add_tool' }] },
+      { text: 'Added.' },
+      { tool_calls: [{ name: 'extra' }] },
+      { text: 'Done.' },
+    ]);
+    const session = createSession({ model, tools: mcp.tools, actions: mcp.actions });
+    await session.run('add a tool');
+    await refreshed;
+    expect(mcp.toolsOf('a')).toEqual(['extra']);
+    expect(mcp.toolsOf('b')).not.toContain('extra');
+    expect(warnings).toContain('mcp_duplicate_tool');
+    const used = await session.run('use it');
+    expect(used.traces[0]).toMatchObject({ tool: 'extra', output: 'from a' });
+  });
+
+  it("a server's JSON-RPC invalid-params error is invalid_arguments (the model can fix its call)", async () => {
+    // A low-level server answers with a JSON-RPC error (McpServer turns errors into isError results).
+    const served = await serve(() => {
+      const server = new McpLowLevelServer(
+        { name: 'strict', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'book', inputSchema: { type: 'object' } }],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, async () => {
+        throw new McpError(ErrorCode.InvalidParams, 'seats must be at least 1');
+      });
+      return server;
+    });
+    const mcp = await connect(served.url);
+    const session = createSession({
+      model: new ScriptedModel([{ tool_calls: [{ name: 'book' }] }, { text: 'Sorry.' }]),
+      tools: mcp.tools,
+      actions: mcp.actions,
+    });
+    const result = await session.run('book it');
+    expect(result.traces[0]).toMatchObject({ errorCode: 'invalid_arguments' });
   });
 });

@@ -165,6 +165,39 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(mcp.toolsOf('crm')).toContain('extra');
   });
 
+  it('a list change announced during a re-listing is listed again before the refresh ends', async () => {
+    const mcp = await connect({
+      servers: {
+        growing: {
+          command: process.execPath,
+          args: [fileURLToPath(new URL('./list-change-fixture-server.mjs', import.meta.url))],
+        },
+      },
+    });
+    expect(mcp.toolsOf('growing')).toEqual(['t1']);
+    await mcp.refresh('growing');
+    expect(mcp.toolsOf('growing')).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('a list change announced during the first listing is applied once connected', async () => {
+    let changed!: () => void;
+    const seen = new Promise<void>((resolve) => (changed = resolve));
+    const mcp = await connect({
+      servers: {
+        growing: {
+          command: process.execPath,
+          args: [
+            fileURLToPath(new URL('./list-change-fixture-server.mjs', import.meta.url)),
+            '--at-first',
+          ],
+        },
+      },
+      onToolsChanged: () => changed(),
+    });
+    await seen;
+    expect(mcp.toolsOf('growing')).toEqual(['t1', 't2', 't3']);
+  });
+
   it('a tool the server removes leaves the tool set and its actions; an allow-list naming it warns', async () => {
     let changed!: () => void;
     const seen = new Promise<void>((resolve) => (changed = resolve));
@@ -238,6 +271,10 @@ describe('MCP servers as a tool source (stdio)', () => {
     ]);
     expect(result.traces[0]!.output).toMatchObject({
       error: { code: 'mcp_server_failed', message: expect.stringContaining('"crm"') },
+    });
+    // The next call is not sent at all: the server is known to be gone.
+    expect(result.traces[1]!.output).toMatchObject({
+      error: { message: 'MCP server "crm" is not available: it closed the connection' },
     });
     expect(result.events).toContainEqual(
       expect.objectContaining({ type: 'tool-error', code: 'mcp_server_failed', retryable: false }),
@@ -323,6 +360,18 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
     expect(error).toBeInstanceOf(McpConnectError);
     expect((error as Error).message).toContain('did not connect');
     expect((error as Error).message).toContain('crm: missing CRM_TOKEN');
+  });
+
+  it('a server with a long stderr: the error keeps its last lines, not its first', async () => {
+    // The last line is built at run time: the command line shown in the error holds the script.
+    const script =
+      "process.stderr.write('noise '.repeat(1000) + '\\nfatal: no ' + 'CRM_TOKEN\\n'); process.exit(2)";
+    const error = await connectMcpServers({
+      servers: { crm: { command: process.execPath, args: ['-e', script] } },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpConnectError);
+    expect((error as Error).message).toContain('fatal: no CRM_TOKEN');
+    expect((error as Error).message).not.toContain('noise '.repeat(400));
   });
 
   it('a server that never answers the handshake fails after connectTimeoutMs', async () => {

@@ -112,6 +112,38 @@ describe('mcpStdioTransport', () => {
     await server.close();
   });
 
+  it('takes a line of exactly the cap, whole or in chunks; one byte more is refused', async () => {
+    const { server, stdin, out } = await connected(64);
+    const line = (id: number, size: number): string => {
+      const head = `{"jsonrpc":"2.0","id":${id},"method":"ping","params":{"p":"`;
+      return `${head}${'x'.repeat(size - head.length - 3)}"}}`;
+    };
+    expect(Buffer.byteLength(line(1, 64))).toBe(64);
+    stdin.write(`${line(1, 64)}\n`);
+    expect(await out.next()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const split = line(2, 64);
+    stdin.write(split.slice(0, 30));
+    stdin.write(`${split.slice(30)}\n`);
+    expect(await out.next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    stdin.write(`${line(3, 65)}\n`);
+    expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    await server.close();
+  });
+
+  it('answers id null unless the refused line is a request with a string or integer id', async () => {
+    const { server, stdin, out } = await connected();
+    // MCP ids are strings or integers: 1.5 is not one the client can be waiting on.
+    stdin.write('{"jsonrpc":"2.0","id":1.5,"method":42}\n');
+    expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    stdin.write('{"jsonrpc":"2.0","id":"a","method":42}\n');
+    expect(await out.next()).toMatchObject({ id: 'a', error: { code: -32600 } });
+    // A malformed response (no method) carries the client's own request id: answering with it
+    // would settle that request with this error.
+    stdin.write('{"jsonrpc":"2.0","id":5}\n');
+    expect(await out.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    await server.close();
+  });
+
   it('keeps a character split across chunks whole', async () => {
     const { server, stdin, out } = await connected();
     const line = Buffer.from('{"jsonrpc":"2.0","id":"é","method":"ping"}\n');

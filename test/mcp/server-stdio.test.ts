@@ -32,10 +32,19 @@ afterEach(async () => {
   for (const c of open.splice(0)) await c.close();
 });
 
-async function start(args: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
+async function start(
+  args: readonly string[],
+  allowPrivate = true,
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['dist/cli/main.js', 'mcp', files.tools, '--allow-private-networks', ...args],
+    args: [
+      'dist/cli/main.js',
+      'mcp',
+      files.tools,
+      ...(allowPrivate ? ['--allow-private-networks'] : []),
+      ...args,
+    ],
     env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
     stderr: 'pipe',
   });
@@ -80,6 +89,14 @@ describe('switchboard mcp over stdio (SDK Client)', () => {
     expect(names).toContain('note');
     expect(stderr()).toContain('action tools not served');
     expect(stderr()).toContain('transfer');
+  });
+
+  it('without --allow-private-networks an endpoint tool cannot reach a loopback address', async () => {
+    const { client } = await start([], false);
+    const before = api.seen.length;
+    const r = await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(r.isError).toBe(true);
+    expect(api.seen.length).toBe(before);
   });
 
   it('cancellation stops the running call', async () => {
@@ -146,5 +163,8 @@ describe('switchboard mcp --http', () => {
     expect((await cliInProcess(['mcp', files.tools, '--http', 'nowhere'])).stderr).toContain(
       'HOST:PORT',
     );
+    // A port past 65535 is the user's typo, named as such (not a failure to listen).
+    const port = await cliInProcess(['mcp', files.tools, '--http', '127.0.0.1:70000']);
+    expect(port.stderr).toContain('--http must be HOST:PORT');
   });
 });
