@@ -68,6 +68,18 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return m !== null && tokenMatches(m[1]!.trim(), token);
 }
 
+/**
+ * Why a request's `Authorization` header is refused: missing, not the Bearer scheme, or a token
+ * that does not match (a client with a stale token must not be told to send one it sent).
+ */
+export function bearerRefusal(header: string | undefined): string {
+  if (header === undefined || header.trim() === '')
+    return 'a bearer token is required (Authorization: Bearer <token>)';
+  if (!/^Bearer\s+\S/i.test(header))
+    return 'the Authorization header must be "Bearer <token>" (another scheme or no token was sent)';
+  return "the bearer token does not match this server's token";
+}
+
 /** Two secrets compared in constant time. */
 export function tokenMatches(got: string | undefined, token: string): boolean {
   if (got === undefined) return false;
@@ -123,7 +135,7 @@ export function requestRefusal(
     return {
       status: 401,
       code: 'unauthorized',
-      message: 'a bearer token is required (Authorization: Bearer <token>)',
+      message: bearerRefusal(headers.authorization),
     };
   return undefined;
 }

@@ -117,9 +117,10 @@ function parseItems(items: readonly ChatHistoryItem[], field: string): ChatMessa
       out.push({ role: 'assistant', content: m.content, tool_calls: calls });
       return;
     }
-    // A string content is required here: only a message with tool calls may have none.
-    if (typeof m.content !== 'string') return;
-    out.push({ role: mapped, content: m.content });
+    // Only a message with tool calls may go without text; `null` (OpenAI's "no text") says
+    // nothing and is skipped, while a missing or mistyped content is refused, never dropped.
+    if (m.content === null) return;
+    out.push({ role: mapped, content: textOf(m.content, where) });
   });
   // A model API refuses a tool call left without its result, so the run would fail at the model.
   const unanswered = open.entries().next().value;

@@ -2,6 +2,7 @@
  * Wraps any model and records what it answered on each call, as fixture model steps (text and
  * tool calls), so a live session can be saved as a fixture whose scripted model says the same.
  */
+import { isModelError, scrubModelError } from '../models/errors.js';
 import type { Model, ModelRequest, ModelStreamPart } from '../models/types.js';
 import { wrappedCapabilities } from '../models/wrap.js';
 import type { ModelStep, ScriptedToolCall } from './fixture-schema.js';
@@ -29,6 +30,7 @@ export class RecordingModel implements Model {
         let text = '';
         const calls: ScriptedToolCall[] = [];
         let finished = false;
+        let failed: string | undefined;
         try {
           for await (const part of inner.stream(request)) {
             if (part.type === 'text-delta') text += part.text;
@@ -37,9 +39,15 @@ export class RecordingModel implements Model {
             yield part;
           }
           finished = true;
+        } catch (err) {
+          // A failed call is a step too (`error`), so the replay fails where the turn expects
+          // `model_error`; the key is scrubbed as the session scrubs it.
+          if (isModelError(err)) failed = scrubModelError(err, inner.credentials?.() ?? []).message;
+          throw err;
         } finally {
+          if (failed !== undefined) steps.push({ error: failed });
           // An interrupted answer is recorded too: the replay must say what the caller heard.
-          if (finished || text !== '' || calls.length > 0) {
+          else if (finished || text !== '' || calls.length > 0) {
             steps.push({
               ...(text !== '' || calls.length === 0 ? { text } : {}),
               ...(calls.length > 0 ? { tool_calls: calls } : {}),

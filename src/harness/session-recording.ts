@@ -55,7 +55,11 @@ export function recordTurn(turn: EndedTurn): RecordedTurn {
   });
   return {
     user: turn.user,
-    steps: [...turn.steps],
+    // The failed call's step says what the session reported (scrubbed of every secret it knows),
+    // so the replay's error equals the saved `expect.model_error`.
+    steps: turn.steps.map((s) =>
+      s.error !== undefined && turn.modelError !== undefined ? { ...s, error: turn.modelError } : s,
+    ),
     observed,
     ...(turn.before !== undefined ? { before: turn.before } : {}),
     ...(turn.spoken.length > 0 ? { spoken: [...turn.spoken] } : {}),

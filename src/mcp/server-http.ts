@@ -13,6 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   bearerMatches,
+  bearerRefusal,
   checkBind,
   hostRefusal,
   isLoopbackHost,
@@ -117,7 +118,7 @@ export async function serveMcpHttp(
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== MCP_HTTP_PATH) return notFound(res, path, token !== undefined);
     if (token !== undefined && !bearerMatches(req.headers.authorization, token))
-      return reply(res, 401, 'a bearer token is required (Authorization: Bearer <token>)', true);
+      return reply(res, 401, bearerRefusal(req.headers.authorization), true);
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);

@@ -18,6 +18,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { baseUrlProblem } from './base-url.js';
 import { checkOpenAIOptions } from './check-openai-options.js';
+import { completionParts, isJsonAnswer, usageOf } from './openai-complete.js';
 import { ModelError, abortError, asModelError, scrubModelError } from './errors.js';
 
 /** The `openai` package, loaded on a model's first request (not when switchboard is imported). */
@@ -92,6 +93,9 @@ export function openaiModel(options: OpenAIModelOptions): Model {
                 ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
                 timeout: timeoutMs,
                 maxRetries: options.maxRetries ?? 1,
+                // The client would print a malformed chunk to the console; the ModelError says
+                // it. OPENAI_LOG (the client's own switch) still turns its logging on.
+                ...(process.env['OPENAI_LOG'] === undefined ? { logLevel: 'off' as const } : {}),
               }),
           ));
   const name = `openai:${options.model}`;
@@ -178,8 +182,17 @@ async function* streamChat(input: {
   try {
     if (request.signal.aborted) throw abortError();
     arm();
-    const stream = await client.chat.completions.create(body, { signal: controller.signal });
+    const { data: stream, response } = await client.chat.completions
+      .create(body, { signal: controller.signal })
+      .withResponse();
     arm();
+    if (isJsonAnswer(response.headers.get('content-type'))) {
+      // A server that ignores `stream: true`: its one JSON answer, never an empty stream.
+      const parts = completionParts(await response.json(), name, MAX_STREAMED_CALLS);
+      if (timedOut) throw new Error('stream stalled');
+      yield* parts;
+      return;
+    }
     for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
       arm();
       // On its own last chunk (OpenAI) or on the finishing one (some compatible servers).
@@ -221,24 +234,6 @@ async function* streamChat(input: {
     yield { type: 'tool-call', call: { id: call.id, name: call.name, arguments: call.arguments } };
   }
   yield usage === undefined ? { type: 'finish' } : { type: 'finish', usage };
-}
-
-/**
- * The server's token counts; a count it left out or sent as something else than a whole
- * non-negative number is 0, so sums over a turn stay numbers.
- */
-function usageOf(usage: {
-  readonly prompt_tokens?: unknown;
-  readonly completion_tokens?: unknown;
-}): ModelUsage {
-  return {
-    inputTokens: tokens(usage.prompt_tokens),
-    outputTokens: tokens(usage.completion_tokens),
-  };
-}
-
-function tokens(n: unknown): number {
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
 /**
@@ -323,6 +318,13 @@ function toModelError(
       cause: err,
     });
   }
+  if (err instanceof SyntaxError)
+    return new ModelError({
+      code: 'bad_response',
+      model,
+      message: `model ${model} sent an answer that is not JSON (is ${shownURL(context.baseURL)} an OpenAI-compatible server?): ${err.message}`,
+      cause: err,
+    });
   return asModelError(err, model);
 }
 

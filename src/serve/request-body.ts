@@ -6,7 +6,12 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { AgentConfigError } from '../agent-format/agent-config.js';
-import { parseChatHistory, roleOf, type ChatHistoryInput } from '../agent-format/chat-history.js';
+import {
+  parseChatHistory,
+  roleOf,
+  type ChatHistoryInput,
+  type ChatHistoryItem,
+} from '../agent-format/chat-history.js';
 import { closestName } from '../did-you-mean.js';
 
 /** Deepest nesting of the request's JSON (objects and arrays); deeper is a 400 naming the field. */
@@ -36,15 +41,10 @@ const historySchema = z.union(
   [
     z.string(),
     z.array(z.string()),
-    // OpenAI's tool fields are kept (not stripped) so a tool item can answer an earlier call.
-    z.array(
-      z.looseObject({
-        role: z.string(),
-        content: z.string().nullable(),
-        tool_calls: z.array(z.unknown()).optional(),
-        tool_call_id: z.string().optional(),
-      }),
-    ),
+    // Items (and lists mixing items and lines) are checked by the run's own parser, which names
+    // the item and field at fault (`chat_history[2].content: expected a string`); a schema here
+    // could only say that the whole history is wrong. Loose: OpenAI's tool fields are kept.
+    z.array(z.union([z.string(), z.looseObject({})])),
   ],
   { error: 'expected a string, a list of lines, or a list of { role, content }' },
 );
@@ -123,8 +123,8 @@ export function parseAgentRequest(text: string): AgentRequest {
       'chat_history',
     );
   const field = body.chat_history !== undefined ? 'chat_history' : 'chatHistory';
-  const history = body.chat_history ?? body.chatHistory;
-  if (history !== undefined) checkHistory(history, field);
+  const given = body.chat_history ?? body.chatHistory;
+  const history = given === undefined ? undefined : checkHistory(given, field);
   return {
     prompt: body.prompt,
     ...(history === undefined ? {} : { history }),
@@ -171,26 +171,34 @@ const ROLES = 'user (or human, customer, caller) or assistant (or ai, agent, bot
  * names no role (or is empty), text before the first role line, a line labelled with another chat
  * format's role (`system: …`). Continuation lines of a message (no label) stay allowed.
  */
-function checkHistory(history: ChatHistoryInput, field: string): void {
+function checkHistory(
+  history: string | readonly (string | Readonly<Record<string, unknown>>)[],
+  field: string,
+): ChatHistoryInput {
   const bad = (where: string, message: string): never => {
     throw new HttpProblem(400, 'invalid_request', `${where}: ${message}`, where);
   };
   if (typeof history === 'string') {
     checkLines(history.split(/\r?\n/), field, bad, false);
-    return;
+    return history;
   }
-  if (history.every((item) => typeof item === 'string')) {
-    history.forEach((item, i) => checkLines(item.split(/\r?\n/), `${field}[${i}]`, bad, true));
-    return;
+  const lines = history.filter((item) => typeof item === 'string');
+  if (lines.length === history.length) {
+    lines.forEach((item, i) => checkLines(item.split(/\r?\n/), `${field}[${i}]`, bad, true));
+    return lines;
   }
-  // Items: the run's own parser decides (system kept, tool only answering an earlier call).
+  // Items: the run's own parser decides (system kept, tool only answering an earlier call), and
+  // names the item at fault; a list mixing lines and items is refused there too.
+  // Checked item by item by the parser, which is what makes them items.
+  const items = history as unknown as readonly ChatHistoryItem[];
   try {
-    parseChatHistory(history, field);
+    parseChatHistory(items, field);
   } catch (error) {
     if (error instanceof AgentConfigError)
       throw new HttpProblem(400, 'invalid_request', error.message, error.path);
     throw error;
   }
+  return items;
 }
 
 function checkLines(
@@ -208,7 +216,11 @@ function checkLines(
       return;
     }
     if (label !== undefined && FOREIGN_ROLES.has(label.toLowerCase()))
-      bad(where, `${lineNo}names an unknown role ${JSON.stringify(label)}; expected ${ROLES}`);
+      // Said as runAgent says it: the role is known, the text form just has no place for it.
+      bad(
+        where,
+        `${lineNo}names the role ${JSON.stringify(label)}, which the text form has no place for; send items { role, content } instead`,
+      );
     if (seenRole) return;
     if (line.trim() === '') {
       if (isItem) bad(where, `${lineNo}is empty; a line is "<role>: <text>" with role ${ROLES}`);

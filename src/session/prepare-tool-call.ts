@@ -22,6 +22,11 @@ import type { LazySystemValues } from './session-state.js';
 export interface PrepareContext {
   /** Tools the active agent may call, by name. */
   readonly tools: ReadonlyMap<string, ToolDefinition>;
+  /**
+   * Generated tools the model is shown beside `tools` this round (a workflow's submit tool, an
+   * expression task's tool): dispatched before this function, listed when a call names no tool.
+   */
+  readonly generated?: readonly string[];
   readonly limits: ArgumentLimits;
   readonly vars: Readonly<Record<string, unknown>>;
   /** `vars.session.*`, computed on first read. */
@@ -55,7 +60,7 @@ export function prepareToolCall(
 ): PreparedCall {
   const tool = ctx.tools.get(name);
   if (tool === undefined) {
-    const available = [...ctx.tools.keys()];
+    const available = [...ctx.tools.keys(), ...(ctx.generated ?? [])];
     return {
       ok: false,
       transform: [],

@@ -176,7 +176,11 @@ export async function runRound(
       );
       return;
     }
-    modelPrepareCtx ??= tools === agentTools ? prepareCtx : { ...prepareCtx, tools };
+    // A call naming no tool is told every tool it was shown, generated ones included.
+    modelPrepareCtx ??=
+      tools === agentTools && wf.extra.length === 0
+        ? prepareCtx
+        : { ...prepareCtx, tools, generated: wf.extra.map((t) => t.function.name) };
     const prepared = prepareToolCall(call.name, call.arguments, modelPrepareCtx);
     // The round's speech schedule is made for the first call that may speak (most never do).
     const speaks = prepared.ok && maySpeak(prepared.tool, host.options.bridge);

@@ -96,6 +96,8 @@ interface Parts {
   readonly broken: ReadonlySet<string>;
 }
 
+const SECTIONS = ['tools', 'agents', 'teams', 'pipelines'] as const;
+
 function parseParts(value: unknown, issues: Issues): Parts {
   const broken = new Set<string>();
   const empty: Parts = { tools: [], agents: [], teams: [], pipelines: [], rules: false, broken };
@@ -106,6 +108,19 @@ function parseParts(value: unknown, issues: Issues): Parts {
     return empty;
   }
   warnUnknown(issues, '', value, KNOWN_FIELDS.config);
+  if (!SECTIONS.some((key) => Object.hasOwn(value, key))) {
+    // Not a configuration at all (a fixture file, another format): loading it as an empty one
+    // would only fail later, at "no agent named …", far from the cause.
+    const keys = Object.keys(value).slice(0, 8).join(', ');
+    const hint = isPlainObject(value['config'])
+      ? '; a fixture of fixtures/symphony holds its configuration under "config"'
+      : '';
+    issues.error(
+      '',
+      `has none of ${SECTIONS.join(', ')} (${keys === '' ? 'it is empty' : `its keys: ${keys}`})${hint}`,
+    );
+    return empty;
+  }
   const section = <S extends z.ZodType>(
     key: 'tools' | 'agents' | 'teams' | 'pipelines',
     schema: S,

@@ -325,6 +325,9 @@ describe('switchboard serve', () => {
   it('refuses a start without a model', async () => {
     const r = await cliInProcess(['serve', toolsFile]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('OPENAI_API_KEY or --base-url');
+    // Both ways to name a local server, not only the option.
+    expect(r.stderr).toContain(
+      'switchboard serve: the model needs OPENAI_API_KEY, or a base URL (--base-url or OPENAI_BASE_URL) for a local OpenAI-compatible server',
+    );
   });
 });

@@ -47,6 +47,20 @@ describe('loadTools: sources', () => {
     await writeFile(json, '[{"a":1,}]');
     await writeFile(yaml, 'tools:\n  - a: [1\n');
     await expect(loadTools(json)).rejects.toThrow(/broken\.json: invalid JSON/);
+    // JSON.parse names a character offset; a file's reader needs the line and column.
+    const lines = join(dir, 'lines.json');
+    await writeFile(
+      lines,
+      '[\n  { "type": "action",\n    "tool": { "type": "function", }\n  }\n]\n',
+    );
+    await expect(loadTools(lines)).rejects.toThrow(
+      /lines\.json: invalid JSON at line 3, column 35: Expected double-quoted property name$/m,
+    );
+    const short = join(dir, 'short.json');
+    await writeFile(short, '[\n  { "type": "action"\n');
+    await expect(loadTools(short)).rejects.toThrow(
+      /short\.json: invalid JSON at line 3, column 1: .*$/m,
+    );
     await expect(loadTools(yaml)).rejects.toThrow(/broken\.yaml: invalid YAML at line \d/);
     await expect(loadTools(join(dir, 'missing.json'))).rejects.toThrow(/cannot read file/);
     // A tab in the indentation: the place once, and no dangling colon.

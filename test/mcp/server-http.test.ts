@@ -251,7 +251,15 @@ describe('MCP over HTTP: who may call', () => {
     const none = await initialize(listener.url, {});
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await initialize(listener.url, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toBe(
+      'a bearer token is required (Authorization: Bearer <token>)',
+    );
+    // A stale token is told so, not asked for a token it sent.
+    const wrong = await initialize(listener.url, { authorization: 'Bearer wrong' });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { error: { message: string } }).error.message).toBe(
+      "the bearer token does not match this server's token",
+    );
     const c = await client(listener.url, { authorization: 'Bearer s3cret-token' });
     expect((await c.listTools()).tools.length).toBeGreaterThan(0);
   });

@@ -178,6 +178,39 @@ describe('chat_history the run would drop', () => {
     expect(system.status).toBe(200);
   });
 
+  it('an item with a missing or mistyped field is named, not the whole history', async () => {
+    const url = await start();
+    const cases: [unknown, string, string][] = [
+      [
+        [{ role: 'user', content: 'hi' }, { role: 'user' }],
+        'chat_history[1].content',
+        'expected a string',
+      ],
+      [
+        [{ role: 'user', content: 'hi' }, { content: 'hello' }],
+        'chat_history[1].role',
+        'unknown role',
+      ],
+      [[{ role: 'user', content: 7 }], 'chat_history[0].content', 'expected a string'],
+      [
+        ['user: hi', { role: 'assistant', content: 'hello' }],
+        'chat_history[1]',
+        'expected a line of text',
+      ],
+    ];
+    for (const [history, field, message] of cases) {
+      const r = await post(url, { prompt: 'x', chat_history: history });
+      expect({ history, ...r }).toMatchObject({
+        status: 400,
+        json: { error: { code: 'invalid_request', field } },
+      });
+      expect((r.json as { error: { message: string } }).error.message).toContain(message);
+    }
+    // Neither text nor a list: the history as a whole.
+    const number = await post(url, { prompt: 'x', chat_history: 7 });
+    expect(number).toMatchObject({ status: 400, json: { error: { field: 'chat_history' } } });
+  });
+
   it('lines that name no role, are empty, or name another format role', async () => {
     const url = await start();
     const cases: [unknown, string][] = [
@@ -193,6 +226,12 @@ describe('chat_history the run would drop', () => {
       if (typeof history === 'string')
         expect((r.json as { error: { message: string } }).error.message).toMatch(/line [12] /);
     }
+    // Said as runAgent says it (docs/agent-format.md): the role is known, the text form has no
+    // place for it.
+    const system = await post(url, { prompt: 'x', chat_history: 'user: hi\nsystem: obey' });
+    expect((system.json as { error: { message: string } }).error.message).toBe(
+      'chat_history: line 2 names the role "system", which the text form has no place for; send items { role, content } instead',
+    );
     const camel = await post(url, { prompt: 'x', chatHistory: ['nobody'] });
     expect(camel).toMatchObject({ status: 400, json: { error: { field: 'chatHistory[0]' } } });
   });

@@ -112,11 +112,20 @@ describe('serve refuses before reading', () => {
   it('with a token: a request without it, or with another, is 401 with a Bearer challenge', async () => {
     const { model, port } = await start({ token: 's3cret-token' });
     const host = `127.0.0.1:${port}`;
-    for (const authorization of [undefined, 'Bearer wrong-token!', 'Basic s3cret-token']) {
+    // Each refusal says what is wrong: a client with a stale token is not told to send one.
+    const why = new Map([
+      [undefined, 'a bearer token is required (Authorization: Bearer <token>)'],
+      ['Bearer wrong-token!', "the bearer token does not match this server's token"],
+      [
+        'Basic s3cret-token',
+        'the Authorization header must be "Bearer <token>" (another scheme or no token was sent)',
+      ],
+    ]);
+    for (const [authorization, message] of why) {
       const r = await request(port, { host, ...(authorization ? { authorization } : {}) });
       expect(r.status).toBe(401);
       expect(r.head).toContain('www-authenticate: bearer');
-      expect(JSON.parse(r.text)).toMatchObject({ error: { code: 'unauthorized' } });
+      expect(JSON.parse(r.text)).toEqual({ error: { code: 'unauthorized', message } });
       expect(r.text).not.toContain('s3cret');
     }
     expect(model.started).toBe(0);

@@ -190,6 +190,24 @@ describe('runAgent', () => {
     expect(parseChatHistory('no prefix line\nuser: hi')).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
+  it('refuses an item whose content is missing or not text, naming it (null says nothing)', () => {
+    const items = (list: unknown[]) => list as Parameters<typeof parseChatHistory>[0];
+    expect(() =>
+      parseChatHistory(items([{ role: 'user', content: 'a' }, { role: 'user' }])),
+    ).toThrow('chat_history[1].content: expected a string');
+    expect(() =>
+      parseChatHistory(items([{ role: 'assistant', content: 7 }]), 'chatHistory'),
+    ).toThrow('chatHistory[0].content: expected a string');
+    expect(
+      parseChatHistory(
+        items([
+          { role: 'assistant', content: null },
+          { role: 'user', content: 'b' },
+        ]),
+      ),
+    ).toEqual([{ role: 'user', content: 'b' }]);
+  });
+
   it('keeps system items as system context and tool items that answer an earlier call', async () => {
     const model = new ScriptedModel([{ text: 'ok' }], { record: true });
     await runAgent('next', {

@@ -195,6 +195,23 @@ describe('loadSymphony', () => {
     );
   });
 
+  it('a document with none of tools, agents, teams, pipelines is refused, naming what it has', async () => {
+    // A fixture of fixtures/symphony loaded whole: not an empty configuration that fails later.
+    const dir = mkdtempSync(join(tmpdir(), 'symphony-'));
+    const file = join(dir, 'fixture.yaml');
+    writeFileSync(
+      file,
+      'description: x\nconfig:\n  agents: [{ name: support }]\nrun: { agent: support }\n',
+    );
+    await expect(loadSymphony({ source: file })).rejects.toThrow(
+      'fixture.yaml: has none of tools, agents, teams, pipelines (its keys: description, config, run); a fixture of fixtures/symphony holds its configuration under "config"',
+    );
+    await expect(loadSymphony({ source: {} })).rejects.toThrow(
+      'has none of tools, agents, teams, pipelines (it is empty)',
+    );
+    await expect(loadSymphony({ source: { agents: [] } })).resolves.toBeDefined();
+  });
+
   it('a configuration nested too deep, or containing itself, is refused before anything walks it', async () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 5000; i++) deep = { a: deep };

@@ -161,3 +161,28 @@ describe('workflow submissions take declared inputs only', () => {
     expect(r.state.workflows?.['survey']).toMatchObject({ step: 'RATE' });
   });
 });
+
+describe('a call naming no tool while a workflow is active', () => {
+  it('lists the submit tool among the available tools, and not once the workflow completes', async () => {
+    const tools = await loadTools(ratingFlow());
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'submit_ratin', args: { rating: 5 } }] },
+      { tool_calls: [{ name: 'submit_rating', args: { rating: 5 } }] },
+      { tool_calls: [{ name: 'submit_rating', args: {} }] },
+      { tool_calls: [{ name: 'submit_ratin', args: {} }] },
+      { text: 'Thanks.' },
+    ]);
+    const r = await createSession({ tools, model }).run('5 stars');
+    const unknown = r.traces.filter((t) => t.errorCode === 'unknown_tool');
+    // The model was shown submit_rating: an error saying "(none)" would send it elsewhere.
+    expect(unknown[0]?.output).toMatchObject({
+      error: { message: 'no tool named "submit_ratin"; available tools: submit_rating' },
+    });
+    expect(r.traces[1]).toMatchObject({ tool: 'submit_rating', isError: false });
+    // DONE has no inputs and no next: submitting it completes the workflow, removing its tool.
+    expect(r.traces[2]).toMatchObject({ tool: 'submit_rating', isError: false });
+    expect(unknown[1]?.output).toMatchObject({
+      error: { message: 'no tool named "submit_ratin"; available tools: (none)' },
+    });
+  });
+});

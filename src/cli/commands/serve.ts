@@ -153,7 +153,9 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
 
   const model = remoteModel({
     env: io.env,
-    missing: 'the model needs OPENAI_API_KEY or --base-url',
+    // Both ways to name a server, as the docs and --help give them; a local one needs no key.
+    missing:
+      'the model needs OPENAI_API_KEY, or a base URL (--base-url or OPENAI_BASE_URL) for a local OpenAI-compatible server',
     baseUrl: values['base-url'],
     modelName: values['model-name'],
     textMarkers: values['text-markers'] === true,
