@@ -200,4 +200,19 @@ describe('helpers', () => {
     expect(closestName({ name: '-x', candidates: ['-h', '-o'] })).toBeUndefined();
     expect(closestName({ name: 'hang_up', candidates: ['hangup', 'get_weather'] })).toBe('hangup');
   });
+
+  it('serve and studio refuse --text-markers with --json-tool-calls before anything starts', async () => {
+    for (const cmd of ['serve', 'studio']) {
+      const r = await run([
+        cmd,
+        'fixtures/tools/weather.yaml',
+        '--text-markers',
+        '--json-tool-calls',
+      ]);
+      expect(r.code).toBe(2);
+      expect(first(r.stderr)).toBe(
+        `switchboard ${cmd}: --text-markers and --json-tool-calls are two ways for a model to call tools: give one`,
+      );
+    }
+  });
 });

@@ -110,4 +110,44 @@ describe('repl with an OpenAI-compatible model', () => {
     expect(r.stdout).not.toContain('<tool>');
     expect(r.stdout).toContain('Listo.');
   });
+
+  it('--json-tool-calls: each reply is one JSON object, a call or the answer; no native tools are sent', async () => {
+    requests.length = 0;
+    replies.push(
+      { text: '{"tool": "set_language", "input": {"language": "es-US"}}' },
+      { text: '{"tool": "none", "response": "Listo."}' },
+    );
+    const r = await repl(
+      ['fixtures/tools/language.json', '--json-tool-calls'],
+      'Español por favor\n/quit\n',
+    );
+    expect(r.status).toBe(0);
+    expect(requests[0]?.['tools']).toBeUndefined();
+    // The contract and the tool list travel in the system message.
+    const messages = requests[0]?.['messages'] as { role: string; content: string }[];
+    expect(messages[0]?.role).toBe('system');
+    expect(messages[0]?.content).toContain('"set_language"');
+    expect(r.stdout).toContain('calls set_language');
+    expect(r.stdout).toContain('Listo.');
+    expect(r.stdout).not.toContain('"tool"');
+  });
+
+  it('--text-markers with --json-tool-calls is refused, naming both; with --model manual either is a warning', async () => {
+    const both = await repl(
+      ['fixtures/tools/language.json', '--text-markers', '--json-tool-calls'],
+      '/quit\n',
+    );
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain(
+      '--text-markers and --json-tool-calls are two ways for a model to call tools: give one',
+    );
+    const manual = await repl(
+      ['fixtures/tools/language.json', '--model', 'manual', '--json-tool-calls'],
+      '/quit\n',
+    );
+    expect(manual.status).toBe(0);
+    expect(manual.stderr).toContain(
+      'warning: --json-tool-calls has no effect with --model manual (you call tools with /call)',
+    );
+  });
 });

@@ -5,9 +5,10 @@
  */
 import { baseUrlProblem } from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
+import { withJsonToolCalls } from '../../models/json-tool-calls.js';
 import { withTextMarkers } from '../../models/text-markers.js';
 import type { Model } from '../../models/types.js';
-import type { CliIO } from '../io.js';
+import { UsageError, type CliIO } from '../io.js';
 
 /** The model id when neither a flag nor `OPENAI_MODEL` names one. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -21,7 +22,28 @@ export interface RemoteModelOptions {
   readonly baseUrl?: string | undefined;
   /** A `--model-name` flag (wins over `OPENAI_MODEL`). */
   readonly modelName?: string | undefined;
-  readonly textMarkers: boolean;
+  readonly toolCalls: ToolCallTransport;
+}
+
+/**
+ * How the model calls tools: natively, through text markers (`--text-markers`) or as JSON
+ * replies (`--json-tool-calls`).
+ */
+export type ToolCallTransport = 'native' | 'markers' | 'json';
+
+/** The transport the two flags choose; both at once is a usage error naming both. */
+export function toolCallTransport(values: {
+  readonly 'text-markers'?: boolean | undefined;
+  readonly 'json-tool-calls'?: boolean | undefined;
+}): ToolCallTransport {
+  const markers = values['text-markers'] === true;
+  const json = values['json-tool-calls'] === true;
+  if (markers && json) {
+    throw new UsageError(
+      '--text-markers and --json-tool-calls are two ways for a model to call tools: give one',
+    );
+  }
+  return markers ? 'markers' : json ? 'json' : 'native';
 }
 
 /** True when the environment names a key or a base URL (the REPL's default model then). */
@@ -46,7 +68,8 @@ export function remoteModel(o: RemoteModelOptions): Model | { readonly problem: 
     apiKey: set(key) ? key : 'not-needed',
     ...(set(baseURL) ? { baseURL } : {}),
   });
-  return o.textMarkers ? withTextMarkers(remote) : remote;
+  if (o.toolCalls === 'markers') return withTextMarkers(remote);
+  return o.toolCalls === 'json' ? withJsonToolCalls(remote) : remote;
 }
 
 /**
@@ -57,13 +80,22 @@ export function manualOrRemote(o: {
   readonly command: string;
   readonly mode: 'manual' | 'openai';
   readonly io: Pick<CliIO, 'env' | 'stderr'>;
-  readonly textMarkers: boolean;
+  readonly toolCalls: ToolCallTransport;
 }): Model | 'manual' | undefined {
-  if (o.mode === 'manual') return 'manual';
+  if (o.mode === 'manual') {
+    // The person at the keyboard answers as the model (/call), so no transport applies.
+    if (o.toolCalls !== 'native') {
+      const flag = o.toolCalls === 'markers' ? '--text-markers' : '--json-tool-calls';
+      o.io.stderr.write(
+        `warning: ${flag} has no effect with --model manual (you call tools with /call)\n`,
+      );
+    }
+    return 'manual';
+  }
   const remote = remoteModel({
     env: o.io.env,
     missing: '--model openai needs OPENAI_API_KEY or OPENAI_BASE_URL',
-    textMarkers: o.textMarkers,
+    toolCalls: o.toolCalls,
   });
   if (!('problem' in remote)) return remote;
   o.io.stderr.write(`switchboard ${o.command}: ${remote.problem}\n`);

@@ -10,7 +10,12 @@ import { DefinitionError, formatIssue } from '../../errors.js';
 import type { CommandConfig, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, parseJsonOption, useColor, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
-import { DEFAULT_OPENAI_MODEL, hasRemoteModel, manualOrRemote } from './remote-model.js';
+import {
+  DEFAULT_OPENAI_MODEL,
+  hasRemoteModel,
+  manualOrRemote,
+  toolCallTransport,
+} from './remote-model.js';
 import { LineSource } from '../repl/line-source.js';
 import { parseReplActions } from '../repl/repl-actions.js';
 import { languageOptions } from '../repl/check-language.js';
@@ -34,6 +39,8 @@ Options:
                           is set, else manual). OPENAI_MODEL picks the model (default ${DEFAULT_OPENAI_MODEL}).
   --text-markers          for models without native tool calls: tools are described in the
                           system prompt and called with <tool>{"name":…,"input":{…}}</tool>
+  --json-tool-calls       for models that only write JSON: every reply is one object,
+                          {"tool":"name","input":{…}} or {"tool":"none","response":"…"}
   --services <file|json>  services with their auth for endpoint calls (docs/handlers.md), e.g.
                           '{"clinic":{"auth":{"type":"bearer","token":"…"}}}' or a JSON/YAML file;
                           /save writes them with every secret replaced
@@ -65,6 +72,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
       commands: { type: 'string' },
       actions: { type: 'string' },
       'text-markers': { type: 'boolean' },
+      'json-tool-calls': { type: 'boolean' },
       'speech-ack': { type: 'string' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -86,7 +94,7 @@ export async function replCommand(argv: readonly string[], io: CliIO): Promise<n
     command: 'repl',
     mode,
     io,
-    textMarkers: values['text-markers'] === true,
+    toolCalls: toolCallTransport(values),
   });
   if (model === undefined) return EXIT.unusable;
 

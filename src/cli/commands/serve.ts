@@ -18,7 +18,7 @@ import { createSession } from '../../session/create-session.js';
 import type { NetworkPolicy, ServiceConfig } from '../../session/types.js';
 import { EXIT, UsageError, nonEmpty, stopRequested, type CliIO } from '../io.js';
 import { loadToolsFile, reportRefusedSettings } from './tools-file.js';
-import { remoteModel } from './remote-model.js';
+import { remoteModel, toolCallTransport } from './remote-model.js';
 import {
   DEFAULT_OPENAI_MODEL,
   readCommands,
@@ -47,6 +47,7 @@ Options:
   --base-url <url>        its base URL (default OPENAI_BASE_URL, else api.openai.com)
   --model-name <id>       model id (default OPENAI_MODEL, else ${DEFAULT_OPENAI_MODEL})
   --text-markers          for models without native tool calls
+  --json-tool-calls       for models that only write JSON replies ({"tool":…,"input":…})
   --prompt <text>         system prompt
   --vars <file|json>      session variables of every run: inline JSON or a JSON/YAML file
   --system-values <file|json>  the host's system values of every run (as for repl):
@@ -101,6 +102,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       'base-url': { type: 'string' },
       'model-name': { type: 'string' },
       'text-markers': { type: 'boolean' },
+      'json-tool-calls': { type: 'boolean' },
       prompt: { type: 'string' },
       vars: { type: 'string' },
       'system-values': { type: 'string' },
@@ -121,6 +123,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   if (positionals.length !== 1) throw new UsageError('name exactly one tools file');
   if (values.model !== undefined && values.model !== 'openai')
     throw new UsageError(`--model must be openai, got ${JSON.stringify(values.model)}`);
+  const toolCalls = toolCallTransport(values);
   const port = wholeNumber('port', values.port, DEFAULT_SERVE_PORT, 0, 65535);
   const host = values.host ?? '127.0.0.1';
   const token = values.token ?? nonEmpty(io.env['SWITCHBOARD_SERVE_TOKEN']);
@@ -158,7 +161,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
       'the model needs OPENAI_API_KEY, or a base URL (--base-url or OPENAI_BASE_URL) for a local OpenAI-compatible server',
     baseUrl: values['base-url'],
     modelName: values['model-name'],
-    textMarkers: values['text-markers'] === true,
+    toolCalls,
   });
   if ('problem' in model) {
     io.stderr.write(`switchboard serve: ${model.problem}\n`);

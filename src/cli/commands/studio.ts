@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { manualOrRemote } from './remote-model.js';
+import { manualOrRemote, toolCallTransport } from './remote-model.js';
 import { isLoopbackHost } from '../../http-guard.js';
 import { startStudio } from '../../studio/studio-server.js';
 import { EXIT, UsageError, nonEmpty, stopRequested, type CliIO } from '../io.js';
@@ -43,6 +43,7 @@ Options:
                           openai needs OPENAI_API_KEY or OPENAI_BASE_URL (OPENAI_MODEL picks
                           the model, default ${DEFAULT_OPENAI_MODEL})
   --text-markers          with --model openai: tools called through text markers
+  --json-tool-calls       with --model openai: every reply one JSON object ({"tool":…})
   --language <tag>        initial language (default en-US, or the first of --languages)
   --languages <a,b,…>     allowed languages
   --port <n>              port to listen on (default 4780; 0: any free port)
@@ -73,6 +74,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
       'speech-ack': { type: 'string' },
       model: { type: 'string' },
       'text-markers': { type: 'boolean' },
+      'json-tool-calls': { type: 'boolean' },
       language: { type: 'string' },
       languages: { type: 'string' },
       port: { type: 'string' },
@@ -105,7 +107,7 @@ export async function studioCommand(argv: readonly string[], io: CliIO): Promise
     command: 'studio',
     mode,
     io,
-    textMarkers: values['text-markers'] === true,
+    toolCalls: toolCallTransport(values),
   });
   if (model === undefined) return EXIT.unusable;
 
