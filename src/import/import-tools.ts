@@ -3,6 +3,7 @@
  * accepts, with a warning for every vendor field that did not map exactly (docs/import.md).
  */
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { checkOptions, fields, isString, oneOf } from '../option-checks.js';
 import { UNKNOWN_FIELD, type SourceInfo } from './conversion-context.js';
 import { importElevenLabs } from './elevenlabs.js';
 import { importRetell } from './retell.js';
@@ -35,6 +36,7 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
  *   import (then each skipped item's warning is a warning issue). Unknown fields only warn.
  */
 export function importTools(value: unknown, options: ImportToolsOptions): ImportResult {
+  checkOptions(IMPORT_OPTIONS, options, { caller: 'importTools', error: 'type' });
   try {
     return importFrom(options.from, value, options.file);
   } catch (error) {
@@ -42,6 +44,13 @@ export function importTools(value: unknown, options: ImportToolsOptions): Import
     throw withOtherPlatform(error, value, options);
   }
 }
+
+// Checked before anything is read: a JavaScript caller's `importTools(doc)` or `from: 'vapy'`
+// gets a TypeError naming the option, not a crash inside the importer.
+const IMPORT_OPTIONS = fields(
+  { from: oneOf(...PLATFORMS), file: isString },
+  { from: `the platform the JSON comes from: ${PLATFORMS.join(', ')}` },
+);
 
 const IMPORTERS: Readonly<Record<Platform, (value: unknown, source: SourceInfo) => ImportResult>> =
   {
