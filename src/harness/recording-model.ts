@@ -4,7 +4,7 @@
  */
 import { isModelError, scrubModelError } from '../models/errors.js';
 import type { Model, ModelRequest, ModelStreamPart } from '../models/types.js';
-import { wrappedCapabilities } from '../models/wrap.js';
+import { checkWrapped, wrappedCapabilities } from '../models/wrap.js';
 import type { ModelStep, ScriptedToolCall } from './fixture-schema.js';
 
 /** A model that remembers its answers. */
@@ -17,6 +17,7 @@ export class RecordingModel implements Model {
   declare readonly credentials?: () => readonly string[];
 
   constructor(inner: Model) {
+    checkWrapped('RecordingModel', inner);
     this.#inner = inner;
     this.name = inner.name;
     Object.assign(this, wrappedCapabilities(inner));

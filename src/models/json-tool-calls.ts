@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { argsValue, toTextHistory } from './text-history.js';
 import { markerToCall } from './text-markers.js';
 import type { ChatMessage, ChatTool, Model, ModelRequest, ModelStreamPart } from './types.js';
-import { wrappedCapabilities } from './wrap.js';
+import { checkWrapped, wrappedCapabilities } from './wrap.js';
 
 /** The `tool` value of an answer. */
 export const JSON_NO_TOOL = 'none';
@@ -38,6 +38,7 @@ Call one tool per reply; its result comes back in the next message. Only call th
 
 /** Wraps a model so it calls tools by replying with JSON objects. */
 export function withJsonToolCalls(model: Model, options: JsonToolCallOptions = {}): Model {
+  checkWrapped('withJsonToolCalls', model);
   let counter = 0;
   const prefix = randomUUID().slice(0, 8);
   const generateId = options.generateId ?? (() => `json_${prefix}_${++counter}`);

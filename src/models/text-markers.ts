@@ -21,7 +21,7 @@ import type {
   ModelStreamPart,
   ModelToolCall,
 } from './types.js';
-import { wrappedCapabilities } from './wrap.js';
+import { checkWrapped, wrappedCapabilities } from './wrap.js';
 
 /** Name given to a marker whose tool name cannot be recovered. */
 export const INVALID_TOOL_CALL_NAME = 'invalid_tool_call';
@@ -41,6 +41,7 @@ Write nothing after your tool calls; the results come back in the next message. 
 
 /** Wraps a text-only model so it can call tools through text markers. */
 export function withTextMarkers(model: Model, options: TextMarkerOptions = {}): Model {
+  checkWrapped('withTextMarkers', model);
   let counter = 0;
   const prefix = randomUUID().slice(0, 8);
   const generateId = options.generateId ?? (() => `marker_${prefix}_${++counter}`);

@@ -3,7 +3,20 @@
  * every optional capability of {@link Model}. A wrapper that dropped one would silently switch it
  * off: without `credentials()` the session no longer knows the API key, so it stops scrubbing it.
  */
+import { kindOf } from '../option-checks.js';
 import type { Model } from './types.js';
+
+/**
+ * Throws a TypeError naming the wrapper when `model` is not a model: called first, so a missing or
+ * wrong argument fails where the wrapper is made, not at the session's first turn.
+ */
+export function checkWrapped(caller: string, model: unknown): asserts model is Model {
+  const stream = (model as { stream?: unknown } | null | undefined)?.stream;
+  if (typeof model !== 'object' || model === null || typeof stream !== 'function')
+    throw new TypeError(
+      `${caller}: expected a Model to wrap (an object with stream(), e.g. openaiModel({ model })), got ${kindOf(model)}`,
+    );
+}
 
 /** The optional members of a model, beyond its name and stream. */
 export type ModelCapabilities = Omit<Model, 'name' | 'stream'>;

@@ -149,7 +149,8 @@ export class RedisSessionStore implements SessionStore {
       };
     },
   ) {
-    if (options.owned === undefined) checkStoreOptions(options, false);
+    // `?.`: a JavaScript caller's `new RedisSessionStore()` is named by the check, not crashed on.
+    if (options?.owned === undefined) checkStoreOptions(options, false);
     const { owned } = options;
     this.#client =
       owned === undefined

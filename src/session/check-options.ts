@@ -30,7 +30,8 @@ export function checkSessionOptions(options: SessionOptions): CheckedLanguages {
     issues.push({ code, severity: 'error', path, message });
   };
   const warnings: DefinitionIssue[] = [];
-  const warn = options.onWarning ?? warnOnce;
+  // Read safely: options that are not an object are reported by the shape check below.
+  const warn = (options as Partial<SessionOptions> | null | undefined)?.onWarning ?? warnOnce;
   // The shapes first: the checks below read the values as their types say.
   checkOptionShapes(options, {
     problem,

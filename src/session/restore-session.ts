@@ -4,6 +4,7 @@
  * create-session.ts.
  */
 import { DefinitionError } from '../errors.js';
+import { kindOf } from '../option-checks.js';
 import { coordinationOf, InvalidSnapshotError } from './coordination.js';
 import { LiveSession } from './live-session.js';
 import { liveStateFrom } from './session-state.js';
@@ -45,12 +46,20 @@ export async function resumeSession(
   id: string,
   options: SessionOptions,
 ): Promise<Session | undefined> {
-  if (options.store === undefined) throw new TypeError('resumeSession needs options.store');
-  const coordination = coordinationOf(options.store);
+  if (typeof id !== 'string')
+    throw new TypeError(
+      `resumeSession: id: expected the session's id (a string), got ${kindOf(id)}`,
+    );
+  const store = (options as Partial<SessionOptions> | null | undefined)?.store;
+  if (store === undefined)
+    throw new TypeError(
+      `resumeSession: options.store is required (the store the session was saved to), got ${typeof options === 'object' && options !== null ? 'options without store' : kindOf(options)}`,
+    );
+  const coordination = coordinationOf(store);
   if (coordination !== undefined) {
     const stored = await coordination.load(id);
     return stored === undefined ? undefined : restoreAt(stored.state, options, stored.revision);
   }
-  const state = await options.store.get(id);
+  const state = await store.get(id);
   return state === undefined ? undefined : restoreSession(state, options);
 }
