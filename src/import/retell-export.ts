@@ -141,8 +141,13 @@ function custom(v: ExportView): Record<string, unknown> {
   }
   const inQuery = endpoint.argumentLocation === 'query';
   for (const s of def.staticParameters) {
+    // An `int` or `boolean` static value is sent in the URL as its string form, as here.
     const text =
-      typeof s.default === 'string' ? fromMustache(s.default, RETELL_DIALECT) : undefined;
+      typeof s.default === 'string'
+        ? fromMustache(s.default, RETELL_DIALECT)
+        : typeof s.default === 'number' || typeof s.default === 'boolean'
+          ? String(s.default)
+          : undefined;
     if (text === undefined) {
       v.w.warn(
         ['static_parameters', s.name],

@@ -119,8 +119,13 @@ function apiRequest(v: ExportView): Record<string, unknown> {
   for (const s of def.staticParameters) {
     const value = liquid(v, s.name, s.default);
     if (value === undefined) continue;
-    if (endpoint.pathParams.includes(s.name) && typeof value === 'string') {
-      url = url.replace(`{${s.name}}`, value);
+    // An `int` or `boolean` static value fills its path segment as the engine sends it.
+    const segment =
+      typeof value === 'number' || typeof value === 'boolean'
+        ? encodeURIComponent(String(value))
+        : value;
+    if (endpoint.pathParams.includes(s.name) && typeof segment === 'string') {
+      url = url.replace(`{${s.name}}`, segment);
       continue;
     }
     parameters.set(s.name, value);

@@ -111,3 +111,35 @@ describe('export warnings', () => {
     expect(result.warnings[0]).toMatchObject({ path: 'tools[0].type', tool: 'note' });
   });
 });
+
+describe('export of int and boolean static parameters in the URL', () => {
+  // Syllable's static parameter types include int and boolean; one that fills a path
+  // placeholder was left out, so the exported tool called `/clinics/{clinic_id}/…` as written.
+  const clinic = {
+    type: 'endpoint',
+    tool: { type: 'function', function: { name: 'book', parameters: { type: 'object' } } },
+    endpoint: {
+      url: 'https://api.clinic.test/clinics/{clinic_id}/book',
+      method: 'get',
+      argument_location: 'query',
+    },
+    static_parameters: [
+      { name: 'clinic_id', type: 'int', required: true, default: 42 },
+      { name: 'sms', type: 'boolean', default: false },
+    ],
+  };
+
+  it('Vapi and Retell write the value into the path, as the engine sends it', async () => {
+    const set = await loadTools([clinic]);
+    for (const to of ['vapi', 'retell'] as const) {
+      const result = exportTools(set, { to });
+      const url = (result.tools[0] as { url: string }).url;
+      expect(url, to).toMatch(/^https:\/\/api\.clinic\.test\/clinics\/42\/book(\?|$)/);
+      expect(result.warnings.map((w) => w.field).filter((f) => /clinic_id|url/.test(f))).toEqual(
+        [],
+      );
+    }
+    const retell = exportTools(set, { to: 'retell' });
+    expect(JSON.stringify(retell.tools[0])).toContain('"sms":"false"');
+  });
+});
