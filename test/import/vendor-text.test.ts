@@ -147,3 +147,47 @@ describe('literal text a platform would read as its own variable is not exported
     expect(out.warnings.map((w) => w.field)).toContain('static_parameters.lang');
   });
 });
+
+describe('a session variable named like an argument, exported to Vapi', () => {
+  // Vapi's `{{hospital}}` names the argument `hospital` when the body declares one (an import
+  // reads it so), so `{vars.hospital}` written as `{{hospital}}` came back as the argument.
+  it('is not exported as that Liquid name, with a warning, so no round trip reads it as the argument', async () => {
+    const set = await loadTools({
+      tools: [
+        {
+          type: 'endpoint',
+          tool: {
+            type: 'function',
+            function: {
+              name: 'book',
+              parameters: {
+                type: 'object',
+                properties: { hospital: { type: 'string' }, city: { type: 'string' } },
+              },
+            },
+          },
+          endpoint: { url: 'https://api.clinic.test/book', method: 'post' },
+          defaults: { hospital: '{vars.hospital}', city: '{vars.city_name}' },
+          static_parameters: [{ name: 'site', default: '{{vars.city}}' }],
+        },
+      ],
+    });
+    const out = exportTools(set, { to: 'vapi' });
+    const body = (out.tools[0] as { body: { properties: Record<string, { default?: unknown }> } })
+      .body;
+    expect(body.properties['hospital']?.default).toBeUndefined();
+    expect(body.properties['city']?.default).toBe('{{city_name}}');
+    expect((out.tools[0] as { parameters?: unknown }).parameters).toBeUndefined();
+    expect(out.warnings.map((w) => w.field)).toEqual(
+      expect.arrayContaining(['defaults.hospital', 'static_parameters.site']),
+    );
+    const back = await loadTools({ tools: importTools(out.tools, { from: 'vapi' }).tools });
+    const call = transformCall({
+      tools: back,
+      tool: 'book',
+      args: {},
+      vars: { 'vars.hospital': 'Queens', 'vars.city_name': 'Bronx' },
+    });
+    expect(call.ok && call.args).toEqual({ city: 'Bronx' });
+  });
+});
