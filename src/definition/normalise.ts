@@ -85,7 +85,8 @@ export function normaliseDefinition(
   if (!Object.hasOwn(raw, 'tool') && isPlainObject(wrapped)) {
     serviceOfObject = apiServiceName(raw, wrapped);
     const extra = Object.keys(raw).filter(
-      (k) => k !== 'definition' && !(serviceOfObject !== undefined && SERVICE_NAME_KEYS.includes(k)),
+      (k) =>
+        k !== 'definition' && !(serviceOfObject !== undefined && SERVICE_NAME_KEYS.includes(k)),
     );
     const read =
       serviceOfObject !== undefined ? `, with "service": ${JSON.stringify(serviceOfObject)}` : '';

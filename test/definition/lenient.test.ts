@@ -183,9 +183,27 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
     expect(services).toEqual(['clinic', 'clinic', 'own', 'clinic', undefined]);
     expect(set.warnings[0]).toMatchObject({
       code: 'api_object',
-      message: expect.stringContaining('loaded, with "service": "clinic" ("name", "service_id" ignored)'),
+      message: expect.stringContaining(
+        'loaded, with "service": "clinic" ("name", "service_id" ignored)',
+      ),
     });
     expect(set.warnings[2]?.message).toContain('"service_name" ignored');
+  });
+
+  it('workflow lint of an API tool object names the path inside its definition', async () => {
+    // A task's generated tool named like another tool: found once every tool is loaded.
+    const task = { type: 'expression', tool: { name: 'lookup' }, expression: '`1`' };
+    const errors = await loadErrors([
+      def(),
+      {
+        name: 'flow',
+        service_id: 1,
+        definition: def({ type: 'context', context: { task } }, 'flow'),
+      },
+    ]);
+    expect(errors.find((i) => i.code === 'tool_name_collision')?.path).toBe(
+      'tools[1].definition.context.task.tool.name',
+    );
   });
 
   it('a definition with its own "tool" is never read as an API object, whatever else it has', async () => {

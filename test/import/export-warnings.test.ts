@@ -143,3 +143,18 @@ describe('export of int and boolean static parameters in the URL', () => {
     expect(JSON.stringify(retell.tools[0])).toContain('"sms":"false"');
   });
 });
+
+describe('export warnings of a Syllable API tool object', () => {
+  it('point into the file: the definition is under tools[i].definition', async () => {
+    const api = {
+      name: 'book',
+      service_id: 4,
+      definition: { ...tool, options: { propagate_tool_result: true } },
+    };
+    const result = exportTools(await loadTools([api]), { to: 'vapi' });
+    expect(result.warnings.map((w) => w.path)).toContain(
+      'tools[0].definition.options.propagate_tool_result',
+    );
+    expect(result.warnings.every((w) => w.path.startsWith('tools[0].definition.'))).toBe(true);
+  });
+});
