@@ -191,3 +191,43 @@ describe('a session variable named like an argument, exported to Vapi', () => {
     expect(call.ok && call.args).toEqual({ city: 'Bronx' });
   });
 });
+
+describe('a required property with a default, through Vapi and back', () => {
+  // Syllable's weather example: `current` required with `"default": true`. The Vapi export writes
+  // the default on the body property; the import made it a `defaults` rule but kept `current`
+  // required, so every call leaving it out was refused before the rule could fill it.
+  it('fills the default when the model leaves the property out', async () => {
+    const set = await loadTools([
+      {
+        type: 'endpoint',
+        tool: {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: {
+              type: 'object',
+              properties: {
+                city: { type: 'string' },
+                current: { type: 'boolean', default: true },
+              },
+              required: ['city', 'current'],
+            },
+          },
+        },
+        endpoint: { url: 'https://api.weather.test/v1/forecast', method: 'post' },
+      },
+    ]);
+    const exported = exportTools(set, { to: 'vapi' });
+    const back = await loadTools({ tools: importTools(exported.tools, { from: 'vapi' }).tools });
+    const call = transformCall({
+      tools: back,
+      tool: 'get_weather',
+      args: { city: 'Paris' },
+      vars: {},
+    });
+    expect(call.ok && call.args).toEqual({ city: 'Paris', current: true });
+    expect(back.tools.get('get_weather')?.tool.function.parameters).toMatchObject({
+      required: ['city'],
+    });
+  });
+});
