@@ -158,3 +158,36 @@ describe('export warnings of a Syllable API tool object', () => {
     expect(result.warnings.every((w) => w.path.startsWith('tools[0].definition.'))).toBe(true);
   });
 });
+
+describe('ElevenLabs property schemas', () => {
+  // ElevenLabs keeps type, description, enum, items and properties; a schema `default` (which
+  // switchboard fills in, as Syllable does) or a `pattern` was dropped without a word.
+  it('name each JSON Schema keyword they cannot hold', async () => {
+    const set = await loadTools([
+      {
+        type: 'endpoint',
+        tool: {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: {
+              type: 'object',
+              properties: {
+                current: { type: 'boolean', default: true },
+                zip: { type: 'array', items: { type: 'string', pattern: '^[0-9]{5}$' } },
+              },
+              required: ['current'],
+            },
+          },
+        },
+        endpoint: { url: 'https://api.weather.test/v1/forecast', method: 'get' },
+      },
+    ]);
+    const result = exportTools(set, { to: 'elevenlabs' });
+    expect(result.warnings.map((w) => w.path)).toEqual([
+      'tools[0].tool.function.parameters.properties.current.default',
+      'tools[0].tool.function.parameters.properties.zip.items.pattern',
+    ]);
+    expect(result.warnings[0]?.message).toMatch(/"default" not exported$/);
+  });
+});
