@@ -94,6 +94,14 @@ export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): Expo
     w.warn(['options', 'propagate_tool_result'], 'no platform equivalent; not exported');
   if (def.hasResult && kind === 'http')
     w.warn(['result'], "an endpoint's result is its response; not exported");
+  // Platforms show a description as written; one rendering session variables here would reach
+  // their model with the `{{vars.…}}` tags in it.
+  const description = def.tool.function.description;
+  if (description !== undefined && mustacheText(description) === undefined)
+    w.warn(
+      ['tool', 'function', 'description'],
+      'renders session variables here, but platforms show a description as written; exported with its {{…}} tags',
+    );
   return { def, w, kind, properties, required, extras, rules };
 }
 

@@ -191,3 +191,23 @@ describe('ElevenLabs property schemas', () => {
     expect(result.warnings[0]?.message).toMatch(/"default" not exported$/);
   });
 });
+
+describe('a description rendering session variables', () => {
+  // "Book at {{vars.hospital}}" is rendered per session here; every platform shows a description
+  // as written, so its model read the tags. The export said nothing.
+  for (const to of PLATFORMS) {
+    it(`${to}: is a warning; a literal description is not`, async () => {
+      const described = (description: string, name: string) => ({
+        ...tool,
+        tool: { ...tool.tool, function: { ...tool.tool.function, name, description } },
+      });
+      const set = await loadTools([
+        described('Book at {{vars.hospital}}', 'book'),
+        described('Book', 'book_plain'),
+      ]);
+      const paths = exportTools(set, { to }).warnings.map((w) => w.path);
+      expect(paths).toContain('tools[0].tool.function.description');
+      expect(paths).not.toContain('tools[1].tool.function.description');
+    });
+  }
+});
