@@ -56,7 +56,8 @@ const SCHEMA_KEYWORDS: readonly string[] = [
 /**
  * Normalises one raw definition at `path` (`tools[i]`).
  *
- * - a Syllable API tool object (`{ name, definition, service_id, … }`) → its `definition`;
+ * - a Syllable API tool object (`{ name, definition, service_id, … }`) → its `definition`, with
+ *   its `service_name` as `service` when the definition names none;
  * - `null` in a nullable Syllable field → the field is absent (silently: it is valid Syllable);
  * - `tool` without `"type": "function"` → `"function"`;
  * - `parameters` as a bare property map, `{}`, a schema without `"type"`, or not an object.
@@ -79,13 +80,20 @@ export function normaliseDefinition(
   if (!isPlainObject(raw)) return { value: raw, path, issues };
 
   let def: Plain = raw;
+  let serviceOfObject: string | undefined;
   const wrapped = getOwn(raw, 'definition');
   if (!Object.hasOwn(raw, 'tool') && isPlainObject(wrapped)) {
-    const extra = Object.keys(raw).filter((k) => k !== 'definition');
+    serviceOfObject = apiServiceName(raw, wrapped);
+    const extra = Object.keys(raw).filter(
+      (k) =>
+        k !== 'definition' && !(serviceOfObject !== undefined && SERVICE_NAME_KEYS.includes(k)),
+    );
+    const read =
+      serviceOfObject !== undefined ? `, with "service": ${JSON.stringify(serviceOfObject)}` : '';
     warn(
       path,
       'api_object',
-      `is a Syllable API tool object; its "definition" is loaded${
+      `is a Syllable API tool object; its "definition" is loaded${read}${
         extra.length > 0 ? ` (${extra.map((k) => `"${k}"`).join(', ')} ignored)` : ''
       }`,
     );
@@ -94,6 +102,8 @@ export function normaliseDefinition(
   }
 
   const out: Plain = { ...def };
+  // The tool's Syllable service is where its auth lives, as `service` is here (handlers.md).
+  if (serviceOfObject !== undefined) out['service'] = serviceOfObject;
   for (const key of NULLABLE_TOP) {
     if (Object.hasOwn(out, key) && out[key] === null) delete out[key];
   }
@@ -227,6 +237,24 @@ function ignoredTask(
     return true;
   }
   return false;
+}
+
+/** The API object's service name fields: the REST spelling and the TypeScript SDK's. */
+const SERVICE_NAME_KEYS: readonly string[] = ['service_name', 'serviceName'];
+
+/**
+ * The service an API tool object belongs to (`service_name`, or the SDK's `serviceName`), when
+ * its definition names none itself: a definition's own non-null `service` wins. Syllable keeps a
+ * tool's auth on its service, so dropping the name would send the tool's calls without it.
+ */
+function apiServiceName(raw: Plain, definition: Plain): string | undefined {
+  const own = getOwn(definition, 'service');
+  if (own !== undefined && own !== null) return undefined;
+  for (const key of SERVICE_NAME_KEYS) {
+    const name = getOwn(raw, key);
+    if (typeof name === 'string' && name.length > 0) return name;
+  }
+  return undefined;
 }
 
 /** True when `value` reads as a JSON Schema (a `type` naming JSON types, or a schema keyword). */

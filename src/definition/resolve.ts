@@ -263,7 +263,11 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
     ...callPolicyOf(raw),
     validator,
     tasks: compiledTasks.tasks,
-    source: { ...(file !== undefined ? { file } : {}), index: ctx.index },
+    source: {
+      ...(file !== undefined ? { file } : {}),
+      index: ctx.index,
+      ...(ctx.path !== `tools[${ctx.index}]` ? { path: ctx.path } : {}),
+    },
   };
   return { definition, issues };
 }

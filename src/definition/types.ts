@@ -155,8 +155,11 @@ export interface ToolDefinition {
    * Default []. A definition with tasks is not shown to the model itself: its tasks' tools are.
    */
   readonly tasks: readonly WorkflowTask[];
-  /** Where it came from: file and index in the tools array. */
-  readonly source: { readonly file?: string; readonly index: number };
+  /**
+   * Where it came from: file, index in the tools array and, when that is not `tools[index]`, the
+   * JSON path of the definition proper (`tools[0].definition` in a Syllable API tool object).
+   */
+  readonly source: { readonly file?: string; readonly index: number; readonly path?: string };
 }
 
 /** A loaded tools file: tools by name (a `Map`, never a plain object) and the warnings found. */

@@ -47,7 +47,8 @@ export function compileCase(
     const fromKey = Object.hasOwn(raw, 'valueFrom') ? 'valueFrom' : 'value_from';
     const fromRaw = raw[fromKey];
     const hasFrom = fromRaw !== undefined && fromRaw !== null;
-    if (hasFrom && raw['value'] !== undefined)
+    // Syllable's API writes the unset one of the pair as null (OptionalNullable).
+    if (hasFrom && raw['value'] !== undefined && raw['value'] !== null)
       return fail('"value" and "valueFrom" are mutually exclusive');
     const branch: { if?: CompiledExpression; from?: CompiledExpression; value?: unknown } = {};
     for (const [key, slot] of [
@@ -61,7 +62,7 @@ export function compileCase(
       if (!r.ok) return fail(`${key}: ${r.message}`);
       branch[slot] = r.expression;
     }
-    if (raw['value'] !== undefined) branch.value = structuredClone(raw['value']);
+    if (!hasFrom && raw['value'] !== undefined) branch.value = structuredClone(raw['value']);
     compiled.push(branch);
   }
   // Each branch runs in its own language; the label (for messages) is the first one's.

@@ -137,6 +137,16 @@ function hidden(
   return { type, constant_value: structuredClone(value), ...extra };
 }
 
+const PARAMETERS = ['tool', 'function', 'parameters', 'properties'];
+
+function droppedKeyword(v: ExportView): (path: (string | number)[]) => void {
+  return (path) =>
+    v.w.warn(
+      path,
+      `ElevenLabs property schemas have type, description, enum, items and properties only; "${String(path.at(-1))}" not exported`,
+    );
+}
+
 /** Model properties as ElevenLabs property schemas (objects and arrays kept, literals as written). */
 function literalProps(
   v: ExportView,
@@ -146,7 +156,8 @@ function literalProps(
 ): JsonSchemaJson {
   // Keyed by argument names (`__proto__` must stay an own key).
   const out = Object.create(null) as Record<string, JsonSchemaJson>;
-  for (const [name, schema] of Object.entries(props)) out[name] = property(schema);
+  for (const [name, schema] of Object.entries(props))
+    out[name] = property(schema, droppedKeyword(v), [...PARAMETERS, ...at, name]);
   if (at.length === 0) {
     for (const s of v.def.staticParameters) {
       if (v.def.endpoint?.pathParams.includes(s.name)) continue;
@@ -194,10 +205,30 @@ function literalProps(
   return objectSchema(out, required);
 }
 
-function property(schema: JsonSchemaJson): JsonSchemaJson {
+/** The keywords an ElevenLabs property schema has; others are named by `dropped`. */
+const PROPERTY_KEYWORDS = new Set([
+  'type',
+  'description',
+  'enum',
+  'items',
+  'properties',
+  'required',
+]);
+
+function property(
+  schema: JsonSchemaJson,
+  dropped: (path: (string | number)[]) => void,
+  at: (string | number)[],
+): JsonSchemaJson {
+  // A `default` or `pattern` left out silently would change what the model must send or what
+  // is checked: each is a warning.
+  for (const key of Object.keys(schema)) if (!PROPERTY_KEYWORDS.has(key)) dropped([...at, key]);
   if (isPlainObject(schema['properties'])) {
     const props = Object.fromEntries(
-      Object.entries(schema['properties']).map(([k, s]) => [k, property(s as JsonSchemaJson)]),
+      Object.entries(schema['properties']).map(([k, s]) => [
+        k,
+        property(s as JsonSchemaJson, dropped, [...at, 'properties', k]),
+      ]),
     );
     return {
       type: 'object',
@@ -209,7 +240,8 @@ function property(schema: JsonSchemaJson): JsonSchemaJson {
   const out: JsonSchemaJson = {};
   for (const key of ['type', 'description', 'enum'])
     if (schema[key] !== undefined) out[key] = structuredClone(schema[key]);
-  if (isPlainObject(schema['items'])) out['items'] = property(schema['items'] as JsonSchemaJson);
+  if (isPlainObject(schema['items']))
+    out['items'] = property(schema['items'] as JsonSchemaJson, dropped, [...at, 'items']);
   return out;
 }
 
@@ -230,7 +262,7 @@ function apiSchema(v: ExportView): Record<string, unknown> {
       fixed !== undefined
         ? hidden(v, ['static_parameters', p], fixed.default, fixed.description)
         : props[p] !== undefined
-          ? property(props[p])
+          ? property(props[p], droppedKeyword(v), [...PARAMETERS, p])
           : undefined;
     delete props[p];
     if (schema !== undefined) pathSchema[p] = schema;

@@ -38,9 +38,14 @@ export interface ExportView {
 // Names the platforms give their end-call tool (Ultravox docs rename hangUp to endConversation).
 const END_CALL = /^(end_?(call|conversation)|hang_?up)$/i;
 
+/** Where the definition is in its tools file, so export warnings point into the file. */
+export function sourcePath(def: ToolDefinition): string {
+  return def.source.path ?? `tools[${def.source.index}]`;
+}
+
 /** Names a definition's kind; `context` and `log` tools have none (undefined, with a warning). */
 export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): ExportView | undefined {
-  const w = new ToolWarnings(warnings, `tools[${def.source.index}]`, def.name);
+  const w = new ToolWarnings(warnings, sourcePath(def), def.name);
   if (def.type === 'context' || def.type === 'log') {
     w.warn(
       ['type'],
@@ -89,6 +94,14 @@ export function viewOf(def: ToolDefinition, warnings: ConversionWarning[]): Expo
     w.warn(['options', 'propagate_tool_result'], 'no platform equivalent; not exported');
   if (def.hasResult && kind === 'http')
     w.warn(['result'], "an endpoint's result is its response; not exported");
+  // Platforms show a description as written; one rendering session variables here would reach
+  // their model with the `{{vars.…}}` tags in it.
+  const description = def.tool.function.description;
+  if (description !== undefined && mustacheText(description) === undefined)
+    w.warn(
+      ['tool', 'function', 'description'],
+      'renders session variables here, but platforms show a description as written; exported with its {{…}} tags',
+    );
   return { def, w, kind, properties, required, extras, rules };
 }
 

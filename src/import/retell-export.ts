@@ -12,6 +12,7 @@ import {
   unexpressedRule,
   writtenText,
   type ExportView,
+  sourcePath,
 } from './export-view.js';
 import { objectSchema } from './json-schema.js';
 import { RETELL_DIALECT } from './retell.js';
@@ -42,7 +43,7 @@ function statesNotExported(def: ToolDefinition, warnings: ConversionWarning[]): 
     const some = allows.every((a) => a !== undefined)
       ? [...new Set(allows.flat())].filter((t) => !allows.every((a) => a?.includes(t)))
       : [];
-    new ToolWarnings(warnings, `tools[${def.source.index}]`, def.name).warn(
+    new ToolWarnings(warnings, sourcePath(def), def.name).warn(
       ['context', 'task', 'steps'],
       `the states ${names} (starting in "${task.steps[0]?.id ?? ''}") are not exported: this export writes Retell tools (a Retell LLM's general_tools), and a Retell LLM's states, their edges and starting_state are fields of the LLM, which it does not write; recreate them in Retell${some.length > 0 ? `. ${some.map((t) => `"${t}"`).join(', ')}, allowed in some states only, ${some.length === 1 ? 'is exported as a general tool' : 'are exported as general tools'}, usable in every state` : ''}`,
     );
@@ -141,8 +142,13 @@ function custom(v: ExportView): Record<string, unknown> {
   }
   const inQuery = endpoint.argumentLocation === 'query';
   for (const s of def.staticParameters) {
+    // An `int` or `boolean` static value is sent in the URL as its string form, as here.
     const text =
-      typeof s.default === 'string' ? fromMustache(s.default, RETELL_DIALECT) : undefined;
+      typeof s.default === 'string'
+        ? fromMustache(s.default, RETELL_DIALECT)
+        : typeof s.default === 'number' || typeof s.default === 'boolean'
+          ? String(s.default)
+          : undefined;
     if (text === undefined) {
       v.w.warn(
         ['static_parameters', s.name],

@@ -100,11 +100,11 @@ function parametersOf(v: ExportView): Record<string, unknown> {
 
 function liquid(v: ExportView, name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  const text = fromMustache(value, VAPI_DIALECT);
+  const text = fromMustache(value, VAPI_DIALECT, false, new Set(Object.keys(v.properties)));
   if (text === undefined)
     v.w.warn(
       ['static_parameters', name],
-      `"${value}" names a value Vapi has no variable for; not exported`,
+      `"${value}" names a value Vapi has no variable for, or a variable named like an argument (Vapi reads it as the argument); not exported`,
     );
   return text;
 }
@@ -119,8 +119,13 @@ function apiRequest(v: ExportView): Record<string, unknown> {
   for (const s of def.staticParameters) {
     const value = liquid(v, s.name, s.default);
     if (value === undefined) continue;
-    if (endpoint.pathParams.includes(s.name) && typeof value === 'string') {
-      url = url.replace(`{${s.name}}`, value);
+    // An `int` or `boolean` static value fills its path segment as the engine sends it.
+    const segment =
+      typeof value === 'number' || typeof value === 'boolean'
+        ? encodeURIComponent(String(value))
+        : value;
+    if (endpoint.pathParams.includes(s.name) && typeof segment === 'string') {
+      url = url.replace(`{${s.name}}`, segment);
       continue;
     }
     parameters.set(s.name, value);
@@ -168,7 +173,12 @@ function apiRequest(v: ExportView): Record<string, unknown> {
     const value =
       rule.format !== undefined ? fromFormat(rule.format, VAPI_DIALECT, args) : rule.value;
     if (value === undefined)
-      unexpressedRule(v, rule, 'Vapi', 'the template names arguments, not variables');
+      unexpressedRule(
+        v,
+        rule,
+        'Vapi',
+        'the template names a value Vapi has no variable for, or a variable named like an argument, which Vapi reads as the argument',
+      );
     else properties[rule.key] = { ...target, default: value };
   }
   if (getLike) {

@@ -246,9 +246,12 @@ function bodySchema(
     }
     const schema = cleanSchema(w, field, prop, ['value', 'default']);
     d.properties[name] = schema;
-    if (required.has(name)) d.required.push(name);
     const dflt = prop['default'];
-    if (dflt === undefined || dflt === '') continue;
+    const hasDefault = dflt !== undefined && dflt !== '';
+    // The default becomes a `defaults` rule, which runs after the schema is checked: left in
+    // `required`, a call leaving it out would be refused before the rule could fill it.
+    if (required.has(name) && !hasDefault) d.required.push(name);
+    if (!hasDefault) continue;
     // The long forms: a vendor value is never read as a rule (`@override …`, `{ transform }`).
     d.defaults[name] =
       typeof dflt === 'string' && hasVendorVariable(dflt)

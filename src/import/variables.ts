@@ -202,6 +202,8 @@ export function fromMustache(
   dialect: VariableDialect,
   /** Keep literal text holding `{{` (which the platform then reads as its own syntax). */
   keepBraces = false,
+  /** The tool's arguments, where the platform's `{{name}}` names one of them first. */
+  args: ReadonlySet<string> = NO_ARGUMENTS,
 ): string | undefined {
   const parts = mustacheParts(text);
   if (parts === undefined) return undefined;
@@ -216,7 +218,7 @@ export function fromMustache(
     const name = p.variable.startsWith('vars.')
       ? vendorName(p.variable.slice(5), dialect)
       : undefined;
-    if (name === undefined) return undefined;
+    if (name === undefined || args.has(name)) return undefined;
     out += `{{${name}}}`;
   }
   return out;
@@ -225,7 +227,7 @@ export function fromMustache(
 /**
  * A `defaults` format template → the platform's `{{name}}` text, when it names only session
  * variables (and, with `args`, top-level arguments: `{params.query}` or `{query}` → `{{query}}`)
- * and uses no format spec; undefined otherwise.
+ * and uses no format spec; undefined otherwise, and for a variable named like one of `args`.
  */
 export function fromFormat(
   format: string,
@@ -258,7 +260,8 @@ export function fromFormat(
     }
     if (!field.startsWith('vars.') || !NAME.test(field)) return undefined;
     const name = vendorName(field.slice(5), dialect);
-    if (name === undefined) return undefined;
+    // `{{name}}` naming an argument too would be read back as the argument, not the variable.
+    if (name === undefined || args.has(name)) return undefined;
     out += `{{${name}}}`;
     i = end + 1;
   }

@@ -169,6 +169,43 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
     expect(issues[0]).toMatchObject({ path: 'tools[0].definition.type' });
   });
 
+  it("an API tool object's service_name is the tool's service, so its auth applies", async () => {
+    // Syllable keeps auth on the service a tool belongs to; `syllable tools get -o json` and the
+    // SDK's ToolResponse name it `service_name` (`serviceName` in the TypeScript SDK).
+    const set = await loadTools([
+      { name: 'a', service_id: 4, service_name: 'clinic', definition: def({}, 'a') },
+      { name: 'b', serviceId: 4, serviceName: 'clinic', definition: def({}, 'b') },
+      { name: 'c', service_name: 'clinic', definition: def({ service: 'own' }, 'c') },
+      { name: 'd', service_name: 'clinic', definition: def({ service: null }, 'd') },
+      { name: 'e', service_name: null, definition: def({}, 'e') },
+    ]);
+    const services = ['a', 'b', 'c', 'd', 'e'].map((n) => set.tools.get(n)?.service);
+    expect(services).toEqual(['clinic', 'clinic', 'own', 'clinic', undefined]);
+    expect(set.warnings[0]).toMatchObject({
+      code: 'api_object',
+      message: expect.stringContaining(
+        'loaded, with "service": "clinic" ("name", "service_id" ignored)',
+      ),
+    });
+    expect(set.warnings[2]?.message).toContain('"service_name" ignored');
+  });
+
+  it('workflow lint of an API tool object names the path inside its definition', async () => {
+    // A task's generated tool named like another tool: found once every tool is loaded.
+    const task = { type: 'expression', tool: { name: 'lookup' }, expression: '`1`' };
+    const errors = await loadErrors([
+      def(),
+      {
+        name: 'flow',
+        service_id: 1,
+        definition: def({ type: 'context', context: { task } }, 'flow'),
+      },
+    ]);
+    expect(errors.find((i) => i.code === 'tool_name_collision')?.path).toBe(
+      'tools[1].definition.context.task.tool.name',
+    );
+  });
+
   it('a definition with its own "tool" is never read as an API object, whatever else it has', async () => {
     // Only an object without `tool` is unwrapped: a stray `definition` field is unknown, not
     // a second tool that replaces the one written.

@@ -111,3 +111,103 @@ describe('export warnings', () => {
     expect(result.warnings[0]).toMatchObject({ path: 'tools[0].type', tool: 'note' });
   });
 });
+
+describe('export of int and boolean static parameters in the URL', () => {
+  // Syllable's static parameter types include int and boolean; one that fills a path
+  // placeholder was left out, so the exported tool called `/clinics/{clinic_id}/…` as written.
+  const clinic = {
+    type: 'endpoint',
+    tool: { type: 'function', function: { name: 'book', parameters: { type: 'object' } } },
+    endpoint: {
+      url: 'https://api.clinic.test/clinics/{clinic_id}/book',
+      method: 'get',
+      argument_location: 'query',
+    },
+    static_parameters: [
+      { name: 'clinic_id', type: 'int', required: true, default: 42 },
+      { name: 'sms', type: 'boolean', default: false },
+    ],
+  };
+
+  it('Vapi and Retell write the value into the path, as the engine sends it', async () => {
+    const set = await loadTools([clinic]);
+    for (const to of ['vapi', 'retell'] as const) {
+      const result = exportTools(set, { to });
+      const url = (result.tools[0] as { url: string }).url;
+      expect(url, to).toMatch(/^https:\/\/api\.clinic\.test\/clinics\/42\/book(\?|$)/);
+      expect(result.warnings.map((w) => w.field).filter((f) => /clinic_id|url/.test(f))).toEqual(
+        [],
+      );
+    }
+    const retell = exportTools(set, { to: 'retell' });
+    expect(JSON.stringify(retell.tools[0])).toContain('"sms":"false"');
+  });
+});
+
+describe('export warnings of a Syllable API tool object', () => {
+  it('point into the file: the definition is under tools[i].definition', async () => {
+    const api = {
+      name: 'book',
+      service_id: 4,
+      definition: { ...tool, options: { propagate_tool_result: true } },
+    };
+    const result = exportTools(await loadTools([api]), { to: 'vapi' });
+    expect(result.warnings.map((w) => w.path)).toContain(
+      'tools[0].definition.options.propagate_tool_result',
+    );
+    expect(result.warnings.every((w) => w.path.startsWith('tools[0].definition.'))).toBe(true);
+  });
+});
+
+describe('ElevenLabs property schemas', () => {
+  // ElevenLabs keeps type, description, enum, items and properties; a schema `default` (which
+  // switchboard fills in, as Syllable does) or a `pattern` was dropped without a word.
+  it('name each JSON Schema keyword they cannot hold', async () => {
+    const set = await loadTools([
+      {
+        type: 'endpoint',
+        tool: {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: {
+              type: 'object',
+              properties: {
+                current: { type: 'boolean', default: true },
+                zip: { type: 'array', items: { type: 'string', pattern: '^[0-9]{5}$' } },
+              },
+              required: ['current'],
+            },
+          },
+        },
+        endpoint: { url: 'https://api.weather.test/v1/forecast', method: 'get' },
+      },
+    ]);
+    const result = exportTools(set, { to: 'elevenlabs' });
+    expect(result.warnings.map((w) => w.path)).toEqual([
+      'tools[0].tool.function.parameters.properties.current.default',
+      'tools[0].tool.function.parameters.properties.zip.items.pattern',
+    ]);
+    expect(result.warnings[0]?.message).toMatch(/"default" not exported$/);
+  });
+});
+
+describe('a description rendering session variables', () => {
+  // "Book at {{vars.hospital}}" is rendered per session here; every platform shows a description
+  // as written, so its model read the tags. The export said nothing.
+  for (const to of PLATFORMS) {
+    it(`${to}: is a warning; a literal description is not`, async () => {
+      const described = (description: string, name: string) => ({
+        ...tool,
+        tool: { ...tool.tool, function: { ...tool.tool.function, name, description } },
+      });
+      const set = await loadTools([
+        described('Book at {{vars.hospital}}', 'book'),
+        described('Book', 'book_plain'),
+      ]);
+      const paths = exportTools(set, { to }).warnings.map((w) => w.path);
+      expect(paths).toContain('tools[0].tool.function.description');
+      expect(paths).not.toContain('tools[1].tool.function.description');
+    });
+  }
+});

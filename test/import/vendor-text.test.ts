@@ -147,3 +147,87 @@ describe('literal text a platform would read as its own variable is not exported
     expect(out.warnings.map((w) => w.field)).toContain('static_parameters.lang');
   });
 });
+
+describe('a session variable named like an argument, exported to Vapi', () => {
+  // Vapi's `{{hospital}}` names the argument `hospital` when the body declares one (an import
+  // reads it so), so `{vars.hospital}` written as `{{hospital}}` came back as the argument.
+  it('is not exported as that Liquid name, with a warning, so no round trip reads it as the argument', async () => {
+    const set = await loadTools({
+      tools: [
+        {
+          type: 'endpoint',
+          tool: {
+            type: 'function',
+            function: {
+              name: 'book',
+              parameters: {
+                type: 'object',
+                properties: { hospital: { type: 'string' }, city: { type: 'string' } },
+              },
+            },
+          },
+          endpoint: { url: 'https://api.clinic.test/book', method: 'post' },
+          defaults: { hospital: '{vars.hospital}', city: '{vars.city_name}' },
+          static_parameters: [{ name: 'site', default: '{{vars.city}}' }],
+        },
+      ],
+    });
+    const out = exportTools(set, { to: 'vapi' });
+    const body = (out.tools[0] as { body: { properties: Record<string, { default?: unknown }> } })
+      .body;
+    expect(body.properties['hospital']?.default).toBeUndefined();
+    expect(body.properties['city']?.default).toBe('{{city_name}}');
+    expect((out.tools[0] as { parameters?: unknown }).parameters).toBeUndefined();
+    expect(out.warnings.map((w) => w.field)).toEqual(
+      expect.arrayContaining(['defaults.hospital', 'static_parameters.site']),
+    );
+    const back = await loadTools({ tools: importTools(out.tools, { from: 'vapi' }).tools });
+    const call = transformCall({
+      tools: back,
+      tool: 'book',
+      args: {},
+      vars: { 'vars.hospital': 'Queens', 'vars.city_name': 'Bronx' },
+    });
+    expect(call.ok && call.args).toEqual({ city: 'Bronx' });
+  });
+});
+
+describe('a required property with a default, through Vapi and back', () => {
+  // Syllable's weather example: `current` required with `"default": true`. The Vapi export writes
+  // the default on the body property; the import made it a `defaults` rule but kept `current`
+  // required, so every call leaving it out was refused before the rule could fill it.
+  it('fills the default when the model leaves the property out', async () => {
+    const set = await loadTools([
+      {
+        type: 'endpoint',
+        tool: {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: {
+              type: 'object',
+              properties: {
+                city: { type: 'string' },
+                current: { type: 'boolean', default: true },
+              },
+              required: ['city', 'current'],
+            },
+          },
+        },
+        endpoint: { url: 'https://api.weather.test/v1/forecast', method: 'post' },
+      },
+    ]);
+    const exported = exportTools(set, { to: 'vapi' });
+    const back = await loadTools({ tools: importTools(exported.tools, { from: 'vapi' }).tools });
+    const call = transformCall({
+      tools: back,
+      tool: 'get_weather',
+      args: { city: 'Paris' },
+      vars: {},
+    });
+    expect(call.ok && call.args).toEqual({ city: 'Paris', current: true });
+    expect(back.tools.get('get_weather')?.tool.function.parameters).toMatchObject({
+      required: ['city'],
+    });
+  });
+});

@@ -283,6 +283,38 @@ describe('case expressions', () => {
     ]);
   });
 
+  it('a null "value" beside a "valueFrom" (how the API writes the unset one) is not set', async () => {
+    // Syllable's API returns every unset OptionalNullable field as null, so a tool fetched from
+    // it has `"value": null` next to each `valueFrom`: a variable, a set action, a case branch.
+    const fromApi = (task: Record<string, unknown>) =>
+      container({ ...task, variables: [{ name: 'v', value: null, valueFrom: 'inputs.score' }] });
+    const steps = {
+      type: 'steps',
+      steps: [
+        {
+          id: 's',
+          goal: 'g',
+          inputs: [{ name: 'n', type: 'string', required: true }],
+          on: { submit: [{ action: 'set', name: 'who', value: null, valueFrom: 'inputs.n' }] },
+        },
+      ],
+    };
+    const grade = {
+      type: 'expression',
+      tool: { name: 'grade' },
+      inputs: [{ name: 'score', type: 'integer' }],
+      expression: { case: [{ if: 'inputs.score > `5`', value: null, valueFrom: 'inputs.score' }] },
+    };
+    expect(await issuesOf([fromApi(steps)])).toMatchObject({ errors: [] });
+    const tools = await loadTools([fromApi(grade)]);
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'grade', args: { score: 9 } }] },
+      { text: 'done' },
+    ]);
+    const turn = await createSession({ tools, model }).run('grade');
+    expect(turn.traces.map((t) => t.output)).toEqual([9]);
+  });
+
   it('bounds case expressions at load: branch count and nesting', async () => {
     let nested: unknown = { case: [{ value: 1 }] };
     for (let i = 0; i < 5; i++) nested = { case: [{ valueFrom: nested }] };

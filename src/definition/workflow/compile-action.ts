@@ -128,7 +128,9 @@ function valueSource(
 ): ValueSource {
   const from = a.valueFrom ?? a.value_from;
   const fromKey = a.valueFrom !== undefined && a.valueFrom !== null ? 'valueFrom' : 'value_from';
-  if (a.value !== undefined && from !== undefined && from !== null) {
+  // Syllable's API writes the unset one of the pair as null (OptionalNullable): a null `value`
+  // beside a `valueFrom` is not set; on its own it is the literal null.
+  if (a.value !== undefined && a.value !== null && from !== undefined && from !== null) {
     at(
       joinPath(path, fromKey),
       'value_and_value_from',

@@ -18,7 +18,9 @@ export function lintWorkflows(
   const generated = new Map<string, string>();
   for (const def of tools.values()) {
     def.tasks.forEach((task, i) => {
-      const where = `tools[${def.source.index}].context.task${def.tasks.length > 1 ? `[${i}]` : ''}`;
+      // An API tool object's definition is at `tools[i].definition` (source.path).
+      const base = def.source.path ?? `tools[${def.source.index}]`;
+      const where = `${base}.context.task${def.tasks.length > 1 ? `[${i}]` : ''}`;
       const name = generatedName(task);
       if (name !== undefined) {
         const other = tools.get(name);
