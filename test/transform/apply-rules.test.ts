@@ -362,6 +362,12 @@ describe('templates reach own data only', () => {
   });
 });
 
+describe('repr of control characters', () => {
+  it('{s!r} escapes DEL as \\x7f, as Python does, like the C0 controls', () => {
+    expect(argsOf({ out: '{s!r}' }, { s: 'a\u007fb\u0001' })['out']).toBe("'a\\x7fb\\x01'");
+  });
+});
+
 describe('missing and invalid template values', () => {
   it('skip (default policy): the argument is left as it was, with a trace entry', () => {
     expect(apply({ a: '@override {b}' }, { a: 1 })).toEqual({
@@ -513,5 +519,11 @@ describe('arguments built by JavaScript callers', () => {
     expect(Object.keys(out)).toEqual(['a', 'k', 'z']);
     const kept = argsOf({ k: 1 }, { k: undefined, b: 1 });
     expect(Object.keys(kept)).toEqual(['k', 'b']);
+  });
+  it('@remove of a top-level own key holding undefined removes the key (applied, not absent)', () => {
+    const out = apply({ k: '@remove' }, { k: undefined, b: 1 });
+    expect(out).toMatchObject({ ok: true, trace: [{ key: 'k', outcome: 'applied' }] });
+    if (!out.ok) throw new Error(out.message);
+    expect(Object.keys(out.args)).toEqual(['b']);
   });
 });
