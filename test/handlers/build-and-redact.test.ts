@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRequest, isBuildFailure } from '../../src/handlers/endpoint/build-request.js';
 import { parseUrlTemplate } from '../../src/handlers/endpoint/url.js';
 import { redactHeaders } from '../../src/handlers/endpoint/redact.js';
+import { SecretSet } from '../../src/handlers/endpoint/secret-set.js';
 
 describe('buildRequest: body placement', () => {
   it('a JSON body leaves out the arguments used as path parameters', () => {
@@ -26,4 +27,20 @@ describe('redactHeaders', () => {
       expect(out).toEqual({ [name]: '[redacted]', accept: 'text/plain' });
     },
   );
+});
+
+describe('SecretSet', () => {
+  it('a basic auth password echoed alone is scrubbed (not only the user:password pair)', () => {
+    const set = new SecretSet();
+    set.addServices({ b: { auth: { type: 'basic', username: 'ann', password: 'hunter22' } } });
+    expect(set.scrubText('your password is hunter22!')).toBe('your password is [redacted]!');
+  });
+
+  it('a secret of exactly 4 characters is scrubbed; one of 3 is not', () => {
+    const set = new SecretSet();
+    set.add('k9Zq');
+    set.add('abc');
+    expect(set.size).toBe(1);
+    expect(set.scrubText('key k9Zq, abc')).toBe('key [redacted], abc');
+  });
 });
