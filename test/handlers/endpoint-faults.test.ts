@@ -123,6 +123,9 @@ describe('endpoint against a misbehaving server', () => {
     });
     const out = await get('/big');
     expect(code(out)).toBe('response_too_large');
+    // Only a network failure is retried: the same oversized answer would come back.
+    expect(out.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
     await new Promise((r) => setTimeout(r, 50));
     expect(closed).toBe(true);
     server.route('/next', json(200, { ok: true }));
@@ -162,7 +165,10 @@ describe('endpoint against a misbehaving server', () => {
         .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding })
         .end('not compressed at all, not at all'),
     );
-    expect(code(await get('/corrupt'))).toBe('bad_response');
+    const out = await get('/corrupt');
+    expect(code(out)).toBe('bad_response');
+    expect(out.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it('3xx is not followed → http_redirect', async () => {
