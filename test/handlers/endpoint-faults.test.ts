@@ -326,6 +326,23 @@ describe('endpoint against a misbehaving server', () => {
     expect(out.type === 'error' && out.error.message).toContain('headers');
   });
 
+  it('a body of exactly maxResponseBytes is accepted; one byte more is response_too_large', async () => {
+    const capped = createEndpointHandler({ maxResponseBytes: 1000 });
+    try {
+      server.route('/exact', (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('a'.repeat(1000)),
+      );
+      server.route('/over', (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('a'.repeat(1001)),
+      );
+      const exact = await get('/exact', { via: capped });
+      expect(exact.type === 'success' && exact.output).toBe('a'.repeat(1000));
+      expect(code(await get('/over', { via: capped }))).toBe('response_too_large');
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('response headers over 16 KiB → response_too_large (injected dispatcher with a larger limit)', async () => {
     const dispatcher = new Agent({ maxHeaderSize: 128 * 1024 });
     const injected = createEndpointHandler({ dispatcher });
