@@ -7,6 +7,7 @@ import { buildRequest, isBuildFailure } from '../../src/handlers/endpoint/build-
 import { parseUrlTemplate } from '../../src/handlers/endpoint/url.js';
 import { redactHeaders } from '../../src/handlers/endpoint/redact.js';
 import { SecretSet } from '../../src/handlers/endpoint/secret-set.js';
+import { excerpt } from '../../src/handlers/endpoint/interpret-response.js';
 
 describe('buildRequest: body placement', () => {
   it('a JSON body leaves out the arguments used as path parameters', () => {
@@ -42,5 +43,16 @@ describe('SecretSet', () => {
     set.add('abc');
     expect(set.size).toBe(1);
     expect(set.scrubText('key k9Zq, abc')).toBe('key [redacted], abc');
+  });
+});
+
+describe('excerpt of an error body', () => {
+  it('scrubs before the 200-character cut, so a secret across the cut leaves no prefix', () => {
+    const set = new SecretSet();
+    set.add('tok-ABCDEFGHIJKLMNOP');
+    const body = Buffer.from(`${'x'.repeat(190)}tok-ABCDEFGHIJKLMNOP and more`);
+    const text = excerpt(body, (t) => set.scrubText(t));
+    expect(text).toBe(`${'x'.repeat(190)}[redacted…`);
+    expect(text).not.toContain('tok-');
   });
 });
