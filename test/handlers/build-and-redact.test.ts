@@ -8,6 +8,9 @@ import { parseUrlTemplate } from '../../src/handlers/endpoint/url.js';
 import { redactHeaders } from '../../src/handlers/endpoint/redact.js';
 import { SecretSet } from '../../src/handlers/endpoint/secret-set.js';
 import { excerpt } from '../../src/handlers/endpoint/interpret-response.js';
+import { withIdempotencyKey } from '../../src/handlers/endpoint/request-parts.js';
+import { idempotencyKey } from '../../src/definition/side-effects.js';
+import { makeContext, makeTool } from './helpers.js';
 
 describe('buildRequest: body placement', () => {
   it('a JSON body leaves out the arguments used as path parameters', () => {
@@ -54,5 +57,22 @@ describe('excerpt of an error body', () => {
     const text = excerpt(body, (t) => set.scrubText(t));
     expect(text).toBe(`${'x'.repeat(190)}[redacted…`);
     expect(text).not.toContain('tok-');
+  });
+});
+
+describe('Idempotency-Key of an unsafe call', () => {
+  const context = makeContext(
+    makeTool({ endpoint: { url: 'https://api.test/orders', method: 'post' } }),
+  );
+
+  it('is added to our own headers', () => {
+    const out = withIdempotencyKey({ accept: 'application/json' }, context, true);
+    expect(out['idempotency-key']).toBe(idempotencyKey('sess_1', 'call_1'));
+  });
+
+  it("a service's own Idempotency-Key (any case) is kept, not joined by a second one", () => {
+    const headers = { 'Idempotency-Key': 'svc-chosen', accept: 'application/json' };
+    const out = withIdempotencyKey(headers, context, false);
+    expect(out).toEqual(headers);
   });
 });
