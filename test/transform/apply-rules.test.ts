@@ -426,6 +426,18 @@ describe('missing and invalid template values', () => {
       trace: [{ reason: 'format_error', detail: expect.stringContaining('exceeds') as unknown }],
     });
   });
+  it.each([
+    ['a lone string field', '{b}', (n: number) => ({ b: 'x'.repeat(n) })],
+    ['a lone field with a conversion', '{b!s}', (n: number) => ({ b: 'x'.repeat(n) })],
+    ['several parts', '{b}{c}', (n: number) => ({ b: 'x'.repeat(n - 1), c: 'y' })],
+  ])('%s renders exactly 1,000,000 characters; one more is a format_error', (_l, tpl, args) => {
+    const fits = apply({ a: tpl }, args(1_000_000));
+    expect(fits.ok && (fits.args['a'] as string).length).toBe(1_000_000);
+    expect(apply({ a: tpl }, args(1_000_001))).toMatchObject({
+      ok: true,
+      trace: [{ reason: 'format_error', detail: expect.stringContaining('exceeds') as unknown }],
+    });
+  });
   it('a default whose target has a value never renders (no spurious missing warnings)', () => {
     expect(apply({ a: '{nothing}' }, { a: 'x' })).toMatchObject({
       trace: [{ reason: 'not_empty' }],
