@@ -7,6 +7,7 @@ import { buildRequest, isBuildFailure } from '../../src/handlers/endpoint/build-
 import { parseUrlTemplate } from '../../src/handlers/endpoint/url.js';
 import { redactHeaders } from '../../src/handlers/endpoint/redact.js';
 import { SecretSet } from '../../src/handlers/endpoint/secret-set.js';
+import { clientBasicCredentials } from '../../src/handlers/endpoint/oauth2-token.js';
 import { excerpt } from '../../src/handlers/endpoint/interpret-response.js';
 import { withIdempotencyKey } from '../../src/handlers/endpoint/request-parts.js';
 import { idempotencyKey } from '../../src/definition/side-effects.js';
@@ -74,5 +75,16 @@ describe('Idempotency-Key of an unsafe call', () => {
     const headers = { 'Idempotency-Key': 'svc-chosen', accept: 'application/json' };
     const out = withIdempotencyKey(headers, context, false);
     expect(out).toEqual(headers);
+  });
+});
+
+describe('oauth2 client credentials', () => {
+  it('form-encode id and secret before joining them (RFC 6749 2.3.1: a space is +)', () => {
+    const basic = clientBasicCredentials({
+      client_id: 'my app',
+      client_secret: 's3cret:with space',
+      auth_url: 'https://auth.test/token',
+    });
+    expect(Buffer.from(basic, 'base64').toString()).toBe('my+app:s3cret%3Awith+space');
   });
 });
