@@ -160,6 +160,21 @@ describe('action handler', () => {
     });
   });
 
+  it('a call cancelled before it starts is cancelled without running the host function', async () => {
+    let ran = false;
+    const handler = createActionHandler({
+      actions: new Map([['act', () => ((ran = true), { done: true })]]),
+    });
+    const controller = new AbortController();
+    controller.abort();
+    const out = await handler.execute(
+      {},
+      makeContext(makeTool({ name: 'act' }), { signal: controller.signal }),
+    );
+    expect(out.type === 'error' && out.error.code).toBe('cancelled');
+    expect(ran).toBe(false);
+  });
+
   it('a handler past its deadline → timeout, and its signal is aborted', async () => {
     let signal: AbortSignal | undefined;
     const out = await run(

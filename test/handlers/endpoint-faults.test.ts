@@ -123,6 +123,9 @@ describe('endpoint against a misbehaving server', () => {
     });
     const out = await get('/big');
     expect(code(out)).toBe('response_too_large');
+    // Only a network failure is retried: the same oversized answer would come back.
+    expect(out.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
     await new Promise((r) => setTimeout(r, 50));
     expect(closed).toBe(true);
     server.route('/next', json(200, { ok: true }));
@@ -162,7 +165,10 @@ describe('endpoint against a misbehaving server', () => {
         .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding })
         .end('not compressed at all, not at all'),
     );
-    expect(code(await get('/corrupt'))).toBe('bad_response');
+    const out = await get('/corrupt');
+    expect(code(out)).toBe('bad_response');
+    expect(out.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it('3xx is not followed → http_redirect', async () => {
@@ -318,6 +324,23 @@ describe('endpoint against a misbehaving server', () => {
     const out = await get('/headers');
     expect(code(out)).toBe('response_too_large');
     expect(out.type === 'error' && out.error.message).toContain('headers');
+  });
+
+  it('a body of exactly maxResponseBytes is accepted; one byte more is response_too_large', async () => {
+    const capped = createEndpointHandler({ maxResponseBytes: 1000 });
+    try {
+      server.route('/exact', (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('a'.repeat(1000)),
+      );
+      server.route('/over', (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('a'.repeat(1001)),
+      );
+      const exact = await get('/exact', { via: capped });
+      expect(exact.type === 'success' && exact.output).toBe('a'.repeat(1000));
+      expect(code(await get('/over', { via: capped }))).toBe('response_too_large');
+    } finally {
+      await capped.close();
+    }
   });
 
   it('response headers over 16 KiB → response_too_large (injected dispatcher with a larger limit)', async () => {

@@ -206,6 +206,11 @@ describe('IP address parsing', () => {
     }
     expect(classifyHost('example.com')).toEqual({ kind: 'name' });
     expect(classifyHost('fe80::1%25eth0')).toMatchObject({ kind: 'ip', private: true });
+    // 198.18.0.0/15 (benchmarking) spans 198.18.x.x and 198.19.x.x.
+    expect(classifyHost('198.19.255.1')).toMatchObject({ kind: 'ip', private: true });
+    expect(classifyHost('198.20.0.1')).toMatchObject({ kind: 'ip', private: false });
+    // A zone id scopes even a global address to one link: never dialled as public.
+    expect(classifyHost('2606:4700::1111%eth0')).toMatchObject({ kind: 'ip', private: true });
   });
 
   it('hostAllowed ignores case and a trailing dot', () => {

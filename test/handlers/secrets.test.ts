@@ -196,6 +196,27 @@ describe('service auth', () => {
     }
   });
 
+  it('oauth2: an expires_in of 0 means the default lifetime, not a token to fetch every call', async () => {
+    auth.route('/token', (req, res, body) => {
+      tokenRequests.push({ authorization: req.headers.authorization, body });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: S.token1, expires_in: 0 }));
+    });
+    let clock = 1_000_000;
+    const local = createEndpointHandler({ services: services(), now: () => clock });
+    try {
+      api.route('*', json(200, { ok: true }));
+      const tool = makeTool({ endpoint: { url: `${api.origin}/a` }, service: 'oauth' });
+      await local.execute({}, makeContext(tool));
+      clock += 60_000; // well inside the default 300 s lifetime minus its 30 s margin
+      await local.execute({}, makeContext(tool));
+      expect(tokenRequests).toHaveLength(1);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('oauth2: a failing token endpoint is a tool error that never quotes its body', async () => {
     auth.route('/token', (req, res) =>
       res

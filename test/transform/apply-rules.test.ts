@@ -362,6 +362,12 @@ describe('templates reach own data only', () => {
   });
 });
 
+describe('repr of control characters', () => {
+  it('{s!r} escapes DEL as \\x7f, as Python does, like the C0 controls', () => {
+    expect(argsOf({ out: '{s!r}' }, { s: 'a\u007fb\u0001' })['out']).toBe("'a\\x7fb\\x01'");
+  });
+});
+
 describe('missing and invalid template values', () => {
   it('skip (default policy): the argument is left as it was, with a trace entry', () => {
     expect(apply({ a: '@override {b}' }, { a: 1 })).toEqual({
@@ -416,6 +422,18 @@ describe('missing and invalid template values', () => {
     const big = 'x'.repeat(200_000);
     const out = apply({ a: '{b}{b}{b}{b}{b}{b}' }, { b: big });
     expect(out).toMatchObject({
+      ok: true,
+      trace: [{ reason: 'format_error', detail: expect.stringContaining('exceeds') as unknown }],
+    });
+  });
+  it.each([
+    ['a lone string field', '{b}', (n: number) => ({ b: 'x'.repeat(n) })],
+    ['a lone field with a conversion', '{b!s}', (n: number) => ({ b: 'x'.repeat(n) })],
+    ['several parts', '{b}{c}', (n: number) => ({ b: 'x'.repeat(n - 1), c: 'y' })],
+  ])('%s renders exactly 1,000,000 characters; one more is a format_error', (_l, tpl, args) => {
+    const fits = apply({ a: tpl }, args(1_000_000));
+    expect(fits.ok && (fits.args['a'] as string).length).toBe(1_000_000);
+    expect(apply({ a: tpl }, args(1_000_001))).toMatchObject({
       ok: true,
       trace: [{ reason: 'format_error', detail: expect.stringContaining('exceeds') as unknown }],
     });
@@ -513,5 +531,11 @@ describe('arguments built by JavaScript callers', () => {
     expect(Object.keys(out)).toEqual(['a', 'k', 'z']);
     const kept = argsOf({ k: 1 }, { k: undefined, b: 1 });
     expect(Object.keys(kept)).toEqual(['k', 'b']);
+  });
+  it('@remove of a top-level own key holding undefined removes the key (applied, not absent)', () => {
+    const out = apply({ k: '@remove' }, { k: undefined, b: 1 });
+    expect(out).toMatchObject({ ok: true, trace: [{ key: 'k', outcome: 'applied' }] });
+    if (!out.ok) throw new Error(out.message);
+    expect(Object.keys(out.args)).toEqual(['b']);
   });
 });

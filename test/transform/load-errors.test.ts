@@ -237,6 +237,30 @@ describe('load errors', () => {
     expect(issue.message).toContain(text);
   });
 
+  it('a format on remove is an ignored_value warning too', () => {
+    const issue = only({ a: { transform: { action: 'remove', format: '{b}' } } });
+    expect(issue).toMatchObject({
+      code: 'ignored_value',
+      severity: 'warning',
+      path: `${BASE}["a"].transform`,
+    });
+    expect(issue.message).toContain('"format"');
+  });
+
+  it('a rule key of 33 segments is refused, 32 are fine', () => {
+    const key = (n: number): string => ['a', ...Array<string>(n - 1).fill('b')].join('.');
+    expect(issuesOf({ [key(32)]: 1 })).toEqual([]);
+    expect(only({ [key(33)]: 1 })).toMatchObject({ code: 'invalid_key', severity: 'error' });
+    expect(only({ [key(33)]: 1 }).message).toContain('33 segments; at most 32');
+  });
+
+  it("the 'z' option of a format spec is refused by name", () => {
+    const issue = only({ x: '{y:z}' });
+    expect(issue).toMatchObject({ code: 'template_syntax', severity: 'error' });
+    expect(issue.message).toContain("the 'z' option is not supported");
+    expect(only({ x: '{y:z.2f}' }).message).toContain("the 'z' option is not supported");
+  });
+
   it('warnings: unknown transform field, value on remove', () => {
     const issues = issuesOf({ a: { transform: { action: 'remove', value: 1, acton: 'x' } } });
     expect(issues.map((i) => [i.code, i.severity, i.path])).toEqual([

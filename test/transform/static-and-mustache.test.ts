@@ -29,6 +29,11 @@ describe('applyStaticParameters', () => {
       }),
     ).toEqual({ n: 0 });
   });
+  it('an override of null is a value (null is sent), not a fall-back to the default', () => {
+    expect(applyStaticParameters({}, [units], { overrides: { units: null } })).toEqual({
+      units: null,
+    });
+  });
   it('inherited names in overrides are not overrides', () => {
     expect(
       applyStaticParameters(
