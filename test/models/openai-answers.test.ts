@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { isModelError, ModelError } from '../../src/models/errors.js';
 import { openaiModel } from '../../src/models/openai.js';
-import type { ChatTool, ModelStreamPart } from '../../src/models/types.js';
-import { openaiStub } from './openai-stub.js';
+import type { ChatTool } from '../../src/models/types.js';
+import { collect, openaiStub } from './openai-stub.js';
 
 type Scenario = (req: IncomingMessage, res: ServerResponse) => void;
 /** Answers every request with this scenario (set per test). */
@@ -26,19 +26,6 @@ function sse(chunks: readonly Record<string, unknown>[]): Scenario {
 }
 
 const base = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm' };
-
-async function collect(
-  stream: AsyncIterable<ModelStreamPart>,
-): Promise<ModelStreamPart[] | ModelError> {
-  const out: ModelStreamPart[] = [];
-  try {
-    for await (const p of stream) out.push(p);
-  } catch (err) {
-    if (isModelError(err)) return err;
-    throw err;
-  }
-  return out;
-}
 
 const request = (tools: readonly ChatTool[] = []) => ({
   messages: [{ role: 'user' as const, content: 'hi' }],

@@ -1,10 +1,13 @@
 /**
  * A local OpenAI-compatible server on 127.0.0.1 for the adapter tests: it records each request's
  * JSON body and hands the request to `answer`. Started in `beforeAll`, closed in `afterAll`.
+ * `collect` reads a model's whole answer, or the ModelError it ended with.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { isModelError, type ModelError } from '../../src/models/errors.js';
+import type { ModelStreamPart } from '../../src/models/types.js';
 
 export type Answer = (
   req: IncomingMessage,
@@ -40,4 +43,18 @@ export function openaiStub(answer: Answer): OpenAIStub {
     await new Promise((r) => server.close(r));
   });
   return stub;
+}
+
+/** Every part of a model's answer, or the ModelError it ended with. */
+export async function collect(
+  stream: AsyncIterable<ModelStreamPart>,
+): Promise<ModelStreamPart[] | ModelError> {
+  const out: ModelStreamPart[] = [];
+  try {
+    for await (const p of stream) out.push(p);
+  } catch (err) {
+    if (isModelError(err)) return err;
+    throw err;
+  }
+  return out;
 }

@@ -5,8 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isModelError, type ModelError } from '../../src/models/errors.js';
 import { openaiModel } from '../../src/models/openai.js';
-import type { ModelStreamPart } from '../../src/models/types.js';
-import { openaiStub } from './openai-stub.js';
+import { collect, openaiStub } from './openai-stub.js';
 
 let scenario: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
 const stub = openaiStub((req, res) => scenario(req, res));
@@ -16,19 +15,6 @@ function json(body: unknown, type = 'application/json'): typeof scenario {
     res.writeHead(200, { 'content-type': type });
     res.end(JSON.stringify(body));
   };
-}
-
-async function collect(
-  stream: AsyncIterable<ModelStreamPart>,
-): Promise<ModelStreamPart[] | ModelError> {
-  const out: ModelStreamPart[] = [];
-  try {
-    for await (const p of stream) out.push(p);
-  } catch (err) {
-    if (isModelError(err)) return err;
-    throw err;
-  }
-  return out;
 }
 
 const ask = () =>
