@@ -9,6 +9,7 @@ import { extname, resolve as resolvePath } from 'node:path';
 import { celCompiler, mentionsCel } from '../expressions/cel-runtime.js';
 import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
+import { jsonSyntaxMessage } from '../json-error-position.js';
 import { yaml } from '../lazy-deps.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { getOwn, isPlainObject } from '../own-data.js';
@@ -110,23 +111,6 @@ export async function readToolsFile(
     );
   }
   return parseDocument(text, file);
-}
-
-/**
- * `invalid JSON at line L, column C: reason`, as YAML's errors say it: `JSON.parse` names only
- * a character offset, which nobody can find in a file of many lines.
- */
-function jsonSyntaxMessage(text: string, message: string): string {
-  const at = / at position (\d+)/.exec(message);
-  const position =
-    at !== null ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : -1;
-  if (position < 0) return `invalid JSON: ${message}`;
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
-  // V8 ends with the offset (and, in newer versions, its own line and column): said above.
-  const reason = message.replace(/ in JSON at position \d+.*$/, '');
-  return `invalid JSON at line ${line}, column ${column}: ${reason}`;
 }
 
 function tooLarge(file: string, max: number): DefinitionError {

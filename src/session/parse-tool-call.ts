@@ -6,7 +6,7 @@
  */
 import { ToolError } from '../errors.js';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits.js';
-import { jsonErrorPosition } from './json-error-position.js';
+import { jsonErrorPosition } from '../json-error-position.js';
 
 /** Outcome of parsing a tool call's arguments. */
 export type ParsedArguments =

@@ -17,6 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'own-data.ts',
     'http-guard.ts',
     'json-depth.ts',
+    'json-error-position.ts',
     'lazy-deps.ts',
   ],
   ['option-checks.ts'],

@@ -61,6 +61,12 @@ describe('loadTools: sources', () => {
     await expect(loadTools(short)).rejects.toThrow(
       /short\.json: invalid JSON at line 3, column 1: .*$/m,
     );
+    // An unexpected token: V8 names no offset, only the text around it (newlines and all).
+    const token = join(dir, 'token.json');
+    await writeFile(token, '{\n  "tools": [],\n  "x": NaN\n}\n');
+    await expect(loadTools(token)).rejects.toThrow(
+      /token\.json: invalid JSON at line 3, column 8: Unexpected token 'N'$/m,
+    );
     await expect(loadTools(yaml)).rejects.toThrow(/broken\.yaml: invalid YAML at line \d/);
     await expect(loadTools(join(dir, 'missing.json'))).rejects.toThrow(/cannot read file/);
     // A tab in the indentation: the place once, and no dangling colon.

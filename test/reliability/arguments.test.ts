@@ -10,7 +10,7 @@ import { loadTools } from '../../src/definition/load.js';
 import type { ToolSet } from '../../src/definition/types.js';
 import { DefinitionError } from '../../src/errors.js';
 import { createSession } from '../../src/session/create-session.js';
-import { jsonErrorPosition } from '../../src/session/json-error-position.js';
+import { jsonErrorPosition } from '../../src/json-error-position.js';
 import type { SessionEvent } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { fn, lastToolMessage } from './helpers.js';

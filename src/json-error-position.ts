@@ -3,6 +3,7 @@
  * but not for an unexpected token (`{"a":NaN}`, a code fence, `tru`), and the model can only fix
  * what it is shown. This scanner is iterative (an explicit stack, no recursion) and runs only
  * after JSON.parse has already failed, on text the size and depth limits have let through.
+ * Shared by the model's arguments (session) and tools files (definition): `jsonSyntaxMessage`.
  */
 
 const QUOTE = 0x22;
@@ -160,4 +161,22 @@ export function jsonErrorPosition(raw: string): number {
       }
     }
   }
+}
+
+/**
+ * `invalid JSON at line L, column C: reason` for a file that did not parse, as YAML's errors say
+ * it: `JSON.parse` names a character offset (or none), which nobody can find in a long file.
+ */
+export function jsonSyntaxMessage(text: string, message: string): string {
+  const at = / at position (\d+)/.exec(message);
+  const position = at !== null ? Number(at[1]) : jsonErrorPosition(text);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  // V8 ends with the offset (and, in newer versions, its own line and column), or quotes the
+  // text around an unexpected token, newlines and all: the line and column say where instead.
+  const reason = message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+  return `invalid JSON at line ${line}, column ${column}: ${reason}`;
 }
