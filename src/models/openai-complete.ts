@@ -4,6 +4,7 @@
  * OpenAI-compatible servers and proxies answer `application/json` to every request). Read as an
  * empty stream, such an answer would end the turn with no text and no error.
  */
+import { isPlainObject } from '../own-data.js';
 import { ModelError } from './errors.js';
 import type { ModelStreamPart, ModelUsage } from './types.js';
 
@@ -31,9 +32,6 @@ export function isJsonAnswer(contentType: string | null): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The parts of a complete (non-streamed) chat completion: its first choice's text, its tool
  * calls in order, and a `finish` with the usage. `maxCalls` caps the calls as for a stream.
@@ -46,8 +44,8 @@ export function completionParts(body: unknown, model: string, maxCalls: number):
       message: `model ${model} answered a streamed request with one JSON document ${why}`,
     });
   };
-  if (!isObject(body)) return bad('that is not an object');
-  if (isObject(body['error'])) {
+  if (!isPlainObject(body)) return bad('that is not an object');
+  if (isPlainObject(body['error'])) {
     const message = body['error']['message'];
     return bad(
       `holding an error: ${typeof message === 'string' ? message.slice(0, 300) : 'no message'}`,
@@ -56,10 +54,11 @@ export function completionParts(body: unknown, model: string, maxCalls: number):
   const choices = body['choices'];
   if (!Array.isArray(choices)) return bad('without "choices"; is it a chat completion?');
   const parts: ModelStreamPart[] = [];
-  const choice: unknown = choices.find((c) => isObject(c) && (c['index'] ?? 0) === 0);
-  const message = isObject(choice) ? choice['message'] : undefined;
-  if (choice !== undefined && !isObject(message)) return bad('whose choices[0] has no "message"');
-  if (isObject(message)) {
+  const choice: unknown = choices.find((c) => isPlainObject(c) && (c['index'] ?? 0) === 0);
+  const message = isPlainObject(choice) ? choice['message'] : undefined;
+  if (choice !== undefined && !isPlainObject(message))
+    return bad('whose choices[0] has no "message"');
+  if (isPlainObject(message)) {
     const content = message['content'];
     if (typeof content === 'string' && content !== '')
       parts.push({ type: 'text-delta', text: content });
@@ -67,8 +66,8 @@ export function completionParts(body: unknown, model: string, maxCalls: number):
     if (!Array.isArray(calls)) return bad('whose choices[0].message.tool_calls is not a list');
     if (calls.length > maxCalls) return bad(`with more than ${maxCalls} tool calls`);
     calls.forEach((call: unknown, n) => {
-      const fn = isObject(call) ? call['function'] : undefined;
-      if (!isObject(call) || !isObject(fn) || typeof fn['name'] !== 'string')
+      const fn = isPlainObject(call) ? call['function'] : undefined;
+      if (!isPlainObject(call) || !isPlainObject(fn) || typeof fn['name'] !== 'string')
         return bad(`whose choices[0].message.tool_calls[${n}] has no function name`);
       const args = fn['arguments'] ?? '';
       parts.push({
@@ -83,6 +82,6 @@ export function completionParts(body: unknown, model: string, maxCalls: number):
     });
   }
   const usage = body['usage'];
-  parts.push(isObject(usage) ? { type: 'finish', usage: usageOf(usage) } : { type: 'finish' });
+  parts.push(isPlainObject(usage) ? { type: 'finish', usage: usageOf(usage) } : { type: 'finish' });
   return parts;
 }

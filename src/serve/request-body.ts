@@ -189,7 +189,6 @@ function checkHistory(
   }
   // Items: the run's own parser decides (system kept, tool only answering an earlier call), and
   // names the item at fault; a list mixing lines and items is refused there too.
-  // Checked item by item by the parser, which is what makes them items.
   const items = history as unknown as readonly ChatHistoryItem[];
   try {
     parseChatHistory(items, field);
