@@ -84,19 +84,16 @@ export function normaliseDefinition(
   const wrapped = getOwn(raw, 'definition');
   if (!Object.hasOwn(raw, 'tool') && isPlainObject(wrapped)) {
     serviceOfObject = apiServiceName(raw, wrapped);
-    const extra = Object.keys(raw).filter(
-      (k) =>
-        k !== 'definition' && !(serviceOfObject !== undefined && SERVICE_NAME_KEYS.includes(k)),
-    );
-    const read =
-      serviceOfObject !== undefined ? `, with "service": ${JSON.stringify(serviceOfObject)}` : '';
-    warn(
-      path,
-      'api_object',
-      `is a Syllable API tool object; its "definition" is loaded${read}${
-        extra.length > 0 ? ` (${extra.map((k) => `"${k}"`).join(', ')} ignored)` : ''
-      }`,
-    );
+    const notice = apiObjectNotice(raw, wrapped);
+    if (notice !== undefined) {
+      const read =
+        serviceOfObject !== undefined ? `, with "service": ${JSON.stringify(serviceOfObject)}` : '';
+      warn(
+        path,
+        'api_object',
+        `is a Syllable API tool object; its "definition" is loaded${read}${notice}`,
+      );
+    }
     def = wrapped;
     path = joinPath(path, 'definition');
   }
@@ -241,6 +238,60 @@ function ignoredTask(
 
 /** The API object's service name fields: the REST spelling and the TypeScript SDK's. */
 const SERVICE_NAME_KEYS: readonly string[] = ['service_name', 'serviceName'];
+
+/**
+ * The fields Syllable's API puts around a definition (`ToolResponse`, `ToolCreateRequest`,
+ * `ToolUpdateRequest`, snake_case on the wire and camelCase in the TypeScript SDK): bookkeeping
+ * that says nothing about what a call does, so an API object carrying only these loads without a
+ * warning (and passes `strict`). `service_name` is read (`apiServiceName`).
+ */
+const API_OBJECT_KEYS: ReadonlySet<string> = new Set([
+  'definition',
+  'name',
+  'id',
+  'service_id',
+  'serviceId',
+  ...SERVICE_NAME_KEYS,
+  'last_updated',
+  'lastUpdated',
+  'last_updated_by',
+  'lastUpdatedBy',
+  'last_updated_comments',
+  'lastUpdatedComments',
+  'version_number',
+  'versionNumber',
+  'prompts_info',
+  'promptsInfo',
+  'agents_info',
+  'agentsInfo',
+  'validation_issues',
+  'validationIssues',
+]);
+
+/**
+ * What an API tool object's warning must say, or nothing when the object is what Syllable's API
+ * returns: fields Syllable does not define (a typo, or another tool's fields) are named as
+ * ignored, a `service_name` other than the definition's own `service` is named (the definition's
+ * wins), and issues Syllable's own validation recorded on the tool are counted, since the tool
+ * may not behave as written there either.
+ */
+function apiObjectNotice(raw: Plain, definition: Plain): string | undefined {
+  const unknown = Object.keys(raw).filter((k) => !API_OBJECT_KEYS.has(k));
+  const own = getOwn(definition, 'service');
+  const named = SERVICE_NAME_KEYS.map((k) => getOwn(raw, k)).find((n) => typeof n === 'string');
+  const recorded = getOwn(raw, 'validation_issues') ?? getOwn(raw, 'validationIssues');
+  const parts: string[] = [];
+  if (unknown.length > 0) {
+    parts.push(`${unknown.map((k) => JSON.stringify(k)).join(', ')} ignored`);
+  }
+  if (typeof own === 'string' && typeof named === 'string' && named !== '' && named !== own) {
+    parts.push(`its service_name ${JSON.stringify(named)} ignored: the definition names "service"`);
+  }
+  if (Array.isArray(recorded) && recorded.length > 0) {
+    parts.push(`Syllable recorded ${recorded.length} validation issue(s) on it`);
+  }
+  return parts.length > 0 ? ` (${parts.join('; ')})` : undefined;
+}
 
 /**
  * The service an API tool object belongs to (`service_name`, or the SDK's `serviceName`), when

@@ -157,16 +157,68 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
     const api = { name: 'Lookup', service_id: 4, id: 9, definition: def() };
     const set = await loadTools([api]);
     expect([...set.tools.keys()]).toEqual(['lookup']);
+    // What the API returns around a definition is bookkeeping: no warning, so `strict` (CI)
+    // accepts a tool exported from Syllable as it is.
+    expect(set.warnings).toEqual([]);
+    await expect(loadTools([api], { strict: true })).resolves.toBeDefined();
+    // Problems inside are reported under `definition`.
+    const issues = await loadErrors([{ name: 'x', definition: def({ type: 'nope' }) }]);
+    expect(issues[0]).toMatchObject({ path: 'tools[0].definition.type' });
+  });
+
+  it("every field of Syllable's ToolResponse, either spelling, loads without a warning", async () => {
+    const wire = {
+      name: 'Lookup',
+      definition: def(),
+      service_id: 4,
+      id: 9,
+      last_updated_comments: null,
+      service_name: null,
+      prompts_info: [{ id: 1, name: 'p' }],
+      agents_info: [],
+      last_updated: '2026-01-01T00:00:00Z',
+      last_updated_by: 'a@b.c',
+      version_number: 3,
+      validation_issues: [],
+    };
+    const sdk = {
+      name: 'Lookup',
+      definition: def({}, 'b'),
+      serviceId: 4,
+      id: 9,
+      lastUpdatedComments: 'x',
+      promptsInfo: [],
+      agentsInfo: null,
+      lastUpdated: '2026-01-01T00:00:00Z',
+      lastUpdatedBy: 'a@b.c',
+      versionNumber: 3,
+      validationIssues: null,
+    };
+    const set = await loadTools([wire, sdk]);
+    expect([...set.tools.keys()]).toEqual(['lookup', 'b']);
+    expect(set.warnings).toEqual([]);
+  });
+
+  it('an API object with fields Syllable does not define, or with recorded issues, is warned', async () => {
+    const set = await loadTools([
+      { name: 'a', service_id: 4, sevice_name: 'clinic', definition: def({}, 'a') },
+      { name: 'b', validation_issues: [{ message: 'x' }, {}], definition: def({}, 'b') },
+    ]);
     expect(set.warnings).toEqual([
       expect.objectContaining({
         code: 'api_object',
         path: 'tools[0]',
-        message: expect.stringContaining('"name", "service_id", "id" ignored'),
+        message: expect.stringContaining('("sevice_name" ignored)'),
+      }),
+      expect.objectContaining({
+        code: 'api_object',
+        path: 'tools[1]',
+        message: expect.stringContaining('Syllable recorded 2 validation issue(s) on it'),
       }),
     ]);
-    // Problems inside are reported under `definition`.
-    const issues = await loadErrors([{ name: 'x', definition: def({ type: 'nope' }) }]);
-    expect(issues[0]).toMatchObject({ path: 'tools[0].definition.type' });
+    await expect(
+      loadTools([{ name: 'a', x: 1, definition: def() }], { strict: true }),
+    ).rejects.toThrow(/"x" ignored/);
   });
 
   it("an API tool object's service_name is the tool's service, so its auth applies", async () => {
@@ -178,16 +230,20 @@ describe('lenient where Syllable is lenient (each normalisation warns by name)',
       { name: 'c', service_name: 'clinic', definition: def({ service: 'own' }, 'c') },
       { name: 'd', service_name: 'clinic', definition: def({ service: null }, 'd') },
       { name: 'e', service_name: null, definition: def({}, 'e') },
+      { name: 'f', service_name: 'own', definition: def({ service: 'own' }, 'f') },
     ]);
-    const services = ['a', 'b', 'c', 'd', 'e'].map((n) => set.tools.get(n)?.service);
-    expect(services).toEqual(['clinic', 'clinic', 'own', 'clinic', undefined]);
-    expect(set.warnings[0]).toMatchObject({
-      code: 'api_object',
-      message: expect.stringContaining(
-        'loaded, with "service": "clinic" ("name", "service_id" ignored)',
-      ),
-    });
-    expect(set.warnings[2]?.message).toContain('"service_name" ignored');
+    const services = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => set.tools.get(n)?.service);
+    expect(services).toEqual(['clinic', 'clinic', 'own', 'clinic', undefined, 'own']);
+    // Only c is warned: its service_name names another service than its definition does.
+    expect(set.warnings).toEqual([
+      expect.objectContaining({
+        code: 'api_object',
+        path: 'tools[2]',
+        message: expect.stringContaining(
+          'its service_name "clinic" ignored: the definition names "service"',
+        ),
+      }),
+    ]);
   });
 
   it('workflow lint of an API tool object names the path inside its definition', async () => {
