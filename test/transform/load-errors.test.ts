@@ -201,6 +201,27 @@ describe('load errors', () => {
     });
   });
 
+  it('"value": null with "format" null writes null; beside a format it is the unset field', () => {
+    // Syllable's API writes every unset field as null, so a rule created to write null comes
+    // back { value: null, format: null }: that is a value, not the no_value case.
+    const writesNull = compileDefaults({
+      a: { transform: { action: 'override', value: null, format: null } },
+    });
+    expect(writesNull.issues).toEqual([]);
+    expect(writesNull.compiled.apply({ a: 'm' }, { vars: {} })).toMatchObject({
+      ok: true,
+      args: { a: null },
+    });
+    const formatted = compileDefaults({
+      a: { transform: { action: 'override', value: null, format: '{b}!' } },
+    });
+    expect(formatted.issues).toEqual([]);
+    expect(formatted.compiled.apply({ a: 'm', b: 'x' }, { vars: {} })).toMatchObject({
+      ok: true,
+      args: { a: 'x!' },
+    });
+  });
+
   it('"@remove something" is refused', () => {
     expect(only({ a: '@remove now' })).toMatchObject({
       code: 'invalid_rule',
