@@ -294,3 +294,12 @@ export function positiveNumber(max = Number.MAX_VALUE): Check {
       sink.problem(path, `expected ${what}, got ${describeNumber(value)}`);
   };
 }
+
+/**
+ * The error for a public function's parameter that JavaScript passed as something its type does
+ * not allow (TypeScript callers cannot): `compileCel(source): expected a string, got nothing
+ * (undefined)`, thrown where it is called instead of a failure deep inside.
+ */
+export function argumentError(parameter: string, expected: string, value: unknown): TypeError {
+  return new TypeError(`${parameter}: expected ${expected}, got ${kindOf(value)}`);
+}

@@ -13,6 +13,7 @@
 import type { ChatMessage } from '../models/types.js';
 import { SNAPSHOT_LIMITS } from '../session/snapshot.js';
 import { AgentConfigError } from './agent-config.js';
+import { kindOf } from '../option-checks.js';
 
 /** One `chat_history` item as an object: `{ role, content }`, OpenAI's tool fields optional. */
 export interface ChatHistoryItem {
@@ -43,6 +44,11 @@ export function parseChatHistory(
   field = 'chat_history',
 ): ChatMessage[] {
   if (input === undefined) return [];
+  if (typeof input !== 'string' && !Array.isArray(input))
+    throw new AgentConfigError(
+      field,
+      `expected the history as text, a list of lines or a list of { role, content } items, got ${kindOf(input)}`,
+    );
   if (Array.isArray(input) && input.every((m) => typeof m === 'object' && m !== null))
     return parseItems(input as readonly ChatHistoryItem[], field);
   // A list mixing lines and items (or holding a number) would have the odd one out glued to the

@@ -8,6 +8,7 @@ import { renderMustache } from '../expressions/mustache.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import type { ChatTool } from '../models/types.js';
 import type { ToolDefinition, ToolSet } from './types.js';
+import { argumentError } from '../option-checks.js';
 
 /** Session values that descriptions may render. */
 export interface ExportView {
@@ -34,10 +35,16 @@ export interface RealtimeFunctionTool {
 
 type ToolSource = ToolSet | Iterable<ToolDefinition>;
 
-function definitions(source: ToolSource): Iterable<ToolDefinition> {
-  return 'tools' in source && source.tools instanceof Map
-    ? source.tools.values()
-    : (source as Iterable<ToolDefinition>);
+function definitions(source: ToolSource, caller: string): Iterable<ToolDefinition> {
+  if (typeof source === 'object' && source !== null) {
+    if ('tools' in source && source.tools instanceof Map) return source.tools.values();
+    if (Symbol.iterator in source) return source;
+  }
+  throw argumentError(
+    `${caller}(source)`,
+    'a ToolSet (from `await loadTools(...)`) or a list of its definitions',
+    source,
+  );
 }
 
 function description(def: ToolDefinition, view: ExportView): string | undefined {
@@ -48,8 +55,12 @@ function description(def: ToolDefinition, view: ExportView): string | undefined 
 
 /** The Chat Completions `tools` array. */
 export function toChatTools(source: ToolSource, view: ExportView = {}): ChatTool[] {
+  return chatTools(source, view, 'toChatTools');
+}
+
+function chatTools(source: ToolSource, view: ExportView, caller: string): ChatTool[] {
   const out: ChatTool[] = [];
-  for (const def of definitions(source)) {
+  for (const def of definitions(source, caller)) {
     const desc = description(def, view);
     const fn = def.tool.function;
     out.push({
@@ -70,7 +81,7 @@ export function toResponsesTools(
   source: ToolSource,
   view: ExportView = {},
 ): ResponsesFunctionTool[] {
-  return toChatTools(source, view).map(({ function: fn }) => ({
+  return chatTools(source, view, 'toResponsesTools').map(({ function: fn }) => ({
     type: 'function',
     name: fn.name,
     ...(fn.description !== undefined ? { description: fn.description } : {}),
@@ -81,7 +92,7 @@ export function toResponsesTools(
 
 /** Realtime API session tools. */
 export function toRealtimeTools(source: ToolSource, view: ExportView = {}): RealtimeFunctionTool[] {
-  return toChatTools(source, view).map(({ function: fn }) => ({
+  return chatTools(source, view, 'toRealtimeTools').map(({ function: fn }) => ({
     type: 'function',
     name: fn.name,
     ...(fn.description !== undefined ? { description: fn.description } : {}),

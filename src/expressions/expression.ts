@@ -18,6 +18,7 @@
  */
 import { compileCase } from './case-expression.js';
 import type { CompileResult, RawExpression } from './expression-types.js';
+import { argumentError } from '../option-checks.js';
 import { celCompiler, MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';
 import { compileJmesPathProgram, type JmesPathProgram } from './jmespath.js';
 
@@ -43,12 +44,21 @@ export function compileExpression(raw: RawExpression): CompileResult {
 
 function compileAt(raw: RawExpression, depth: number): CompileResult {
   if (typeof raw === 'string') return compileJmesPath(raw);
-  if ('case' in raw) return compileCase(raw.case, depth, compileAt);
+  if (typeof raw === 'object' && raw !== null && 'case' in raw)
+    return compileCase(raw.case, depth, compileAt);
+  if (typeof raw !== 'object' || raw === null || typeof raw.expression !== 'string')
+    throw argumentError(
+      'compileExpression(raw)',
+      'a JMESPath string, { type, expression } or { case }',
+      raw,
+    );
   return raw.type === 'cel' ? compileCel(raw.expression) : compileJmesPath(raw.expression);
 }
 
 /** Compiles a JMESPath expression. */
 export function compileJmesPath(source: string): CompileResult {
+  if (typeof source !== 'string')
+    throw argumentError('compileJmesPath(source)', 'a string', source);
   const bound = checkBounds(source);
   if (bound !== undefined) return { ok: false, message: bound };
   let program: JmesPathProgram;
@@ -69,6 +79,7 @@ export function compileJmesPath(source: string): CompileResult {
 
 /** Compiles a CEL expression. */
 export function compileCel(source: string): CompileResult {
+  if (typeof source !== 'string') throw argumentError('compileCel(source)', 'a string', source);
   const bound = checkBounds(source);
   if (bound !== undefined) return { ok: false, message: bound };
   const compileCelProgram = celCompiler();

@@ -12,6 +12,7 @@
  */
 import Mustache from 'mustache';
 import { getOwn, isPlainObject, type PlainObject } from '../own-data.js';
+import { argumentError } from '../option-checks.js';
 
 /** System values reachable as `vars.session.*` in templates and conditions. */
 export interface SessionSystemValues {
@@ -121,6 +122,8 @@ export function checkMustache(template: string): string | undefined {
  * Throws on a template with a syntax error (check templates at load with {@link checkMustache}).
  */
 export function renderMustache(template: string, view: MustacheView): string {
+  if (typeof template !== 'string')
+    throw argumentError('renderMustache(template)', 'a string', template);
   if (!template.includes('{{')) return template;
   return Mustache.render(template, buildMustacheView(view), {}, { escape: noEscape });
 }

@@ -4,6 +4,7 @@
  * definition's `result`, or `{"status":"ok"}`. An `actionResult(...)` adds session effects.
  */
 import { isToolError, ToolError } from '../errors.js';
+import { argumentError } from '../option-checks.js';
 import { isActionResult, type BrandedActionResult } from './action-result.js';
 import { CallDeadline, type AbortWatcher } from './endpoint/deadline.js';
 import {
@@ -184,6 +185,13 @@ class HostContext implements ActionContext {
 
 /** Creates the handler of `action` tools. */
 export function createActionHandler(options: ActionHandlerOptions): Handler {
+  const actions = (options as { actions?: unknown } | null | undefined)?.actions;
+  if (!(actions instanceof Map))
+    throw argumentError(
+      'createActionHandler(options.actions)',
+      'a Map of action handlers by tool name',
+      actions,
+    );
   const now = options.now ?? Date.now;
   const timeoutMs = (options.timeoutSecs ?? DEFAULT_ACTION_TIMEOUT_SECS) * 1000;
 

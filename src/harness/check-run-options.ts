@@ -1,5 +1,6 @@
 /**
- * runFixtures' and runFixture's options, checked when called (a TypeError naming each: a bad
+ * The harness's options (runFixtures, runFixture, and the doubles and transformCall a test may
+ * call on its own), checked when called (a TypeError naming each: a bad
  * fixture is a result, a host's mistake in calling the harness is not): `paths: 'fixtures'` was
  * read letter by letter, `transport: 'realtme'` ran as text, an `onResult` that is not a
  * function failed after the first fixture.
@@ -10,11 +11,14 @@ import {
   fields,
   isFunction,
   isNonEmptyString,
+  isPlainObjectCheck,
   isString,
+  isToolSet,
   kindOf,
   oneOf,
   type Check,
 } from '../option-checks.js';
+import { isPlainObject } from '../own-data.js';
 
 /** An object whose present hooks are functions (every hook is optional). */
 const isObserver: Check = (value, path, sink) => {
@@ -44,4 +48,49 @@ export function checkRunFixturesOptions(options: unknown): void {
 /** Throws a TypeError `runFixture: path: …; …`. */
 export function checkRunFixtureOptions(options: unknown): void {
   checkOptions(FIXTURE, options, { caller: 'runFixture', error: 'type' });
+}
+
+/** A Map (`new Map([[name, …]])`); a plain object is named, as it is the likely mistake. */
+const isMap =
+  (what: string): Check =>
+  (value, path, sink) => {
+    if (!(value instanceof Map))
+      sink.problem(path, `expected a Map of ${what} (new Map([[name, …]])), got ${kindOf(value)}`);
+  };
+
+const HTTP_DOUBLE = fields(
+  { exchanges: arrayOf(isPlainObjectCheck('an exchange object')), onRequest: isFunction },
+  ['exchanges'],
+);
+const COMMAND_DOUBLE = fields({ commands: isMap('runs by command name') }, ['commands']);
+const TRANSFORM_CALL = fields(
+  {
+    tools: isToolSet,
+    tool: isNonEmptyString,
+    args: (value, path, sink) => {
+      if (typeof value !== 'string' && !isPlainObject(value))
+        sink.problem(path, `expected an object or its JSON text, got ${kindOf(value)}`);
+    },
+    vars: isPlainObjectCheck('an object'),
+    staticOverrides: isPlainObjectCheck('an object'),
+    language: isNonEmptyString,
+    now: isFunction,
+    onMissingTemplateValue: oneOf('skip', 'error'),
+  },
+  ['tools', 'tool', 'args'],
+);
+
+/** Throws a TypeError `createHttpDouble: path: …; …`. */
+export function checkHttpDoubleOptions(options: unknown): void {
+  checkOptions(HTTP_DOUBLE, options, { caller: 'createHttpDouble', error: 'type' });
+}
+
+/** Throws a TypeError `createCommandDouble: path: …; …`. */
+export function checkCommandDoubleOptions(options: unknown): void {
+  checkOptions(COMMAND_DOUBLE, options, { caller: 'createCommandDouble', error: 'type' });
+}
+
+/** Throws a TypeError `transformCall: path: …; …`. */
+export function checkTransformCallOptions(options: unknown): void {
+  checkOptions(TRANSFORM_CALL, options, { caller: 'transformCall', error: 'type' });
 }

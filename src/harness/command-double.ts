@@ -10,6 +10,7 @@ import type {
   CommandRunner,
 } from '../handlers/command/command-config.js';
 import type { CommandExchange } from './fixture-schema.js';
+import { checkCommandDoubleOptions } from './check-run-options.js';
 
 /** A run the double saw. */
 export interface RecordedCommand {
@@ -69,6 +70,7 @@ function wait(ms: number, inv: CommandInvocation): Promise<CommandExit | undefin
 
 /** Creates a recording, answering command runner for one fixture run. */
 export function createCommandDouble(options: CommandDoubleOptions): CommandDouble {
+  checkCommandDoubleOptions(options);
   const uses = new Map<string, number[]>();
   for (const [name, list] of options.commands)
     uses.set(

@@ -10,6 +10,7 @@
 import { MockAgent, type Dispatcher } from 'undici';
 import type { HttpExchange } from './fixture-schema.js';
 import { recordRequest, sameUrl, type RecordedRequest } from './recorded-request.js';
+import { checkHttpDoubleOptions } from './check-run-options.js';
 
 /** A declared exchange that was requested fewer times than it declares. */
 export interface UnusedExchange {
@@ -81,6 +82,7 @@ export function responseBody(response: HttpExchange['response']): {
 
 /** Creates a recording, answering dispatcher for one fixture run. */
 export function createHttpDouble(options: HttpDoubleOptions): HttpDouble {
+  checkHttpDoubleOptions(options);
   const agent = new MockAgent({ connections: 1 });
   agent.disableNetConnect();
   const uses = options.exchanges.map(() => 0);

@@ -9,6 +9,7 @@ import { applyStaticParameters } from '../transform/static-parameters.js';
 import { prepareToolCall } from '../session/prepare-tool-call.js';
 import { LazySystemValues } from '../session/session-state.js';
 import type { SessionSystemValues, TransformTraceEntry } from '../transform/types.js';
+import { checkTransformCallOptions } from './check-run-options.js';
 
 /** Options of {@link transformCall}. */
 export interface TransformCallOptions {
@@ -72,6 +73,7 @@ export function oneOffSystemValues(options: {
 
 /** Runs the argument pipeline of one call. Pure apart from the clock; never throws. */
 export function transformCall(options: TransformCallOptions): TransformCallResult {
+  checkTransformCallOptions(options);
   const vars = options.vars ?? {};
   const now = (options.now ?? Date.now)();
   // Computed only if a template or condition names `vars.session.*`, as in a session's round.

@@ -5,6 +5,7 @@
  */
 import { checkConnectOptions } from './check-realtime-options.js';
 import { EventEmitter } from 'node:events';
+import { argumentError } from '../option-checks.js';
 import WebSocket from 'ws';
 import type { RealtimeConnection, RealtimeSendable } from './types.js';
 
@@ -35,6 +36,9 @@ export interface ClosableRealtimeConnection extends RealtimeConnection {
 
 /** Wraps an open or opening `ws` WebSocket. Unparseable messages become `error`s. */
 export function wsRealtimeConnection(socket: WsSocket): ClosableRealtimeConnection {
+  const s = socket as Partial<Record<'on' | 'send', unknown>> | null | undefined;
+  if (typeof s?.on !== 'function' || typeof s.send !== 'function')
+    throw argumentError('wsRealtimeConnection(socket)', 'a `ws` WebSocket', socket);
   const emitter = new EventEmitter();
   socket.on('message', (data) => {
     let event: unknown;

@@ -23,6 +23,7 @@ import { chatMessages, chatTools } from './chat-messages.js';
 import { applySessionUpdate, clientItem, isObject } from './client-events.js';
 import { functionCallEvents } from './function-call-events.js';
 import { SAY_INSTRUCTIONS } from './realtime-link.js';
+import { argumentError } from '../option-checks.js';
 import type {
   LoopbackItem,
   RealtimeLoopback,
@@ -40,6 +41,13 @@ interface ActiveResponse {
 export async function startRealtimeLoopback(
   options: RealtimeLoopbackOptions,
 ): Promise<RealtimeLoopback> {
+  const model = (options as { model?: { stream?: unknown } } | null | undefined)?.model;
+  if (typeof model?.stream !== 'function')
+    throw argumentError(
+      'startRealtimeLoopback(options.model)',
+      'a Model (an object with stream(), e.g. new ScriptedModel(steps))',
+      model,
+    );
   const web = options.tls === undefined ? createServer() : createHttpsServer(options.tls);
   web.listen(options.port ?? 0, '127.0.0.1');
   await once(web, 'listening');

@@ -6,7 +6,8 @@
 import type { DefinitionIssue } from '../errors.js';
 import { compileCondition } from './condition.js';
 import { FORBIDDEN_SEGMENTS, MAX_PATH_SEGMENTS } from './field-path.js';
-import { deepCopy } from '../own-data.js';
+import { deepCopy, isPlainObject } from '../own-data.js';
+import { argumentError } from '../option-checks.js';
 import { makeApply, type RuleProgram } from './apply-rules.js';
 import { normaliseRule } from './rule-forms.js';
 import { compileTemplate } from './template.js';
@@ -65,6 +66,8 @@ export function compileDefaults(
   defaults: Readonly<Record<string, unknown>>,
   options: CompileDefaultsOptions = {},
 ): CompileDefaultsResult {
+  if (!isPlainObject(defaults))
+    throw argumentError('compileDefaults(defaults)', 'an object of rules by key', defaults);
   const base = options.path ?? 'defaults';
   const issues: DefinitionIssue[] = [];
   const rules: CompiledRule[] = [];

@@ -3,7 +3,15 @@
  * `defaults` run, overriding whatever the LLM sent under the same name.
  */
 import type { StaticParameter } from './types.js';
-import { deepCopy, getOwn, setOwn, shallowCopy, type PlainObject } from '../own-data.js';
+import {
+  deepCopy,
+  getOwn,
+  isPlainObject,
+  setOwn,
+  shallowCopy,
+  type PlainObject,
+} from '../own-data.js';
+import { argumentError } from '../option-checks.js';
 import { renderMustache } from '../expressions/mustache.js';
 import type { SessionSystemValues } from './types.js';
 
@@ -30,6 +38,14 @@ export function applyStaticParameters(
   params: readonly StaticParameter[],
   options: ApplyStaticParametersOptions = {},
 ): Record<string, unknown> {
+  if (!isPlainObject(args))
+    throw argumentError('applyStaticParameters(args)', 'an object of arguments', args);
+  if (!Array.isArray(params))
+    throw argumentError(
+      'applyStaticParameters(params)',
+      "an array (a tool's staticParameters)",
+      params,
+    );
   const out: PlainObject = shallowCopy(args);
   const overrides = options.overrides;
   for (const param of params) {

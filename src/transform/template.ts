@@ -7,6 +7,7 @@ import { parseFormatSpec, type FormatSpec } from './format-spec.js';
 import { formatValue, TemplateValueError } from './format-value.js';
 import { viewOf, type ArgsView } from './args-view.js';
 import type { PlainObject } from '../own-data.js';
+import { argumentError } from '../option-checks.js';
 import type { TransformContext } from './types.js';
 
 /** Longest string a template may render (characters); longer is a template value error. */
@@ -45,6 +46,8 @@ type Part = string | FieldPart;
 
 /** Parses and compiles a template, or returns its first problem. */
 export function compileTemplate(source: string): CompiledTemplate | TemplateProblem {
+  if (typeof source !== 'string')
+    throw argumentError('compileTemplate(source)', 'a string', source);
   const parts: Part[] = [];
   let literal = '';
   let i = 0;
