@@ -3,7 +3,7 @@
  * (`SessionOptions` in session/check-option-shapes.ts; any layer's own). Each reports
  * "expected …, got …" at the value's path and never shows the value itself: it may be a secret.
  */
-import { didYouMean } from './did-you-mean.js';
+import { closestName, didYouMean } from './did-you-mean.js';
 import { DefinitionError, type DefinitionIssue } from './errors.js';
 import { isPlainObject } from './own-data.js';
 
@@ -146,9 +146,16 @@ export function fields(
       return;
     }
     const at = (key: string): string => (path === '' ? key : `${path}.${key}`);
-    for (const [key, what] of Object.entries(needed))
-      if (value[key] === undefined)
-        sink.problem(at(key), `is required${what === '' ? '' : `: ${what}`}`);
+    for (const [key, what] of Object.entries(needed)) {
+      if (value[key] !== undefined) continue;
+      // The likely cause: the option given under another spelling (`exchange` for `exchanges`).
+      const written = closestName({
+        name: key,
+        candidates: Object.keys(value).filter((k) => !Object.hasOwn(shape, k)),
+      });
+      const given = written === undefined ? '' : ` (${JSON.stringify(written)} was given)`;
+      sink.problem(at(key), `is required${what === '' ? '' : `: ${what}`}${given}`);
+    }
     for (const key of Object.keys(value)) {
       const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (field === undefined) {

@@ -133,6 +133,11 @@ describe('entry functions called with nothing or the wrong thing', () => {
     expect(error.message).toBe(message);
   });
 
+  it('a required option given under another spelling is named beside the missing one', async () => {
+    const error = await errorOf(() => loose(testing.createHttpDouble)({ exchange: [] }));
+    expect(error.message).toBe('createHttpDouble: exchanges: is required ("exchange" was given)');
+  });
+
   it('transformCall names a tools file given where the ToolSet belongs', async () => {
     const error = await errorOf(() =>
       loose(testing.transformCall)({ tools: 'tools.json', tool: 'x', args: {} }),
