@@ -77,6 +77,14 @@ export function scrubModelError(error: ModelError, credentials: readonly string[
     for (const form of new Set([secret, encodeURIComponent(secret)]))
       message = message.split(form).join('[redacted]');
   }
+  return withScrubbedMessage(error, message);
+}
+
+/**
+ * The error with `message` in place of its own, or the same error when nothing changed. The
+ * cause is dropped: it is the client's own error, holding the text that was scrubbed.
+ */
+export function withScrubbedMessage(error: ModelError, message: string): ModelError {
   if (message === error.message) return error;
   return new ModelError({
     code: error.code,

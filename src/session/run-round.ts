@@ -8,7 +8,7 @@
 import { NO_USAGE, type ModelToolCall, type ModelUsage } from '../models/types.js';
 import { effectiveToolDefaults } from './check-options.js';
 import { ToolError } from '../errors.js';
-import { asModelError, ModelError } from '../models/errors.js';
+import { asModelError, withScrubbedMessage, type ModelError } from '../models/errors.js';
 import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import { applyToolResult } from './apply-effects.js';
 import { executeToolCall, type ExecuteContext, type ToolCallResult } from './execute-tool-call.js';
@@ -389,12 +389,5 @@ export function workflowExecutionIO(
 
 /** A model error with the session's secrets scrubbed from its message (a server may echo a key). */
 function scrubbedModelError(error: ModelError, secrets: SecretSet): ModelError {
-  const message = secrets.scrubText(error.message);
-  if (message === error.message) return error;
-  return new ModelError({
-    code: error.code,
-    model: error.model,
-    message,
-    ...(error.status === undefined ? {} : { status: error.status }),
-  });
+  return withScrubbedMessage(error, secrets.scrubText(error.message));
 }
