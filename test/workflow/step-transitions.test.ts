@@ -1,0 +1,304 @@
+/**
+ * One submission of a steps task and what it returns (docs/workflows.md, "One submission"):
+ * cases each written against a fault seeded into src/session/workflow/ that no other test caught
+ * (docs/reliability.md, "Faults seeded into the engine that no test caught").
+ */
+import { describe, expect, it } from 'vitest';
+import { loadTools } from '../../src/definition/load.js';
+import { createSession } from '../../src/session/create-session.js';
+import { ScriptedModel } from '../../src/testing.js';
+
+function container(task: unknown, name = 'flow'): Record<string, unknown> {
+  return {
+    type: 'context',
+    context: { task },
+    tool: { type: 'function', function: { name, parameters: { type: 'object', properties: {} } } },
+  };
+}
+
+type Call = { name: string; args?: Record<string, unknown> };
+
+/** Runs one user turn in which the model makes `calls` (one round each), then answers. */
+async function turn(
+  task: unknown,
+  calls: readonly Call[],
+  options: { vars?: Record<string, unknown>; id?: string } = {},
+): Promise<{
+  r: Awaited<ReturnType<ReturnType<typeof createSession>['run']>>;
+  model: ScriptedModel;
+}> {
+  const tools = await loadTools([container(task)]);
+  const model = new ScriptedModel([...calls.map((c) => ({ tool_calls: [c] })), { text: 'ok' }], {
+    record: true,
+  });
+  const r = await createSession({ tools, model, ...options }).run('go');
+  return { r, model };
+}
+
+/** A two-step form: RATE (one integer input) then DONE. */
+function rating(tools?: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: 'steps',
+    id: 'survey',
+    tool: { name: 'submit_rating' },
+    steps: [
+      {
+        id: 'RATE',
+        goal: 'Ask for a rating',
+        inputs: [{ name: 'rating', type: 'integer' }],
+        ...(tools === undefined ? {} : { tools }),
+        next: ['DONE'],
+      },
+      { id: 'DONE', goal: 'Thank the user', tools: { call: true } },
+    ],
+  };
+}
+
+describe('go_to_step', () => {
+  it('is refused, with valid inputs beside it, on a step that does not allow it', async () => {
+    const { r } = await turn(rating(), [
+      { name: 'submit_rating', args: { rating: 5, go_to_step: 'DONE' } },
+    ]);
+    expect(r.traces[0]).toMatchObject({ isError: true, errorCode: 'invalid_arguments' });
+    expect((r.traces[0]!.output as { error: { message: string } }).error.message).toBe(
+      'step RATE does not take "go_to_step"; its inputs are: rating',
+    );
+    expect(r.state.workflows?.['survey']).toMatchObject({ step: 'RATE', inputs: {} });
+  });
+});
+
+describe('transitions', () => {
+  it('requires counts {} and [] as not collected', async () => {
+    const task = {
+      type: 'steps',
+      id: 'req',
+      tool: { name: 'submit_req' },
+      steps: [
+        {
+          id: 'A',
+          goal: 'a',
+          inputs: [
+            { name: 'o', type: 'object', required: false },
+            { name: 'l', type: 'array', required: false },
+          ],
+          next: [{ id: 'B', requires: ['o'] }, { id: 'C', requires: ['l'] }, 'D'],
+        },
+        { id: 'B', goal: 'b' },
+        { id: 'C', goal: 'c' },
+        { id: 'D', goal: 'd' },
+      ],
+    };
+    const step = async (args: Record<string, unknown>) =>
+      (await turn(task, [{ name: 'submit_req', args }])).r.state.workflows?.['req']?.step;
+    expect(await step({ o: {}, l: [] })).toBe('D');
+    expect(await step({ o: { a: 1 }, l: [] })).toBe('B');
+    expect(await step({ o: {}, l: [0] })).toBe('C');
+  });
+});
+
+describe('the submit result', () => {
+  it('says call_now only when the step it delivers has tools.call', async () => {
+    const { r, model } = await turn(rating(), [{ name: 'submit_rating', args: { rating: 5 } }]);
+    const started = model.calls[0]!.messages.find((m) => m.role === 'tool');
+    expect(JSON.parse(String(started?.content))).not.toHaveProperty('call_now');
+    expect(r.traces[0]!.output).toMatchObject({
+      step: 'DONE',
+      call_now: 'Call submit_rating now, without waiting for the user.',
+    });
+  });
+});
+
+describe('actions', () => {
+  it('inc adds by (default 1); a missing or non-numeric value counts as 0', async () => {
+    const { r } = await turn(
+      {
+        type: 'steps',
+        id: 'count',
+        variables: [{ name: 'word', value: 'many' }],
+        steps: [
+          {
+            id: 'A',
+            goal: 'a',
+            on: {
+              enter: [
+                { action: 'inc', name: 'local.missing' },
+                { action: 'inc', name: 'local.word', by: 5 },
+                { action: 'set', name: 'local.n', value: 10 },
+                { action: 'inc', name: 'local.n', by: -3 },
+                { action: 'inc', name: 'visits', by: 2 },
+                // Reads this run's own write: 3, not 1.
+                { action: 'inc', name: 'visits' },
+              ],
+            },
+          },
+        ],
+      },
+      [],
+    );
+    expect(r.state.workflows?.['count']?.local).toEqual({ word: 5, missing: 1, n: 7 });
+    expect(r.state.vars).toEqual({ visits: 3 });
+  });
+  it('set writes null when its valueFrom yields nothing', async () => {
+    const { r } = await turn(
+      {
+        type: 'steps',
+        id: 'nothing',
+        variables: [{ name: 'x', value: 'old' }],
+        steps: [
+          {
+            id: 'A',
+            goal: 'a',
+            on: {
+              enter: [
+                {
+                  action: 'set',
+                  name: 'local.x',
+                  valueFrom: { type: 'cel', expression: 'local.no_such_key' },
+                },
+              ],
+            },
+          },
+        ],
+      },
+      [],
+    );
+    expect(r.state.workflows?.['nothing']?.local).toEqual({ x: null });
+  });
+  it('get leaves an input empty when its valueFrom yields null, so the default still fills it', async () => {
+    const { r } = await turn(
+      {
+        type: 'steps',
+        id: 'zip',
+        tool: { name: 'submit_zip' },
+        steps: [
+          {
+            id: 'A',
+            goal: 'a',
+            inputs: [{ name: 'zip', type: 'string', default: '00000' }],
+            on: {
+              presubmit: [{ action: 'get', valueFrom: 'no.such.path' }],
+              submit: [{ action: 'save' }],
+            },
+          },
+        ],
+      },
+      [{ name: 'submit_zip', args: {} }],
+    );
+    expect(r.traces[0]).toMatchObject({ isError: false });
+    expect(r.state.vars).toEqual({ zip: '00000' });
+  });
+});
+
+describe('what expressions and templates read', () => {
+  it('a session variable never shadows the system values, the task locals or the inputs', async () => {
+    const { model } = await turn(
+      {
+        type: 'steps',
+        id: 'shadow',
+        variables: [{ name: 'n', value: 'own' }],
+        steps: [
+          {
+            id: 'A',
+            goal: 'a',
+            instructions: ['id={{vars.session.id}} n={{local.n}} x={{inputs.x}}'],
+            inputs: [{ name: 'x', type: 'string', required: false }],
+            on: { enter: [{ action: 'set', name: 'inputs.x', value: 'real' }] },
+          },
+        ],
+      },
+      [],
+      {
+        id: 'sess-1',
+        vars: {
+          'vars.session.id': 'spoofed',
+          'local.n': 'spoofed',
+          local: 'x',
+          'inputs.x': 'spoofed',
+        },
+      },
+    );
+    const started = model.calls[0]!.messages.find((m) => m.role === 'tool');
+    expect(JSON.parse(String(started?.content)).instructions).toEqual(['id=sess-1 n=own x=real']);
+  });
+});
+
+describe('call actions', () => {
+  it('ask the model only when the arguments did not validate; result.save skips what is absent', async () => {
+    const action = (name: string) => ({
+      type: 'action',
+      tool: {
+        type: 'function',
+        function: {
+          name,
+          parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        },
+      },
+    });
+    const tools = await loadTools([
+      container({
+        type: 'steps',
+        id: 'wf',
+        tool: { name: 'submit_wf' },
+        steps: [
+          {
+            id: 'A',
+            goal: 'look it up',
+            on: {
+              enter: [
+                { action: 'call', name: 'lookup' },
+                { action: 'call', name: 'broken', arguments: { id: 'c-1' } },
+                {
+                  action: 'call',
+                  name: 'fine',
+                  arguments: { id: 'c-2' },
+                  result: {
+                    save: [
+                      { from: 'name', to: 'who' },
+                      { from: 'missing', to: 'kept' },
+                    ],
+                  },
+                },
+                // An output that is not an object is read as `result`.
+                {
+                  action: 'call',
+                  name: 'listing',
+                  arguments: { id: 'c-3' },
+                  result: { save: [{ from: 'result[1]', to: 'second' }] },
+                },
+              ],
+            },
+          },
+        ],
+      }),
+      action('lookup'),
+      action('broken'),
+      action('fine'),
+      action('listing'),
+    ]);
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
+    const r = await createSession({
+      tools,
+      model,
+      vars: { kept: 'before' },
+      actions: {
+        lookup: () => ({ name: 'Ada' }),
+        fine: () => ({ name: 'Ada' }),
+        listing: () => ['a', 'b'],
+        broken: () => {
+          throw new Error('service down');
+        },
+      },
+    }).run('hi');
+    expect(r.traces.map((t) => [t.tool, t.isError, t.errorCode])).toEqual([
+      ['lookup', true, 'invalid_arguments'],
+      ['broken', true, expect.any(String)],
+      ['fine', false, undefined],
+      ['listing', false, undefined],
+    ]);
+    expect(r.state.vars).toEqual({ kept: 'before', who: 'Ada', second: 'b' });
+    const started = model.calls[0]!.messages.find((m) => m.role === 'tool');
+    expect(JSON.parse(String(started?.content)).pending_tool_calls).toEqual([
+      { name: 'lookup', arguments: {} },
+    ]);
+  });
+});
