@@ -302,3 +302,87 @@ describe('call actions', () => {
     ]);
   });
 });
+
+describe('a submission refused by a limit', () => {
+  it('puts back the inputs and locals as they were before the call', async () => {
+    const { r } = await turn(
+      {
+        type: 'steps',
+        id: 'w',
+        tool: { name: 'submit' },
+        variables: [{ name: 'n', value: 0 }],
+        steps: [
+          {
+            id: 'A',
+            goal: 'a',
+            inputs: [
+              { name: 'l', type: 'array' },
+              { name: 's', type: 'string' },
+            ],
+            on: {
+              submit: [
+                { action: 'inc', name: 'local.n' },
+                // 20 × 60,000 characters: past the 1 MiB cap on rendered text.
+                { action: 'say', text: '{{#inputs.l}}{{inputs.s}}{{/inputs.l}}' },
+              ],
+            },
+            next: ['B'],
+          },
+          { id: 'B', goal: 'b' },
+        ],
+      },
+      [
+        // Fails validation (no `l`): `s` stays collected, as a retry keeps it.
+        { name: 'submit', args: { s: 'kept' } },
+        { name: 'submit', args: { l: Array.from({ length: 20 }, () => 0), s: 'x'.repeat(60_000) } },
+      ],
+    );
+    expect(r.traces.map((t) => t.errorCode)).toEqual(['invalid_arguments', 'result_too_large']);
+    expect(r.state.workflows?.['w']).toEqual({
+      status: 'active',
+      step: 'A',
+      inputs: { s: 'kept' },
+      local: { n: 0 },
+    });
+  });
+});
+
+describe('expression tasks', () => {
+  it('run on.submit after a call that validates, never after a refused one', async () => {
+    const { r } = await turn(
+      {
+        type: 'expression',
+        id: 'calc',
+        tool: { name: 'add' },
+        inputs: [{ name: 'a', type: 'integer' }],
+        expression: { type: 'cel', expression: 'inputs.a + 1' },
+        on: { submit: [{ action: 'inc', name: 'submits' }] },
+      },
+      [
+        { name: 'add', args: { a: 1 } },
+        { name: 'add', args: { a: 'one' } },
+      ],
+    );
+    expect(r.traces.map((t) => t.errorCode)).toEqual([undefined, 'invalid_arguments']);
+    expect(r.state.vars).toEqual({ submits: 1 });
+  });
+
+  it('refuse a result past 1 MiB whose strings each fit the cap', async () => {
+    const each = '{{#inputs.l}}{{inputs.s}}{{/inputs.l}}';
+    const { r } = await turn(
+      {
+        type: 'expression',
+        id: 'twice',
+        tool: { name: 'twice' },
+        inputs: [
+          { name: 'l', type: 'array' },
+          { name: 's', type: 'string' },
+        ],
+        // Two texts of 10 × 60,000 characters: 1.2 MB together.
+        output: { a: each, b: each },
+      },
+      [{ name: 'twice', args: { l: Array.from({ length: 10 }, () => 0), s: 'x'.repeat(60_000) } }],
+    );
+    expect(r.traces[0]).toMatchObject({ isError: true, errorCode: 'result_too_large' });
+  });
+});
