@@ -386,3 +386,80 @@ describe('expression tasks', () => {
     expect(r.traces[0]).toMatchObject({ isError: true, errorCode: 'result_too_large' });
   });
 });
+
+describe('what the model is shown', () => {
+  it('several active steps with tools.allow show only the ordinary tools all of them allow', async () => {
+    const flow = (id: string, allow: string[]) =>
+      container(
+        {
+          type: 'steps',
+          id,
+          tool: { name: `submit_${id}` },
+          steps: [{ id: 'A', goal: id, tools: { allow } }],
+        },
+        `flow_${id}`,
+      );
+    const action = (name: string) => ({
+      type: 'action',
+      tool: {
+        type: 'function',
+        function: { name, parameters: { type: 'object', properties: {} } },
+      },
+    });
+    const tools = await loadTools([
+      flow('a', ['t1', 't2']),
+      flow('b', ['t2', 't3']),
+      action('t1'),
+      action('t2'),
+      action('t3'),
+    ]);
+    const model = new ScriptedModel([{ text: 'ok' }], { record: true });
+    await createSession({ tools, model }).run('go');
+    expect(model.calls[0]!.tools.map((t) => t.function.name).sort()).toEqual([
+      'submit_a',
+      'submit_b',
+      't2',
+    ]);
+  });
+
+  it("a completed workflow's submit tool cannot be called any more", async () => {
+    const { r, model } = await turn(rating(), [
+      { name: 'submit_rating', args: { rating: 5 } },
+      { name: 'submit_rating', args: {} },
+      { name: 'submit_rating', args: {} },
+    ]);
+    expect(r.traces.map((t) => t.errorCode)).toEqual([undefined, undefined, 'unknown_tool']);
+    expect(r.traces[1]!.output).toMatchObject({ status: 'completed' });
+    expect(r.events.filter((e) => e.type === 'workflow')).toHaveLength(3);
+    // Nor is it named in the system context once completed.
+    const context = (call: number) =>
+      model.calls[call]!.messages.some(
+        (m) => m.role === 'system' && String(m.content).includes('Workflow "survey"'),
+      );
+    expect([context(1), context(2)]).toEqual([true, false]);
+  });
+
+  it('an auto workflow whose activation failed has no submit tool the model can call', async () => {
+    const { r } = await turn(
+      {
+        type: 'steps',
+        id: 'greet',
+        tool: { name: 'submit_greet' },
+        steps: [
+          {
+            id: 'A',
+            goal: 'a',
+            // 20 × 60,000 characters: past the 1 MiB cap, so activation fails.
+            on: { start: [{ action: 'say', text: '{{#vars.l}}{{vars.s}}{{/vars.l}}' }] },
+          },
+        ],
+      },
+      [{ name: 'submit_greet', args: {} }],
+      { vars: { 'vars.l': Array.from({ length: 20 }, () => 0), 'vars.s': 'x'.repeat(60_000) } },
+    );
+    const errors = r.events.flatMap((e) => (e.type === 'tool-error' ? [e.code] : []));
+    expect(errors.slice(0, 2)).toEqual(['result_too_large', 'unknown_tool']);
+    expect(r.traces.map((t) => t.errorCode)).toEqual(['unknown_tool']);
+    expect(r.state.workflows ?? {}).not.toHaveProperty('greet');
+  });
+});
