@@ -187,6 +187,20 @@ describe('actions', () => {
     expect(r.traces[0]).toMatchObject({ isError: false });
     expect(r.state.vars).toEqual({ zip: '00000' });
   });
+  it('a task variable without a value, or whose valueFrom yields nothing, starts as null', async () => {
+    const { r } = await turn(
+      {
+        type: 'event',
+        id: 'vars',
+        variables: [
+          { name: 'bare' },
+          { name: 'failed', valueFrom: { type: 'cel', expression: 'local.no_such_key' } },
+        ],
+      },
+      [],
+    );
+    expect(r.state.workflows?.['vars']?.local).toEqual({ bare: null, failed: null });
+  });
 });
 
 describe('what expressions and templates read', () => {
