@@ -477,3 +477,22 @@ describe('what the model is shown', () => {
     expect(r.state.workflows ?? {}).not.toHaveProperty('greet');
   });
 });
+
+describe('snapshots of workflow progress', () => {
+  it('toJSON and a turn state keep the progress of their moment after later submissions', async () => {
+    const tools = await loadTools([container(rating())]);
+    const model = new ScriptedModel([
+      { text: 'Your rating?' },
+      { tool_calls: [{ name: 'submit_rating', args: { rating: 5 } }] },
+      { text: 'Thanks' },
+    ]);
+    const session = createSession({ tools, model });
+    const t1 = await session.run('hi');
+    const saved = session.toJSON();
+    await session.run('5');
+    const before = { status: 'active', step: 'RATE', inputs: {}, local: {} };
+    expect(saved.workflows?.['survey']).toEqual(before);
+    expect(t1.state.workflows?.['survey']).toEqual(before);
+    expect(session.toJSON().workflows?.['survey']).toMatchObject({ step: 'DONE' });
+  });
+});
