@@ -166,3 +166,59 @@ describe('snapshots of workflow progress', () => {
     expect(session.toJSON().workflows?.['survey']).toMatchObject({ step: 'DONE' });
   });
 });
+
+describe('the trace of a submission', () => {
+  it('keeps the arguments the model sent, whatever on.presubmit writes into the inputs', async () => {
+    const { r } = await turn(
+      {
+        type: 'steps',
+        id: 'o',
+        tool: { name: 'submit_o' },
+        steps: [
+          {
+            id: 'A',
+            goal: 'a',
+            inputs: [{ name: 'o', type: 'object' }],
+            on: { presubmit: [{ action: 'set', name: 'inputs.o.extra', value: 1 }] },
+          },
+        ],
+      },
+      [{ name: 'submit_o', args: { o: { a: 1 } } }],
+    );
+    expect(r.traces[0]).toMatchObject({ isError: false });
+    expect(r.traces[0]!.args).toEqual({ o: { a: 1 } });
+  });
+
+  it('gives its duration in seconds, on the session clock', async () => {
+    let t = 0;
+    const tools = await loadTools([
+      container({
+        type: 'steps',
+        id: 'slow',
+        tool: { name: 'submit_slow' },
+        steps: [{ id: 'A', goal: 'a', on: { submit: [{ action: 'call', name: 'wait' }] } }],
+      }),
+      {
+        type: 'action',
+        tool: {
+          type: 'function',
+          function: { name: 'wait', parameters: { type: 'object', properties: {} } },
+        },
+      },
+    ]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'submit_slow' }] }, { text: 'ok' }]);
+    const r = await createSession({
+      tools,
+      model,
+      actions: {
+        wait: () => {
+          t += 2500;
+          return { ok: true };
+        },
+      },
+      _internal: { now: () => t },
+    }).run('go');
+    const submit = r.traces.find((x) => x.tool === 'submit_slow');
+    expect(submit?.duration_secs).toBe(2.5);
+  });
+});
