@@ -77,6 +77,12 @@ describe('actions and emptiness', () => {
       trace: [{ key: 'a', outcome: 'skipped', reason: 'absent' }],
     });
   });
+  it('remove of a name only the object prototype has (toString) is skipped as absent', () => {
+    expect(apply({ toString: '@remove' }, { a: 1 })).toMatchObject({
+      args: { a: 1 },
+      trace: [{ key: 'toString', outcome: 'skipped', reason: 'absent' }],
+    });
+  });
   it('remove of a nested target', () => {
     expect(argsOf({ 'a.b': '@remove' }, { a: { b: 1, c: 2 } })).toEqual({ a: { c: 2 } });
   });
