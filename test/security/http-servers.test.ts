@@ -1,5 +1,7 @@
 /**
- * An attacker's afternoon (docs/reliability.md): slow clients against MCP over HTTP and the
+ * An attacker's afternoon (docs/reliability.md): smuggling-shaped requests against the three
+ * servers (Node's parser refuses them; held here so a server built otherwise would be caught), and
+ * slow clients against MCP over HTTP and the
  * studio, which had Node's defaults (60 s for headers, 300 s for a request, no connection cap),
  * so a few hundred trickling clients held every file descriptor and real clients were refused.
  * They now share `switchboard serve`'s limits (src/http-limits.ts). Timeouts are injected small;
@@ -13,7 +15,7 @@ import { loadTools } from '../../src/definition/load.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startStudio } from '../../src/studio/studio-server.js';
 import { INITIALIZE_BODY } from '../mcp/server-helpers.js';
-import { rawClient } from '../serve/helpers.js';
+import { ScriptModel, rawClient, startServer } from '../serve/helpers.js';
 import { fn } from '../session/fixtures.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -122,4 +124,67 @@ describe('limits are host configuration', () => {
       /must not exceed requestTimeoutMs/,
     );
   });
+});
+
+/** `switchboard serve` (its own slow-client tests are in test/serve/); its port and model calls. */
+async function serve(): Promise<number> {
+  const model = new ScriptModel();
+  const { agent, port } = await startServer({
+    tools: await loadTools([{ type: 'log', tool: fn('note', {}) }]),
+    model,
+  });
+  cleanups.push(() => agent.close());
+  modelCalls = () => model.started;
+  return port;
+}
+let modelCalls = (): number => 0;
+
+/** Sends raw bytes; resolves with what came back before the server closed the connection. */
+async function raw(port: number, text: string): Promise<string> {
+  const { socket, closed } = await rawClient(port);
+  socket.write(text);
+  return closed;
+}
+
+const SMUGGLING: readonly [string, (path: string) => string, RegExp][] = [
+  [
+    'two Content-Length headers',
+    (p) =>
+      `POST ${p} HTTP/1.1\r\nhost: localhost\r\ncontent-length: 2\r\ncontent-length: 20\r\n\r\n{}`,
+    /^HTTP\/1\.1 400/,
+  ],
+  [
+    'Content-Length with chunked Transfer-Encoding, a request hidden in the body',
+    (p) =>
+      `POST ${p} HTTP/1.1\r\nhost: localhost\r\ncontent-length: 40\r\ntransfer-encoding: chunked\r\n\r\n` +
+      `0\r\n\r\nPOST ${p} HTTP/1.1\r\nhost: evil.example\r\n\r\n`,
+    /^HTTP\/1\.1 400/,
+  ],
+  [
+    'Transfer-Encoding chunked then identity',
+    (p) =>
+      `POST ${p} HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\ntransfer-encoding: identity\r\n\r\n0\r\n\r\n`,
+    /^HTTP\/1\.1 400/,
+  ],
+  [
+    '3,000 headers',
+    (p) =>
+      `GET ${p} HTTP/1.1\r\nhost: localhost\r\n${Array.from({ length: 3000 }, (_, i) => `x-h${i}: v\r\n`).join('')}\r\n`,
+    /^HTTP\/1\.1 431/,
+  ],
+];
+
+describe.each([
+  { name: 'serve', start: serve, path: '/run_agent' },
+  ...SERVERS.map((s) => ({ ...s, start: () => s.start({}) })),
+])('request smuggling against $name', ({ start, path }) => {
+  it.each(SMUGGLING)(
+    '%s: refused, the connection closed, nothing run',
+    async (_, request, status) => {
+      modelCalls = () => 0;
+      const port = await start();
+      expect(await raw(port, request(path))).toMatch(status);
+      expect(modelCalls()).toBe(0);
+    },
+  );
 });
