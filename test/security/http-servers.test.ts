@@ -172,6 +172,11 @@ const SMUGGLING: readonly [string, (path: string) => string, RegExp][] = [
       `GET ${p} HTTP/1.1\r\nhost: localhost\r\n${Array.from({ length: 3000 }, (_, i) => `x-h${i}: v\r\n`).join('')}\r\n`,
     /^HTTP\/1\.1 431/,
   ],
+  [
+    'a 20 KB header',
+    (p) => `GET ${p} HTTP/1.1\r\nhost: localhost\r\nx-a: ${'a'.repeat(20_000)}\r\n\r\n`,
+    /^HTTP\/1\.1 431/,
+  ],
 ];
 
 describe.each([
