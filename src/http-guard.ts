@@ -5,7 +5,7 @@
  * that carries it. A server bound elsewhere must have a token: anyone who can reach it could
  * otherwise run the tools with the host's credentials.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -80,12 +80,17 @@ export function bearerRefusal(header: string | undefined): string {
   return "the bearer token does not match this server's token";
 }
 
-/** Two secrets compared in constant time. */
+/**
+ * Two secrets compared in constant time. Their SHA-256 digests are compared, not the strings: a
+ * comparison that stops at a length mismatch tells a client, by its timing, the token's length.
+ */
 export function tokenMatches(got: string | undefined, token: string): boolean {
   if (got === undefined) return false;
-  const a = Buffer.from(got);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return timingSafeEqual(digest(got), digest(token));
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** The guard's settings: see {@link requestRefusal}. */

@@ -5,6 +5,7 @@
 // --- a tool set served over MCP (server) ---------------------------------------------------------
 export { createMcpServer, type McpServerOptions, type McpToolServer } from '../mcp/server.js';
 export { MCP_HTTP_PATH, type McpHttpOptions, type McpHttpListener } from '../mcp/server-http.js';
+export type { ConnectionLimits } from '../http-limits.js';
 export {
   mcpStdioTransport,
   MAX_MCP_STDIO_LINE_BYTES,

@@ -31,4 +31,5 @@ export {
   type AgentServerOptions,
 } from '../serve/agent-server.js';
 export { DEFAULT_SERVER_LIMITS, type AgentServerLimits } from '../serve/server-limits.js';
+export type { ConnectionLimits } from '../http-limits.js';
 export { MAX_BODY_DEPTH } from '../serve/request-body.js';

@@ -19,9 +19,19 @@ import {
   isLoopbackHost,
   originAllowed,
 } from '../http-guard.js';
+import {
+  limitConnections,
+  resolveConnectionLimits,
+  serverOptions,
+  type ConnectionLimits,
+} from '../http-limits.js';
 
-/** Options of the HTTP transport (`McpToolServer.listen`). */
-export interface McpHttpOptions {
+/**
+ * Options of the HTTP transport (`McpToolServer.listen`). The connection limits are those of
+ * `switchboard serve` (header 10 s, request 30 s, keep-alive 5 s, 100 requests a connection, 256
+ * connections): a client trickling its request is cut off, and slow clients make way for real ones.
+ */
+export interface McpHttpOptions extends ConnectionLimits {
   /** Address to bind. Default `127.0.0.1` (loopback only). */
   readonly host?: string;
   /** Port; 0 picks a free one. Default 0. */
@@ -85,6 +95,21 @@ export async function serveMcpHttp(
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   if (!(idleMs > 0)) throw new RangeError(`sessionIdleMs must be above 0, got ${idleMs}`);
   const now = options.now ?? Date.now;
+  const limits = resolveConnectionLimits({
+    ...(options.headersTimeoutMs === undefined
+      ? {}
+      : { headersTimeoutMs: options.headersTimeoutMs }),
+    ...(options.requestTimeoutMs === undefined
+      ? {}
+      : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.keepAliveTimeoutMs === undefined
+      ? {}
+      : { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
+    ...(options.maxRequestsPerSocket === undefined
+      ? {}
+      : { maxRequestsPerSocket: options.maxRequestsPerSocket }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+  });
   const origins = new Set(options.allowedOrigins ?? []);
   const sessions = new Map<string, OpenSession>();
   /** Sessions whose `initialize` is being answered: they count against `maxSessions` too. */
@@ -155,13 +180,14 @@ export async function serveMcpHttp(
     if (transport.sessionId === undefined) await transport.close();
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptions(limits), (req, res) => {
     // An engine fault: the client learns nothing of it (the MCP SDK's own faults never get here).
     handle(req, res).catch(() => {
       if (!res.headersSent) reply(res, 500, 'internal error');
       else res.destroy();
     });
   });
+  limitConnections(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

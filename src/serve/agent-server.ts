@@ -8,7 +8,7 @@
  * accepting and lets in-flight runs finish, for a bounded time (graceful shutdown).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { ToolSet } from '../definition/types.js';
 import { isModelError } from '../models/errors.js';
 import { AgentConfigError } from '../agent-format/agent-config.js';
@@ -17,11 +17,8 @@ import { checkBind, requestRefusal, type RequestGuard } from '../http-guard.js';
 import { HttpProblem, checkContentType, parseAgentRequest, readBody } from './request-body.js';
 import { checkSessionOptions } from '../session/check-options.js';
 import { checkServerOptions } from './check-server-options.js';
-import {
-  checkingIntervalMs,
-  resolveServerLimits,
-  type AgentServerLimits,
-} from './server-limits.js';
+import { limitConnections, serverOptions } from '../http-limits.js';
+import { resolveServerLimits, type AgentServerLimits } from './server-limits.js';
 
 /** Default cap on a request body, bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -110,14 +107,6 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
-  /**
-   * Open sockets (oldest first), those with a request being read or run (the rest may be cut at
-   * close), and those whose request is fully read and running (never evicted for the cap).
-   */
-  const sockets = new Set<Socket>();
-  const busy = new Set<Socket>();
-  const running = new Set<Socket>();
-  const servedBy = new WeakMap<Socket, number>();
 
   const handle = async (
     req: IncomingMessage,
@@ -139,8 +128,6 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     }
     checkContentType(req);
     const body = parseAgentRequest(await readBody(req, maxBodyBytes));
-    // Not for a client already gone: its socket would stay in the set.
-    if (!signal.aborted) running.add(req.socket);
     const output = await runAgent(body.prompt, {
       ...runOptions,
       ...(body.history === undefined ? {} : { chatHistory: body.history }),
@@ -152,82 +139,35 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
     send(res, 200, output);
   };
 
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: checkingIntervalMs(limits),
-    },
-    (req, res) => {
-      inFlight++;
-      const socket = req.socket;
-      busy.add(socket);
-      // Node's maxRequestsPerSocket only says `connection: close` and leaves the socket open
-      // until the keep-alive timeout; saying it ourselves makes Node close after the answer.
-      const served = (servedBy.get(socket) ?? 0) + 1;
-      servedBy.set(socket, served);
-      if (served >= limits.maxRequestsPerSocket) res.setHeader('connection', 'close');
-      const controller = new AbortController();
-      // The client went away before its answer: end the run (nobody will read it).
-      res.once('close', () => {
-        busy.delete(socket);
-        running.delete(socket);
-        if (!res.writableFinished) controller.abort();
-      });
-      handle(req, res, controller.signal)
-        .catch((error: unknown) => {
-          if (controller.signal.aborted) return;
-          const problem = toProblem(error);
-          if (problem.status >= 500) onError?.(error);
-          // An unread or refused body: closing is cheaper than draining it.
-          if (UNREAD.has(problem.status) || closing) res.setHeader('connection', 'close');
-          send(res, problem.status, {
-            error: {
-              code: problem.code,
-              message: problem.message,
-              ...(problem.field === undefined ? {} : { field: problem.field }),
-            },
-          });
-        })
-        .finally(() => {
-          inFlight--;
-          if (inFlight === 0) drained?.();
+  const server = createServer(serverOptions(limits), (req, res) => {
+    inFlight++;
+    const controller = new AbortController();
+    // The client went away before its answer: end the run (nobody will read it).
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    handle(req, res, controller.signal)
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        const problem = toProblem(error);
+        if (problem.status >= 500) onError?.(error);
+        // An unread or refused body: closing is cheaper than draining it.
+        if (UNREAD.has(problem.status) || closing) res.setHeader('connection', 'close');
+        send(res, problem.status, {
+          error: {
+            code: problem.code,
+            message: problem.message,
+            ...(problem.field === undefined ? {} : { field: problem.field }),
+          },
         });
-    },
-  );
-  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-    if (sockets.size > limits.maxConnections) evictFor(socket);
+      })
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0) drained?.();
+      });
   });
-
-  /**
-   * Over the cap, the oldest connection without a running request goes (idle, or still sending
-   * its request: under a slow-client attack, the attackers), so a client that sends its request
-   * at once still gets in; when every other connection is running a request, the new one goes.
-   * Node's own `maxConnections` would refuse every newcomer while slow clients hold the cap.
-   */
-  const evictFor = (newcomer: Socket): void => {
-    let victim = newcomer;
-    for (const socket of sockets)
-      if (socket !== newcomer && !running.has(socket)) {
-        victim = socket;
-        break;
-      }
-    // The event Node's own cap emits, with its data (read before the socket is destroyed).
-    const data = {
-      localAddress: victim.localAddress,
-      localPort: victim.localPort,
-      remoteAddress: victim.remoteAddress,
-      remotePort: victim.remotePort,
-      remoteFamily: victim.remoteFamily,
-    };
-    sockets.delete(victim);
-    victim.destroy();
-    server.emit('drop', data);
-  };
+  // Slow clients cut off, connections capped (oldest idle or still sending goes first).
+  const connections = limitConnections(server, limits);
 
   return {
     server,
@@ -254,7 +194,8 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
         if (inFlight > 0) await Promise.race([new Promise<void>((r) => (drained = r)), late]);
         // Connections without a request in flight (idle, or still sending headers) end now, after
         // flushing what was written to them; a drained server never waits on a slow client.
-        for (const socket of sockets) if (!busy.has(socket)) socket.end(() => socket.destroy());
+        for (const socket of connections.sockets)
+          if (!connections.busy(socket)) socket.end(() => socket.destroy());
         if ((await Promise.race([closed, late])) === 'late') server.closeAllConnections();
         await closed;
       } finally {

@@ -12,6 +12,7 @@ import { kindOf } from '../option-checks.js';
 import { headerProblem } from '../handlers/endpoint/build-request.js';
 import {
   ANY_ORIGIN,
+  credentialsOf,
   originOf,
   connectionLimitProblems,
   originProblems,
@@ -141,13 +142,14 @@ function checkService(
   for (const { path, message } of [...originProblems(config), ...connectionLimitProblems(config)])
     problem(`${base}.${path}`, message);
   const auth = config['auth'];
-  if (auth === undefined) return;
-  checkAuth(`${base}.auth`, auth, problem);
+  if (auth !== undefined) checkAuth(`${base}.auth`, auth, problem);
+  const credentials = credentialsOf(config);
+  if (credentials === undefined) return;
   if (config['origins'] === undefined) {
     const suggested = suggestedOrigins(options, name);
     problem(
       `${base}.origins`,
-      `is required for a service with auth (its credentials go only to the origins listed): add origins: ${JSON.stringify(suggested.length > 0 ? suggested : ['https://api.example.com'])}${suggested.length > 0 ? ' (where the tools naming it send requests)' : ''}, or origins: ["*"] to send them to any URL a definition names`,
+      `is required for a service with ${credentials} (its credentials go only to the origins listed): add origins: ${JSON.stringify(suggested.length > 0 ? suggested : ['https://api.example.com'])}${suggested.length > 0 ? ' (where the tools naming it send requests)' : ''}, or origins: ["*"] to send them to any URL a definition names`,
       'origins_required',
     );
   } else if (Array.isArray(config['origins']) && config['origins'].includes(ANY_ORIGIN))

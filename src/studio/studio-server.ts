@@ -17,6 +17,12 @@ import { explainCall } from './explain.js';
 import { listFixtures, runFixtureForStudio, sessionTimeline } from './fixture-runs.js';
 import type { DoubleExchange } from './protocol.js';
 import { checkBind, tokenMatches } from '../http-guard.js';
+import {
+  limitConnections,
+  resolveConnectionLimits,
+  serverOptions,
+  type ConnectionLimits,
+} from '../http-limits.js';
 import { guardRequest, guardToken, studioHosts, tokenCookie } from './request-guard.js';
 import { StudioProblem } from './studio-problem.js';
 import { StudioSession, type StudioSessionOptions } from './studio-session.js';
@@ -63,6 +69,8 @@ export interface StudioOptions {
   readonly port?: number;
   /** The built page. Default the package's `dist/studio/ui/`. */
   readonly assetsDir?: string;
+  /** Slow clients cut off, connections capped: `switchboard serve`'s defaults unless given (tests). */
+  readonly limits?: ConnectionLimits;
 }
 
 /** A running studio. */
@@ -247,7 +255,8 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
     res.end(content);
   };
 
-  const server: Server = createServer((req, res) => {
+  const limits = resolveConnectionLimits(o.limits ?? {});
+  const server: Server = createServer(serverOptions(limits), (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.end();
@@ -265,6 +274,7 @@ export async function startStudio(o: StudioOptions): Promise<Studio> {
         });
     });
   });
+  limitConnections(server, limits);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(o.port ?? 0, host, () => ok());

@@ -9,6 +9,7 @@ import type { Issues } from './issues.js';
 import { parseOutputPath, referencesIn } from './paths.js';
 import { resolvePipeline } from './resolve.js';
 import type { RawAgent, RawPipeline, RawTeam } from './schema.js';
+import { ASSIGN_TOOL } from './types.js';
 import type {
   PipelineStep,
   SymphonyAgent,
@@ -57,6 +58,14 @@ export function checkReferences(input: CheckInput): void {
       issues.error(
         `${path}.manager`,
         `no agent named "${team.manager}" (agents: ${list(agents.keys())})`,
+      );
+    // The engine gives an llm_driven manager its own assign_task: a tool of the agent's with that
+    // name would be replaced without a word (and the model told one thing, the host another).
+    const manager = typeof team.manager === 'string' ? agents.get(team.manager) : undefined;
+    if (team.delegation.type === 'llm_driven' && manager?.tools.includes(ASSIGN_TOOL) === true)
+      issues.error(
+        `${path}.manager`,
+        `agent "${manager.name}" has a tool named ${ASSIGN_TOOL}, the tool an llm_driven manager assigns work with: rename that tool`,
       );
     if (team.delegation.type === 'rule-based')
       team.delegation.rules.forEach((rule, i) => {

@@ -3,6 +3,7 @@
  * manager model through the `assign_task` tool), member tasks run as agent runs at most
  * `maxParallelTasks` at once under `taskTimeout`, and their work is gathered into one AgentResult.
  */
+import { ASSIGN_TOOL } from './types.js';
 import { loadTools } from '../definition/load.js';
 import type { ToolDefinition } from '../definition/types.js';
 import { compileCel, isTruthy } from '../expressions/expression.js';
@@ -30,8 +31,7 @@ export interface TeamTask {
   readonly signal: AbortSignal | undefined;
 }
 
-/** The tool an llm_driven manager assigns work with. */
-export const ASSIGN_TOOL = 'assign_task';
+export { ASSIGN_TOOL };
 
 export async function runTeam(rt: SymphonyRuntime, input: TeamTask): Promise<AgentResult> {
   const { team } = input;

@@ -6,6 +6,9 @@ import type { DefinitionIssue } from '../errors.js';
 import type { JsonSchema, ToolSet } from '../definition/types.js';
 import type { ActionHandler } from '../handlers/types.js';
 
+/** The tool an llm_driven manager assigns work with (a manager's own tool of that name is refused at load). */
+export const ASSIGN_TOOL = 'assign_task';
+
 /** The model settings of an agent (`llm`), as written; a bare string is `{ model }`. */
 export interface SymphonyLlm {
   readonly model?: string;

@@ -16,6 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'did-you-mean.ts',
     'own-data.ts',
     'http-guard.ts',
+    'http-limits.ts',
     'json-depth.ts',
     'json-error-position.ts',
     'lazy-deps.ts',

@@ -7,8 +7,7 @@
 /** What replaces a secret. */
 export const REDACTED = '[redacted]';
 
-/** Header names always treated as secret, whatever their origin. */
-const ALWAYS_SECRET = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+import { CREDENTIAL_HEADERS } from './service-config.js';
 
 /** Copies headers with secret values replaced. */
 export function redactHeaders(
@@ -19,7 +18,7 @@ export function redactHeaders(
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
-      secretNames.has(name) || ALWAYS_SECRET.has(name) ? REDACTED : value,
+      secretNames.has(name) || CREDENTIAL_HEADERS.has(name) ? REDACTED : value,
     ]),
   );
 }

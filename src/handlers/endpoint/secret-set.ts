@@ -11,7 +11,7 @@
  * percent-encoding of any character set and either hex case, HTML character references
  * (decimal, hex, `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`) and JSON escapes (`\uXXXX`, `\/`).
  */
-import type { ServiceConfig } from './service-config.js';
+import { credentialHeaderNames, type ServiceConfig } from './service-config.js';
 import { clientBasicCredentials } from './oauth2-token.js';
 import { scrubForms, type ScrubForms } from './redact.js';
 
@@ -79,6 +79,15 @@ export class SecretSet {
   /** Adds every configured secret of the services (and each credential as its header sends it). */
   addServices(services: Readonly<Record<string, ServiceConfig>>): void {
     for (const config of Object.values(services)) {
+      // Plain headers that carry credentials (`authorization`, `x-api-key`) are secrets too.
+      for (const name of credentialHeaderNames(config.headers)) {
+        const value = config.headers?.[name];
+        if (value === undefined) continue;
+        this.add(value);
+        // `Bearer <token>`, `Basic <base64>`: the credential alone may be echoed as well.
+        const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
+        if (credential !== undefined) this.add(credential);
+      }
       const auth = config.auth;
       if (auth === undefined) continue;
       switch (auth.type) {

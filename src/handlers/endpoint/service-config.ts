@@ -17,10 +17,32 @@ export type ServiceAuth =
       readonly scope?: string;
     };
 
+/**
+ * Header names that carry a credential wherever they are configured. A service's plain `headers`
+ * holding one are credentials like `auth`'s: their values are scrubbed from everything a session
+ * produces and the service must declare `origins`. Before, `headers: { authorization: … }` went
+ * to any URL a definition named and an echo of it reached the model.
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-api-key',
+]);
+
+/** The names (as written) of a service's plain `headers` that carry credentials. */
+export function credentialHeaderNames(headers: unknown): string[] {
+  if (headers === null || typeof headers !== 'object') return [];
+  return Object.keys(headers).filter((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
+}
+
 /** A service a definition can name with `"service": "…"`. */
 export interface ServiceConfig {
   readonly auth?: ServiceAuth;
-  /** Extra headers on every request to this service (not secret). */
+  /**
+   * Extra headers on every request to this service, not secret, except those named in
+   * {@link CREDENTIAL_HEADERS}: their values are credentials (scrubbed, and `origins` required).
+   */
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * Origins (`https://api.clinic.test`, `http://127.0.0.1:8080`) the service's credentials and

@@ -9,7 +9,7 @@
  * be used with any URL.
  */
 import type { DefinitionIssue } from '../../errors.js';
-import type { ServiceConfig } from './service-config.js';
+import { credentialHeaderNames, type ServiceConfig } from './service-config.js';
 import { MAX_CONNECTIONS_PER_ORIGIN } from './connection-pools.js';
 
 /** The origin of a configured origin or URL as `URL#origin` reports it, or undefined. */
@@ -83,16 +83,31 @@ export function missingOriginIssues(
   const issues: DefinitionIssue[] = [];
   for (const [name, config] of Object.entries(services)) {
     // Read defensively: the handler's options come straight from host code.
-    const c = config as { auth?: unknown; origins?: unknown } | null;
-    if (c?.auth === undefined || c.origins !== undefined) continue;
+    const c = config as { auth?: unknown; headers?: unknown; origins?: unknown } | null;
+    if (c === null || c.origins !== undefined) continue;
+    const what = credentialsOf(c);
+    if (what === undefined) continue;
     issues.push({
       code: 'origins_required',
       severity: 'error',
       path: `services.${name}.origins`,
-      message: `is required for a service with auth (its credentials go only to the origins listed): add origins: ["https://api.example.com"] with the service's own origins, or origins: ["*"] to send them to any URL a definition names`,
+      message: `is required for a service with ${what} (its credentials go only to the origins listed): add origins: ["https://api.example.com"] with the service's own origins, or origins: ["*"] to send them to any URL a definition names`,
     });
   }
   return issues;
+}
+
+/**
+ * What makes a service's configuration a credential, as a message names it (`auth`, `header
+ * x-api-key`), or undefined for a service with none.
+ */
+export function credentialsOf(config: {
+  readonly auth?: unknown;
+  readonly headers?: unknown;
+}): string | undefined {
+  if (config.auth !== undefined) return 'auth';
+  const names = credentialHeaderNames(config.headers);
+  return names.length === 0 ? undefined : `a credential header (${names.join(', ')})`;
 }
 
 /** Allowed origins of each service that declares them (normalised), by service name. */
