@@ -223,4 +223,51 @@ describe('agent maxCalls and turn timeout', () => {
     });
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('the active agent’s timeout wins over the session’s turnTimeoutMs', async () => {
+    const tools = await loadTools([{ type: 'log', tool: fn('note', {}) }]);
+    const model = new ScriptedModel([{ text: 'late', delayMs: 10_000 }]);
+    const s = createSession({
+      tools,
+      model,
+      turnTimeoutMs: 5000,
+      agents: { main: { prompt: 'p', timeout: 1000 } },
+    });
+    let ended = false;
+    const result = s.run('x').finally(() => (ended = true));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(ended).toBe(true);
+    const r = await result;
+    expect(r.events.find((e) => e.type === 'interrupted')).toEqual({
+      type: 'interrupted',
+      reason: 'timeout',
+    });
+  });
+
+  it('a turn the caller interrupted is not reported as timed out when its deadline passes later', async () => {
+    // An action is not cancelled by an interruption: it runs on past the turn's deadline.
+    const tools = await loadTools([{ type: 'action', tool: fn('charge', {}) }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'charge', args: {} }] }]);
+    let started = false;
+    const s = createSession({
+      tools,
+      model,
+      turnTimeoutMs: 3000,
+      actions: {
+        charge: () => {
+          started = true;
+          return new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 5000));
+        },
+      },
+    });
+    const result = s.run('x');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toBe(true);
+    expect(s.interrupt()).toBe(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    const r = await result;
+    expect(r.interrupted).toBe(true);
+    expect(r.traces[0]).toMatchObject({ tool: 'charge', isError: false, output: { ok: true } });
+    expect(r.events.find((e) => e.type === 'interrupted')).toEqual({ type: 'interrupted' });
+  });
 });
