@@ -246,6 +246,31 @@ describe('turn loop', () => {
     expect(s.toJSON().history.at(-1)?.role).toBe('tool');
   });
 
+  it('with finalAnswerAfterMaxRounds the last answer is shown no tool, and a call it makes anyway is not run', async () => {
+    let booked = 0;
+    const { model, s } = session(
+      [
+        { tool_calls: [{ name: 'note', args: { text: 'again' } }] },
+        { text: 'Done.', tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] },
+      ],
+      {
+        maxToolRounds: 1,
+        finalAnswerAfterMaxRounds: true,
+        actions: { book: () => (booked++, { id: 1 }) },
+      },
+    );
+    const r = await s.run('x');
+    expect(r.events.filter((e) => e.type === 'max-rounds')).toEqual([
+      { type: 'max-rounds', rounds: 1, finalAnswer: true },
+    ]);
+    expect(model.calls[1]?.tools).toEqual([]);
+    expect(booked).toBe(0);
+    expect(r.traces[1]).toMatchObject({ tool: 'book', isError: true, errorCode: 'unknown_tool' });
+    expect(r.content).toBe('Done.');
+    model.assertComplete();
+    assertHistoryIntegrity(r.state.history);
+  });
+
   it('applies context effects: language event, say event, vars.session.language', async () => {
     const { model, s } = session(
       [
