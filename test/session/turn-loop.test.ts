@@ -105,6 +105,23 @@ describe('turn loop', () => {
     expect(first.at(-1)).toBe('turn-end');
   });
 
+  it('records an answer of tool calls only with content null (never an empty text)', async () => {
+    const { model, s } = session([
+      { tool_calls: [{ name: 'note', args: { text: 'x' }, id: 'n1' }] },
+      { text: 'Done.' },
+    ]);
+    const r = await s.run('hi');
+    const expected = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'n1', type: 'function', function: { name: 'note', arguments: '{"text":"x"}' } },
+      ],
+    };
+    expect(r.state.history[1]).toEqual(expected);
+    expect(model.calls[1]?.messages).toContainEqual(expected);
+  });
+
   it('answers an unknown tool with unknown_tool listing the available names', async () => {
     const { model, s } = session([
       { tool_calls: [{ name: 'constructor', args: {} }] },
