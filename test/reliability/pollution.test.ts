@@ -170,8 +170,14 @@ describe('hostile model arguments through a whole session', () => {
 
   it('an action setting a variable named "__proto__" stores it as an own key of vars', async () => {
     const tools = await loadTools([{ type: 'action', tool: fn('login', {}) }]);
-    const model = new ScriptedModel([{ tool_calls: [{ name: 'login', args: {} }] }, { text: 'ok' }]);
-    const vars = JSON.parse('{"__proto__":{"isAdmin":true},"user":"ann"}') as Record<string, unknown>;
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'login', args: {} }] },
+      { text: 'ok' },
+    ]);
+    const vars = JSON.parse('{"__proto__":{"isAdmin":true},"user":"ann"}') as Record<
+      string,
+      unknown
+    >;
     const session = createSession({
       tools,
       model,

@@ -392,6 +392,27 @@ describe('turn loop', () => {
     expect(() => s.send('hello?')).toThrow(SessionEndedError);
   });
 
+  it('when two calls of one answer end the session, the first one’s reason is kept', async () => {
+    const { s } = session(
+      [
+        {
+          tool_calls: [
+            { name: 'hangup', id: 'h' },
+            { name: 'book', args: { city: 'Bronx' }, id: 'b' },
+          ],
+        },
+      ],
+      {
+        actions: {
+          hangup: () => actionResult({ endSession: { reason: 'caller hung up' } }),
+          book: () => actionResult({ endSession: { reason: 'booked, nothing left to do' } }),
+        },
+      },
+    );
+    const r = await s.run('bye');
+    expect(r.events.at(-1)).toEqual({ type: 'session-end', reason: 'caller hung up' });
+  });
+
   it('ends the turn with a model-error event and rejects result with a ModelError', async () => {
     const { s } = session([{ error: 'upstream exploded' }, { text: 'recovered' }]);
     const stream = s.send('x');
