@@ -127,6 +127,24 @@ describe('McpToolSession', () => {
     await s.close();
   });
 
+  it('answers a result JSON cannot hold with the tool message the model gets, never a rejection', async () => {
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: {
+          type: 'function',
+          function: { name: 'count', parameters: { type: 'object', properties: {} } },
+        },
+      },
+    ]);
+    const s = await mcpSession({ actions: { count: () => ({ n: 10n }) } }, tools);
+    const r = await s.call('count', {}, NOT_ABORTED, () => undefined);
+    expect(JSON.parse(textOf(r))).toEqual({
+      error: { code: 'bad_response', message: 'the tool result is not JSON-serialisable' },
+    });
+    await s.close();
+  });
+
   it('scrubs a service credential an API echoes back from the result', async () => {
     const TOKEN = 'mcp-Secret-Token-9f8e7d';
     const echo = {
