@@ -118,11 +118,13 @@ export function checkFinalArgumentSize(
     } else if (value !== null && typeof value === 'object') {
       // Keys, not entries: no [key, value] array per property of every call's arguments.
       const object = value as Readonly<Record<string, unknown>>;
-      for (const key of Object.keys(object)) {
+      const keys = Object.keys(object);
+      // Per key its quotes, colon and a comma; the braces take the last key's comma back.
+      for (const key of keys) {
         bytes += utf8Length(key, max - bytes) + 4;
         stack.push(object[key]);
       }
-      bytes += 2;
+      bytes += keys.length === 0 ? 2 : 1;
     } else bytes += value === undefined ? 0 : String(value).length;
   }
   if (bytes <= max) return undefined;

@@ -96,7 +96,52 @@ describe('McpToolSession', () => {
     ).toBeFalsy();
     const after = await s.call('note', { reason: 'x' }, NOT_ABORTED, () => undefined);
     expect(after.isError).toBe(true);
-    expect(JSON.parse(textOf(after)).error).toMatchObject({ code: 'not_available' });
+    // The runner's own sentence, telling the client what to do (not the session's error).
+    expect(JSON.parse(textOf(after)).error).toEqual({
+      code: 'not_available',
+      message: 'this MCP session has ended (a tool ended it); open a new MCP session',
+    });
+    await s.close();
+  });
+
+  it('adds what the tool said to the result, never the engine’s own pre-tool phrase', async () => {
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: {
+          type: 'function',
+          function: { name: 'transfer', parameters: { type: 'object', properties: {} } },
+        },
+        options: { speech: { before: { phrases: { en: 'One moment.' } } } },
+      },
+    ]);
+    const s = await mcpSession(
+      { actions: { transfer: () => actionResult({ result: 'ok', say: 'Transferring you now.' }) } },
+      tools,
+    );
+    const r = await s.call('transfer', {}, NOT_ABORTED, () => undefined);
+    expect(r.content.map((c) => (c.type === 'text' ? c.text : c.type))).toEqual([
+      'ok',
+      'Transferring you now.',
+    ]);
+    await s.close();
+  });
+
+  it('answers a result JSON cannot hold with the tool message the model gets, never a rejection', async () => {
+    const tools = await loadTools([
+      {
+        type: 'action',
+        tool: {
+          type: 'function',
+          function: { name: 'count', parameters: { type: 'object', properties: {} } },
+        },
+      },
+    ]);
+    const s = await mcpSession({ actions: { count: () => ({ n: 10n }) } }, tools);
+    const r = await s.call('count', {}, NOT_ABORTED, () => undefined);
+    expect(JSON.parse(textOf(r))).toEqual({
+      error: { code: 'bad_response', message: 'the tool result is not JSON-serialisable' },
+    });
     await s.close();
   });
 

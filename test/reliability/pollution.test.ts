@@ -10,6 +10,7 @@ import { DefinitionError } from '../../src/errors.js';
 import { runFixture } from '../../src/harness/run-fixture.js';
 import { resultProblemLines } from '../../src/harness/reporters/format-failure.js';
 import { createSession } from '../../src/session/create-session.js';
+import { actionResult } from '../../src/handlers/action-result.js';
 import type { SessionEvent } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { startTestServer, type TestServer } from '../handlers/test-server.js';
@@ -164,6 +165,33 @@ describe('hostile model arguments through a whole session', () => {
     expect(closed?.errorCode).toBe('invalid_arguments');
     expect(JSON.stringify(closed?.output)).toContain('/__proto__');
     expect(result.content).toBe('done');
+    expectNothingPolluted();
+  });
+
+  it('an action setting a variable named "__proto__" stores it as an own key of vars', async () => {
+    const tools = await loadTools([{ type: 'action', tool: fn('login', {}) }]);
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'login', args: {} }] },
+      { text: 'ok' },
+    ]);
+    const vars = JSON.parse('{"__proto__":{"isAdmin":true},"user":"ann"}') as Record<
+      string,
+      unknown
+    >;
+    const session = createSession({
+      tools,
+      model,
+      actions: { login: () => actionResult({ vars, result: 'ok' }) },
+    });
+    const result = await session.run('go');
+    for (const state of [result.state, session.toJSON()]) {
+      expect(Object.hasOwn(state.vars, '__proto__')).toBe(true);
+      expect(Object.getOwnPropertyDescriptor(state.vars, '__proto__')?.value).toEqual({
+        isAdmin: true,
+      });
+      expect(state.vars['user']).toBe('ann');
+    }
+    await session.close();
     expectNothingPolluted();
   });
 

@@ -111,6 +111,35 @@ describe('createAgent', () => {
     expect(r.traces.map((t) => t.errorCode ?? 'ok')).toEqual(['ok', 'too_many_calls']);
   });
 
+  it('maxToolCallsPerTurn keeps the other limits given with withOptions', async () => {
+    const model = new ScriptedModel([
+      { tool_calls: [{ name: 'lookup', args: { id: 'x'.repeat(100) } }] },
+      { text: 'done' },
+    ]);
+    const ran: unknown[] = [];
+    const agent = createAgent('a')
+      .withTools(tools)
+      .withActions({ lookup: (args) => (ran.push(args), 'ok') })
+      .withModel(model)
+      .withOptions({ limits: { maxArgumentBytes: 64 } })
+      .maxToolCallsPerTurn(1)
+      .build();
+    const r = await agent.session.run('long');
+    expect(ran).toEqual([]);
+    expect(r.traces[0]?.errorCode).toBe('invalid_arguments');
+    expect(JSON.stringify(r.traces[0]?.output)).toContain('too large');
+  });
+
+  it('withOptions merges over earlier withOptions calls', async () => {
+    const agent = createAgent('a')
+      .withModel(new ScriptedModel([{ text: 'hola' }]))
+      .withOptions({ vars: { caller: 'Ann' } })
+      .withOptions({ language: 'es-US' })
+      .build();
+    expect(agent.session.vars).toEqual({ caller: 'Ann' });
+    expect(agent.session.language).toBe('es-US');
+  });
+
   it('throws every host mistake at build(), by name', () => {
     let err: unknown;
     try {

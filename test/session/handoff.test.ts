@@ -74,6 +74,20 @@ describe('agents and handoff', () => {
     expect(r.events.some((e) => e.type === 'handoff')).toBe(false);
   });
 
+  it('a handoff to the agent already active changes nothing and makes no handoff event', async () => {
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'to_billing' }] }, { text: 'ok' }]);
+    const s = createSession({
+      tools,
+      model,
+      agents,
+      actions: { to_billing: () => actionResult({ handoff: 'front' }) },
+    });
+    const r = await s.run('x');
+    expect(r.traces[0]?.isError).toBe(false);
+    expect(r.state.agent).toBe('front');
+    expect(r.events.some((e) => e.type === 'handoff')).toBe(false);
+  });
+
   it('rejects unknown agents and agent tool names at creation', () => {
     const model = new ScriptedModel([], { record: true });
     expect(() => createSession({ tools, model, agents, agent: 'ghost' })).toThrow(

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import type { ToolSet } from '../../src/definition/types.js';
 import { createSession } from '../../src/session/create-session.js';
-import type { SessionEvent } from '../../src/session/types.js';
+import type { Session, SessionEvent } from '../../src/session/types.js';
+import type { Model } from '../../src/models/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { fn } from './fixtures.js';
 
@@ -120,6 +121,41 @@ describe('interruption', () => {
     expect(next.content).toBe('Yes?');
     expect(next.interrupted).toBe(false);
     model.assertComplete();
+  });
+
+  it('drops what a model that ignores its signal streams after the interruption: no more text, no call run', async () => {
+    let charged = 0;
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // An adapter that does not honour the request's signal and streams on.
+    const model: Model = {
+      name: 'deaf',
+      async *stream() {
+        yield { type: 'text-delta', text: 'Sure, ' };
+        await gate;
+        yield { type: 'text-delta', text: 'charging now.' };
+        yield { type: 'tool-call', call: { id: 'c', name: 'charge', arguments: '{}' } };
+        yield { type: 'finish' };
+      },
+    };
+    let session: Session | undefined;
+    session = createSession({
+      tools,
+      model,
+      actions: { charge: () => (charged++, { ok: true }) },
+      onEvent: (e) => {
+        if (e.type !== 'text-delta') return;
+        session?.interrupt();
+        release();
+      },
+    });
+    const r = await session.run('charge me');
+    expect(r.interrupted).toBe(true);
+    expect(r.content).toBe('Sure, ');
+    expect(charged).toBe(0);
+    expect(r.traces).toEqual([]);
+    expect(r.events.filter((e) => e.type === 'text-delta')).toHaveLength(1);
+    expect(r.state.history.slice(1)).toEqual([{ role: 'assistant', content: 'Sure, ' }]);
   });
 
   it('interrupt with no turn running is a no-op', async () => {

@@ -35,6 +35,14 @@ describe('checkFinalArgumentSize', () => {
     expect(checkFinalArgumentSize({ a: 'e'.repeat(60) }, limits)).toBeUndefined();
   });
 
+  it('accepts final arguments whose JSON form is exactly the cap, refuses one byte more', () => {
+    const at = { a: 'x'.repeat(56), b: [1, 'y'], c: { d: true, e: null } };
+    expect(Buffer.byteLength(JSON.stringify(at))).toBe(100);
+    expect(checkFinalArgumentSize(at, limits)).toBeUndefined();
+    const over = { ...at, a: 'x'.repeat(57) };
+    expect(checkFinalArgumentSize(over, limits)?.code).toBe('invalid_arguments');
+  });
+
   it('counts what arrays hold', () => {
     const error = checkFinalArgumentSize({ a: ['x'.repeat(60), 'y'.repeat(60)] }, limits);
     expect(error?.code).toBe('invalid_arguments');

@@ -160,6 +160,41 @@ describe('tool-call journal', () => {
     ).toBe(true);
   });
 
+  it('a call whose journal record fails is not made: not_available, never dispatched', async () => {
+    const { a, crashA } = await twoProcesses();
+    let booked = 0;
+    let calls = 0;
+    // The store's connection is cut after the lease was taken, before the call is recorded.
+    const model: Model = {
+      name: 'cut',
+      async *stream() {
+        if (calls++ === 0) {
+          crashA();
+          yield {
+            type: 'tool-call',
+            call: { id: 'b1', name: 'book', arguments: '{"city":"Queens"}' },
+          };
+        } else yield { type: 'text-delta', text: 'sorry' };
+        yield { type: 'finish' };
+      },
+    };
+    const errors: string[] = [];
+    const s = createSession({
+      tools,
+      id: 's5',
+      store: a,
+      model,
+      actions: { book: () => (booked++, 'ok') },
+      onEvent: (e) => {
+        if (e.type === 'tool-error') errors.push(e.code);
+      },
+    });
+    // The turn's save fails too (the connection is gone); only the call matters here.
+    await s.run('go').catch(() => undefined);
+    expect(booked).toBe(0);
+    expect(errors).toEqual(['not_available']);
+  });
+
   it('journals only side-effecting calls, and a saved turn leaves no journal', async () => {
     const { a, b, crashA } = await twoProcesses();
     const done = createSession({

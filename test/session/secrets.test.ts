@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTools } from '../../src/definition/load.js';
 import { createSession } from '../../src/session/create-session.js';
-import type { ServiceConfig } from '../../src/session/types.js';
+import type { ServiceConfig, SessionEvent } from '../../src/session/types.js';
+import type { Model } from '../../src/models/types.js';
+import { isModelError } from '../../src/models/errors.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { startTestServer, type TestServer } from '../handlers/test-server.js';
 import { fn } from './fixtures.js';
@@ -106,5 +108,31 @@ describe('secrets never reach anything a session produces', () => {
 
     const everything = JSON.stringify([seen, result, session.toJSON(), model.calls]);
     expect(SECRET_FORMS.filter((f) => everything.includes(f))).toEqual([]);
+  });
+});
+
+describe('a model error that echoes a credential', () => {
+  it('reaches the model-error event and the rejection with the credential scrubbed', async () => {
+    const key = 'sk-ModelKey-0123456789abcdef';
+    const model: Model = {
+      name: 'leaky',
+      credentials: () => [key],
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        throw new Error(`401 Unauthorized: incorrect API key ${key}`);
+      },
+    };
+    const session = createSession({ tools: await loadTools([]), model });
+    const stream = session.send('hi');
+    const events: SessionEvent[] = [];
+    for await (const e of stream) events.push(e);
+    const error: unknown = await stream.result.catch((err: unknown) => err);
+    expect(isModelError(error)).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain('incorrect API key');
+    expect(message).not.toContain(key);
+    const reported = events.find((e) => e.type === 'model-error');
+    expect(reported).toBeDefined();
+    expect(JSON.stringify(reported)).not.toContain(key);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createSession, restoreSession, resumeSession } from '../../src/session/create-session.js';
+import {
+  createSession,
+  restoreSession,
+  resumeSession,
+  SessionEndedError,
+} from '../../src/session/create-session.js';
 import { InMemorySessionStore } from '../../src/session/store.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools } from './fixtures.js';
@@ -58,6 +63,28 @@ describe('session state', () => {
     await s.run('2');
     expect(r1.state.history).toHaveLength(2);
     expect(s.toJSON().history).toHaveLength(4);
+  });
+
+  it('hands out copies: editing session.vars, toJSON() or a turn’s state changes nothing', async () => {
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([{ text: 'a' }]),
+      vars: { x: { deep: 1 } },
+    });
+    const r = await s.run('1');
+    (s.vars['x'] as { deep: number }).deep = 2;
+    (s.toJSON().vars['x'] as { deep: number }).deep = 3;
+    (r.state.vars['x'] as { deep: number }).deep = 4;
+    expect(s.vars).toEqual({ x: { deep: 1 } });
+    expect(s.toJSON().vars).toEqual({ x: { deep: 1 } });
+  });
+
+  it('a state saved after the session ended restores an ended session', async () => {
+    const s1 = createSession({ tools, model: new ScriptedModel([]) });
+    const state = { ...s1.toJSON(), ended: true };
+    const s2 = restoreSession(state, { tools, model: new ScriptedModel([]) });
+    expect(s2.ended).toBe(true);
+    expect(() => s2.send('hello?')).toThrow(SessionEndedError);
   });
 
   it('saves to the store after each turn, and resumes from it', async () => {

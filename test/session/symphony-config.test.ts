@@ -168,6 +168,60 @@ describe('per-tool timeout and retryCount', () => {
     await http.close();
   });
 
+  it('retries a 429 like a 5xx, but never another 4xx', async () => {
+    const http = new MockAgent();
+    http.disableNetConnect();
+    const pool = http.get('http://127.0.0.1:9');
+    pool.intercept({ path: '/orders', method: 'POST' }).reply(429, 'slow down');
+    pool
+      .intercept({ path: '/orders', method: 'POST' })
+      .reply(200, { id: 8 }, { headers: { 'content-type': 'application/json' } });
+    pool.intercept({ path: '/missing', method: 'POST' }).reply(404, 'no such order');
+    const tools = await loadTools([
+      {
+        tool: fn('order', {}),
+        endpoint: { url: 'http://127.0.0.1:9/orders', method: 'post' },
+        retryCount: 1,
+      },
+      {
+        tool: fn('amend', {}),
+        endpoint: { url: 'http://127.0.0.1:9/missing', method: 'post' },
+        retryCount: 1,
+      },
+    ]);
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { name: 'order', args: {} },
+          { name: 'amend', args: {} },
+        ],
+      },
+      { text: '.' },
+    ]);
+    vi.useRealTimers();
+    const r = await createSession({ tools, model, dispatcher: http }).run('x');
+    expect(r.traces[0]).toMatchObject({ tool: 'order', isError: false, output: { id: 8 } });
+    expect(r.traces[0]?.requests).toHaveLength(2);
+    expect(r.traces[1]).toMatchObject({ tool: 'amend', isError: true, errorCode: 'http_status' });
+    expect(r.traces[1]?.requests).toHaveLength(1);
+    await http.close();
+  });
+
+  it('the run-wide cap (toolTimeoutCapSecs) shortens a longer per-tool timeout', async () => {
+    const tools = await loadTools([{ type: 'action', tool: fn('hold', {}), timeout: 5000 }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'hold', args: {} }] }, { text: '.' }]);
+    const s = createSession({ tools, model, toolTimeoutCapSecs: 1, actions: { hold: never } });
+    let ended = false;
+    const result = s.run('x').finally(() => (ended = true));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(ended).toBe(true);
+    const r = await result;
+    expect(r.traces[0]?.output).toEqual({
+      error: { code: 'timeout', message: 'hold did not finish within 1 s' },
+    });
+    vi.runOnlyPendingTimers();
+  });
+
   it('refuses bad values at load with the path', async () => {
     await expect(
       loadTools([{ type: 'action', tool: fn('a', {}), timeout: -1, retryCount: 9 }]),
@@ -222,5 +276,52 @@ describe('agent maxCalls and turn timeout', () => {
       reason: 'timeout',
     });
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('the active agent’s timeout wins over the session’s turnTimeoutMs', async () => {
+    const tools = await loadTools([{ type: 'log', tool: fn('note', {}) }]);
+    const model = new ScriptedModel([{ text: 'late', delayMs: 10_000 }]);
+    const s = createSession({
+      tools,
+      model,
+      turnTimeoutMs: 5000,
+      agents: { main: { prompt: 'p', timeout: 1000 } },
+    });
+    let ended = false;
+    const result = s.run('x').finally(() => (ended = true));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(ended).toBe(true);
+    const r = await result;
+    expect(r.events.find((e) => e.type === 'interrupted')).toEqual({
+      type: 'interrupted',
+      reason: 'timeout',
+    });
+  });
+
+  it('a turn the caller interrupted is not reported as timed out when its deadline passes later', async () => {
+    // An action is not cancelled by an interruption: it runs on past the turn's deadline.
+    const tools = await loadTools([{ type: 'action', tool: fn('charge', {}) }]);
+    const model = new ScriptedModel([{ tool_calls: [{ name: 'charge', args: {} }] }]);
+    let started = false;
+    const s = createSession({
+      tools,
+      model,
+      turnTimeoutMs: 3000,
+      actions: {
+        charge: () => {
+          started = true;
+          return new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 5000));
+        },
+      },
+    });
+    const result = s.run('x');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toBe(true);
+    expect(s.interrupt()).toBe(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    const r = await result;
+    expect(r.interrupted).toBe(true);
+    expect(r.traces[0]).toMatchObject({ tool: 'charge', isError: false, output: { ok: true } });
+    expect(r.events.find((e) => e.type === 'interrupted')).toEqual({ type: 'interrupted' });
   });
 });

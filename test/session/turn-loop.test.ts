@@ -105,6 +105,23 @@ describe('turn loop', () => {
     expect(first.at(-1)).toBe('turn-end');
   });
 
+  it('records an answer of tool calls only with content null (never an empty text)', async () => {
+    const { model, s } = session([
+      { tool_calls: [{ name: 'note', args: { text: 'x' }, id: 'n1' }] },
+      { text: 'Done.' },
+    ]);
+    const r = await s.run('hi');
+    const expected = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'n1', type: 'function', function: { name: 'note', arguments: '{"text":"x"}' } },
+      ],
+    };
+    expect(r.state.history[1]).toEqual(expected);
+    expect(model.calls[1]?.messages).toContainEqual(expected);
+  });
+
   it('answers an unknown tool with unknown_tool listing the available names', async () => {
     const { model, s } = session([
       { tool_calls: [{ name: 'constructor', args: {} }] },
@@ -246,6 +263,31 @@ describe('turn loop', () => {
     expect(s.toJSON().history.at(-1)?.role).toBe('tool');
   });
 
+  it('with finalAnswerAfterMaxRounds the last answer is shown no tool, and a call it makes anyway is not run', async () => {
+    let booked = 0;
+    const { model, s } = session(
+      [
+        { tool_calls: [{ name: 'note', args: { text: 'again' } }] },
+        { text: 'Done.', tool_calls: [{ name: 'book', args: { city: 'Bronx' } }] },
+      ],
+      {
+        maxToolRounds: 1,
+        finalAnswerAfterMaxRounds: true,
+        actions: { book: () => (booked++, { id: 1 }) },
+      },
+    );
+    const r = await s.run('x');
+    expect(r.events.filter((e) => e.type === 'max-rounds')).toEqual([
+      { type: 'max-rounds', rounds: 1, finalAnswer: true },
+    ]);
+    expect(model.calls[1]?.tools).toEqual([]);
+    expect(booked).toBe(0);
+    expect(r.traces[1]).toMatchObject({ tool: 'book', isError: true, errorCode: 'unknown_tool' });
+    expect(r.content).toBe('Done.');
+    model.assertComplete();
+    assertHistoryIntegrity(r.state.history);
+  });
+
   it('applies context effects: language event, say event, vars.session.language', async () => {
     const { model, s } = session(
       [
@@ -348,6 +390,27 @@ describe('turn loop', () => {
     expect(r.state.ended).toBe(true);
     model.assertComplete();
     expect(() => s.send('hello?')).toThrow(SessionEndedError);
+  });
+
+  it('when two calls of one answer end the session, the first one’s reason is kept', async () => {
+    const { s } = session(
+      [
+        {
+          tool_calls: [
+            { name: 'hangup', id: 'h' },
+            { name: 'book', args: { city: 'Bronx' }, id: 'b' },
+          ],
+        },
+      ],
+      {
+        actions: {
+          hangup: () => actionResult({ endSession: { reason: 'caller hung up' } }),
+          book: () => actionResult({ endSession: { reason: 'booked, nothing left to do' } }),
+        },
+      },
+    );
+    const r = await s.run('bye');
+    expect(r.events.at(-1)).toEqual({ type: 'session-end', reason: 'caller hung up' });
   });
 
   it('ends the turn with a model-error event and rejects result with a ModelError', async () => {

@@ -5,6 +5,7 @@ import { loadTools } from '../../../src/definition/load.js';
 import { createSession } from '../../../src/session/create-session.js';
 import type { SessionEvent, TurnStream } from '../../../src/session/types.js';
 import { ScriptedModel } from '../../../src/testing.js';
+import { actionResult } from '../../../src/handlers/action-result.js';
 import { BackgroundCalls } from '../../../src/session/voice/background-calls.js';
 import type { ToolCallResult } from '../../../src/session/execute-tool-call.js';
 import { fn } from '../fixtures.js';
@@ -198,6 +199,40 @@ describe('background tools', () => {
     expect(system).toContain('The background call refund (id bg2) finished');
     // The cancelled lookup is recorded as such, so a resumed conversation knows it never finished.
     expect(system).toMatch(/The background call track \(id bg1\) failed\. .*"code":"cancelled"/);
+  });
+
+  it('a result arriving after a tool ended the session is kept in history, with no turn of its own', async () => {
+    const endingTools = await loadTools([
+      { type: 'action', tool: fn('refund', {}), options: { background: true } },
+      { type: 'action', tool: fn('hangup', {}) },
+    ]);
+    const turns: TurnStream[] = [];
+    const s = createSession({
+      tools: endingTools,
+      model: new ScriptedModel([
+        {
+          text: 'Refunding, goodbye.',
+          tool_calls: [
+            { name: 'refund', id: 'bg' },
+            { name: 'hangup', id: 'h' },
+          ],
+        },
+      ]),
+      actions: {
+        refund: () => new Promise((resolve) => setTimeout(() => resolve({ refunded: true }), 5000)),
+        hangup: () => actionResult({ result: 'bye', endSession: true }),
+      },
+      actionTimeoutSecs: 60,
+      onTurn: (t) => turns.push(t),
+    });
+    await s.run('refund and hang up');
+    expect(s.ended).toBe(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    await s.idle();
+    expect(turns).toEqual([]);
+    const system = s.toJSON().history.flatMap((m) => (m.role === 'system' ? [m.content] : []));
+    expect(system).toHaveLength(1);
+    expect(system[0]).toContain('The background call refund (id bg) finished');
   });
 });
 

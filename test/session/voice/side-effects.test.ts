@@ -11,6 +11,7 @@ import {
 import { createSession, restoreSession } from '../../../src/session/create-session.js';
 import { isJournaled } from '../../../src/entries/handlers.js';
 import { ScriptedModel } from '../../../src/testing.js';
+import { actionResult } from '../../../src/handlers/action-result.js';
 import { fn } from '../fixtures.js';
 
 const ORIGIN = 'https://api.shop.test';
@@ -162,6 +163,34 @@ describe('dedupe of identical calls in one round', () => {
       ['c3', undefined],
       ['c4', 'c1'],
     ]);
+  });
+
+  it('the deduped call shares the result, not the effects: one say, one vars event', async () => {
+    const tools = await loadTools([
+      { type: 'action', tool: fn('book', { day: { type: 'string' } }) },
+    ]);
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { name: 'book', args: { day: 'mon' }, id: 'c1' },
+          { name: 'book', args: { day: 'mon' }, id: 'c2' },
+        ],
+      },
+      { text: 'Booked.' },
+    ]);
+    const s = createSession({
+      tools,
+      model,
+      actions: {
+        book: () => actionResult({ result: 'ok', say: 'Booked for Monday.', vars: { booked: 1 } }),
+      },
+    });
+    const r = await s.run('book monday twice');
+    expect(r.traces.find((t) => t.callId === 'c2')?.dedupedFrom).toBe('c1');
+    expect(r.events.filter((e) => e.type === 'say').map((e) => e.type === 'say' && e.text)).toEqual(
+      ['Booked for Monday.'],
+    );
+    expect(r.events.filter((e) => e.type === 'vars')).toHaveLength(1);
   });
 
   it('dedupes an idempotent tool too: the second identical call is pointless', async () => {

@@ -210,3 +210,62 @@ describe('barge-in lock', () => {
     expect(s.interrupt()).toBe(true);
   });
 });
+
+describe('speak-then-act looks at the current turn only', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('an utterance of an earlier turn left unacknowledged does not hold a call back', async () => {
+    const log: string[] = [];
+    const events: SessionEvent[] = [];
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        { text: 'Hello, how can I help?' },
+        { tool_calls: [{ name: 'hangup' }] },
+        { text: 'Bye.' },
+      ]),
+      actions: { hangup: () => (log.push('hangup'), { status: 'ok' }) },
+      speechAck: 'host',
+      onEvent: (e) => events.push(e),
+    });
+    const first = s.run('hi');
+    await vi.runAllTimersAsync();
+    await first;
+    const second = s.run('bye');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log).toEqual(['hangup']);
+    await vi.runAllTimersAsync();
+    const r = await second;
+    expect(r.events.some((e) => e.type === 'speech-wait')).toBe(false);
+    expect(r.traces[0]?.speechWait).toBeUndefined();
+  });
+
+  it('a call cancelled by a barge-in says no spoken error: the caller is talking', async () => {
+    const spokenTools = await loadTools([
+      {
+        type: 'action',
+        tool: fn('hangup', {}),
+        options: { speech: { on_error: { '*': { en: 'Sorry, I could not hang up.' } } } },
+      },
+    ]);
+    const log: string[] = [];
+    const s = createSession({
+      tools: spokenTools,
+      model: new ScriptedModel([{ text: 'Goodbye!', tool_calls: [{ name: 'hangup' }] }]),
+      actions: { hangup: () => (log.push('hangup'), { status: 'ok' }) },
+      speechAck: 'host',
+    });
+    const run = s.run('bye');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(s.interrupt()).toBe(true);
+    const r = await run;
+    expect(log).toEqual([]);
+    expect(r.traces[0]?.errorCode).toBe('cancelled');
+    expect(r.events.filter((e) => e.type === 'say')).toEqual([]);
+  });
+});

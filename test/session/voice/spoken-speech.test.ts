@@ -108,6 +108,28 @@ describe('pre-tool speech', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('if_slow: nothing is said for a call that finished while another call of the round runs on', async () => {
+    const says: string[] = [];
+    const after = (ms: number) => () => new Promise((r) => setTimeout(() => r({ ok: true }), ms));
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'lookup' }, { name: 'silent' }] },
+        { text: 'Done.' },
+      ]),
+      actions: { lookup: after(1000), silent: after(4000) },
+      onEvent: (e: SessionEvent) => {
+        if (e.type === 'say') says.push(e.text);
+      },
+    });
+    const run = s.run('x');
+    await vi.advanceTimersByTimeAsync(5000);
+    const r = await run;
+    expect(r.traces.map((t) => t.tool)).toEqual(['lookup', 'silent']);
+    expect(says).toEqual([]);
+    vi.runOnlyPendingTimers();
+  });
+
   it('never talks over itself: a bridge phrase is skipped while the pre-tool phrase plays', async () => {
     const { s, says } = session('lookup', 6000, { speechAck: 'host' });
     const run = s.run('x');
