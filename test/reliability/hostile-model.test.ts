@@ -69,12 +69,12 @@ describe('streamed tool-call indices (item 1)', () => {
     ['1.5', 1.5],
     ['null', null],
     ['the cap', MAX_STREAMED_CALLS],
-  ])('index %s is a bad_response model error, fast, polluting nothing', async (_label, index) => {
-    const started = performance.now();
+  ])('index %s is a bad_response model error, polluting nothing', async (_label, index) => {
+    // No wall-clock bound (a loaded machine fails one): the refusal itself shows the index was
+    // checked before anything was stored at it.
     const error = (await drain([toolChunk(index)]).catch((e: unknown) => e)) as ModelError;
     expect(error).toMatchObject({ name: 'ModelError', code: 'bad_response' });
     expect(error.message).toMatch(/index/);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(Object.hasOwn(Array.prototype, 'id')).toBe(false);
     expect(Object.hasOwn(Array.prototype, 'name')).toBe(false);
     expect(([] as unknown as { arguments?: unknown }).arguments).toBeUndefined();

@@ -161,7 +161,6 @@ describe('context.task: load', () => {
     const long = `inputs.x == '${'a'.repeat(3000)}'`;
     const deep = `${'('.repeat(200)}inputs.x${')'.repeat(200)}`;
     const slow = '[1,2].all(a, [1,2].all(b, [1,2].all(c, [1,2].all(d, true))))';
-    const started = Date.now();
     const errors = await errorsOf([
       container(
         steps([
@@ -178,7 +177,7 @@ describe('context.task: load', () => {
         ]),
       ),
     ]);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Each refused by its bound (no wall-clock check: a loaded machine would fail one).
     expect(errors).toEqual([
       expect.stringMatching(/next\[0\]\.if: expression is 3\d{3} characters long; at most 2000/),
       expect.stringMatching(/next\[1\]\.if: expression nests brackets deeper than 32/),
