@@ -121,10 +121,13 @@ function tooLarge(file: string, max: number): DefinitionError {
 }
 
 /** Parses JSON or YAML text (by extension; unknown extensions try JSON, then YAML). */
-export function parseDocument(source: string, file: string): unknown {
+export function parseDocument(text: string, file: string): unknown {
   // A UTF-8 byte order mark (Windows editors write one) is invisible: JSON.parse would refuse
   // the file at "line 1, column 1" with nothing to see there.
-  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  return parseText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file);
+}
+
+function parseText(text: string, file: string): unknown {
   // An empty file parsed as YAML is null, then "expected a list of tool definitions": say what it is.
   if (text.trim() === '')
     throw new DefinitionError(
