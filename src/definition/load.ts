@@ -7,7 +7,6 @@
 import { open } from 'node:fs/promises';
 import { extname, resolve as resolvePath } from 'node:path';
 import { celCompiler, mentionsCel } from '../expressions/cel-runtime.js';
-import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { jsonSyntaxMessage } from '../json-error-position.js';
 import { yaml } from '../lazy-deps.js';
@@ -23,6 +22,7 @@ import {
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
 import { unknownNestedFields } from './unknown-fields.js';
+import { zodIssue } from './zod-issue.js';
 import { normaliseDefinition } from './normalise.js';
 import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
@@ -365,24 +365,6 @@ function toolList(value: unknown): unknown[] | undefined {
   }
   if (Object.hasOwn(value, 'tool') || isPlainObject(getOwn(value, 'definition'))) return [value];
   return undefined;
-}
-
-function zodIssue(zi: z.core.$ZodIssue, base: string, file: string | undefined): DefinitionIssue {
-  const path = formatPath(base, zi.path);
-  const missing = zi.code === 'invalid_type' && zi.input === undefined;
-  const message = missing
-    ? 'is required'
-    : zi.code === 'invalid_type'
-      ? `${zi.message}, got ${describe(zi.input)}`
-      : zi.message;
-  return issue('schema', path, message, file);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  return JSON.stringify(value) ?? typeof value;
 }
 
 function issue(

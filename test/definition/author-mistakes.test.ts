@@ -46,3 +46,17 @@ describe('a tool author\'s misspelt fields are named', () => {
     ).rejects.toThrow('unknown verb "@overide" (did you mean `@override`?)');
   });
 });
+
+describe('a value of the wrong JSON type says it once', () => {
+  it('was "Invalid input: expected array, received string, got …"', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const issues = await loadErrors([
+      def({ options: { bridge_phrases: { 'en-US': 'One moment' } } }),
+      null,
+    ]);
+    expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'tools[0].options.bridge_phrases["en-US"]: expected a list, got "One moment"',
+      'tools[1]: expected an object, got null',
+    ]);
+  });
+});
