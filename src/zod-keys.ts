@@ -1,6 +1,6 @@
 /**
  * The keys a zod object schema knows at a path inside a larger schema (through optional, union,
- * array and pipe), for a misspelt key's "did you mean" in load errors (fixtures, workflows).
+ * array, record and pipe), for a misspelt key's "did you mean" in load errors (fixtures, workflows).
  */
 
 /** Zod's definition of a schema, as far as the walk below reads it. */
@@ -11,6 +11,8 @@ interface SchemaDef {
   readonly innerType?: unknown;
   readonly options?: readonly unknown[];
   readonly in?: unknown;
+  /** A record's value schema. */
+  readonly valueType?: unknown;
 }
 
 function defOf(schema: unknown): SchemaDef | undefined {
@@ -27,6 +29,8 @@ function objectsAt(schema: unknown, path: readonly PropertyKey[]): SchemaDef[] {
   if (path.length === 0) return def.type === 'object' ? [def] : [];
   const [head, ...rest] = path;
   if (def.type === 'array' && typeof head === 'number') return objectsAt(def.element, rest);
+  // A map by name (`actions.hangup`, `session.services.clinic`): every key has the value schema.
+  if (def.type === 'record' && typeof head === 'string') return objectsAt(def.valueType, rest);
   if (def.type === 'object' && typeof head === 'string' && def.shape !== undefined)
     return Object.hasOwn(def.shape, head) ? objectsAt(def.shape[head], rest) : [];
   return [];

@@ -69,3 +69,15 @@ describe('an expectation that could never match is refused at load, with its pat
     expect(ok.failures.flatMap((f) => f.mismatches ?? []).map((m) => m.path)).toEqual(['turns[0].expect.agent']);
   });
 });
+
+describe('a misspelt key inside a map by name', () => {
+  it('names the key meant (actions.<tool>, session.agents.<name>)', async () => {
+    expect(await unusable(fixture({ actions: { hangup: { reslt: {} } } }))).toEqual([
+      'mistake.yaml: actions.hangup: unknown key(s) "reslt" (did you mean `result`?); keys here: result, handoff, end_session, say, vars, error',
+    ]);
+    const agents = await unusable(fixture({ session: { agents: { a: { promt: 'p' } } } }));
+    expect(agents).toContainEqual(
+      expect.stringContaining('session.agents.a: unknown key(s) "promt" (did you mean `prompt`?)'),
+    );
+  });
+});
