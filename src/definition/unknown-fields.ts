@@ -19,10 +19,20 @@ export function unknownNestedFields(
   file: string | undefined,
 ): DefinitionIssue[] {
   if (!isObject(raw)) return [];
-  const { functionToolSchema, endpointSchema, optionsSchema, staticParameterSchema, saveRuleSchema } =
-    definitionSchemas();
+  const {
+    functionToolSchema,
+    endpointSchema,
+    optionsSchema,
+    staticParameterSchema,
+    saveRuleSchema,
+  } = definitionSchemas();
   const out: DefinitionIssue[] = [];
-  const check = (value: unknown, at: readonly (string | number)[], known: readonly string[], what: string) => {
+  const check = (
+    value: unknown,
+    at: readonly (string | number)[],
+    known: readonly string[],
+    what: string,
+  ) => {
     if (!isObject(value)) return;
     for (const key of Object.keys(value)) {
       if (known.includes(key)) continue;
@@ -39,7 +49,12 @@ export function unknownNestedFields(
   check(raw['options'], ['options'], Object.keys(optionsSchema.shape), 'options');
   // A misspelt `defualt` or `form` would otherwise leave the parameter without its value, or
   // the rule without its source, and say nothing.
-  const eachItem = (list: unknown, at: readonly (string | number)[], known: readonly string[], what: string) => {
+  const eachItem = (
+    list: unknown,
+    at: readonly (string | number)[],
+    known: readonly string[],
+    what: string,
+  ) => {
     if (Array.isArray(list)) list.forEach((item, i) => check(item, [...at, i], known, what));
   };
   const staticKeys = Object.keys(staticParameterSchema.shape);
@@ -47,7 +62,12 @@ export function unknownNestedFields(
     eachItem(raw[spelling], [spelling], staticKeys, 'a static parameter');
   const options = raw['options'];
   if (isObject(options))
-    eachItem(options['save'], ['options', 'save'], Object.keys(saveRuleSchema.shape), 'a save rule');
+    eachItem(
+      options['save'],
+      ['options', 'save'],
+      Object.keys(saveRuleSchema.shape),
+      'a save rule',
+    );
   const tool = raw['tool'];
   check(tool, ['tool'], Object.keys(functionToolSchema.shape), 'a tool');
   if (isObject(tool))

@@ -95,7 +95,9 @@ export function compileCel(source: string): CompileResult {
     expression: {
       language: 'cel',
       source,
-      ...(program.unknownFunction !== undefined ? { unknownFunction: program.unknownFunction } : {}),
+      ...(program.unknownFunction !== undefined
+        ? { unknownFunction: program.unknownFunction }
+        : {}),
       evaluate: (data, budget) => program.evaluate(data, budget),
     },
   };

@@ -36,10 +36,13 @@ function isMatcherForm(value: unknown): boolean {
  * Anything else could never equal the string the session gives, so it is refused at load
  * instead of failing every run (`reply: 5`, `code: 404`, `{ regx: "…" }`).
  */
-const expectedText = z.custom<unknown>((value) => typeof value === 'string' || isMatcherForm(value), {
-  error: (issue) =>
-    `expected a string, { regex: "…" } or { any: true }, got ${describeValue(issue.input)}`,
-});
+const expectedText = z.custom<unknown>(
+  (value) => typeof value === 'string' || isMatcherForm(value),
+  {
+    error: (issue) =>
+      `expected a string, { regex: "…" } or { any: true }, got ${describeValue(issue.input)}`,
+  },
+);
 
 /** A few words on a value, for messages. */
 function describeValue(value: unknown): string {
@@ -57,7 +60,10 @@ const httpMethod = z.string().refine((m) => HTTP_METHODS.includes(m.toUpperCase(
 /** Expected headers: names to values (or loose matchers), checked as a subset. */
 const expectedHeaders = z.custom<Record<string, unknown>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  { error: (issue) => `expected an object of header names to values, got ${describeValue(issue.input)}` },
+  {
+    error: (issue) =>
+      `expected an object of header names to values, got ${describeValue(issue.input)}`,
+  },
 );
 
 /** One tool call of a scripted model step: parsed `args`, or the raw `arguments` string. */

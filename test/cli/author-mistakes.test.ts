@@ -53,7 +53,13 @@ describe('files as editors save them', () => {
 
 describe('options', () => {
   it('a short option without its value is named as typed (was "-o, needs a value: -o,")', async () => {
-    const r = await run(['import', '--from', 'vapi', 'fixtures/import/vapi/api-request.json', '-o']);
+    const r = await run([
+      'import',
+      '--from',
+      'vapi',
+      'fixtures/import/vapi/api-request.json',
+      '-o',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe('switchboard import: -o needs a value: -o, --out <file>');
   });

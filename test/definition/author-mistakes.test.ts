@@ -8,7 +8,7 @@ import { def, loadWarnings } from './helpers.js';
 const lines = (issues: readonly { path: string; message: string; code: string }[], code: string) =>
   issues.filter((i) => i.code === code).map((i) => `${i.path}: ${i.message}`);
 
-describe('a tool author\'s misspelt fields are named', () => {
+describe("a tool author's misspelt fields are named", () => {
   it('a misspelt field of a static parameter or a save rule is a warning with its path', async () => {
     const warnings = await loadWarnings([
       def({
@@ -37,7 +37,9 @@ describe('a tool author\'s misspelt fields are named', () => {
     const warnings = await loadWarnings([
       def({ defaults: { city: { transform: { acton: 'override', value: 'x' } } } }),
     ]);
-    expect(lines(warnings, 'unknown_field')[0]).toContain('"acton" is ignored (did you mean `action`?)');
+    expect(lines(warnings, 'unknown_field')[0]).toContain(
+      '"acton" is ignored (did you mean `action`?)',
+    );
     await expect(
       (async () => {
         const { loadTools } = await import('../../src/definition/load.js');

@@ -10,7 +10,11 @@ describe('a misspelt Symphony field', () => {
         agents: [{ name: 'support', systemPrompt: 'p', tools: ['lookup'], maxCals: 3 }],
       },
     });
-    expect(config.warnings.filter((w) => w.code === 'unknown_field').map((w) => `${w.path}: ${w.message}`)).toEqual([
+    expect(
+      config.warnings
+        .filter((w) => w.code === 'unknown_field')
+        .map((w) => `${w.path}: ${w.message}`),
+    ).toEqual([
       'tools[0].timout: unknown field "timout" (did you mean `timeout`?) (ignored)',
       'agents[0].maxCals: unknown field "maxCals" (did you mean `maxCalls`?) (ignored)',
     ]);
