@@ -40,7 +40,8 @@ export function isParseArgsError(error: unknown): error is TypeError & { code: s
 export function explainParseArgsError(error: unknown, help: string): unknown {
   if (!isParseArgsError(error)) return error;
   const options = optionsInHelp(help);
-  const named = /'(--?[^'\s]+)/.exec(error.message)?.[1];
+  // parseArgs names an option with a short alias as '-o, --out <value>': the name ends before the comma.
+  const named = /'(--?[^'\s,]+)/.exec(error.message)?.[1];
   if (named === undefined) return new UsageError(error.message.split('\n')[0] ?? error.message);
   const usage = options.get(named) ?? named;
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

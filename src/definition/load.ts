@@ -7,7 +7,6 @@
 import { open } from 'node:fs/promises';
 import { extname, resolve as resolvePath } from 'node:path';
 import { celCompiler, mentionsCel } from '../expressions/cel-runtime.js';
-import type { z } from 'zod';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { jsonSyntaxMessage } from '../json-error-position.js';
 import { yaml } from '../lazy-deps.js';
@@ -23,6 +22,7 @@ import {
 import { checkEndpointUrl } from './endpoint-url.js';
 import { formatPath, joinPath } from './json-path.js';
 import { unknownNestedFields } from './unknown-fields.js';
+import { zodIssue } from './zod-issue.js';
 import { normaliseDefinition } from './normalise.js';
 import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
@@ -122,6 +122,18 @@ function tooLarge(file: string, max: number): DefinitionError {
 
 /** Parses JSON or YAML text (by extension; unknown extensions try JSON, then YAML). */
 export function parseDocument(text: string, file: string): unknown {
+  // A UTF-8 byte order mark (Windows editors write one) is invisible: JSON.parse would refuse
+  // the file at "line 1, column 1" with nothing to see there.
+  return parseText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file);
+}
+
+function parseText(text: string, file: string): unknown {
+  // An empty file parsed as YAML is null, then "expected a list of tool definitions": say what it is.
+  if (text.trim() === '')
+    throw new DefinitionError(
+      [issue('syntax', '', 'the file is empty (expected JSON or YAML)', file)],
+      'cannot load tools',
+    );
   const ext = extname(file).toLowerCase();
   if (ext === '.json') {
     try {
@@ -353,24 +365,6 @@ function toolList(value: unknown): unknown[] | undefined {
   }
   if (Object.hasOwn(value, 'tool') || isPlainObject(getOwn(value, 'definition'))) return [value];
   return undefined;
-}
-
-function zodIssue(zi: z.core.$ZodIssue, base: string, file: string | undefined): DefinitionIssue {
-  const path = formatPath(base, zi.path);
-  const missing = zi.code === 'invalid_type' && zi.input === undefined;
-  const message = missing
-    ? 'is required'
-    : zi.code === 'invalid_type'
-      ? `${zi.message}, got ${describe(zi.input)}`
-      : zi.message;
-  return issue('schema', path, message, file);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  return JSON.stringify(value) ?? typeof value;
 }
 
 function issue(

@@ -197,6 +197,7 @@ function buildSchemas(z: typeof Z) {
     endpointSchema,
     commandSchema,
     staticParameterSchema,
+    saveRuleSchema,
     optionsSchema,
   };
 }

@@ -11,6 +11,8 @@ export const MAX_COMPREHENSION_NESTING = 2;
 
 /** A CEL expression, parsed, checked, instrumented and planned. */
 export interface CelProgram {
+  /** A call of a function this CEL does not have (`unknown function lenght()`): fails when run. */
+  readonly unknownFunction?: string;
   /**
    * The value as JSON, or `undefined` when evaluation failed (no such key, wrong operand types).
    * Throws a ToolError (`expression_budget`, `result_too_large`) when over a limit.

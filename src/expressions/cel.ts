@@ -38,6 +38,7 @@ import { re2js } from '../lazy-deps.js';
 import { isPlainObject } from '../own-data.js';
 import { Meter, resultMeter } from './budget.js';
 import { stringFunctions } from './cel-strings.js';
+import { unknownFunction } from './cel-functions.js';
 
 import { MAX_COMPREHENSION_NESTING, type CelProgram } from './cel-runtime.js';
 
@@ -118,9 +119,13 @@ export function compileCelProgram(source: string): CelProgram {
     throw new Error(
       `CEL comprehensions nest ${nesting} deep; at most ${MAX_COMPREHENSION_NESTING} are allowed`,
     );
+  // Still a program: CEL makes an unbound function a run-time error (the conformance suite's
+  // `unbound_is_runtime_error`); the loader warns about it (docs/workflows.md).
+  const unknown = unknownFunction(root, (name) => env.funcs.find(name) !== undefined, NAMESPACED);
   const run = planCel(env, instrument(root)) as (ctx: Record<string, CelInput>) => unknown;
   const what = `CEL expression \`${source.length > 80 ? `${source.slice(0, 77)}...` : source}\``;
   return {
+    ...(unknown !== undefined ? { unknownFunction: unknown } : {}),
     evaluate(data, budget) {
       // Started before the conversion below, which is linear in the data: its time counts too.
       const meter = new Meter(what, budget);

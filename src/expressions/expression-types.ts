@@ -8,6 +8,8 @@ export type ExpressionLanguage = 'jmespath' | 'cel';
 export interface CompiledExpression {
   readonly language: ExpressionLanguage;
   readonly source: string;
+  /** A call of a function the language does not have; evaluating it fails (a warning at load). */
+  readonly unknownFunction?: string;
   /**
    * The value, or `undefined` when evaluation failed. Throws only a ToolError: `expression_budget`
    * (over the step budget or time slice) or `result_too_large` (over the result caps).

@@ -106,6 +106,9 @@ export function compileCel(source: string): CompileResult {
     expression: {
       language: 'cel',
       source,
+      ...(program.unknownFunction !== undefined
+        ? { unknownFunction: program.unknownFunction }
+        : {}),
       evaluate: (data, budget) => program.evaluate(data, budget),
     },
   };

@@ -6,6 +6,8 @@
  * Every object of the format itself is strict, so a typo (`expct:`) is reported with its path.
  */
 import { z } from 'zod';
+import { didYouMean } from '../did-you-mean.js';
+import { SESSION_EVENT_TYPES } from './event-types.js';
 
 /** A value that is JSON data (checked loosely; matchers and the engine treat it as data). */
 const json = z.unknown();
@@ -18,6 +20,50 @@ const safeKey = z
 const jsonObject = z.custom<Record<string, unknown>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
   { message: 'expected an object' },
+);
+
+/** `{ regex: "…" }` or `{ any: true }`, alone: the loose matchers of match.ts. */
+function isMatcherForm(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return false;
+  const only: unknown = Object.getOwnPropertyDescriptor(value, keys[0]!)?.value;
+  return (keys[0] === 'regex' && typeof only === 'string') || (keys[0] === 'any' && only === true);
+}
+
+/**
+ * An expected text (a reply, a language, a tool error's code): a string or a loose matcher.
+ * Anything else could never equal the string the session gives, so it is refused at load
+ * instead of failing every run (`reply: 5`, `code: 404`, `{ regx: "…" }`).
+ */
+const expectedText = z.custom<unknown>(
+  (value) => typeof value === 'string' || isMatcherForm(value),
+  {
+    error: (issue) =>
+      `expected a string, { regex: "…" } or { any: true }, got ${describeValue(issue.input)}`,
+  },
+);
+
+/** A few words on a value, for messages. */
+function describeValue(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? typeof value : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Methods of HTTP (any case): a misspelt one (`DELET`) could never select a request. */
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+const httpMethod = z.string().refine((m) => HTTP_METHODS.includes(m.toUpperCase()), {
+  error: (issue) =>
+    `expected an HTTP method (${HTTP_METHODS.join('|')}, any case), got ${describeValue(issue.input)}${didYouMean(String(issue.input).toUpperCase(), HTTP_METHODS)}`,
+});
+
+/** Expected headers: names to values (or loose matchers), checked as a subset. */
+const expectedHeaders = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  {
+    error: (issue) =>
+      `expected an object of header names to values, got ${describeValue(issue.input)}`,
+  },
 );
 
 /** One tool call of a scripted model step: parsed `args`, or the raw `arguments` string. */
@@ -48,6 +94,20 @@ export const modelStepSchema = z
     message: 'a model step needs text, tool_calls, error, or text with tool_calls',
   });
 
+/**
+ * An expected event: matched partially, so any keys, but a `type` that names no event
+ * (`sayy`) could never match and is refused with the type it is close to.
+ */
+const expectedEvent = jsonObject.superRefine((value, ctx) => {
+  const type = Object.hasOwn(value, 'type') ? value['type'] : undefined;
+  if (typeof type === 'string' && !SESSION_EVENT_TYPES.includes(type))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['type'],
+      message: `"${type}" is not a session event type${didYouMean(type, SESSION_EVENT_TYPES)}; types: ${SESSION_EVENT_TYPES.join(', ')}`,
+    });
+});
+
 /** `match: partial` lets an expected item have fewer keys than the actual one. */
 const matchMode = z.enum(['exact', 'partial']).optional();
 
@@ -58,14 +118,14 @@ export const expectedToolCallSchema = z.strictObject({
 });
 
 export const expectedRequestSchema = z.strictObject({
-  method: z.string().optional(),
+  method: httpMethod.optional(),
   url: json.optional(),
   query: json.optional(),
   json: json.optional(),
   form: json.optional(),
   body: json.optional(),
   /** Always a subset match: transports add headers of their own. */
-  headers: json.optional(),
+  headers: expectedHeaders.optional(),
   match: matchMode,
 });
 
@@ -79,8 +139,8 @@ export const expectedCommandSchema = z.strictObject({
 
 export const expectedToolErrorSchema = z.strictObject({
   tool: z.string(),
-  code: json.optional(),
-  message: json.optional(),
+  code: expectedText.optional(),
+  message: expectedText.optional(),
   match: matchMode,
 });
 
@@ -91,20 +151,20 @@ export const turnExpectSchema = z.strictObject({
   /** Command runs, in order (docs/harness.md, "Command double"). */
   commands: z.array(expectedCommandSchema).optional(),
   say: z.array(json).optional(),
-  language: json.optional(),
+  language: expectedText.optional(),
   vars: jsonObject.optional(),
   /**
    * Workflow state after the turn, by task key (docs/workflows.md): `{ step, status, inputs,
    * local }`, matched partially (keys not written are not checked).
    */
   workflows: jsonObject.optional(),
-  reply: json.optional(),
+  reply: expectedText.optional(),
   tool_errors: z.array(expectedToolErrorSchema).optional(),
   /** Events expected in this order, each matched partially; other events may sit in between. */
-  events: z.array(jsonObject).optional(),
-  agent: json.optional(),
+  events: z.array(expectedEvent).optional(),
+  agent: expectedText.optional(),
   /** The model call failed (the turn ended without a reply); matches the error's message. */
-  model_error: json.optional(),
+  model_error: expectedText.optional(),
   ended: z.boolean().optional(),
   interrupted: z.boolean().optional(),
 });
@@ -145,7 +205,7 @@ export const turnSchema = z.strictObject({
 /** One HTTP exchange the harness answers instead of the network. */
 export const httpExchangeSchema = z.strictObject({
   request: z.strictObject({
-    method: z.string().min(1),
+    method: httpMethod,
     url: z.string().url(),
     /** When given, the request's query string must contain these parameters to match. */
     query: z.record(safeKey, z.union([z.string(), z.array(z.string())])).optional(),

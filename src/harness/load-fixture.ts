@@ -9,6 +9,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { z } from 'zod';
 import { formatPath } from '../definition/json-path.js';
 import { loadTools, parseDocument } from '../definition/load.js';
+import { keysAt } from '../zod-keys.js';
 import type { ToolSet } from '../definition/types.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { mergeToolSets } from '../definition/merge-tool-sets.js';
@@ -210,38 +211,4 @@ function zodIssue(zi: z.core.$ZodIssue, file: string | undefined): DefinitionIss
     message,
     ...(file !== undefined ? { file } : {}),
   };
-}
-
-/** Zod's definition of a schema, as far as the walk below reads it. */
-interface SchemaDef {
-  readonly type: string;
-  readonly shape?: Readonly<Record<string, unknown>>;
-  readonly element?: unknown;
-  readonly innerType?: unknown;
-  readonly options?: readonly unknown[];
-  readonly in?: unknown;
-}
-
-function defOf(schema: unknown): SchemaDef | undefined {
-  return (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
-}
-
-/** The object schemas `schema` may be at `path` (through optional, union, array and pipe). */
-function objectsAt(schema: unknown, path: readonly PropertyKey[]): SchemaDef[] {
-  const def = defOf(schema);
-  if (def === undefined) return [];
-  if (def.innerType !== undefined) return objectsAt(def.innerType, path);
-  if (def.type === 'pipe') return objectsAt(def.in, path);
-  if (def.type === 'union') return (def.options ?? []).flatMap((o) => objectsAt(o, path));
-  if (path.length === 0) return def.type === 'object' ? [def] : [];
-  const [head, ...rest] = path;
-  if (def.type === 'array' && typeof head === 'number') return objectsAt(def.element, rest);
-  if (def.type === 'object' && typeof head === 'string' && def.shape !== undefined)
-    return Object.hasOwn(def.shape, head) ? objectsAt(def.shape[head], rest) : [];
-  return [];
-}
-
-/** The keys the fixture format knows at `path`, for a misspelt key's "did you mean". */
-function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
-  return [...new Set(objectsAt(schema, path).flatMap((d) => Object.keys(d.shape ?? {})))];
 }

@@ -5,7 +5,7 @@
  */
 import { NO_TIMINGS } from '../observability/turn-tracing.js';
 import { NO_USAGE } from '../models/types.js';
-import { DefinitionError } from '../errors.js';
+import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { checkRunFixtureOptions } from './check-run-options.js';
 import type { Session, SessionEvent, SessionOptions, TurnResult } from '../session/types.js';
 import { checkTurn } from './check-turn.js';
@@ -25,6 +25,7 @@ import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { observeTurn, tracesOfEvents, type ObservedTurn } from './observe.js';
 import { TurnModel } from './turn-model.js';
 import { speechPoints } from './speech-points.js';
+import { fixtureIssuesOf } from './session-option-paths.js';
 
 /** Live notifications while a fixture runs (used by `simulate`). */
 export interface FixtureObserver {
@@ -88,7 +89,21 @@ export async function runFixture(
     };
   }
   options.observer?.fixtureStart?.(loaded);
-  const { failures, turns } = await play(loaded, options.observer, options.transport ?? 'text');
+  const { failures, turns, unusable } = await play(
+    loaded,
+    options.observer,
+    options.transport ?? 'text',
+  );
+  if (unusable !== undefined)
+    return {
+      file,
+      name: loaded.fixture.name,
+      status: 'error',
+      durationMs: performance.now() - started,
+      failures: [],
+      issues: [...loaded.tools.warnings, ...unusable],
+      turns: [],
+    };
   return {
     file,
     name: loaded.fixture.name,
@@ -162,7 +177,12 @@ async function play(
   loaded: LoadedFixture,
   observer: FixtureObserver | undefined,
   transportName: FixtureTransportName,
-): Promise<{ failures: FixtureFailure[]; turns: ObservedTurn[] }> {
+): Promise<{
+  failures: FixtureFailure[];
+  turns: ObservedTurn[];
+  /** Session options the session refused: the fixture is unusable, not failed. */
+  unusable?: DefinitionIssue[];
+}> {
   const failures: FixtureFailure[] = [];
   const turns: ObservedTurn[] = [];
   const http = createHttpDouble({
@@ -178,7 +198,12 @@ async function play(
   try {
     const options = sessionOptionsOf(loaded, model, http, commands);
     transport = await openFixtureTransport(transportName, model);
-    session = transport.open(options);
+    try {
+      session = transport.open(options);
+    } catch (error) {
+      if (!(error instanceof DefinitionError)) throw error;
+      return { failures, turns, unusable: fixtureIssuesOf(error.issues, loaded.file) };
+    }
     for (const [t, turn] of loaded.fixture.turns.entries()) {
       if (turn.before !== undefined)
         session = await transport.change(session, turn.before, options);
@@ -260,12 +285,7 @@ async function play(
   } catch (error) {
     failures.push({
       kind: 'session_error',
-      message: `the session could not start: ${errorText(error)}${
-        error instanceof DefinitionError &&
-        error.issues.some((i) => i.code === 'command_not_registered')
-          ? '\n(a fixture registers a command by declaring its runs under commands:)'
-          : ''
-      }`,
+      message: `the session could not start: ${errorText(error)}`,
     });
   } finally {
     await session?.close().catch(() => undefined);

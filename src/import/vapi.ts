@@ -4,6 +4,7 @@
  * `CreateTransferCallToolDto`, `ToolMessageStart`, `ToolMessageDelayed`, `Server`, `JsonSchema`);
  * the field-by-field table is in docs/import.md.
  */
+import { closestName } from '../did-you-mean.js';
 import { isPlainObject } from '../own-data.js';
 import {
   importResult,
@@ -59,8 +60,17 @@ export function importVapi(value: unknown, source: SourceInfo): ImportResult {
 }
 
 function toDraft(t: VapiTool, w: ToolWarnings): DraftTool | undefined {
-  const known = KNOWN[t.type];
+  const known = Object.hasOwn(KNOWN, t.type) ? KNOWN[t.type] : undefined;
   if (known === undefined) {
+    // `apiRequets` is a typo of a type switchboard imports, not a tool Vapi runs itself.
+    const meant = closestName({ name: t.type, candidates: Object.keys(KNOWN) });
+    if (meant !== undefined) {
+      w.warn(
+        ['type'],
+        `"${t.type}" is not a Vapi tool type (did you mean \`${meant}\`?); not imported`,
+      );
+      return undefined;
+    }
     if (t.function === undefined) {
       w.warn(
         ['type'],

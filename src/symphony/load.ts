@@ -16,6 +16,7 @@ import {
 } from '../definition/document-limits.js';
 import { formatPath, joinPath } from '../definition/json-path.js';
 import type { ToolSet } from '../definition/types.js';
+import { didYouMean } from '../did-you-mean.js';
 import { DefinitionError } from '../errors.js';
 import { isPlainObject } from '../own-data.js';
 import { checkReferences } from './check.js';
@@ -266,7 +267,11 @@ function warnUnknown(issues: Issues, path: string, raw: unknown, known: readonly
   if (!isPlainObject(raw)) return;
   for (const key of Object.keys(raw))
     if (!known.includes(key))
-      issues.warn(joinPath(path, key), `unknown field "${key}" (ignored)`, 'unknown_field');
+      issues.warn(
+        joinPath(path, key),
+        `unknown field "${key}"${didYouMean(key, known)} (ignored)`,
+        'unknown_field',
+      );
 }
 
 function warnNotActedOn(issues: Issues, path: string, raw: Record<string, unknown>): void {

@@ -3,6 +3,7 @@
  * `"@default <fmt>"`, plain strings (templates) and literal values — normalised into one shape,
  * with every authoring mistake reported as an issue (never thrown).
  */
+import { closestName, didYouMean } from '../did-you-mean.js';
 import type { IssueSeverity } from '../errors.js';
 import { isPlainObject } from '../own-data.js';
 import type { TransformAction } from './types.js';
@@ -42,6 +43,16 @@ export function normaliseRule(raw: unknown): {
     const keys = Object.keys(raw);
     if (keys.length === 1 && keys[0] === 'transform')
       return { form: transformRule(raw['transform'], problems), problems };
+    // `{"transfrom": {…}}` is a literal value by the rules above: the parameter would be set to
+    // that object. Still a literal (it may be meant), but said.
+    const only = keys.length === 1 ? keys[0]! : undefined;
+    if (only !== undefined && closestName({ name: only, candidates: ['transform'] }) !== undefined)
+      problems.push({
+        code: 'literal_transform',
+        severity: 'warning',
+        subPath: /^[A-Za-z_$][\w$]*$/.test(only) ? `.${only}` : `[${JSON.stringify(only)}]`,
+        message: `is not "transform", so this object is set as a literal value (did you mean \`transform\`?)`,
+      });
   }
   return {
     form: { action: 'default', value: { literal: raw }, hasValueAndFormat: false, inner: '' },
@@ -75,7 +86,7 @@ function stringRule(raw: string, problems: FormProblem[]): RuleForm | undefined 
         code: 'unknown_verb',
         severity: 'error',
         subPath: '',
-        message: `unknown verb "@${verb}" (known: "@remove", "@override <template>", "@default <template>"); to set a literal string starting with "@", write ${JSON.stringify({ transform: { value: raw } })}`,
+        message: `unknown verb "@${verb}"${didYouMean(`@${verb}`, ['@remove', '@override', '@default'])} (known: "@remove", "@override <template>", "@default <template>"); to set a literal string starting with "@", write ${JSON.stringify({ transform: { value: raw } })}`,
       });
       return undefined;
   }
@@ -98,7 +109,7 @@ function transformRule(t: unknown, problems: FormProblem[]): RuleForm | undefine
         code: 'unknown_field',
         severity: 'warning',
         subPath: `${inner}.${k}`,
-        message: `unknown transform field "${k}" is ignored (expected action, when, value, format)`,
+        message: `unknown transform field "${k}" is ignored${didYouMean(k, TRANSFORM_FIELDS)} (expected action, when, value, format)`,
       });
     }
   }

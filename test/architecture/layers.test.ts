@@ -20,6 +20,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'json-depth.ts',
     'json-error-position.ts',
     'lazy-deps.ts',
+    'zod-keys.ts',
   ],
   ['option-checks.ts'],
   ['models', 'expressions'],

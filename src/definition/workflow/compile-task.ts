@@ -10,6 +10,8 @@ import type { z } from 'zod';
 import type { DefinitionIssue } from '../../errors.js';
 import { joinPath } from '../json-path.js';
 import { getOwn } from '../../own-data.js';
+import { didYouMean } from '../../did-you-mean.js';
+import { keysAt } from '../../zod-keys.js';
 import { compileExpression, type CompiledExpression } from '../../expressions/expression.js';
 import { taskSchemas, type RawAction, type RawExpression, type RawTask } from './schema.js';
 import type { WorkflowStep, WorkflowTask } from './types.js';
@@ -59,7 +61,20 @@ export function compileContext(context: unknown, options: CompileTaskOptions): C
         : value;
     const parsed = taskSchemas().taskSchema.safeParse(typed);
     if (!parsed.success) {
-      for (const zi of parsed.error.issues) at(zodPath(path, zi), 'schema', zi.message);
+      for (const zi of parsed.error.issues) {
+        if (zi.code !== 'unrecognized_keys') {
+          at(zodPath(path, zi), 'schema', zi.message);
+          continue;
+        }
+        // zod says only "Unrecognized key": name each at its own path, with the field meant.
+        const known = keysAt(taskSchemas().taskSchema, zi.path);
+        for (const key of zi.keys)
+          at(
+            joinPath(zodPath(path, zi), key),
+            'schema',
+            `is not a field here${didYouMean(key, known)}${known.length > 0 ? `; fields here: ${known.join(', ')}` : ''}`,
+          );
+      }
       return;
     }
     const key = parsed.data.id ?? `${options.owner}#${i}`;
@@ -103,6 +118,13 @@ function compileTask(
       at(where, 'bad_expression', result.message);
       return undefined;
     }
+    if (result.expression.unknownFunction !== undefined)
+      at(
+        where,
+        'unknown_function',
+        `${result.expression.unknownFunction}: evaluating it always fails, so a condition is false and a value absent`,
+        'warning',
+      );
     return result.expression;
   };
   const variables = (raw.variables ?? []).map((v, i) =>

@@ -1,0 +1,64 @@
+/**
+ * A hurried tool author's mistakes that used to load without a word (docs/reliability.md,
+ * "A tool author's mistakes"): each is now a warning or an error naming its path.
+ */
+import { describe, expect, it } from 'vitest';
+import { def, loadWarnings } from './helpers.js';
+
+const lines = (issues: readonly { path: string; message: string; code: string }[], code: string) =>
+  issues.filter((i) => i.code === code).map((i) => `${i.path}: ${i.message}`);
+
+describe("a tool author's misspelt fields are named", () => {
+  it('a misspelt field of a static parameter or a save rule is a warning with its path', async () => {
+    const warnings = await loadWarnings([
+      def({
+        static_parameters: [{ name: 'units', defualt: 'metric' }],
+        options: { save: [{ from: 'id', to: 'appt', form: 'x' }] },
+      }),
+      def({ staticParameters: [{ name: 'zone', descripton: 'z' }] }, 'other'),
+    ]);
+    expect(lines(warnings, 'unknown_field')).toEqual([
+      'tools[0].static_parameters[0].defualt: is not a field of a static parameter (did you mean `default`?); ignored',
+      'tools[0].options.save[0].form: is not a field of a save rule (did you mean `from`?); ignored',
+      'tools[1].staticParameters[0].descripton: is not a field of a static parameter (did you mean `description`?); ignored',
+    ]);
+  });
+
+  it('a misspelt "transform" key says the object is set as a literal', async () => {
+    const warnings = await loadWarnings([
+      def({ defaults: { city: { transfrom: { value: 'x' } }, zone: { note: 1 } } }),
+    ]);
+    expect(lines(warnings, 'literal_transform')).toEqual([
+      'tools[0].defaults["city"].transfrom: is not "transform", so this object is set as a literal value (did you mean `transform`?)',
+    ]);
+  });
+
+  it('a misspelt verb or transform field names the one meant', async () => {
+    const warnings = await loadWarnings([
+      def({ defaults: { city: { transform: { acton: 'override', value: 'x' } } } }),
+    ]);
+    expect(lines(warnings, 'unknown_field')[0]).toContain(
+      '"acton" is ignored (did you mean `action`?)',
+    );
+    await expect(
+      (async () => {
+        const { loadTools } = await import('../../src/definition/load.js');
+        await loadTools([def({ defaults: { city: '@overide x' } })]);
+      })(),
+    ).rejects.toThrow('unknown verb "@overide" (did you mean `@override`?)');
+  });
+});
+
+describe('a value of the wrong JSON type says it once', () => {
+  it('was "Invalid input: expected array, received string, got …"', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const issues = await loadErrors([
+      def({ options: { bridge_phrases: { 'en-US': 'One moment' } } }),
+      null,
+    ]);
+    expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'tools[0].options.bridge_phrases["en-US"]: expected a list, got "One moment"',
+      'tools[1]: expected an object, got null',
+    ]);
+  });
+});
