@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { MAX_TIMER_MS } from './option-checks.js';
 
 /** Connection limits of a server; every field optional (defaults below). */
 export interface ConnectionLimits {
@@ -33,9 +34,6 @@ export const DEFAULT_CONNECTION_LIMITS: Readonly<Required<ConnectionLimits>> = O
   maxRequestsPerSocket: 100,
   maxConnections: 256,
 });
-
-/** The longest delay a Node timer holds. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Checks one limit: a whole number from 1 to its maximum; throws a RangeError naming it. */
 export function checkLimit(key: string, value: number): number {

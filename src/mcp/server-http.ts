@@ -95,21 +95,8 @@ export async function serveMcpHttp(
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   if (!(idleMs > 0)) throw new RangeError(`sessionIdleMs must be above 0, got ${idleMs}`);
   const now = options.now ?? Date.now;
-  const limits = resolveConnectionLimits({
-    ...(options.headersTimeoutMs === undefined
-      ? {}
-      : { headersTimeoutMs: options.headersTimeoutMs }),
-    ...(options.requestTimeoutMs === undefined
-      ? {}
-      : { requestTimeoutMs: options.requestTimeoutMs }),
-    ...(options.keepAliveTimeoutMs === undefined
-      ? {}
-      : { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
-    ...(options.maxRequestsPerSocket === undefined
-      ? {}
-      : { maxRequestsPerSocket: options.maxRequestsPerSocket }),
-    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
-  });
+  // The options carry the limits' own keys; nothing else of them is read there.
+  const limits = resolveConnectionLimits(options);
   const origins = new Set(options.allowedOrigins ?? []);
   const sessions = new Map<string, OpenSession>();
   /** Sessions whose `initialize` is being answered: they count against `maxSessions` too. */
