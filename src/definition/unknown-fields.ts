@@ -1,7 +1,8 @@
 /**
  * Fields inside `tool`, `tool.function`, `endpoint`, `options`, each static parameter and each
- * `options.save` rule that switchboard does not know. The shape check drops them, so a misspelt one (`methd`, `propagate_tool_results`) would
- * do nothing without a word: each is a warning naming the field it is close to.
+ * `options.save` rule that switchboard does not know. The shape check drops them, so a misspelt
+ * one (`methd`, `propagate_tool_results`, `defualt`) would do nothing without a word: each is a
+ * warning naming the field it is close to.
  */
 import { didYouMean } from '../did-you-mean.js';
 import type { DefinitionIssue } from '../errors.js';
