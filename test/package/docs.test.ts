@@ -1,9 +1,12 @@
 /**
  * The docs ship in the package and are the product's contract: they state every rule they rely
- * on (no citation of a specification users do not have) and link only to files that exist.
+ * on (no citation of a specification users do not have), link only to files and headings that
+ * exist, and name every CLI option and every value a package entry exports (a new one without a
+ * line in the docs fails here, not in a user's search).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../cli/build.js';
 
@@ -86,6 +89,21 @@ describe('the docs are self-contained', () => {
         .map((option) => `${COMMANDS[i]} ${option}`),
     );
     expect(missing).toEqual([]);
+  }, 120_000);
+
+  it('every value a package entry exports is named on a docs page', async () => {
+    const docs = pages.map((page) => readFileSync(page, 'utf8')).join('\n');
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      exports: Record<string, string | { default: string }>;
+    };
+    const unnamed: string[] = [];
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'string') continue;
+      const mod = (await import(pathToFileURL(resolve(target.default)).href)) as object;
+      for (const name of Object.keys(mod))
+        if (!new RegExp(`\\b${name}\\b`).test(docs)) unnamed.push(`${entry}: ${name}`);
+    }
+    expect(unnamed).toEqual([]);
   }, 120_000);
 
   it('no command’s --help cites a specification users do not have', async () => {
