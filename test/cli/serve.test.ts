@@ -241,12 +241,22 @@ describe('switchboard serve', () => {
       expect(seen).toHaveLength(0);
       await stop(denied);
 
+      // Said once, by the command: not again as a process warning from the sessions it makes.
+      const processWarnings: string[] = [];
+      const onProcessWarning = (w: Error & { code?: string }): void => {
+        processWarnings.push(w.code ?? w.message);
+      };
+      process.on('warning', onProcessWarning);
       const unconfigured = await serveInProcess(['--allow-private-networks'], endpointFile);
       while (!unconfigured.stderr().includes('service "clinic"'))
         await new Promise((r) => setTimeout(r, 10));
       expect(unconfigured.stderr()).toContain('not configured; give it with --services');
       expect(await call(unconfigured.url)).toContain('not_available');
       await stop(unconfigured);
+      await new Promise((r) => setImmediate(r)); // process warnings are emitted on the next tick
+      process.off('warning', onProcessWarning);
+      expect(processWarnings).not.toContain('SWITCHBOARD_SERVICE_NOT_CONFIGURED');
+      expect(unconfigured.stderr().match(/service "clinic"/g)).toHaveLength(1);
 
       const allowed = await serveInProcess(
         ['--services', services, '--allow-private-networks'],
