@@ -273,6 +273,22 @@ describe('switchboard serve', () => {
     }
   });
 
+  it("the sessions' warnings go to stderr once, however many requests make a session", async () => {
+    const services = JSON.stringify({
+      clinic: { auth: { type: 'bearer', token: 'tok-12345' }, origins: ['*'] },
+    });
+    const run = await serveInProcess(['--services', services]);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(run.url, { method: 'POST', body: '{"prompt":"hi"}', headers: json });
+      expect(res.status).toBe(200);
+    }
+    expect(await run.stop()).toBe(0);
+    const lines = run.stderr().match(/^warning: services\.clinic\.origins: .*$/gm) ?? [];
+    expect(lines).toEqual([
+      'warning: services.clinic.origins: service "clinic" sends its credentials to any URL a definition names (origins: ["*"])',
+    ]);
+  });
+
   it('refuses services and options it cannot use, before listening', async () => {
     // In-process: every case ends before the server would listen.
     const run = async (...args: string[]): Promise<{ status: number; stderr: string }> => {
