@@ -241,12 +241,22 @@ describe('switchboard serve', () => {
       expect(seen).toHaveLength(0);
       await stop(denied);
 
+      // Said once, by the command: not again as a process warning from the sessions it makes.
+      const processWarnings: string[] = [];
+      const onProcessWarning = (w: Error & { code?: string }): void => {
+        processWarnings.push(w.code ?? w.message);
+      };
+      process.on('warning', onProcessWarning);
       const unconfigured = await serveInProcess(['--allow-private-networks'], endpointFile);
       while (!unconfigured.stderr().includes('service "clinic"'))
         await new Promise((r) => setTimeout(r, 10));
       expect(unconfigured.stderr()).toContain('not configured; give it with --services');
       expect(await call(unconfigured.url)).toContain('not_available');
       await stop(unconfigured);
+      await new Promise((r) => setImmediate(r)); // process warnings are emitted on the next tick
+      process.off('warning', onProcessWarning);
+      expect(processWarnings).not.toContain('SWITCHBOARD_SERVICE_NOT_CONFIGURED');
+      expect(unconfigured.stderr().match(/service "clinic"/g)).toHaveLength(1);
 
       const allowed = await serveInProcess(
         ['--services', services, '--allow-private-networks'],
@@ -261,6 +271,22 @@ describe('switchboard serve', () => {
       upstream.closeAllConnections();
       await new Promise((r) => upstream.close(r));
     }
+  });
+
+  it("the sessions' warnings go to stderr once, however many requests make a session", async () => {
+    const services = JSON.stringify({
+      clinic: { auth: { type: 'bearer', token: 'tok-12345' }, origins: ['*'] },
+    });
+    const run = await serveInProcess(['--services', services]);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(run.url, { method: 'POST', body: '{"prompt":"hi"}', headers: json });
+      expect(res.status).toBe(200);
+    }
+    expect(await run.stop()).toBe(0);
+    const lines = run.stderr().match(/^warning: services\.clinic\.origins: .*$/gm) ?? [];
+    expect(lines).toEqual([
+      'warning: services.clinic.origins: service "clinic" sends its credentials to any URL a definition names (origins: ["*"])',
+    ]);
   });
 
   it('refuses services and options it cannot use, before listening', async () => {

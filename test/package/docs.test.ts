@@ -1,16 +1,53 @@
 /**
  * The docs ship in the package and are the product's contract: they state every rule they rely
- * on (no citation of a specification users do not have) and link only to files that exist.
+ * on (no citation of a specification users do not have), link only to files and headings that
+ * exist, and name every CLI option and every value a package entry exports (a new one without a
+ * line in the docs fails here, not in a user's search).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../cli/build.js';
 
 const pages = ['README.md', ...readdirSync('docs').map((f) => join('docs', f))].filter((f) =>
   f.endsWith('.md'),
 );
-const COMMANDS = ['test', 'validate', 'transform', 'simulate', 'repl', 'serve', 'import', 'export'];
+const COMMANDS = [
+  'test',
+  'validate',
+  'transform',
+  'simulate',
+  'repl',
+  'serve',
+  'mcp',
+  'studio',
+  'import',
+  'export',
+];
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a page's headings (a repeated heading gets -1, -2…), code blocks left out. */
+function anchors(page: string): Set<string> {
+  const text = readFileSync(page, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const [, heading] of text.matchAll(/^#+\s+(.*)$/gm)) {
+    const base = slug(heading ?? '');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
 
 describe('the docs are self-contained', () => {
   it.each(pages)('%s cites no specification users do not have', (page) => {
@@ -29,6 +66,45 @@ describe('the docs are self-contained', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it.each(pages)('%s links only to headings that exist', (page) => {
+    const text = readFileSync(page, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    const broken: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (target === undefined || /^[a-z]+:/.test(target) || !target.includes('#')) continue;
+      const [file, heading] = target.split('#');
+      const path = file === '' || file === undefined ? page : join(dirname(page), file);
+      if (!path.endsWith('.md') || !existsSync(path)) continue;
+      if (!anchors(path).has(heading ?? '')) broken.push(target);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('docs/cli.md names every option of every command’s --help', async () => {
+    const cliPage = readFileSync('docs/cli.md', 'utf8');
+    const helps = await Promise.all(COMMANDS.map((c) => cliInProcess([c, '--help'])));
+    const missing = helps.flatMap((help, i) =>
+      [...new Set(help.stdout.match(/--[a-z][a-z-]*/g) ?? [])]
+        .filter((option) => !new RegExp(`${option}(?![a-z-])`).test(cliPage))
+        .map((option) => `${COMMANDS[i]} ${option}`),
+    );
+    expect(missing).toEqual([]);
+  }, 120_000);
+
+  it('every value a package entry exports is named on a docs page', async () => {
+    const docs = pages.map((page) => readFileSync(page, 'utf8')).join('\n');
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      exports: Record<string, string | { default: string }>;
+    };
+    const unnamed: string[] = [];
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'string') continue;
+      const mod = (await import(pathToFileURL(resolve(target.default)).href)) as object;
+      for (const name of Object.keys(mod))
+        if (!new RegExp(`\\b${name}\\b`).test(docs)) unnamed.push(`${entry}: ${name}`);
+    }
+    expect(unnamed).toEqual([]);
+  }, 120_000);
 
   it('no command’s --help cites a specification users do not have', async () => {
     const helps = await Promise.all(COMMANDS.map((c) => cliInProcess([c, '--help'])));

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { ToolSet } from '../../definition/types.js';
+import { formatIssue, type DefinitionIssue } from '../../errors.js';
 import { classifyHost } from '../../handlers/endpoint/ip-address.js';
 import { bareHost } from '../../handlers/endpoint/network-policy.js';
 import { isLoopbackHost } from '../../http-guard.js';
@@ -167,10 +168,19 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     io.stderr.write(`switchboard serve: ${model.problem}\n`);
     return EXIT.unusable;
   }
+  // The sessions' own warnings (every request makes one) go to stderr once each, in the command's
+  // format; an unconfigured service the command has already named above is not said twice.
+  const warned = new Set<string>();
+  const onWarning = (issue: DefinitionIssue): void => {
+    if (issue.code === 'service_not_configured' || warned.has(issue.message)) return;
+    warned.add(issue.message);
+    io.stderr.write(`warning: ${formatIssue(issue)}\n`);
+  };
   const sessionOptions = {
     tools,
     model,
     vars,
+    onWarning,
     ...(systemValues === undefined ? {} : { systemValues }),
     networkPolicy,
     ...(services === undefined ? {} : { services }),
