@@ -11,6 +11,7 @@ import {
   InvalidSnapshotError,
   SessionBusyError,
   SessionLeaseLostError,
+  SessionStoreFailedError,
   StaleSessionError,
   type OpenTurn,
   type SessionLease,
@@ -22,6 +23,7 @@ import {
   type CheckedJournal,
   type JournalRecord,
 } from './redis-journal.js';
+import { RedisNoAnswerError } from './command-deadline.js';
 import { redisScript, runScript, type ScriptClient } from './redis-script.js';
 import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
 import type { RedisStoreSettings } from './types.js';
@@ -120,7 +122,19 @@ export async function acquireRedisLease(request: AcquireRequest): Promise<Sessio
         arguments: [token, String(settings.leaseTtlMs)],
       },
       request.id,
-    )) as unknown[];
+    ).catch((err: unknown) => {
+      // Unanswered, the lease may still be taken when Redis wakes up, by a turn that is gone:
+      // the release sent behind it (same connection, so it runs after) gives it back at once
+      // instead of blocking the session for leaseTtlMs.
+      if (err instanceof SessionStoreFailedError && err.cause instanceof RedisNoAnswerError)
+        void runScript(
+          client,
+          RELEASE,
+          { keys: [keys.lease], arguments: [token] },
+          request.id,
+        ).catch(() => undefined);
+      throw err;
+    })) as unknown[];
     if (reply[0] === 1) {
       const revision = Number(reply[1]);
       const items = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
