@@ -59,7 +59,8 @@ redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return 1`);
 /**
  * KEYS: lease, state, journal, history. ARGV: token, expected revision, then WRITE_STATE's
- * arguments. A save that keeps stored messages checks their count first (-3: write them all).
+ * arguments. A save that keeps stored messages checks their count, and that the list still holds
+ * them (an eviction takes one key, not the session), first (-3: write them all).
  * SAVE_RELEASE, the turn's last save, also releases the lease: one round trip instead of two.
  */
 const saveScript = (release: boolean): string => `${WRITE_STATE}
@@ -67,7 +68,7 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
 local cur = tonumber(redis.call('HGET', KEYS[2], 'rev') or '0')
 if cur ~= tonumber(ARGV[2]) then return {-2, cur} end
 local keep = tonumber(ARGV[6])
-if keep > 0 and tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep then return {-3, cur} end
+if keep > 0 and (tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep or redis.call('LLEN', KEYS[4]) ~= keep) then return {-3, cur} end
 local rev = write_state(KEYS[2], KEYS[4], ARGV, 3)
 redis.call('DEL', KEYS[3])${release ? "\nredis.call('DEL', KEYS[1])" : ''}
 return {rev, 0}`;
@@ -356,8 +357,8 @@ class RedisLease implements SessionLease {
         unchangedPrefix >= this.#stored.count &&
         state.history.length >= this.#stored.count;
       const first = await this.#write(state, expected, extend ? this.#stored : undefined, release);
-      // -3: the stored count is not what this lease read (it cannot happen while revisions match,
-      // but a full write is always right).
+      // -3: the stored list is not what this lease read (its key was evicted or deleted while
+      // the state hash stayed); a full write is always right.
       const revision = first ?? (await this.#write(state, expected, undefined, release));
       pending?.settle();
       return revision ?? expected;
