@@ -133,6 +133,7 @@ export async function acquireRedisLease(request: AcquireRequest): Promise<Sessio
           RELEASE,
           { keys: [keys.lease], arguments: [token] },
           request.id,
+          true,
         ).catch(() => undefined);
       throw err;
     })) as unknown[];
