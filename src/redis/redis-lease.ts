@@ -322,10 +322,19 @@ class RedisLease implements SessionLease {
     const { id, settings } = this.#r;
     return {
       record: async (entry) => {
-        const records: JournalRecord[] = headed ? [] : [{ t: 'turn', r, turn, userText }];
-        records.push({ t: 'call', r, turn, entry });
-        await this.#append(records.map((record) => encodeRecord(id, record, settings)));
+        // Claimed before the await: a step's calls are journaled in parallel, and each wrote the
+        // turn's start, which recovery refuses as tampering. Appends go out in order on one
+        // connection, so the start lands before any later call's record.
+        const heads = !headed;
         headed = true;
+        const records: JournalRecord[] = heads ? [{ t: 'turn', r, turn, userText }] : [];
+        records.push({ t: 'call', r, turn, entry });
+        try {
+          await this.#append(records.map((record) => encodeRecord(id, record, settings)));
+        } catch (err) {
+          if (heads) headed = false;
+          throw err;
+        }
       },
       complete: (callId, content) =>
         this.#later(encodeRecord(id, { t: 'done', r, turn, callId, content }, settings)),
