@@ -310,9 +310,14 @@ export class TurnTracing {
     }
     return {
       headers,
-      end: (status, failure) => {
+      end: (status, failure, detail) => {
         if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        if (failure !== undefined) fail(span, this.scrubbed(failure));
+        if (failure !== undefined)
+          fail(
+            span,
+            this.scrubbed(failure),
+            detail === undefined ? undefined : this.scrubbed(detail),
+          );
         else if (status !== undefined && status >= 400) fail(span, String(status));
         span.end();
       },

@@ -30,6 +30,7 @@ beforeAll(async () => {
     if (flaky++ === 0) res.writeHead(503, { 'retry-after': '0' }).end('busy');
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{"temp":21}');
   });
+  server.route('/reset', (req) => req.socket.destroy());
   server.route('/ok', (_req, res) =>
     res.writeHead(200, { 'content-type': 'application/json' }).end(`{"echo":"${TOKEN}"}`),
   );
@@ -225,6 +226,30 @@ describe('OpenTelemetry spans', () => {
       trace.disable();
       context.disable();
     }
+  });
+
+  // Before: an attempt that failed to connect said only error.type "network": an on-call engineer
+  // could not tell a reset from a TLS or DNS failure, which the model was told.
+  it('a failed attempt says why in its status message, in words built from error codes', async () => {
+    const tools = await loadTools([endpoint('reset', '/reset')]);
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'reset', args: { city: 'C' } }] },
+        { text: 'ok' },
+      ]),
+      services: { wx: { auth: { type: 'bearer', token: TOKEN }, origins: [server.origin] } },
+      tracing: { tracer },
+    });
+    const r = await s.run('x');
+    const told = JSON.parse(String(r.state.history.find((m) => m.role === 'tool')?.content));
+    const attempts = byName(exporter.getFinishedSpans(), 'GET');
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const span of attempts) {
+      expect(span.attributes['error.type']).toBe('network');
+      expect(span.status.message).toMatch(/^connection failed/);
+    }
+    expect(told.error.message).toBe(attempts.at(-1)?.status.message);
   });
 
   it('makes no spans without a registered provider', async () => {
