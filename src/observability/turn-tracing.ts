@@ -244,8 +244,14 @@ export class TurnTracing {
     });
   }
 
-  /** Ends the turn span and returns the latency report. */
-  end(outcome: { interrupted: boolean; error?: { code: string; message: string } }): TurnTimings {
+  /**
+   * Returns the latency report and ends the turn span, or (`storing`) leaves it open for
+   * {@link stored}: a turn whose save fails must not be an OK span.
+   */
+  end(
+    outcome: { interrupted: boolean; error?: { code: string; message: string } },
+    storing = false,
+  ): TurnTimings {
     const timings = turnTimings(
       this.#init.now() - this.#startedAt,
       this.#modelCalls[0]?.timeToFirstTokenMs,
@@ -264,9 +270,24 @@ export class TurnTracing {
       span.setAttribute('switchboard.tool_calls', this.#tools.length);
       if (outcome.error !== undefined)
         fail(span, outcome.error.code, this.scrubbed(outcome.error.message));
-      span.end();
+      if (!storing) span.end();
     }
     return timings;
+  }
+
+  /** The turn's save is over (after `end(…, true)`): its failure, if any, fails the turn span. */
+  stored(error?: unknown): void {
+    const span = this.#span;
+    if (span === undefined) return;
+    if (error !== undefined) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : '';
+      fail(
+        span,
+        typeof code === 'string' ? code : 'store_failed',
+        this.scrubbed(error instanceof Error ? error.message : String(error)),
+      );
+    }
+    span.end();
   }
 
   /**

@@ -183,7 +183,8 @@ async function runTurnUntil(
     emit(
       deadline.timedOut() ? { type: 'interrupted', reason: 'timeout' } : { type: 'interrupted' },
     );
-  const timings = tracing.end({ interrupted });
+  const storing = host.options.store !== undefined;
+  const timings = tracing.end({ interrupted }, storing);
   emit({ type: 'turn-end', content, timings });
   if (state.ended)
     emit({
@@ -199,7 +200,15 @@ async function runTurnUntil(
   // The state is built only when read (or stored): copying history every turn made a turn's
   // cost grow with the conversation.
   const snapshot = host.snapshots.capture(state);
-  if (host.options.store !== undefined) await host.persist(snapshot.read());
+  if (storing) {
+    try {
+      await host.persist(snapshot.read());
+    } catch (err) {
+      tracing.stored(err);
+      throw err;
+    }
+    tracing.stored();
+  }
   return new TurnOutcome(
     content,
     Math.max(0, host.now() - startedAt) / 1000,

@@ -252,6 +252,35 @@ describe('OpenTelemetry spans', () => {
     expect(told.error.message).toBe(attempts.at(-1)?.status.message);
   });
 
+  // Before: the turn span ended OK before the turn's save, so a turn whose save failed (Redis
+  // down, a stale copy) rejected while its trace said it went well.
+  it('a turn whose save fails ends its span with the store error', async () => {
+    const failing = {
+      get: async () => undefined,
+      delete: async () => undefined,
+      set: async () => {
+        throw Object.assign(
+          new Error('session store failed for session s: The client is offline'),
+          {
+            code: 'store_failed',
+          },
+        );
+      },
+    };
+    const s = await sessionWith([{ text: 'hello' }], {
+      tracing: { tracer },
+      store: failing,
+      id: 's',
+    });
+    await expect(s.run('x')).rejects.toThrow(/The client is offline/);
+    const [turn] = byName(exporter.getFinishedSpans(), 'switchboard.turn');
+    expect(turn?.attributes['error.type']).toBe('store_failed');
+    expect(turn?.status).toEqual({
+      code: 2,
+      message: 'session store failed for session s: The client is offline',
+    });
+  });
+
   it('makes no spans without a registered provider', async () => {
     const s = await sessionWith([
       { tool_calls: [{ name: 'news', args: { city: 'C' } }] },
