@@ -48,6 +48,8 @@ export interface TurnTracingInit {
   readonly options?: TracingOptions;
   /** The session's secrets: scrubbed from recorded values and error messages. */
   readonly secrets?: Scrubber;
+  /** When the turn began, if before now (a turn refused while it waited for its lease). */
+  readonly startedAt?: number;
 }
 
 /** The instruments of one turn. */
@@ -74,7 +76,7 @@ export class TurnTracing {
   constructor(init: TurnTracingInit) {
     this.#init = init;
     this.now = init.now;
-    this.#startedAt = init.now();
+    this.#startedAt = init.startedAt ?? init.now();
     const tracer = init.options?.tracer ?? globalTracer();
     // No tracer provider registered (most hosts): the span would be a non-recording one, so none
     // is made. A provider registered later is seen from the next turn on.
@@ -89,6 +91,7 @@ export class TurnTracing {
       'switchboard.turn',
       {
         kind: SpanKind.INTERNAL,
+        ...(init.startedAt === undefined ? {} : { startTime: init.startedAt }),
         attributes: {
           'switchboard.session.id': init.sessionId,
           'switchboard.turn': init.turn,

@@ -15,6 +15,7 @@ import { loadTools } from '../../src/definition/load.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/models/scripted.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { SessionOptions } from '../../src/session/types.js';
+import { SessionStoreFailedError } from '../../src/session/coordination.js';
 import { startTestServer, type TestServer } from '../handlers/test-server.js';
 
 const TOKEN = 'sk-live-SECRET-4f9a1c';
@@ -279,6 +280,35 @@ describe('OpenTelemetry spans', () => {
       code: 2,
       message: 'session store failed for session s: The client is offline',
     });
+  });
+
+  // Before: a turn the store refused at its lease (Redis down or silent, another process busy)
+  // left no span: a Redis incident did not show in traces at all.
+  it('a turn refused at its lease is a turn span with the store error, from when it asked', async () => {
+    const refusing = {
+      get: async () => undefined,
+      set: async () => undefined,
+      delete: async () => undefined,
+      coordination: {
+        load: async () => undefined,
+        acquire: async () => {
+          throw new SessionStoreFailedError('s', new Error('The client is offline'));
+        },
+      },
+    };
+    const s = await sessionWith([], { tracing: { tracer }, store: refusing, id: 's' });
+    await expect(s.run('x')).rejects.toThrow(/The client is offline/);
+    const [turn] = byName(exporter.getFinishedSpans(), 'switchboard.turn');
+    expect(turn?.attributes).toMatchObject({
+      'switchboard.session.id': 's',
+      'switchboard.turn': 1,
+      'error.type': 'store_failed',
+    });
+    expect(turn?.status).toEqual({
+      code: 2,
+      message: 'session store failed for session s: The client is offline',
+    });
+    expect(s.toJSON().turns).toBe(0);
   });
 
   it('makes no spans without a registered provider', async () => {
