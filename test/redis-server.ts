@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** The server's process id (a test freezes it with SIGSTOP). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -71,8 +73,10 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode === null) {
+        child.kill('SIGCONT'); // a frozen server cannot act on SIGTERM
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;

@@ -9,3 +9,4 @@ export {
   type RedisConnectOptions,
   type RedisEvalClient,
 } from '../redis/redis-store.js';
+export { RedisNoAnswerError } from '../redis/command-deadline.js';

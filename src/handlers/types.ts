@@ -71,7 +71,8 @@ export interface HandlerContext {
    */
   readonly traceAttempt?: (record: HttpExchangeRecord) => {
     readonly headers: Readonly<Record<string, string>>;
-    end(status: number | undefined, failure?: string): void;
+    /** `detail`: why, in words built from error codes only (never a body or a header). */
+    end(status: number | undefined, failure?: string, detail?: string): void;
   };
   /** Called for every command run, before it starts. */
   readonly onCommand?: (record: CommandRecord) => void;

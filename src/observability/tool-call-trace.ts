@@ -32,7 +32,7 @@ export interface ToolCallTrace {
 export interface AttemptTrace {
   /** W3C trace context headers to send (empty unless the host enabled propagation). */
   readonly headers: Readonly<Record<string, string>>;
-  end(status: number | undefined, failure?: string): void;
+  end(status: number | undefined, failure?: string, detail?: string): void;
 }
 
 /** Tracks one command run. */

@@ -48,6 +48,8 @@ export interface TurnTracingInit {
   readonly options?: TracingOptions;
   /** The session's secrets: scrubbed from recorded values and error messages. */
   readonly secrets?: Scrubber;
+  /** When the turn began, if before now (a turn refused while it waited for its lease). */
+  readonly startedAt?: number;
 }
 
 /** The instruments of one turn. */
@@ -74,7 +76,7 @@ export class TurnTracing {
   constructor(init: TurnTracingInit) {
     this.#init = init;
     this.now = init.now;
-    this.#startedAt = init.now();
+    this.#startedAt = init.startedAt ?? init.now();
     const tracer = init.options?.tracer ?? globalTracer();
     // No tracer provider registered (most hosts): the span would be a non-recording one, so none
     // is made. A provider registered later is seen from the next turn on.
@@ -89,6 +91,7 @@ export class TurnTracing {
       'switchboard.turn',
       {
         kind: SpanKind.INTERNAL,
+        ...(init.startedAt === undefined ? {} : { startTime: init.startedAt }),
         attributes: {
           'switchboard.session.id': init.sessionId,
           'switchboard.turn': init.turn,
@@ -244,8 +247,14 @@ export class TurnTracing {
     });
   }
 
-  /** Ends the turn span and returns the latency report. */
-  end(outcome: { interrupted: boolean; error?: { code: string; message: string } }): TurnTimings {
+  /**
+   * Returns the latency report and ends the turn span, or (`storing`) leaves it open for
+   * {@link stored}: a turn whose save fails must not be an OK span.
+   */
+  end(
+    outcome: { interrupted: boolean; error?: { code: string; message: string } },
+    storing = false,
+  ): TurnTimings {
     const timings = turnTimings(
       this.#init.now() - this.#startedAt,
       this.#modelCalls[0]?.timeToFirstTokenMs,
@@ -264,9 +273,24 @@ export class TurnTracing {
       span.setAttribute('switchboard.tool_calls', this.#tools.length);
       if (outcome.error !== undefined)
         fail(span, outcome.error.code, this.scrubbed(outcome.error.message));
-      span.end();
+      if (!storing) span.end();
     }
     return timings;
+  }
+
+  /** The turn's save is over (after `end(…, true)`): its failure, if any, fails the turn span. */
+  stored(error?: unknown): void {
+    const span = this.#span;
+    if (span === undefined) return;
+    if (error !== undefined) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : '';
+      fail(
+        span,
+        typeof code === 'string' ? code : 'store_failed',
+        this.scrubbed(error instanceof Error ? error.message : String(error)),
+      );
+    }
+    span.end();
   }
 
   /**
@@ -310,9 +334,14 @@ export class TurnTracing {
     }
     return {
       headers,
-      end: (status, failure) => {
+      end: (status, failure, detail) => {
         if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        if (failure !== undefined) fail(span, this.scrubbed(failure));
+        if (failure !== undefined)
+          fail(
+            span,
+            this.scrubbed(failure),
+            detail === undefined ? undefined : this.scrubbed(detail),
+          );
         else if (status !== undefined && status >= 400) fail(span, String(status));
         span.end();
       },

@@ -45,6 +45,7 @@ const OPTIONS = {
   leaseTtlMs: positiveNumber(MAX_TIMER_MS),
   leaseWaitMs: nonNegative,
   secret: isNonEmptyString,
+  commandTimeoutMs: positiveNumber(MAX_TIMER_MS),
 };
 
 const forConnect = fields({ ...OPTIONS, connectTimeoutMs: positiveNumber(MAX_TIMER_MS) });

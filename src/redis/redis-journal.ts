@@ -136,7 +136,12 @@ function checkItem(
   if (record.r !== revision) return undefined;
   switch (record.t) {
     case 'turn':
-      if (turns.has(record.turn)) return `turn ${record.turn} was already started`;
+      if (turns.has(record.turn))
+        // The same start again carries nothing new: versions before the on-call week wrote it
+        // once per call journaled in parallel, and such a journal may meet this one at an upgrade.
+        return turns.get(record.turn)?.userText === record.userText
+          ? undefined
+          : `turn ${record.turn} was already started`;
       turns.set(record.turn, { turn: record.turn, userText: record.userText, entries: [] });
       return undefined;
     case 'call': {

@@ -11,6 +11,7 @@ import {
   InvalidSnapshotError,
   SessionBusyError,
   SessionLeaseLostError,
+  SessionStoreFailedError,
   StaleSessionError,
   type OpenTurn,
   type SessionLease,
@@ -22,6 +23,7 @@ import {
   type CheckedJournal,
   type JournalRecord,
 } from './redis-journal.js';
+import { RedisNoAnswerError } from './command-deadline.js';
 import { redisScript, runScript, type ScriptClient } from './redis-script.js';
 import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
 import type { RedisStoreSettings } from './types.js';
@@ -57,7 +59,8 @@ redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return 1`);
 /**
  * KEYS: lease, state, journal, history. ARGV: token, expected revision, then WRITE_STATE's
- * arguments. A save that keeps stored messages checks their count first (-3: write them all).
+ * arguments. A save that keeps stored messages checks their count, and that the list still holds
+ * them (an eviction takes one key, not the session), first (-3: write them all).
  * SAVE_RELEASE, the turn's last save, also releases the lease: one round trip instead of two.
  */
 const saveScript = (release: boolean): string => `${WRITE_STATE}
@@ -65,7 +68,7 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
 local cur = tonumber(redis.call('HGET', KEYS[2], 'rev') or '0')
 if cur ~= tonumber(ARGV[2]) then return {-2, cur} end
 local keep = tonumber(ARGV[6])
-if keep > 0 and tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep then return {-3, cur} end
+if keep > 0 and (tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep or redis.call('LLEN', KEYS[4]) ~= keep) then return {-3, cur} end
 local rev = write_state(KEYS[2], KEYS[4], ARGV, 3)
 redis.call('DEL', KEYS[3])${release ? "\nredis.call('DEL', KEYS[1])" : ''}
 return {rev, 0}`;
@@ -120,7 +123,20 @@ export async function acquireRedisLease(request: AcquireRequest): Promise<Sessio
         arguments: [token, String(settings.leaseTtlMs)],
       },
       request.id,
-    )) as unknown[];
+    ).catch((err: unknown) => {
+      // Unanswered, the lease may still be taken when Redis wakes up, by a turn that is gone:
+      // the release sent behind it (same connection, so it runs after) gives it back at once
+      // instead of blocking the session for leaseTtlMs.
+      if (err instanceof SessionStoreFailedError && err.cause instanceof RedisNoAnswerError)
+        void runScript(
+          client,
+          RELEASE,
+          { keys: [keys.lease], arguments: [token] },
+          request.id,
+          true,
+        ).catch(() => undefined);
+      throw err;
+    })) as unknown[];
     if (reply[0] === 1) {
       const revision = Number(reply[1]);
       const items = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
@@ -306,10 +322,19 @@ class RedisLease implements SessionLease {
     const { id, settings } = this.#r;
     return {
       record: async (entry) => {
-        const records: JournalRecord[] = headed ? [] : [{ t: 'turn', r, turn, userText }];
-        records.push({ t: 'call', r, turn, entry });
-        await this.#append(records.map((record) => encodeRecord(id, record, settings)));
+        // Claimed before the await: a step's calls are journaled in parallel, and each wrote the
+        // turn's start, which recovery refuses as tampering. Appends go out in order on one
+        // connection, so the start lands before any later call's record.
+        const heads = !headed;
         headed = true;
+        const records: JournalRecord[] = heads ? [{ t: 'turn', r, turn, userText }] : [];
+        records.push({ t: 'call', r, turn, entry });
+        try {
+          await this.#append(records.map((record) => encodeRecord(id, record, settings)));
+        } catch (err) {
+          if (heads) headed = false;
+          throw err;
+        }
       },
       complete: (callId, content) =>
         this.#later(encodeRecord(id, { t: 'done', r, turn, callId, content }, settings)),
@@ -342,8 +367,8 @@ class RedisLease implements SessionLease {
         unchangedPrefix >= this.#stored.count &&
         state.history.length >= this.#stored.count;
       const first = await this.#write(state, expected, extend ? this.#stored : undefined, release);
-      // -3: the stored count is not what this lease read (it cannot happen while revisions match,
-      // but a full write is always right).
+      // -3: the stored list is not what this lease read (its key was evicted or deleted while
+      // the state hash stayed); a full write is always right.
       const revision = first ?? (await this.#write(state, expected, undefined, release));
       pending?.settle();
       return revision ?? expected;

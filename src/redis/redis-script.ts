@@ -44,6 +44,11 @@ export function runScript(
   script: RedisScript,
   options: ScriptCall,
   id: string,
+  /**
+   * Send the text at once. For a command sent behind one Redis has not answered: its NOSCRIPT
+   * reply would come after our deadline gave up on it, and the text would never be sent.
+   */
+  byText = false,
 ): Promise<unknown> {
   const failed = (err: unknown): never => {
     throw new SessionStoreFailedError(id, err);
@@ -53,6 +58,7 @@ export function runScript(
       ? client.send(commandArgs('EVAL', script.text, options))
       : client.client.eval(script.text, options)
     ).catch(failed);
+  if (byText) return viaText();
   const bySha =
     client.kind === 'command'
       ? client.send(commandArgs('EVALSHA', script.sha, options))

@@ -22,6 +22,7 @@ import { decodeStored, WRITE_STATE, writeArguments, type StoredParts } from './r
 import { parseStoredSnapshot } from '../session/snapshot.js';
 import type { SessionState, SessionStore } from '../session/types.js';
 import { checkRedisUrlVariable, checkStoreOptions } from './check-store-options.js';
+import { CommandDeadline } from './command-deadline.js';
 import type { RedisEvalClient, RedisStoreSettings } from './types.js';
 
 export type { RedisEvalClient } from './types.js';
@@ -48,6 +49,11 @@ export interface RedisSessionStoreOptions {
    * signature (written by hand, by another deployment, or altered) is refused on load.
    */
   readonly secret?: string;
+  /**
+   * Milliseconds the store waits for Redis's answer to a command before the call fails with a
+   * SessionStoreFailedError (a frozen Redis, a network path dropping packets). Default 5000.
+   */
+  readonly commandTimeoutMs?: number;
 }
 
 const GET = redisScript(`
@@ -69,6 +75,7 @@ export interface RedisConnectOptions extends RedisSessionStoreOptions {
 }
 
 const CONNECT_DEADLINE_MS = 5000;
+const COMMAND_DEADLINE_MS = 5000;
 
 /** A {@link SessionStore} on Redis, with leases, revisions and a tool-call journal. */
 export class RedisSessionStore implements SessionStore {
@@ -151,11 +158,23 @@ export class RedisSessionStore implements SessionStore {
   ) {
     // `?.`: a JavaScript caller's `new RedisSessionStore()` is named by the check, not crashed on.
     if (options?.owned === undefined) checkStoreOptions(options, false);
-    const { owned } = options;
+    const { owned, client } = options;
+    const evalSha = client.evalSha;
+    const deadline = new CommandDeadline({
+      timeoutMs: options.commandTimeoutMs ?? COMMAND_DEADLINE_MS,
+    });
     this.#client =
       owned === undefined
-        ? { kind: 'typed', client: options.client }
-        : { kind: 'command', send: (args) => owned.send(args) };
+        ? {
+            kind: 'typed',
+            client: {
+              eval: (script, call) => deadline.track(client.eval(script, call)),
+              ...(evalSha === undefined
+                ? {}
+                : { evalSha: (sha, call) => deadline.track(evalSha.call(client, sha, call)) }),
+            },
+          }
+        : { kind: 'command', send: (args) => deadline.track(owned.send(args)) };
     this.#owned = options.owned;
     this.#prefix = options.keyPrefix ?? 'switchboard:';
     this.#secret = options.secret;

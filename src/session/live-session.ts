@@ -23,7 +23,7 @@ import {
   renderMustache,
   toChatTools,
 } from './deps.js';
-import { runTurn } from './run-turn.js';
+import { runTurn, traceRefusedTurn } from './run-turn.js';
 import { closeResources } from './close-with.js';
 import { limitEndpointCalls } from './endpoint-limiter.js';
 import {
@@ -208,7 +208,14 @@ export class LiveSession implements Session, TurnHost {
   ): Promise<void> {
     let result: TurnResult;
     try {
-      const lease = await coordination.acquire(this.id);
+      const asked = this.now();
+      let lease: SessionLease;
+      try {
+        lease = await coordination.acquire(this.id);
+      } catch (err) {
+        traceRefusedTurn(this, asked, err);
+        throw err;
+      }
       this.#current = controller;
       this.#channel = channel;
       try {

@@ -91,20 +91,7 @@ async function runTurnUntil(
           callId: background.call.id,
         },
   );
-  // Written out, not spread: made every turn.
-  const init: { -readonly [K in keyof TurnTracingInit]: TurnTracingInit[K] } = {
-    sessionId: state.id,
-    turn: state.turns,
-    language: state.language,
-    model: host.activeModel().name,
-    now: host.now,
-  };
-  if (state.agent !== undefined) init.agent = state.agent;
-  if (host.options.tracing !== undefined) {
-    init.options = host.options.tracing;
-    init.secrets = host.secrets();
-  }
-  const tracing = new TurnTracing(init);
+  const tracing = new TurnTracing(tracingInit(host, state.turns));
   let traces: ToolTrace[] = [];
   if (background === undefined) state.history.push({ role: 'user', content: userText });
   else {
@@ -183,7 +170,8 @@ async function runTurnUntil(
     emit(
       deadline.timedOut() ? { type: 'interrupted', reason: 'timeout' } : { type: 'interrupted' },
     );
-  const timings = tracing.end({ interrupted });
+  const storing = host.options.store !== undefined;
+  const timings = tracing.end({ interrupted }, storing);
   emit({ type: 'turn-end', content, timings });
   if (state.ended)
     emit({
@@ -199,7 +187,15 @@ async function runTurnUntil(
   // The state is built only when read (or stored): copying history every turn made a turn's
   // cost grow with the conversation.
   const snapshot = host.snapshots.capture(state);
-  if (host.options.store !== undefined) await host.persist(snapshot.read());
+  if (storing) {
+    try {
+      await host.persist(snapshot.read());
+    } catch (err) {
+      tracing.stored(err);
+      throw err;
+    }
+    tracing.stored();
+  }
   return new TurnOutcome(
     content,
     Math.max(0, host.now() - startedAt) / 1000,
@@ -266,3 +262,38 @@ const STATE_PROPERTY: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
 };
+
+/** What a turn's instruments need (written out, not spread: made every turn). */
+function tracingInit(host: TurnHost, turn: number, startedAt?: number): TurnTracingInit {
+  const { state } = host;
+  const init: { -readonly [K in keyof TurnTracingInit]: TurnTracingInit[K] } = {
+    sessionId: state.id,
+    turn,
+    language: state.language,
+    model: host.activeModel().name,
+    now: host.now,
+  };
+  if (startedAt !== undefined) init.startedAt = startedAt;
+  if (state.agent !== undefined) init.agent = state.agent;
+  if (host.options.tracing !== undefined) {
+    init.options = host.options.tracing;
+    init.secrets = host.secrets();
+  }
+  return init;
+}
+
+/**
+ * A turn the store refused before it began (its lease could not be taken: Redis down or silent,
+ * another process busy past leaseWaitMs, a stale copy, a refused journal): a turn span from
+ * `startedAt`, ERROR with the error's code, so a store incident shows in traces too.
+ */
+export function traceRefusedTurn(host: TurnHost, startedAt: number, error: unknown): void {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : 'store_failed';
+  new TurnTracing(tracingInit(host, host.state.turns + 1, startedAt)).end({
+    interrupted: false,
+    error: { code, message: error instanceof Error ? error.message : String(error) },
+  });
+}

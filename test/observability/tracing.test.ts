@@ -15,6 +15,7 @@ import { loadTools } from '../../src/definition/load.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/models/scripted.js';
 import { createSession } from '../../src/session/create-session.js';
 import type { SessionOptions } from '../../src/session/types.js';
+import { SessionStoreFailedError } from '../../src/session/coordination.js';
 import { startTestServer, type TestServer } from '../handlers/test-server.js';
 
 const TOKEN = 'sk-live-SECRET-4f9a1c';
@@ -30,6 +31,7 @@ beforeAll(async () => {
     if (flaky++ === 0) res.writeHead(503, { 'retry-after': '0' }).end('busy');
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{"temp":21}');
   });
+  server.route('/reset', (req) => req.socket.destroy());
   server.route('/ok', (_req, res) =>
     res.writeHead(200, { 'content-type': 'application/json' }).end(`{"echo":"${TOKEN}"}`),
   );
@@ -225,6 +227,88 @@ describe('OpenTelemetry spans', () => {
       trace.disable();
       context.disable();
     }
+  });
+
+  // Before: an attempt that failed to connect said only error.type "network": an on-call engineer
+  // could not tell a reset from a TLS or DNS failure, which the model was told.
+  it('a failed attempt says why in its status message, in words built from error codes', async () => {
+    const tools = await loadTools([endpoint('reset', '/reset')]);
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'reset', args: { city: 'C' } }] },
+        { text: 'ok' },
+      ]),
+      services: { wx: { auth: { type: 'bearer', token: TOKEN }, origins: [server.origin] } },
+      tracing: { tracer },
+    });
+    const r = await s.run('x');
+    const told = JSON.parse(String(r.state.history.find((m) => m.role === 'tool')?.content));
+    const attempts = byName(exporter.getFinishedSpans(), 'GET');
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const span of attempts) {
+      expect(span.attributes['error.type']).toBe('network');
+      expect(span.status.message).toMatch(/^connection failed/);
+    }
+    expect(told.error.message).toBe(attempts.at(-1)?.status.message);
+  });
+
+  // Before: the turn span ended OK before the turn's save, so a turn whose save failed (Redis
+  // down, a stale copy) rejected while its trace said it went well.
+  it('a turn whose save fails ends its span with the store error', async () => {
+    const failing = {
+      get: async () => undefined,
+      delete: async () => undefined,
+      set: async () => {
+        throw Object.assign(
+          new Error('session store failed for session s: The client is offline'),
+          {
+            code: 'store_failed',
+          },
+        );
+      },
+    };
+    const s = await sessionWith([{ text: 'hello' }], {
+      tracing: { tracer },
+      store: failing,
+      id: 's',
+    });
+    await expect(s.run('x')).rejects.toThrow(/The client is offline/);
+    const [turn] = byName(exporter.getFinishedSpans(), 'switchboard.turn');
+    expect(turn?.attributes['error.type']).toBe('store_failed');
+    expect(turn?.status).toEqual({
+      code: 2,
+      message: 'session store failed for session s: The client is offline',
+    });
+  });
+
+  // Before: a turn the store refused at its lease (Redis down or silent, another process busy)
+  // left no span: a Redis incident did not show in traces at all.
+  it('a turn refused at its lease is a turn span with the store error, from when it asked', async () => {
+    const refusing = {
+      get: async () => undefined,
+      set: async () => undefined,
+      delete: async () => undefined,
+      coordination: {
+        load: async () => undefined,
+        acquire: async () => {
+          throw new SessionStoreFailedError('s', new Error('The client is offline'));
+        },
+      },
+    };
+    const s = await sessionWith([], { tracing: { tracer }, store: refusing, id: 's' });
+    await expect(s.run('x')).rejects.toThrow(/The client is offline/);
+    const [turn] = byName(exporter.getFinishedSpans(), 'switchboard.turn');
+    expect(turn?.attributes).toMatchObject({
+      'switchboard.session.id': 's',
+      'switchboard.turn': 1,
+      'error.type': 'store_failed',
+    });
+    expect(turn?.status).toEqual({
+      code: 2,
+      message: 'session store failed for session s: The client is offline',
+    });
+    expect(s.toJSON().turns).toBe(0);
   });
 
   it('makes no spans without a registered provider', async () => {

@@ -276,6 +276,22 @@ describe('malformed journal records are refused by index, and never brick the se
     expect((await resumed?.run('more'))?.content).toBe('again');
   });
 
+  // Versions before the on-call week wrote the turn's start once per call journaled in parallel;
+  // a journal they left at an upgrade recovers without a refusal.
+  it('a repeated start of the same turn with the same user text is accepted', async () => {
+    const s = await store();
+    await crashedTurn(s, 'rep');
+    const [header, call] = await raw.lRange(`${s.prefix}j:rep`, 0, -1);
+    await raw.rPush(`${s.prefix}j:rep`, header ?? '');
+    const model = new ScriptedModel([{ text: 'fine' }]);
+    const result = await session(s, 'rep', model).run('hello');
+    expect(result.content).toBe('fine');
+    expect(result.state.history.filter((m) => m.role === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: expect.stringContaining('outcome_unknown') },
+    ]);
+    expect(call).toContain('"t":"call"');
+  });
+
   it('a well-formed turn number far ahead (no secret) counts as one turn, so the state stays valid', async () => {
     const s = await store();
     await raw.rPush(`${s.prefix}j:far`, injected(SNAPSHOT_LIMITS.maxTurns));

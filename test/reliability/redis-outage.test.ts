@@ -6,6 +6,7 @@ import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { SessionStoreFailedError, StaleSessionError } from '../../src/session/coordination.js';
 import { createSession } from '../../src/session/create-session.js';
 import { RedisSessionStore } from '../../src/redis/redis-store.js';
+import { CommandDeadline, RedisNoAnswerError } from '../../src/redis/command-deadline.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { startRedisServer, type RedisServer } from '../redis-server.js';
 import { clinicTools } from '../session/fixtures.js';
@@ -48,6 +49,74 @@ describe('RedisSessionStore when Redis goes away', () => {
     await fresh.run('hello');
     expect((await store.get('o2'))?.history.map((m) => m.content)).toEqual(['hello', 'one']);
   }, 30_000);
+
+  // Before: a Redis that stops answering without closing the connection (a frozen process, a
+  // network path that drops packets) held the turn for as long as it stayed silent: node-redis's
+  // command timeout covers only the wait to be written. SIGSTOP freezes the server until SIGCONT,
+  // so nothing here depends on how fast the machine is.
+  it('a frozen Redis fails the turn after commandTimeoutMs, and the session runs on once it answers', async () => {
+    const server = await startRedisServer();
+    cleanups.push(() => server.stop());
+    const store = await RedisSessionStore.connect({
+      url: server.url,
+      keyPrefix: 'frozen:',
+      commandTimeoutMs: 100,
+      leaseTtlMs: 60_000,
+    });
+    cleanups.push(() => store.close());
+    const model = new ScriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const session = createSession({ tools, model, store, id: 'f1' });
+    await session.run('hi');
+
+    process.kill(server.pid, 'SIGSTOP');
+    const failed = await session.run('again').then(
+      () => undefined,
+      (err: unknown) => err as SessionStoreFailedError,
+    );
+    expect(failed).toBeInstanceOf(SessionStoreFailedError);
+    expect(failed?.message).toBe(
+      'session store failed for session f1: no answer from Redis within 100 ms (the command may still run when Redis answers)',
+    );
+    expect(failed?.cause).toBeInstanceOf(RedisNoAnswerError);
+    expect(session.toJSON().turns).toBe(1);
+    // A command sent later gives up later: the release sent behind the lease has given up too
+    // (Redis has never run that script: a NOSCRIPT reply to it would come too late to act on).
+    await expect(store.get('f1')).rejects.toThrow(/no answer from Redis within 100 ms/);
+
+    // The lease the unanswered command takes once Redis wakes up is given back behind it: the
+    // next turn does not wait out its 60 s.
+    process.kill(server.pid, 'SIGCONT');
+    await session.run('and again');
+    expect((await store.get('f1'))?.history.map((m) => m.content)).toEqual([
+      'hi',
+      'one',
+      'and again',
+      'two',
+    ]);
+  });
+
+  it('the command deadline is one timer for every command in flight, and none when idle', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const deadline = new CommandDeadline({ timeoutMs: 1000 });
+      const never = deadline.track(new Promise<never>(() => undefined));
+      const answered = deadline.track(Promise.resolve('ok'));
+      const outcome = never.then(
+        () => 'answered',
+        (err: unknown) => (err as Error).message,
+      );
+      await expect(answered).resolves.toBe('ok');
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(await Promise.race([outcome, Promise.resolve('pending')])).toBe('pending');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toMatch(/^no answer from Redis within 1000 ms/);
+      expect(deadline.pending).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   // Before: connect() never settled while node-redis retried in the background (no Redis yet, a
   // wrong port, host or password were all an endless wait at start-up).

@@ -7,6 +7,7 @@ import { createClient } from 'redis';
 import { createSession, resumeSession } from '../../src/session/create-session.js';
 import { RedisSessionStore } from '../../src/redis/redis-store.js';
 import type { ChatMessage, Model, ModelRequest, ModelStreamPart } from '../../src/models/types.js';
+import { ScriptedModel } from '../../src/testing.js';
 import { clinicTools } from './fixtures.js';
 
 const url = inject('redisUrl');
@@ -226,6 +227,44 @@ describe('tool-call journal', () => {
     lease = await b.coordination.acquire('s4');
     expect(lease.openTurns).toEqual([]);
     await lease.release();
+  });
+
+  // Before: each of a step's calls journaled in parallel wrote the turn's start record, and the
+  // resuming process refused the second one as tampering ("turn 1 was already started"): the
+  // first turn after a crash failed with InvalidSnapshotError.
+  it('calls made in parallel before a crash are recovered without a refusal', async () => {
+    const { a, b, crashA, keyPrefix, probe } = await twoProcesses();
+    const dispatched: string[] = [];
+    const never = new Promise<never>(() => undefined);
+    const hang = (_args: unknown, ctx: { callId: string }) => (dispatched.push(ctx.callId), never);
+    const sa = createSession({
+      tools,
+      id: 's5',
+      store: a,
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'book', args: { city: 'Queens' } }, { name: 'slow_action' }] },
+      ]),
+      actions: { book: hang, slow_action: hang },
+    });
+    await waitFor(() => dispatched.length === 2, sa.run('book and wait'));
+    const journal = await probe.lRange(`${keyPrefix}j:s5`, 0, -1);
+    expect(journal.filter((r) => r.includes('"t":"turn"'))).toHaveLength(1);
+    crashA();
+
+    const options = {
+      tools,
+      store: b,
+      model: new ScriptedModel([{ text: 'sorry' }]),
+      actions: { book: hang, slow_action: hang },
+    };
+    // Never saved (it crashed in its first turn): a new session over the id recovers the journal.
+    const sb = (await resumeSession('s5', options)) ?? createSession({ ...options, id: 's5' });
+    const result = await sb.run('hello?');
+    const unknown = result.state.history.filter(
+      (m) => m.role === 'tool' && String(m.content).includes('"code":"outcome_unknown"'),
+    );
+    expect(unknown.map((m) => (m.role === 'tool' ? m.tool_call_id : ''))).toEqual(dispatched);
+    expect(dispatched).toHaveLength(2);
   });
 });
 

@@ -328,6 +328,7 @@ class EndpointCalls implements EndpointHandler {
         traced?.end(
           result.ok ? result.response.status : undefined,
           result.ok ? undefined : result.failure.kind,
+          failureDetail(result),
         );
         if (
           !result.ok ||
@@ -434,6 +435,7 @@ class EndpointCalls implements EndpointHandler {
             traced?.end(
               result.ok ? result.response.status : undefined,
               result.ok ? undefined : result.failure.kind,
+              failureDetail(result),
             );
           }
           const canRetry = mayRetry(context.tool) && retries < MAX_RETRIES;
@@ -590,4 +592,13 @@ class EndpointCalls implements EndpointHandler {
     // destroy, not close: a call still waiting on a silent server must not hold the shutdown.
     if (agent !== undefined) await agent.destroy();
   }
+}
+
+/**
+ * Why an attempt failed, for its span's status message: a network failure's words are built from
+ * error codes (`connection failed (DEPTH_ZERO_SELF_SIGNED_CERT)`), so telemetry tells a TLS
+ * problem from a DNS one or a reset without carrying a body or a header.
+ */
+function failureDetail(result: ExchangeResult): string | undefined {
+  return !result.ok && 'message' in result.failure ? result.failure.message : undefined;
 }
