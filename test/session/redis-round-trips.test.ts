@@ -120,7 +120,7 @@ describe('Redis round trips per turn', () => {
           // out on the store's connection and this read on another, whose order Redis does not
           // promise: read until the record is there (a few round trips; never, if the store held
           // it back until the model answered).
-          for (let reads = 0; reads < 200 && journal.length < 3; reads++) {
+          for (let reads = 0; reads < 2000 && journal.length < 3; reads++) {
             await new Promise((r) => setImmediate(r));
             journal = await raw.lRange(`${prefix}j:slow`, 0, -1);
           }
