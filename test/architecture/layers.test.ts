@@ -22,7 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'lazy-deps.ts',
     'zod-keys.ts',
   ],
-  ['option-checks.ts'],
+  ['option-checks.ts', 'zod-union.ts'],
   ['models', 'expressions'],
   ['transform'],
   ['definition'],
