@@ -62,3 +62,22 @@ describe('a value of the wrong JSON type says it once', () => {
     ]);
   });
 });
+
+describe('one mistake, one error', () => {
+  it('an empty endpoint URL is one bad_url error, alone and beside another mistake', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const endpoint = (url: string) => ({
+      type: 'endpoint',
+      endpoint: { url, method: 'post', argument_location: 'body' },
+    });
+    const alone = await loadErrors([def({ ...endpoint(''), result: undefined })]);
+    expect(alone.map((i) => `${i.code} ${i.path}: ${i.message}`)).toEqual([
+      'bad_url tools[0].endpoint.url: must not be empty: expected an absolute http(s) URL',
+    ]);
+    const beside = await loadErrors([def({ ...endpoint(' '), result: undefined, timeout: 'x' })]);
+    expect(beside.map((i) => `${i.code} ${i.path}`)).toEqual([
+      expect.stringMatching(/^schema tools\[0\]/),
+      'bad_url tools[0].endpoint.url',
+    ]);
+  });
+});
