@@ -81,3 +81,23 @@ describe('one mistake, one error', () => {
     ]);
   });
 });
+
+describe('a tools list written as something else', () => {
+  it('names `tools` as the place, and an object keyed by tool name as such', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const said = async (value: unknown) =>
+      (await loadErrors(value)).map((i) => `${i.path}: ${i.message}`);
+    expect(await said({ tools: { book: def({}, 'book'), cancel: def({}, 'cancel') } })).toEqual([
+      'tools: expected a list of tool definitions, got an object whose keys look like tool names ("book", "cancel"): write "tools": [ {…}, … ], each definition naming itself in tool.function.name',
+    ]);
+    expect(await said({ tools: { a: 1 } })).toEqual([
+      'tools: expected a list of tool definitions, got an object',
+    ]);
+    expect(await said({ tools: 'book.json' })).toEqual([
+      'tools: expected a list of tool definitions, got "book.json"',
+    ]);
+    expect(await said({ toolz: [] })).toEqual([
+      ': expected a list of tool definitions, { "tools": [...] }, or one definition',
+    ]);
+  });
+});
