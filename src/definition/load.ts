@@ -13,6 +13,7 @@ import { yaml } from '../lazy-deps.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { getOwn, isPlainObject } from '../own-data.js';
 import { notAList, toolList } from './tool-list.js';
+import { deepestIssues } from '../zod-union.js';
 import {
   DEFAULT_MAX_FILE_BYTES,
   MAX_DEFINITION_DEPTH,
@@ -218,7 +219,7 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     issues.push(...unknownNestedFields(raw, path, file));
     const parsed = rawDefinitionSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
-      issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));
+      issues.push(...deepestIssues(parsed.error.issues).map((zi) => zodIssue(zi, path, file)));
       // Report what can still be checked, so one pass lists every problem.
       issues.push(...partialChecks(raw, path, file, validators));
       const name = nameOf(raw);

@@ -101,3 +101,15 @@ describe('a tools list written as something else', () => {
     ]);
   });
 });
+
+describe('a wrong value inside a definition field of several forms', () => {
+  it('is named at its own path (a list of phrases holding a number)', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const issues = await loadErrors([
+      def({ options: { speech: { before: { phrases: { en: ['One moment.', 5] } } } } }),
+    ]);
+    expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'tools[0].options.speech.before.phrases.en[1]: expected a string, got 5',
+    ]);
+  });
+});

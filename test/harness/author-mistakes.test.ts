@@ -121,6 +121,17 @@ describe('a service the fixture does not configure', () => {
   });
 });
 
+describe('a wrong value inside a fixture field of several forms', () => {
+  it('is named at its own path (a speech point written as an object)', async () => {
+    const value = fixture({});
+    const turns = value.turns as Record<string, unknown>[];
+    turns[0] = { ...turns[0], spoken: [{ text: 'Bye', after_ms: 'soon' }] };
+    expect(await unusable(value)).toEqual([
+      expect.stringMatching(/^mistake\.yaml: turns\[0\]\.spoken\[0\]\.after_ms: /),
+    ]);
+  });
+});
+
 describe('an expectation that could never match is refused at load, with its path', () => {
   it('a mistyped text, headers that are not an object, an unknown event type, a misspelt method', async () => {
     const cases: [Record<string, unknown>, Record<string, unknown>, string][] = [
