@@ -19,6 +19,8 @@ const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /** Checks a configured endpoint URL. */
 export function checkEndpointUrl(url: string): EndpointUrlCheck {
   const problems: string[] = [];
+  if (url.trim() === '')
+    return { pathParams: [], problems: ['must not be empty: expected an absolute http(s) URL'] };
   const parts = SPLIT.exec(url);
   if (!parts) {
     return { pathParams: [], problems: [`is not an absolute http(s) URL: ${JSON.stringify(url)}`] };

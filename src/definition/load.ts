@@ -12,6 +12,8 @@ import { jsonSyntaxMessage } from '../json-error-position.js';
 import { yaml } from '../lazy-deps.js';
 import { compileDefaults } from '../transform/compile-defaults.js';
 import { getOwn, isPlainObject } from '../own-data.js';
+import { notAList, toolList } from './tool-list.js';
+import { deepestIssues } from '../zod-union.js';
 import {
   DEFAULT_MAX_FILE_BYTES,
   MAX_DEFINITION_DEPTH,
@@ -184,14 +186,17 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     );
   }
   if (!list) {
+    const misplaced = notAList(value);
     throw new DefinitionError(
       [
-        issue(
-          'schema',
-          '',
-          'expected a list of tool definitions, { "tools": [...] }, or one definition',
-          file,
-        ),
+        misplaced !== undefined
+          ? issue('schema', misplaced.path, misplaced.message, file)
+          : issue(
+              'schema',
+              '',
+              'expected a list of tool definitions, { "tools": [...] }, or one definition',
+              file,
+            ),
       ],
       'cannot load tools',
     );
@@ -214,7 +219,7 @@ function buildToolSet(value: unknown, options: LoadToolsOptions, files: string[]
     issues.push(...unknownNestedFields(raw, path, file));
     const parsed = rawDefinitionSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
-      issues.push(...parsed.error.issues.map((zi) => zodIssue(zi, path, file)));
+      issues.push(...deepestIssues(parsed.error.issues).map((zi) => zodIssue(zi, path, file)));
       // Report what can still be checked, so one pass lists every problem.
       issues.push(...partialChecks(raw, path, file, validators));
       const name = nameOf(raw);
@@ -356,17 +361,6 @@ function isFixture(value: unknown): boolean {
  * `{ "items": [...] }` (what `syllable tools list -o json` prints), or one definition on its own
  * (a definition, or an API tool object with a `definition`, as pasted from Syllable's docs).
  */
-function toolList(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
-  if (!isPlainObject(value)) return undefined;
-  for (const key of ['tools', 'items']) {
-    const list = getOwn(value, key);
-    if (Array.isArray(list)) return list;
-  }
-  if (Object.hasOwn(value, 'tool') || isPlainObject(getOwn(value, 'definition'))) return [value];
-  return undefined;
-}
-
 function issue(
   code: string,
   path: string,

@@ -72,7 +72,8 @@ function buildSchemas(z: typeof Z) {
 
   /** `endpoint`. */
   const endpointSchema = z.object({
-    url: z.string({ error: 'expected a URL string' }).min(1, { error: 'must not be empty' }),
+    // What makes a URL usable (empty included) is endpoint-url.ts's alone: one mistake, one error.
+    url: z.string({ error: 'expected a URL string' }),
     method: oneOf(METHODS, true),
     argument_location: oneOf(LOCATIONS).optional(),
     argumentLocation: oneOf(LOCATIONS).optional(),

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { formatPath } from '../definition/json-path.js';
 import { loadTools, parseDocument } from '../definition/load.js';
 import { keysAt } from '../zod-keys.js';
+import { deepestIssues } from '../zod-union.js';
 import type { ToolSet } from '../definition/types.js';
 import { DefinitionError, type DefinitionIssue } from '../errors.js';
 import { mergeToolSets } from '../definition/merge-tool-sets.js';
@@ -59,7 +60,7 @@ export function parseFixture(value: unknown, options: { readonly file?: string }
   const parsed = fixtureSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
     throw new DefinitionError(
-      parsed.error.issues.map((zi) => zodIssue(zi, file)),
+      deepestIssues(parsed.error.issues).map((zi) => zodIssue(zi, file)),
       'invalid fixture',
     );
   }

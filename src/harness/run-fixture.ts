@@ -25,7 +25,7 @@ import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { observeTurn, tracesOfEvents, type ObservedTurn } from './observe.js';
 import { TurnModel } from './turn-model.js';
 import { speechPoints } from './speech-points.js';
-import { fixtureIssuesOf } from './session-option-paths.js';
+import { fixtureIssuesOf, fixtureSessionWarnings } from './session-option-paths.js';
 
 /** Live notifications while a fixture runs (used by `simulate`). */
 export interface FixtureObserver {
@@ -89,11 +89,8 @@ export async function runFixture(
     };
   }
   options.observer?.fixtureStart?.(loaded);
-  const { failures, turns, unusable } = await play(
-    loaded,
-    options.observer,
-    options.transport ?? 'text',
-  );
+  const played = await play(loaded, options.observer, options.transport ?? 'text');
+  const { failures, turns, unusable } = played;
   if (unusable !== undefined)
     return {
       file,
@@ -110,7 +107,7 @@ export async function runFixture(
     status: failures.length === 0 ? 'passed' : 'failed',
     durationMs: performance.now() - started,
     failures,
-    issues: loaded.tools.warnings,
+    issues: [...loaded.tools.warnings, ...(played.warnings ?? [])],
     turns,
   };
 }
@@ -182,6 +179,8 @@ async function play(
   turns: ObservedTurn[];
   /** Session options the session refused: the fixture is unusable, not failed. */
   unusable?: DefinitionIssue[];
+  /** What the session warned of, for the report. */
+  warnings?: DefinitionIssue[];
 }> {
   const failures: FixtureFailure[] = [];
   const turns: ObservedTurn[] = [];
@@ -195,8 +194,9 @@ async function play(
   const model = new TurnModel();
   let session: Session | undefined;
   let transport: FixtureTransport | undefined;
+  const warned = fixtureSessionWarnings(loaded);
   try {
-    const options = sessionOptionsOf(loaded, model, http, commands);
+    const options = { ...sessionOptionsOf(loaded, model, http, commands), onWarning: warned.add };
     transport = await openFixtureTransport(transportName, model);
     try {
       session = transport.open(options);
@@ -204,6 +204,7 @@ async function play(
       if (!(error instanceof DefinitionError)) throw error;
       return { failures, turns, unusable: fixtureIssuesOf(error.issues, loaded.file) };
     }
+    if (warned.unusable.length > 0) return { failures, turns, unusable: warned.unusable };
     for (const [t, turn] of loaded.fixture.turns.entries()) {
       if (turn.before !== undefined)
         session = await transport.change(session, turn.before, options);
@@ -292,7 +293,7 @@ async function play(
     await transport?.close().catch(() => undefined);
     await http.close().catch(() => undefined);
   }
-  return { failures, turns };
+  return { failures, turns, warnings: warned.report };
 }
 
 function scriptFailures(t: number, model: TurnModel): FixtureFailure[] {

@@ -5,6 +5,7 @@
  * `session.tool_defaults.book`, `actions.hangpu`) rather than by the session option's name.
  */
 import type { DefinitionIssue } from '../errors.js';
+import type { LoadedFixture } from './load-fixture.js';
 
 /** Session option → where a fixture writes it. Options not listed keep their path. */
 const FIXTURE_PLACES: ReadonlyMap<string, string> = new Map([
@@ -54,4 +55,49 @@ export function fixtureIssuesOf(
         }
       : {}),
   }));
+}
+
+/** What createSession warned of for one fixture, split by what it means for the run. */
+export interface FixtureSessionWarnings {
+  /** The session's `onWarning`. */
+  readonly add: (warning: DefinitionIssue) => void;
+  /** Host configuration mistakes the fixture's own calls would meet: it is unusable (exit 2). */
+  readonly unusable: DefinitionIssue[];
+  /** The other warnings, for the fixture's report (never a process warning a CI log scrolls past). */
+  readonly report: DefinitionIssue[];
+}
+
+/**
+ * A tool naming a service `session.services` does not configure fails every call with
+ * `not_available`. When the fixture's script calls such a tool, the run would pass or fail for a
+ * reason nobody wrote: the fixture is unusable, at `session.services.<name>`. When it never does
+ * (a shared tools file, a fixture about one flow), it is a warning in the report.
+ */
+export function fixtureSessionWarnings(loaded: LoadedFixture): FixtureSessionWarnings {
+  const services = new Map<string, string>();
+  for (const t of loaded.tools.tools.values()) if (t.service) services.set(t.name, t.service);
+  const called = new Set<string>();
+  for (const turn of loaded.fixture.turns)
+    for (const step of turn.model) for (const c of step.tool_calls ?? []) called.add(c.name);
+  const unusable: DefinitionIssue[] = [];
+  const report: DefinitionIssue[] = [];
+  const add = (warning: DefinitionIssue): void => {
+    const [issue] = fixtureIssuesOf([warning], loaded.file) as [DefinitionIssue];
+    const service = warning.path.slice('services.'.length);
+    const calls = [...called].filter((t) => services.get(t) === service);
+    if (warning.code !== 'service_not_configured' || calls.length === 0) {
+      // A turn's `before` makes a new session, which warns again.
+      if (!report.some((r) => r.code === issue.code && r.path === issue.path)) report.push(issue);
+      return;
+    }
+    unusable.push({
+      ...issue,
+      severity: 'error',
+      message: issue.message.replace(
+        /; their calls fail with not_available$/,
+        `, and the fixture calls ${calls.join(', ')}: add it under session.services (${JSON.stringify(service)}: {} when it needs no credentials); every call would fail with not_available`,
+      ),
+    });
+  };
+  return { add, unusable, report };
 }

@@ -99,35 +99,18 @@ export function checkArgumentLimits(raw: string, limits: ArgumentLimits): ToolEr
 
 /**
  * Returns a tool error (`invalid_arguments`) when the final arguments of a call — after static
- * parameters and `defaults`, as they are sent — are larger than the cap, else undefined. The
- * UTF-8 size of their JSON form is estimated in one iterative walk that stops at the cap.
+ * parameters and `defaults`, as they are sent — are larger than the cap, else undefined. The size
+ * is that of `JSON.stringify(args)` in UTF-8, escapes included. A first walk bounds it from above
+ * (a string's UTF-16 unit is at most six bytes, `\u001f`); only arguments that bound passes over
+ * the cap (strings of a sixth of it) are counted exactly, in a second walk that stops past the
+ * cap. Neither allocates per string.
  */
 export function checkFinalArgumentSize(
   args: Readonly<Record<string, unknown>>,
   limits: ArgumentLimits,
 ): ToolError | undefined {
   const max = limits.maxFinalArgumentBytes;
-  let bytes = 0;
-  const stack: unknown[] = [args];
-  while (stack.length > 0 && bytes <= max) {
-    const value = stack.pop();
-    if (typeof value === 'string') bytes += utf8Length(value, max - bytes) + 2;
-    else if (Array.isArray(value)) {
-      bytes += 1 + value.length;
-      for (const item of value) stack.push(item);
-    } else if (value !== null && typeof value === 'object') {
-      // Keys, not entries: no [key, value] array per property of every call's arguments.
-      const object = value as Readonly<Record<string, unknown>>;
-      const keys = Object.keys(object);
-      // Per key its quotes, colon and a comma; the braces take the last key's comma back.
-      for (const key of keys) {
-        bytes += utf8Length(key, max - bytes) + 4;
-        stack.push(object[key]);
-      }
-      bytes += keys.length === 0 ? 2 : 1;
-    } else bytes += value === undefined ? 0 : String(value).length;
-  }
-  if (bytes <= max) return undefined;
+  if (jsonBytes(args, max, false) <= max || jsonBytes(args, max, true) <= max) return undefined;
   return new ToolError(
     'invalid_arguments',
     `arguments grow to over ${max} bytes once the tool's defaults are applied; send shorter values`,
@@ -135,8 +118,90 @@ export function checkFinalArgumentSize(
   );
 }
 
-/** UTF-8 length of `text`, exact only when it may matter (`room` bytes left). */
-function utf8Length(text: string, room: number): number {
-  if (text.length > room || text.length * 3 <= room) return text.length;
-  return Buffer.byteLength(text, 'utf8');
+/**
+ * The UTF-8 size of `JSON.stringify(value)`: `exact`, or bounded from above (six bytes per
+ * string unit). Iterative; stops once over `max`.
+ */
+function jsonBytes(value: Readonly<Record<string, unknown>>, max: number, exact: boolean): number {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && bytes <= max) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += stringBytes(value, max - bytes, exact);
+    else if (Array.isArray(value)) {
+      // Brackets and the commas between items.
+      bytes += value.length === 0 ? 2 : value.length + 1;
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      // Keys, not entries: no [key, value] array per property of every call's arguments.
+      const object = value as Readonly<Record<string, unknown>>;
+      let members = 0;
+      for (const key of Object.keys(object)) {
+        const member = object[key];
+        // JSON.stringify leaves such a member out.
+        if (member === undefined || typeof member === 'function' || typeof member === 'symbol')
+          continue;
+        // The key as a JSON string, its colon and a comma; the braces take the last comma back.
+        bytes += stringBytes(key, max - bytes, exact) + 2;
+        members++;
+        stack.push(member);
+      }
+      bytes += members === 0 ? 2 : 1;
+    } else bytes += scalarBytes(value);
+  }
+  return bytes;
+}
+
+/** The most UTF-8 bytes one UTF-16 unit takes in a JSON string: `\u001f`. */
+const MAX_UNIT_BYTES = 6;
+
+function stringBytes(text: string, room: number, exact: boolean): number {
+  return exact ? jsonStringBytes(text, room) : text.length * MAX_UNIT_BYTES + 2;
+}
+
+/**
+ * JSON text length of a number, boolean or null; a list's undefined or function is written `null`
+ * (NaN and Infinity too).
+ */
+function scalarBytes(value: unknown): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  if (typeof value === 'bigint') return String(value).length;
+  return 4;
+}
+
+/** Bytes an ASCII character adds as JSON beyond its own: `\"` `\\` `\n`… one, other controls five. */
+const ASCII_EXTRA = (() => {
+  const extra = new Uint8Array(128);
+  for (let c = 0; c < 0x20; c++) extra[c] = 5;
+  for (const c of [8, 9, 10, 12, 13, 0x22, 0x5c]) extra[c] = 1;
+  return extra;
+})();
+
+/**
+ * UTF-8 bytes of `text` written as a JSON string (quotes and escapes included), as
+ * JSON.stringify writes it: a lone surrogate is `\uXXXX`, six bytes. Exact up to `room`; past
+ * it, any count over `room` is enough.
+ */
+function jsonStringBytes(text: string, room: number): number {
+  const length = text.length;
+  // Each UTF-16 unit is at least one byte.
+  let bytes = length + 2;
+  if (bytes > room) return bytes;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += ASCII_EXTRA[c]!;
+    else if (c < 0x800) bytes += 1;
+    else if (c < 0xd800 || c > 0xdfff) bytes += 2;
+    else if (c <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      // A pair: four bytes for its two units.
+      bytes += 2;
+      i++;
+    } else bytes += 5;
+  }
+  return bytes;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }

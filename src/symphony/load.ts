@@ -19,6 +19,7 @@ import type { ToolSet } from '../definition/types.js';
 import { didYouMean } from '../did-you-mean.js';
 import { DefinitionError } from '../errors.js';
 import { isPlainObject } from '../own-data.js';
+import { deepestIssues } from '../zod-union.js';
 import { checkReferences } from './check.js';
 import { Issues } from './issues.js';
 import {
@@ -102,7 +103,7 @@ const SECTIONS = ['tools', 'agents', 'teams', 'pipelines'] as const;
 function parseParts(value: unknown, issues: Issues): Parts {
   const broken = new Set<string>();
   const empty: Parts = { tools: [], agents: [], teams: [], pipelines: [], rules: false, broken };
-  const top = configSchema.safeParse(value);
+  const top = configSchema.safeParse(value, { reportInput: true });
   if (!top.success || !isPlainObject(value)) {
     report(issues, '', top.success ? undefined : top.error);
     if (top.success) issues.error('', 'expected an object with tools, agents, teams, pipelines');
@@ -129,7 +130,7 @@ function parseParts(value: unknown, issues: Issues): Parts {
   ): (readonly [z.output<S>, string])[] =>
     (top.data[key] ?? []).flatMap((item, i) => {
       const path = `${key}[${i}]`;
-      const parsed = schema.safeParse(item);
+      const parsed = schema.safeParse(item, { reportInput: true });
       if (!parsed.success) {
         report(issues, path, parsed.error);
         if (isPlainObject(item) && typeof item['name'] === 'string') broken.add(item['name']);
@@ -166,7 +167,7 @@ async function resolveAll(parts: Parts, issues: Issues): Promise<SymphonyConfig 
     raw.agents.forEach((member, i) => {
       if (typeof member === 'string') return;
       const at = `${path}.agents[${i}]`;
-      const parsed = agentSchema.safeParse(member);
+      const parsed = agentSchema.safeParse(member, { reportInput: true });
       if (!parsed.success) {
         if (
           typeof member === 'object' &&
@@ -259,7 +260,7 @@ const CONFIG_LEVELS = 4;
 
 /** zod's issues under `base`, each with its path. */
 export function report(issues: Issues, base: string, error: z.ZodError | undefined): void {
-  for (const i of error?.issues ?? [])
+  for (const i of deepestIssues(error?.issues ?? []))
     issues.error(formatPath(base, i.path), i.message === '' ? 'invalid' : i.message);
 }
 

@@ -64,7 +64,11 @@ const llmSchema = z.union(
     z.looseObject({
       model: name.optional(),
       provider: text.optional(),
-      temperature: z.number({ error: 'expected a number' }).min(0).max(2).optional(),
+      temperature: z
+        .number({ error: 'expected a number' })
+        .min(0, { error: 'must be at least 0' })
+        .max(2, { error: 'must be at most 2' })
+        .optional(),
       maxTokens: count(1, 10_000_000).optional(),
     }),
   ],
@@ -124,8 +128,16 @@ export const teamSchema = z.looseObject({
 const retryConfigSchema = z.looseObject({
   enabled: z.boolean({ error: 'expected a boolean' }).optional(),
   maxAttempts: count(1, 20).optional(),
-  delay: z.number({ error: 'expected ms' }).min(0).max(MAX_TIMEOUT_MS).optional(),
-  backoffFactor: z.number({ error: 'expected a number' }).min(1).max(10).optional(),
+  delay: z
+    .number({ error: 'expected a number of milliseconds' })
+    .min(0, { error: 'must be at least 0 ms' })
+    .max(MAX_TIMEOUT_MS, { error: `must be at most ${MAX_TIMEOUT_MS} ms` })
+    .optional(),
+  backoffFactor: z
+    .number({ error: 'expected a number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(10, { error: 'must be at most 10' })
+    .optional(),
   retryableErrors: z.array(name, { error: 'expected a list of error codes' }).optional(),
 });
 
@@ -149,11 +161,15 @@ export const stepSchema = z.looseObject({
 
 const errorStrategySchema = z.union(
   [
-    z.enum(['stop', 'continue', 'retry']),
+    z.enum(['stop', 'continue', 'retry'], { error: 'expected stop, continue or retry' }),
     z.looseObject({
-      type: z.enum(['stop', 'continue', 'retry']),
+      type: z.enum(['stop', 'continue', 'retry'], { error: 'expected stop, continue or retry' }),
       maxAttempts: count(1, 20).optional(),
-      delay: z.number({ error: 'expected ms' }).min(0).max(MAX_TIMEOUT_MS).optional(),
+      delay: z
+        .number({ error: 'expected a number of milliseconds' })
+        .min(0, { error: 'must be at least 0 ms' })
+        .max(MAX_TIMEOUT_MS, { error: `must be at most ${MAX_TIMEOUT_MS} ms` })
+        .optional(),
     }),
   ],
   { error: 'expected stop, continue, retry or { type, maxAttempts?, delay? }' },

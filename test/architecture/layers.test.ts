@@ -21,7 +21,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'lazy-deps.ts',
     'zod-keys.ts',
   ],
-  ['option-checks.ts'],
+  ['option-checks.ts', 'zod-union.ts'],
   // A server's limit options are checked with option-checks' bounds.
   ['http-limits.ts'],
   ['models', 'expressions'],

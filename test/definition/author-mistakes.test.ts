@@ -62,3 +62,54 @@ describe('a value of the wrong JSON type says it once', () => {
     ]);
   });
 });
+
+describe('one mistake, one error', () => {
+  it('an empty endpoint URL is one bad_url error, alone and beside another mistake', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const endpoint = (url: string) => ({
+      type: 'endpoint',
+      endpoint: { url, method: 'post', argument_location: 'body' },
+    });
+    const alone = await loadErrors([def({ ...endpoint(''), result: undefined })]);
+    expect(alone.map((i) => `${i.code} ${i.path}: ${i.message}`)).toEqual([
+      'bad_url tools[0].endpoint.url: must not be empty: expected an absolute http(s) URL',
+    ]);
+    const beside = await loadErrors([def({ ...endpoint(' '), result: undefined, timeout: 'x' })]);
+    expect(beside.map((i) => `${i.code} ${i.path}`)).toEqual([
+      expect.stringMatching(/^schema tools\[0\]/),
+      'bad_url tools[0].endpoint.url',
+    ]);
+  });
+});
+
+describe('a tools list written as something else', () => {
+  it('names `tools` as the place, and an object keyed by tool name as such', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const said = async (value: unknown) =>
+      (await loadErrors(value)).map((i) => `${i.path}: ${i.message}`);
+    expect(await said({ tools: { book: def({}, 'book'), cancel: def({}, 'cancel') } })).toEqual([
+      'tools: expected a list of tool definitions, got an object whose keys look like tool names ("book", "cancel"): write "tools": [ {…}, … ], each definition naming itself in tool.function.name',
+    ]);
+    expect(await said({ tools: { a: 1 } })).toEqual([
+      'tools: expected a list of tool definitions, got an object',
+    ]);
+    expect(await said({ tools: 'book.json' })).toEqual([
+      'tools: expected a list of tool definitions, got "book.json"',
+    ]);
+    expect(await said({ toolz: [] })).toEqual([
+      ': expected a list of tool definitions, { "tools": [...] }, or one definition',
+    ]);
+  });
+});
+
+describe('a wrong value inside a definition field of several forms', () => {
+  it('is named at its own path (a list of phrases holding a number)', async () => {
+    const { loadErrors } = await import('./helpers.js');
+    const issues = await loadErrors([
+      def({ options: { speech: { before: { phrases: { en: ['One moment.', 5] } } } } }),
+    ]);
+    expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'tools[0].options.speech.before.phrases.en[1]: expected a string, got 5',
+    ]);
+  });
+});

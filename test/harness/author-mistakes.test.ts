@@ -67,6 +67,71 @@ describe('session options a session refuses make the fixture unusable, at their 
   });
 });
 
+describe('a service the fixture does not configure', () => {
+  const book = {
+    type: 'endpoint',
+    tool: {
+      type: 'function',
+      function: {
+        name: 'book',
+        description: 'Book',
+        parameters: { type: 'object', properties: {} },
+      },
+    },
+    endpoint: { url: 'https://clinic.test/book', method: 'post', argument_location: 'body' },
+    service: 'clinic',
+  };
+  const booking = (session: Record<string, unknown>) => ({
+    name: 'books',
+    tools: [book],
+    session,
+    http: [
+      { request: { method: 'POST', url: 'https://clinic.test/book' }, response: { json: {} } },
+    ],
+    turns: [
+      { user: 'Book', model: [{ tool_calls: [{ name: 'book', args: {} }] }, { text: 'Done' }] },
+    ],
+  });
+
+  it('makes a fixture calling its tools unusable, at session.services.<name>', async () => {
+    expect(await unusable(booking({ services: { clinc: {} } }))).toEqual([
+      'mistake.yaml: session.services.clinic: service "clinic" is named by book but not configured (did you mean `clinc`?), and the fixture calls book: add it under session.services ("clinic": {} when it needs no credentials); every call would fail with not_available',
+    ]);
+    expect(await unusable(booking({}))).toHaveLength(1);
+    const configured = await runFixture(booking({ services: { clinic: {} } }), {
+      file: 'mistake.yaml',
+    });
+    expect(configured.status).toBe('passed');
+  });
+
+  it("is a warning in the report of a fixture that never calls them, as are the session's other warnings", async () => {
+    const other = await runFixture(fixture({ tools: [hangup, book] }), { file: 'mistake.yaml' });
+    expect(other.status).toBe('passed');
+    expect(other.issues.map((i) => `${i.severity} ${i.code} ${i.path}`)).toEqual([
+      'warning service_not_configured session.services.clinic',
+    ]);
+    const anywhere = await runFixture(
+      booking({ services: { clinic: { auth: { type: 'bearer', token: 't' }, origins: ['*'] } } }),
+      { file: 'mistake.yaml' },
+    );
+    expect(anywhere.status).toBe('passed');
+    expect(anywhere.issues.map((i) => `${i.severity} ${i.code} ${i.path}`)).toEqual([
+      'warning origins_any session.services.clinic.origins',
+    ]);
+  });
+});
+
+describe('a wrong value inside a fixture field of several forms', () => {
+  it('is named at its own path (a speech point written as an object)', async () => {
+    const value = fixture({});
+    const turns = value.turns as Record<string, unknown>[];
+    turns[0] = { ...turns[0], spoken: [{ text: 'Bye', after_ms: 'soon' }] };
+    expect(await unusable(value)).toEqual([
+      expect.stringMatching(/^mistake\.yaml: turns\[0\]\.spoken\[0\]\.after_ms: /),
+    ]);
+  });
+});
+
 describe('an expectation that could never match is refused at load, with its path', () => {
   it('a mistyped text, headers that are not an object, an unknown event type, a misspelt method', async () => {
     const cases: [Record<string, unknown>, Record<string, unknown>, string][] = [

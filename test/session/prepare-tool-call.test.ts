@@ -50,6 +50,56 @@ describe('checkFinalArgumentSize', () => {
   });
 });
 
+describe('checkFinalArgumentSize counts the JSON text exactly', () => {
+  /** Passes at its exact JSON size, refused one byte under it. */
+  const exactAt = (args: Record<string, unknown>) => {
+    const size = Buffer.byteLength(JSON.stringify(args), 'utf8');
+    const at = checkFinalArgumentSize(args, resolveArgumentLimits({ maxFinalArgumentBytes: size }));
+    const under = checkFinalArgumentSize(
+      args,
+      resolveArgumentLimits({ maxFinalArgumentBytes: size - 1 }),
+    );
+    return [at?.code, under?.code];
+  };
+  const exact = [undefined, 'invalid_arguments'];
+
+  it('escapes: quotes, backslashes, control characters, lone surrogates', () => {
+    for (const text of [
+      '"'.repeat(40),
+      '\\'.repeat(40),
+      '\n\t\r\b\f'.repeat(10),
+      '\u0000\u0001\u001f'.repeat(10),
+      '\u007f\u2028',
+      '😀 é ह 😀',
+      '\ud800 lone \udc00 and reversed \udc00\ud800',
+      'plain',
+      '',
+    ])
+      expect([text, ...exactAt({ [`k"${text}`]: text, list: [text] })]).toEqual([text, ...exact]);
+  });
+
+  it('escapes count at any size: strings of quotes far over a sixth of the cap', () => {
+    const quotes = '"'.repeat(30_000);
+    expect(exactAt({ a: quotes, b: [quotes, { c: quotes }] })).toEqual(exact);
+    // Three-byte characters spread over strings, each under a third of what was left.
+    const hindi = 'ह'.repeat(30_000);
+    expect(exactAt({ a: hindi, b: hindi, c: hindi })).toEqual(exact);
+  });
+
+  it('what JSON writes otherwise: empty lists and objects, undefined members, NaN, numbers', () => {
+    expect(
+      exactAt({
+        empty: [],
+        none: {},
+        gone: undefined,
+        f: () => 1,
+        holes: [undefined, () => 1, NaN, Infinity, -0, 1e21, 0.1, -5, true, false, null],
+        nested: { also: undefined, x: [[], [{}]] },
+      }),
+    ).toEqual(exact);
+  });
+});
+
 describe('prepareToolCall', () => {
   it('caps the arguments as the defaults leave them, not as the model sent them', async () => {
     const { tools } = await loadTools([

@@ -195,6 +195,35 @@ describe('Symphony teams', () => {
     expect(r.result.members).toEqual([]);
   });
 
+  it('llm_driven: a named manager keeps its own tools and prompt beside assign_task', async () => {
+    const config = await loadSymphony({
+      source: {
+        tools: [{ name: 'lookup', description: 'Look an order up' }],
+        agents: [...agents, { name: 'boss', systemPrompt: 'You are the boss.', tools: ['lookup'] }],
+        teams: [
+          {
+            name: 't',
+            agents: ['a', 'b'],
+            manager: 'boss',
+            delegationStrategy: { type: 'llm_driven' },
+          },
+        ],
+      },
+    });
+    const boss = new ScriptedModel([{ text: 'done' }], { record: true });
+    const s = createSymphony({
+      config,
+      model: ({ agent }) => (agent === 'boss' ? boss : new ScriptedModel([])),
+      actions: { lookup: () => ({ order: 1 }) },
+    });
+    await s.runTeam({ team: 't', task: 'go' });
+    const call = boss.calls[0];
+    expect(call?.tools.map((t) => t.function.name).sort()).toEqual(['assign_task', 'lookup']);
+    expect(call?.messages[0]?.content).toMatch(
+      /^You are the boss\.\n\n[\s\S]*Members:\n- a: first/,
+    );
+  });
+
   it('an llm_driven team without a manager is a load error', async () => {
     await expect(
       loadSymphony({

@@ -119,3 +119,28 @@ describe('a CEL function that does not exist is found at load', () => {
     ).rejects.toThrow('unknown function lenght()');
   });
 });
+
+describe('a wrong value deep inside a union is named at its own path', () => {
+  it('a misspelt if.type in next[], an instruction or a valueFrom names the types allowed', async () => {
+    const cell = { type: 'cell', expression: 'true' };
+    const allowed = 'expected "cel", "jp" or "jmespath", got "cell" (did you mean "cel"?)';
+    expect(await errors(workflow({ next: [{ id: 'DONE', if: cell }] }))).toEqual([
+      `tools[0].context.task.steps[0].next[0].if.type: ${allowed}`,
+    ]);
+    expect(await errors(workflow({ instructions: [{ if: cell, text: 'Ask' }] }))).toEqual([
+      `tools[0].context.task.steps[0].instructions[0].if.type: ${allowed}`,
+    ]);
+    expect(
+      await errors(workflow({ on: { submit: [{ action: 'set', name: 'x', valueFrom: cell }] } })),
+    ).toEqual([`tools[0].context.task.steps[0].on.submit[0].valueFrom.type: ${allowed}`]);
+  });
+
+  it('a value that fits no form keeps the message naming the forms', async () => {
+    expect(await errors(workflow({ next: [5] }))).toEqual([
+      'tools[0].context.task.steps[0].next[0]: expected a step id or {"id": …, "if"?: …, "requires"?: […]}',
+    ]);
+    expect(await errors(workflow({ next: [{ id: 'DONE', iff: 'true' }] }))).toEqual([
+      expect.stringMatching(/next\[0\]\.iff: is not a field here \(did you mean `if`\?\)/),
+    ]);
+  });
+});

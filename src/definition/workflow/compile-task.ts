@@ -12,6 +12,7 @@ import { joinPath } from '../json-path.js';
 import { getOwn } from '../../own-data.js';
 import { didYouMean } from '../../did-you-mean.js';
 import { keysAt } from '../../zod-keys.js';
+import { deepestIssues } from '../../zod-union.js';
 import { compileExpression, type CompiledExpression } from '../../expressions/expression.js';
 import { taskSchemas, type RawAction, type RawExpression, type RawTask } from './schema.js';
 import type { WorkflowStep, WorkflowTask } from './types.js';
@@ -59,9 +60,9 @@ export function compileContext(context: unknown, options: CompileTaskOptions): C
       !Object.hasOwn(value, 'type')
         ? { ...value, type: 'steps' }
         : value;
-    const parsed = taskSchemas().taskSchema.safeParse(typed);
+    const parsed = taskSchemas().taskSchema.safeParse(typed, { reportInput: true });
     if (!parsed.success) {
-      for (const zi of parsed.error.issues) {
+      for (const zi of deepestIssues(parsed.error.issues)) {
         if (zi.code !== 'unrecognized_keys') {
           at(zodPath(path, zi), 'schema', zi.message);
           continue;
