@@ -3,7 +3,7 @@
  * it while the turn runs, the fenced tool-call journal, the revision-checked save, and release.
  * Every write checks the lease token inside its Lua script, so a process that lost its lease
  * (paused past the TTL) can neither journal, dispatch nor save.
- * About 400 lines: the lease and the journal writes share one set of Lua scripts and one fencing
+ * About 430 lines: the lease and the journal writes share one set of Lua scripts and one fencing
  * token; the journal's record checks live in redis-journal.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

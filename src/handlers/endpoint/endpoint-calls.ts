@@ -1,7 +1,7 @@
 /**
  * EndpointCalls, the class behind createEndpointHandler (endpoint-handler.ts): per call it builds
  * the request, applies the service's auth and the network policy, sends it under one deadline,
- * retries idempotent calls and turns the answer into an outcome. One class of about 590 lines,
+ * retries idempotent calls and turns the answer into an outcome. One class of about 600 lines,
  * not split further: its methods share private state and #call is the hot path of every
  * endpoint call (docs/performance-notes.md).
  */
