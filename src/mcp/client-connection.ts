@@ -3,6 +3,7 @@
  * stdio or Streamable HTTP, its tool list (every page), `notifications/tools/list_changed`, and
  * calls whose failures become typed tool errors (docs/mcp.md).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -36,6 +37,36 @@ const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 const STDERR_TAIL = 2000;
 /** Pages of `tools/list` read at most (a server that never stops paging is cut off). */
 const MAX_PAGES = 100;
+
+/** How long a server that failed its handshake has after SIGTERM before SIGKILL. */
+const STOP_GRACE_MS = 2000;
+
+/** True while a process with this pid exists (a zombie counts until Node reaps it). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Ends a child process: SIGTERM, then SIGKILL after {@link STOP_GRACE_MS}; resolves once gone. */
+async function stopProcess(pid: number): Promise<void> {
+  const signal = (name: NodeJS.Signals): void => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // Already gone.
+    }
+  };
+  signal('SIGTERM');
+  for (let waited = 0; processExists(pid); waited += 20) {
+    if (waited === STOP_GRACE_MS) signal('SIGKILL');
+    if (waited > STOP_GRACE_MS * 2) return;
+    await sleep(20);
+  }
+}
 
 /** How a server is shown in messages: its name and what runs it (never env or header values). */
 export function describeServer(server: CheckedServer): string {
@@ -80,10 +111,16 @@ export class McpConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       options.onToolsChanged();
     });
+    const connecting = client.connect(transport, { timeout: options.connectTimeoutMs });
+    // connect() spawns a stdio server before its first await, so its pid is known here.
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
     try {
-      await client.connect(transport, { timeout: options.connectTimeoutMs });
+      await connecting;
     } catch (error) {
       await client.close().catch(() => undefined);
+      // The SDK's close after a failed handshake signals the child only after 2 s, so a host
+      // that exits on this error (the CLI does) left a server that never answered running.
+      if (pid !== null) await stopProcess(pid);
       const tail = connection.#stderr.trim();
       throw new McpConnectError(
         server.name,

@@ -374,13 +374,22 @@ describe('MCP host configuration mistakes fail at connect, naming the server', (
     expect((error as Error).message).not.toContain('noise '.repeat(400));
   });
 
-  it('a server that never answers the handshake fails after connectTimeoutMs', async () => {
+  it('a server that never answers the handshake fails after connectTimeoutMs, and is stopped', async () => {
+    // It says its pid on stderr (kept for the error's tail) and never answers.
+    const script =
+      'process.stderr.write("pid " + process.pid + "\\n"); setInterval(() => {}, 1000)';
     const error = await connectMcpServers({
-      servers: { mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } },
+      servers: { mute: { command: process.execPath, args: ['-e', script] } },
       connectTimeoutMs: 200,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpConnectError);
-    expect((error as Error).message).toMatch(/^MCP server "mute" .* did not connect: .*timed out/i);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^MCP server "mute" .* did not connect: .*timed out/i);
+    // Gone when the error is thrown: the SDK's own close signalled it only 2 s later, so a host
+    // exiting on the error (the CLI) left it running for ever.
+    const pid = Number(/pid (\d+)/.exec(message)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    expect(() => process.kill(pid, 0)).toThrow();
   });
 
   it('two servers listing the same tool name', async () => {
