@@ -5,20 +5,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
+import { cliInProcess } from './build.js';
 
+/** `switchboard …` in this process (build.ts): its exit code and output. */
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    stdin: Readable.from([]),
-    env: { NO_COLOR: '1' },
-  });
-  return { code, stdout, stderr };
+  const { status, stdout, stderr } = await cliInProcess(argv);
+  return { code: status, stdout, stderr };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-author-'));

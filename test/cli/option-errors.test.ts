@@ -10,18 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { closestName } from '../../src/did-you-mean.js';
 import { optionsInHelp } from '../../src/cli/option-errors.js';
 import { runCli } from '../../src/cli/run-cli.js';
+import { cliInProcess } from './build.js';
 import { transformHelp } from '../../src/cli/commands/transform.js';
 
+/** `switchboard …` in this process (build.ts): its exit code and output. */
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    stdin: Readable.from([]),
-    env: { NO_COLOR: '1' },
-  });
-  return { code, stdout, stderr };
+  const { status, stdout, stderr } = await cliInProcess(argv);
+  return { code: status, stdout, stderr };
 }
 
 /** The first line of stderr: the message, before the command's help. */
