@@ -1,7 +1,8 @@
 /**
- * Runs one fixture: a real session over the fixture's tools, a per-turn scripted model, the
- * HTTP double answering declared exchanges and the command double declared runs. Checks every turn's expectations and the fixture's
- * global rules (no unused step, no extra model call, no undeclared or unused exchange).
+ * Runs one fixture: a real session over the fixture's tools, a per-turn scripted model, the HTTP
+ * double answering declared exchanges and the command double declared runs. Checks every turn's
+ * expectations and the fixture's global rules (no unused step, no extra model call, no undeclared
+ * or unused exchange). About 400 lines: the play loop and its result shapes read as one story.
  */
 import { NO_TIMINGS } from '../observability/turn-tracing.js';
 import { NO_USAGE } from '../models/types.js';

@@ -4,7 +4,7 @@
  * waits for it), creates handlers lazily (an idle session holds no handler, dispatcher or timer;
  * session-handlers.ts), and hands each turn to the turn loop. Endpoint calls go through the
  * process's shared connection pools unless the options name a dispatcher or other pools.
- * One class of about 540 lines, not split further: its methods share the session's private state,
+ * One class of about 550 lines, not split further: its methods share the session's private state,
  * and moving them out would add a call layer to every turn (docs/performance-notes.md).
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
