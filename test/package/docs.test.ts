@@ -26,6 +26,17 @@ const COMMANDS = [
   'export',
 ];
 
+/**
+ * Exported types that are engine internals showing through a public signature: a user neither
+ * writes nor reads them, so the docs leave them out. Each is listed for removal from the surface.
+ */
+const LEAKED_TYPES = new Map<string, string>([
+  // ConnectionPools.poolFor's request and result: the endpoint handler's own plumbing (a host
+  // creates and closes pools; it never asks one for a dispatcher).
+  ['PoolRequest', 'argument of ConnectionPools.poolFor, called by the endpoint handler only'],
+  ['SharedPool', 'result of ConnectionPools.poolFor; its fields are unexported types'],
+]);
+
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 function slug(heading: string): string {
   return heading
@@ -105,6 +116,31 @@ describe('the docs are self-contained', () => {
     }
     expect(unnamed).toEqual([]);
   }, 120_000);
+
+  it('every type a package entry exports is named on a docs page', () => {
+    // The API reports (api/, one per entry, kept equal to the built declarations by
+    // test/architecture/api-report.test.ts) list each entry's interfaces and type aliases.
+    const docs = pages.map((page) => readFileSync(page, 'utf8')).join('\n');
+    const reports = readdirSync('api').filter((f) => f.endsWith('.api.md'));
+    expect(reports.length).toBeGreaterThan(0);
+    const unnamed: string[] = [];
+    for (const report of reports) {
+      const text = readFileSync(join('api', report), 'utf8');
+      for (const [, name] of text.matchAll(/^export (?:declare )?(?:interface|type) (\w+)/gm)) {
+        if (name === undefined || LEAKED_TYPES.has(name)) continue;
+        if (!new RegExp(`\\b${name}\\b`).test(docs)) unnamed.push(`${report}: ${name}`);
+      }
+    }
+    expect(unnamed).toEqual([]);
+  });
+
+  it('the allow-list of leaked types names only types an entry still exports', () => {
+    const reports = readdirSync('api').map((f) => readFileSync(join('api', f), 'utf8'));
+    const stale = [...LEAKED_TYPES.keys()].filter(
+      (name) => !reports.some((r) => new RegExp(`^export (?:interface|type) ${name}\\b`, 'm').test(r)),
+    );
+    expect(stale).toEqual([]);
+  });
 
   it('no command’s --help cites a specification users do not have', async () => {
     const helps = await Promise.all(COMMANDS.map((c) => cliInProcess([c, '--help'])));
