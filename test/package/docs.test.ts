@@ -137,7 +137,8 @@ describe('the docs are self-contained', () => {
   it('the allow-list of leaked types names only types an entry still exports', () => {
     const reports = readdirSync('api').map((f) => readFileSync(join('api', f), 'utf8'));
     const stale = [...LEAKED_TYPES.keys()].filter(
-      (name) => !reports.some((r) => new RegExp(`^export (?:interface|type) ${name}\\b`, 'm').test(r)),
+      (name) =>
+        !reports.some((r) => new RegExp(`^export (?:interface|type) ${name}\\b`, 'm').test(r)),
     );
     expect(stale).toEqual([]);
   });
