@@ -27,14 +27,17 @@ const COMMANDS = [
 ];
 
 /**
- * Exported types that are engine internals showing through a public signature: a user neither
- * writes nor reads them, so the docs leave them out. Each is listed for removal from the surface.
+ * Exported types that are engine internals (showing through a public signature, or exported for
+ * the engine's own modules): a user neither writes nor reads them, so the docs leave them out.
+ * Each is a candidate for removal from the public surface.
  */
 const LEAKED_TYPES = new Map<string, string>([
   // ConnectionPools.poolFor's request and result: the endpoint handler's own plumbing (a host
   // creates and closes pools; it never asks one for a dispatcher).
   ['PoolRequest', 'argument of ConnectionPools.poolFor, called by the endpoint handler only'],
   ['SharedPool', 'result of ConnectionPools.poolFor; its fields are unexported types'],
+  // The turn loop's own event type (marked internal in its source); no public signature uses it.
+  ['TurnEvent', 'SessionEvent with an optional speechId, before the session assigns one'],
 ]);
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
