@@ -1,8 +1,8 @@
 /**
  * The docs ship in the package and are the product's contract: they state every rule they rely
  * on (no citation of a specification users do not have), link only to files and headings that
- * exist, and name every CLI option and every value a package entry exports (a new one without a
- * line in the docs fails here, not in a user's search).
+ * exist, and name every CLI option and every value and type a package entry exports (a new one
+ * without a line in the docs fails here, not in a user's search).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
