@@ -1,6 +1,6 @@
 /**
- * How an endpoint call ends, for endpoint-calls.ts: the refusal of a call before any I/O, the error
- * of a call stopped by its deadline or its caller, the model's error for a transport failure, the secrets scrubbed from an outcome, and
+ * How an endpoint call ends, for endpoint-calls.ts: the refusal of a call before any I/O, what its
+ * final answer tells the model, the error of a call stopped by its deadline or its caller, the model's error for a transport failure, the secrets scrubbed from an outcome, and
  * the request headers of one attempt. Plain functions of what they are given: the handler's state
  * stays in EndpointCalls.
  */
@@ -10,7 +10,13 @@ import { errorBody, type OutcomeBody } from '../outcome.js';
 import type { HandlerContext } from '../types.js';
 import { buildRequest, headerProblem, isBuildFailure, type BuiltRequest } from './build-request.js';
 import { isAborted, type Deadline } from './deadline.js';
-import type { ExchangeFailure, ExchangeLimits, ExchangeResult } from './exchange.js';
+import type {
+  ExchangeFailure,
+  ExchangeLimits,
+  ExchangeResponse,
+  ExchangeResult,
+} from './exchange.js';
+import { interpretResponse } from './interpret-response.js';
 import { ACCEPT, ACCEPT_ENCODING, NO_SECRETS, staticHeaders, templateOf } from './request-parts.js';
 import type { SecretSet } from './secret-set.js';
 import { serviceNotConfigured, type ServiceAuth } from './service-auth.js';
@@ -43,6 +49,20 @@ export function preflight(
       `service "${service}" may not be used with ${built.url.origin}`,
     );
   return built;
+}
+
+/** What the final answer tells the model: the response interpreted, its secrets scrubbed. */
+export function answeredBody(
+  response: ExchangeResponse,
+  secrets: SecretSet | undefined,
+): OutcomeBody {
+  const interpreted = interpretResponse(
+    response,
+    secrets === undefined || secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
+  );
+  return interpreted.ok
+    ? { type: 'success', output: interpreted.output }
+    : { type: 'error', error: interpreted.error };
 }
 
 /** The error of a call ended by its deadline or by the caller. */

@@ -1,11 +1,11 @@
 /**
  * EndpointCalls, the class behind createEndpointHandler (endpoint-handler.ts): per call it builds
  * the request, applies the service's auth and the network policy, sends it under one deadline,
- * retries idempotent calls and turns the answer into an outcome. Where the requests go (the pool or
- * Agent, each attempt's send) is endpoint-transport.ts; the checks before any I/O, the errors, the
- * scrubbing and the attempt headers are plain functions in call-outcome.ts. It stays a little over
- * 400 lines because #call and #calling, the hot path of every endpoint call
- * (docs/performance-notes.md), are methods sharing the instance's private state.
+ * retries idempotent calls and turns the answer into an outcome. Where the requests go (the
+ * network policy, the pool or Agent, each attempt's send) is endpoint-transport.ts; the checks
+ * before any I/O, the answer's and the errors' bodies, the scrubbing and the attempt headers are
+ * plain functions in call-outcome.ts. #call and #calling, the hot path of every endpoint call
+ * (docs/performance-notes.md), stay methods sharing the instance's private state.
  */
 import type { EndpointConfig } from '../../definition/types.js';
 import { ToolError } from '../../errors.js';
@@ -19,6 +19,7 @@ import {
 import type { HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
 import type { BuiltRequest } from './build-request.js';
 import {
+  answeredBody,
   attemptHeaders,
   failureDetail,
   failureError,
@@ -35,24 +36,17 @@ import {
   type Deadline,
 } from './deadline.js';
 import { EndpointTransport } from './endpoint-transport.js';
-import type { ExchangeLimits, ExchangeResponse, ExchangeResult } from './exchange.js';
-import { interpretResponse } from './interpret-response.js';
-import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
+import type { ExchangeResult } from './exchange.js';
+import { bareHost } from './network-policy.js';
 import type { PendingConnects } from './pending-connects.js';
 import { redactHeaders } from './redact.js';
 import { SecretSet } from './secret-set.js';
-import type { NetworkPolicy } from './service-config.js';
 import { mayRetry } from '../../definition/side-effects.js';
 import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
 import { ServiceAuth } from './service-auth.js';
 import { ServiceOrigins } from './service-origins.js';
 import { append } from '../../small-arrays.js';
-import {
-  DEFAULT_MAX_HEADER_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  type EndpointHandler,
-  type EndpointHandlerOptions,
-} from './endpoint-options.js';
+import type { EndpointHandler, EndpointHandlerOptions } from './endpoint-options.js';
 import { METHOD, staticPrepared, withIdempotencyKey } from './request-parts.js';
 
 /** A first attempt #call sent, handed to #calling with its answer. */
@@ -61,9 +55,6 @@ interface FirstAttempt {
   readonly record: HttpExchangeRecord;
   readonly result: ExchangeResult;
 }
-
-/** Bytes of a non-2xx body kept for the error excerpt. */
-const ERROR_BODY_BYTES = 4096;
 
 export /**
  * The endpoint handler of one session (or host). A class, not a set of closures: each session
@@ -74,10 +65,7 @@ class EndpointCalls implements EndpointHandler {
   readonly kind = 'endpoint';
   readonly #now: () => number;
   readonly #sleep: (ms: number, abortable: Abortable) => Promise<void>;
-  readonly #policy: NetworkPolicy;
   readonly #policyActive: boolean;
-  readonly #resolve: HostResolver;
-  readonly #limits: ExchangeLimits;
   readonly #transport: EndpointTransport;
   // Calls in flight, so close() can end them: a shared pool outlives the handler.
   readonly #inflight = new DeadlineGroup();
@@ -90,21 +78,8 @@ class EndpointCalls implements EndpointHandler {
   constructor(options: EndpointHandlerOptions) {
     const now = (this.#now = options.now ?? Date.now);
     this.#sleep = options.sleep ?? abortableSleep;
-    const policy = (this.#policy = options.networkPolicy ?? {});
-    this.#policyActive = policy.denyPrivateNetworks === true || policy.allowedHosts !== undefined;
-    const resolve = (this.#resolve = options.lookup ?? systemResolver);
-    const limits = (this.#limits = {
-      maxBodyBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      maxErrorBodyBytes: ERROR_BODY_BYTES,
-      maxHeaderBytes: options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES,
-    });
-    const transport = (this.#transport = new EndpointTransport({
-      options,
-      now,
-      policy,
-      resolve,
-      limits,
-    }));
+    const transport = (this.#transport = new EndpointTransport({ options, now }));
+    this.#policyActive = transport.policyActive;
     const services = options.services;
     const secrets = (this.#secrets =
       options.secrets ?? (services === undefined ? undefined : new SecretSet()));
@@ -120,26 +95,6 @@ class EndpointCalls implements EndpointHandler {
     if (this.#now() + wait >= deadline.at) return false;
     await this.#sleep(wait, deadline);
     return true;
-  }
-
-  /** The outcome of the final answer: the response interpreted, scrubbed, with its records. */
-  #answered(
-    response: ExchangeResponse,
-    records: readonly HttpExchangeRecord[],
-    startedAt: number,
-  ): HandlerOutcome {
-    const secrets = this.#secrets;
-    const interpreted = interpretResponse(
-      response,
-      secrets === undefined || secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
-    );
-    return this.#finish(
-      interpreted.ok
-        ? { type: 'success', output: interpreted.output }
-        : { type: 'error', error: interpreted.error },
-      records,
-      startedAt,
-    );
   }
 
   /**
@@ -207,7 +162,11 @@ class EndpointCalls implements EndpointHandler {
         const { status } = result.response;
         const records = [answeredRecord(record, status)];
         context.onResponse?.(record, status);
-        const outcome = this.#answered(result.response, records, startedAt);
+        const outcome = this.#finish(
+          answeredBody(result.response, this.#secrets),
+          records,
+          startedAt,
+        );
         deadline.dispose();
         return outcome;
       } catch (err) {
@@ -237,7 +196,7 @@ class EndpointCalls implements EndpointHandler {
       try {
         if (this.#policyActive && first === undefined) {
           const verdict = await untilAborted(
-            checkHost(built.url.hostname, this.#policy, this.#resolve),
+            this.#transport.checkHost(built.url.hostname),
             deadline,
           );
           if (verdict === undefined)
@@ -320,7 +279,7 @@ class EndpointCalls implements EndpointHandler {
             return this.#finish(
               {
                 type: 'error',
-                error: failureError(result.failure, deadline, timeoutSecs, this.#limits),
+                error: failureError(result.failure, deadline, timeoutSecs, this.#transport.limits),
               },
               records,
               startedAt,
@@ -350,7 +309,7 @@ class EndpointCalls implements EndpointHandler {
               continue;
             }
           }
-          return this.#answered(response, records, startedAt);
+          return this.#finish(answeredBody(response, this.#secrets), records, startedAt);
         }
       } finally {
         deadline.dispose();

@@ -1,8 +1,9 @@
 /**
  * Where one endpoint handler's requests go: the host's dispatcher, the shared pool for its network
  * policy (connection-pools.ts), or an Agent of its own when it was given a resolver or a connector.
- * It owns that choice, the Agent it made, its pinned addresses and pending connects, and sends
- * each attempt; endpoint-calls.ts decides what to send and when.
+ * It owns that choice, the network policy and the response limits the handler was given, the
+ * Agent it made, its pinned addresses and pending connects, and sends each attempt;
+ * endpoint-calls.ts decides what to send and when.
  */
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../../lazy-deps.js';
@@ -12,26 +13,35 @@ import {
   DEFAULT_CONNECTIONS_PER_ORIGIN,
   type SharedPool,
 } from './connection-pools.js';
-import type { EndpointHandlerOptions } from './endpoint-options.js';
+import {
+  DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type EndpointHandlerOptions,
+} from './endpoint-options.js';
 import {
   exchange,
   type ExchangeLimits,
   type ExchangeRequest,
   type ExchangeResult,
 } from './exchange.js';
-import type { HostResolver } from './network-policy.js';
+import {
+  checkHost,
+  systemResolver,
+  type HostResolver,
+  type PolicyVerdict,
+} from './network-policy.js';
 import { PendingConnects } from './pending-connects.js';
 import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
 import type { NetworkPolicy } from './service-config.js';
 import { connectionLimits } from './service-origins.js';
 
+/** Bytes of a non-2xx body kept for the error excerpt. */
+const ERROR_BODY_BYTES = 4096;
+
 /** What {@link EndpointTransport} needs of its handler. */
 export interface TransportOptions {
   readonly options: EndpointHandlerOptions;
   readonly now: () => number;
-  readonly policy: NetworkPolicy;
-  readonly resolve: HostResolver;
-  readonly limits: ExchangeLimits;
 }
 
 /** The dispatcher of one endpoint handler and the attempts sent through it. */
@@ -40,7 +50,10 @@ export class EndpointTransport {
   readonly #now: () => number;
   readonly #policy: NetworkPolicy;
   readonly #resolve: HostResolver;
-  readonly #limits: ExchangeLimits;
+  /** The caps on a response, whose failures name them. */
+  readonly limits: ExchangeLimits;
+  /** A policy that restricts anything: each call's host is checked before it is sent. */
+  readonly policyActive: boolean;
   // A resolver or connector of its own cannot be shared: such a handler dials through its own Agent.
   readonly #ownsAgent: boolean;
   #ownPins: PinnedAddresses | undefined;
@@ -48,12 +61,17 @@ export class EndpointTransport {
   #ownConnects: PendingConnects | undefined;
   #shared: SharedPool | undefined;
 
-  constructor({ options, now, policy, resolve, limits }: TransportOptions) {
+  constructor({ options, now }: TransportOptions) {
     this.#options = options;
     this.#now = now;
-    this.#policy = policy;
-    this.#resolve = resolve;
-    this.#limits = limits;
+    const policy = (this.#policy = options.networkPolicy ?? {});
+    this.policyActive = policy.denyPrivateNetworks === true || policy.allowedHosts !== undefined;
+    this.#resolve = options.lookup ?? systemResolver;
+    this.limits = {
+      maxBodyBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxErrorBodyBytes: ERROR_BODY_BYTES,
+      maxHeaderBytes: options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES,
+    };
     this.#ownsAgent =
       options.dispatcher === undefined &&
       (options.lookup !== undefined || options.connector !== undefined);
@@ -63,7 +81,7 @@ export class EndpointTransport {
     if (!this.#ownsAgent) {
       this.#shared ??= (this.#options.pools ?? connectionPools).poolFor({
         policy: this.#policy,
-        maxHeaderBytes: this.#limits.maxHeaderBytes,
+        maxHeaderBytes: this.limits.maxHeaderBytes,
         connectionLimits: connectionLimits(this.#options.services),
       });
       return this.#shared;
@@ -81,7 +99,7 @@ export class EndpointTransport {
           inner: connects.dialer(this.#options.connector ?? buildConnector({})),
         }),
       ),
-      maxHeaderSize: this.#limits.maxHeaderBytes,
+      maxHeaderSize: this.limits.maxHeaderBytes,
       factory: cappedFactory(
         DEFAULT_CONNECTIONS_PER_ORIGIN,
         connectionLimits(this.#options.services),
@@ -99,6 +117,11 @@ export class EndpointTransport {
     return this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
   }
 
+  /** The network policy's verdict on `hostname`, with the addresses it approved. */
+  checkHost(hostname: string): Promise<PolicyVerdict> {
+    return checkHost(hostname, this.#policy, this.#resolve);
+  }
+
   /** Pins the addresses a policy check approved for `host` (a host's dispatcher dials its own way). */
   pin(host: string, addresses: readonly string[]): void {
     if (this.#options.dispatcher === undefined) this.#pool().pins.set(host, addresses);
@@ -113,7 +136,7 @@ export class EndpointTransport {
       traced === undefined || Object.keys(traced.headers).length === 0
         ? req.headers
         : Object.assign({}, req.headers, traced.headers);
-    return exchange(this.dispatcher(), { ...req, headers }, this.#limits);
+    return exchange(this.dispatcher(), { ...req, headers }, this.limits);
   }
 
   /** Forgets the shared pool (never closed here) and destroys the Agent of its own, if any. */
