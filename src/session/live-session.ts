@@ -4,8 +4,8 @@
  * waits for it), creates handlers lazily (an idle session holds no handler, dispatcher or timer;
  * session-handlers.ts makes them), and hands each turn to the turn loop; what the model sees of it
  * (model, tools, prompt) is made by session-view.ts. Endpoint calls go through the process's
- * shared connection pools unless the options name a dispatcher or other pools. A little over 400
- * lines: the turn queue, the lease and the saves share the session's private state.
+ * shared connection pools unless the options name a dispatcher or other pools; what it does with a
+ * store's lease (crashed turns closed, the leased save) is leased-save.ts.
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
 import type { SecretSet } from '../handlers/endpoint/secret-set.js';
@@ -23,11 +23,11 @@ import {
   type LazySystemValues,
   type LiveState,
 } from './session-state.js';
+import { closeCrashedTurns, leasedSave } from './leased-save.js';
 import { ModelMessages, StateSnapshots } from './state-snapshots.js';
 import { createTurnChannel, type TurnChannel } from './turn-stream.js';
 import {
   coordinationOf,
-  crashedTurnMessages,
   StaleSessionError,
   type SessionLease,
   type TurnJournal,
@@ -254,15 +254,8 @@ export class LiveSession implements Session, TurnHost {
     if (lease.revision !== expected) throw new StaleSessionError(this.id, expected, lease.revision);
     this.#revision = expected;
     this.#lease = lease;
-    const crashed = lease.openTurns.filter((t) => t.turn > this.state.turns);
-    if (crashed.length > 0) {
-      for (const turn of crashed) {
-        this.state.history.push(...crashedTurnMessages(turn));
-        // One more turn, whatever number the journal gave it (at most the next; never a jump).
-        this.state.turns += 1;
-      }
+    if (closeCrashedTurns(this.state, lease.openTurns))
       await this.#save(snapshotState(this.state), false);
-    }
     this.journal = lease.journal(this.state.turns + 1, userText);
   }
 
@@ -274,18 +267,8 @@ export class LiveSession implements Session, TurnHost {
   async #save(state: SessionState, last: boolean): Promise<void> {
     const lease = this.#lease;
     if (lease !== undefined) {
-      // A history rewrite while the save is under way lowers storedPrefix again.
-      const vouched = this.snapshots.storedPrefix;
-      this.snapshots.storedPrefix = state.history.length;
       const expected = this.#revision ?? lease.revision;
-      try {
-        this.#revision = last
-          ? await lease.finish(state, expected, vouched)
-          : await lease.save(state, expected, vouched);
-      } catch (err) {
-        this.snapshots.storedPrefix = Math.min(vouched, this.snapshots.storedPrefix);
-        throw err;
-      }
+      this.#revision = await leasedSave(lease, state, expected, this.snapshots, last);
     } else if (this.options.store !== undefined) {
       await this.options.store.set(state);
     }
