@@ -6,33 +6,29 @@
  *
  * Failures become {@link ModelError}s with a clear message: `http_status` (with the status),
  * `timeout` (no response, or no chunk for `timeoutMs` while streaming), `network`.
- * About 410 lines: one adapter — options, request building, the streamed answer and the error
- * mapping read best together; the message and tool conversions are small functions of it.
+ * The streamed answer is read here; the messages and tools sent are
+ * openai-request.ts, the error mapping openai-errors.ts, an unstreamed answer openai-complete.ts.
  */
 import type OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { baseUrlProblem } from './base-url.js';
 import { checkOpenAIOptions } from './check-openai-options.js';
 import { completionParts, isJsonAnswer, usageOf } from './openai-complete.js';
-import { ModelError, abortError, asModelError, scrubModelError } from './errors.js';
+import { toModelError } from './openai-errors.js';
+import { toOpenAIMessage, toOpenAITool } from './openai-request.js';
+import { ModelError, abortError, scrubModelError } from './errors.js';
 
 /** The `openai` package, loaded on a model's first request (not when switchboard is imported). */
 type OpenAISdk = typeof import('openai');
 let sdk: Promise<OpenAISdk> | undefined;
 const loadSdk = (): Promise<OpenAISdk> => (sdk ??= import('openai'));
-import type {
-  ChatMessage,
-  ChatTool,
-  Model,
-  ModelRequest,
-  ModelStreamPart,
-  ModelUsage,
-} from './types.js';
+import type { Model, ModelRequest, ModelStreamPart, ModelUsage } from './types.js';
+
+/** Re-exported: the tests read it from the adapter. */
+export { shownURL } from './openai-errors.js';
 
 /** Options of {@link openaiModel}. */
 export interface OpenAIModelOptions {
@@ -269,145 +265,4 @@ function tooManyCalls(model: string): ModelError {
 
 function badResponse(model: string, message: string): never {
   throw new ModelError({ code: 'bad_response', model, message });
-}
-
-function toModelError(
-  err: unknown,
-  context: {
-    model: string;
-    baseURL: string;
-    timedOut: boolean;
-    timeoutMs: number;
-    errors: OpenAISdk;
-  },
-): ModelError {
-  const { model, timedOut, timeoutMs } = context;
-  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } =
-    context.errors;
-  if (timedOut || err instanceof APIConnectionTimeoutError) {
-    return new ModelError({
-      code: 'timeout',
-      model,
-      message: `model ${model} did not answer within ${timeoutMs} ms`,
-      cause: err,
-    });
-  }
-  if (err instanceof APIUserAbortError) {
-    return new ModelError({
-      code: 'timeout',
-      model,
-      message: `model ${model} request was aborted`,
-      cause: err,
-    });
-  }
-  if (err instanceof APIConnectionError) {
-    return new ModelError({
-      code: 'network',
-      model,
-      message: `model ${model} is unreachable at ${shownURL(context.baseURL)}: ${connectionReason(err)}`,
-      cause: err,
-    });
-  }
-  if (err instanceof APIError && typeof err.status === 'number') {
-    const detail = err.message.length > 300 ? `${err.message.slice(0, 300)}…` : err.message;
-    return new ModelError({
-      code: 'http_status',
-      status: err.status,
-      model,
-      message: `model ${model} answered HTTP ${err.status}: ${detail}`,
-      cause: err,
-    });
-  }
-  if (err instanceof SyntaxError)
-    return new ModelError({
-      code: 'bad_response',
-      model,
-      message: `model ${model} sent an answer that is not JSON (is ${shownURL(context.baseURL)} an OpenAI-compatible server?): ${err.message}`,
-      cause: err,
-    });
-  return asModelError(err, model);
-}
-
-/**
- * The base URL as safe to print: no user name or password, no query string (a key may travel
- * in either), no fragment.
- */
-export function shownURL(baseURL: string): string {
-  try {
-    const url = new URL(baseURL);
-    return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
-  } catch {
-    return '(an unparsable base URL)';
-  }
-}
-
-/** Why the connection failed, from the innermost cause that says (`ECONNREFUSED`, a DNS miss). */
-function connectionReason(err: Error): string {
-  let cause: unknown = err.cause;
-  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown };
-    const text = typeof message === 'string' ? message : String(code);
-    if (typeof code === 'string') return `${REASONS.get(code) ?? text} (${code})`;
-    // fetch's own refusals (a bad port, a URL with credentials) have no code, only a message.
-    if (cause instanceof Error && !(cause.cause instanceof Error) && text !== 'fetch failed')
-      return scrubURLs(text);
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return err.message;
-}
-
-/** URLs inside a message without user info, query or fragment (fetch quotes the whole URL). */
-function scrubURLs(text: string): string {
-  return text.replace(/\bhttps?:\/\/[^\s'"]+/gi, (url) => shownURL(url));
-}
-
-const REASONS: ReadonlyMap<string, string> = new Map([
-  ['ECONNREFUSED', 'connection refused'],
-  ['ENOTFOUND', 'no such host'],
-  ['EAI_AGAIN', 'the host name could not be resolved (DNS)'],
-  ['ECONNRESET', 'the connection was reset'],
-  ['ETIMEDOUT', 'the connection timed out'],
-  ['EHOSTUNREACH', 'no route to the host'],
-  ['ENETUNREACH', 'the network is unreachable'],
-  ['CERT_HAS_EXPIRED', "the server's TLS certificate has expired"],
-  ['DEPTH_ZERO_SELF_SIGNED_CERT', "the server's TLS certificate is self-signed"],
-]);
-
-function toOpenAIMessage(m: ChatMessage): ChatCompletionMessageParam {
-  switch (m.role) {
-    case 'system':
-      return { role: 'system', content: m.content };
-    case 'user':
-      return { role: 'user', content: m.content };
-    case 'tool':
-      return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
-    case 'assistant':
-      return m.tool_calls === undefined || m.tool_calls.length === 0
-        ? { role: 'assistant', content: m.content }
-        : {
-            role: 'assistant',
-            content: m.content,
-            tool_calls: m.tool_calls.map((c) => ({
-              id: c.id,
-              type: 'function',
-              function: { name: c.function.name, arguments: c.function.arguments },
-            })),
-          };
-    default: {
-      const _exhaustive: never = m;
-      return _exhaustive;
-    }
-  }
-}
-
-function toOpenAITool(t: ChatTool): ChatCompletionTool {
-  return {
-    type: 'function',
-    function: {
-      name: t.function.name,
-      ...(t.function.description === undefined ? {} : { description: t.function.description }),
-      parameters: t.function.parameters,
-      ...(t.function.strict === undefined ? {} : { strict: t.function.strict }),
-    },
-  };
 }

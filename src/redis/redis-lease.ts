@@ -1,31 +1,20 @@
 /**
- * The Redis side of a session lease: taking it (waiting while another process holds it), renewing
- * it while the turn runs, the fenced tool-call journal, the revision-checked save, and release.
- * Every write checks the lease token inside its Lua script, so a process that lost its lease
- * (paused past the TTL) can neither journal, dispatch nor save.
- * About 430 lines: the lease and the journal writes share one set of Lua scripts and one fencing
- * token; the journal's record checks live in redis-journal.ts.
+ * A session lease once held in Redis: renewing it while the turn runs, the fenced tool-call
+ * journal, the revision-checked save, and release. Taking it is acquire-lease.ts; its Lua scripts,
+ * each checking the lease token, are lease-scripts.ts; the journal's record checks are
+ * redis-journal.ts.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  InvalidSnapshotError,
-  SessionBusyError,
   SessionLeaseLostError,
-  SessionStoreFailedError,
   StaleSessionError,
   type OpenTurn,
   type SessionLease,
   type TurnJournal,
 } from '../session/coordination.js';
-import {
-  checkJournal,
-  encodeRecord,
-  type CheckedJournal,
-  type JournalRecord,
-} from './redis-journal.js';
-import { RedisNoAnswerError } from './command-deadline.js';
-import { redisScript, runScript, type ScriptClient } from './redis-script.js';
-import { WRITE_STATE, writeArguments, type StoredHistory } from './redis-snapshot.js';
+import { APPEND, RELEASE, RENEW, SAVE, SAVE_RELEASE } from './lease-scripts.js';
+import { encodeRecord, type JournalRecord } from './redis-journal.js';
+import { runScript, type ScriptClient } from './redis-script.js';
+import { writeArguments, type StoredHistory } from './redis-snapshot.js';
 import type { RedisStoreSettings } from './types.js';
 import type { SessionState } from '../session/types.js';
 
@@ -40,66 +29,6 @@ export interface LeaseKeys {
   readonly refused: string;
 }
 
-const ACQUIRE = redisScript(`
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  local h = redis.call('HMGET', KEYS[2], 'rev', 'n', 'hc')
-  return {1, h[1] or '0', redis.call('LRANGE', KEYS[3], 0, -1), h[2] or '0', h[3] or ''}
-end
-return {0, redis.call('PTTL', KEYS[1])}`);
-const RENEW = redisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`);
-const RELEASE = redisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`);
-const APPEND = redisScript(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return 1`);
-/**
- * KEYS: lease, state, journal, history. ARGV: token, expected revision, then WRITE_STATE's
- * arguments. A save that keeps stored messages checks their count, and that the list still holds
- * them (an eviction takes one key, not the session), first (-3: write them all).
- * SAVE_RELEASE, the turn's last save, also releases the lease: one round trip instead of two.
- */
-const saveScript = (release: boolean): string => `${WRITE_STATE}
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
-local cur = tonumber(redis.call('HGET', KEYS[2], 'rev') or '0')
-if cur ~= tonumber(ARGV[2]) then return {-2, cur} end
-local keep = tonumber(ARGV[6])
-if keep > 0 and (tonumber(redis.call('HGET', KEYS[2], 'n') or '0') ~= keep or redis.call('LLEN', KEYS[4]) ~= keep) then return {-3, cur} end
-local rev = write_state(KEYS[2], KEYS[4], ARGV, 3)
-redis.call('DEL', KEYS[3])${release ? "\nredis.call('DEL', KEYS[1])" : ''}
-return {rev, 0}`;
-const SAVE = redisScript(saveScript(false));
-const SAVE_RELEASE = redisScript(saveScript(true));
-
-/**
- * Drops refused journal records and releases the lease, in one step. KEYS: lease, journal, refused
- * records. ARGV: token, ttl ms, the journal length read, the number kept, the kept items, then the
- * refused ones. The journal is rewritten only if nothing was appended since it was read; the
- * refused records are kept aside (the last 100) for a look. Returns 1 when they were removed.
- */
-const REFUSE = redisScript(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local removed = 0
-if redis.call('LLEN', KEYS[2]) == tonumber(ARGV[3]) then
-  removed = 1
-  local kept = tonumber(ARGV[4])
-  redis.call('DEL', KEYS[2])
-  for i = 5, 4 + kept do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-  if kept > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
-  for i = 5 + kept, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
-  redis.call('LTRIM', KEYS[3], -100, -1)
-  redis.call('PEXPIRE', KEYS[3], ARGV[2])
-end
-redis.call('DEL', KEYS[1])
-return removed`);
-
-/** The most refused records an error message names (all are in `journalRecords`). */
-const NAMED_REFUSALS = 5;
-
 /** What taking a lease needs. */
 export interface AcquireRequest {
   readonly client: ScriptClient;
@@ -108,94 +37,6 @@ export interface AcquireRequest {
   readonly token: string;
   readonly settings: RedisStoreSettings;
   readonly ttlMsFor: (state: SessionState) => number;
-}
-
-/** Takes the lease, polling with capped back-off while another holder has it. */
-export async function acquireRedisLease(request: AcquireRequest): Promise<SessionLease> {
-  const { client, keys, token, settings } = request;
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    const reply = (await runScript(
-      client,
-      ACQUIRE,
-      {
-        keys: [keys.lease, keys.state, keys.journal],
-        arguments: [token, String(settings.leaseTtlMs)],
-      },
-      request.id,
-    ).catch((err: unknown) => {
-      // Unanswered, the lease may still be taken when Redis wakes up, by a turn that is gone:
-      // the release sent behind it (same connection, so it runs after) gives it back at once
-      // instead of blocking the session for leaseTtlMs.
-      if (err instanceof SessionStoreFailedError && err.cause instanceof RedisNoAnswerError)
-        void runScript(
-          client,
-          RELEASE,
-          { keys: [keys.lease], arguments: [token] },
-          request.id,
-          true,
-        ).catch(() => undefined);
-      throw err;
-    })) as unknown[];
-    if (reply[0] === 1) {
-      const revision = Number(reply[1]);
-      const items = Array.isArray(reply[2]) ? (reply[2] as unknown[]) : [];
-      const journal = checkJournal(request.id, items, revision, settings);
-      if (journal.refused.length > 0) await refuse(request, items.length, journal);
-      const stored = { count: Number(reply[3]), chain: String(reply[4] ?? '') };
-      return new RedisLease(request, revision, journal.openTurns, stored);
-    }
-    const waited = Date.now() - started;
-    if (waited >= settings.leaseWaitMs) throw new SessionBusyError(request.id, waited);
-    const left = Number(reply[1]);
-    const backoff = Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random() / 2);
-    await sleep(
-      Math.max(1, Math.min(backoff, left > 0 ? left : backoff, settings.leaseWaitMs - waited)),
-    );
-  }
-}
-
-/**
- * Removes refused journal records (setting them aside), releases the lease and throws the
- * InvalidSnapshotError naming them: the turn does not run, and the next one resumes from the
- * stored state and the records kept.
- */
-async function refuse(
-  request: AcquireRequest,
-  length: number,
-  journal: CheckedJournal,
-): Promise<never> {
-  const { client, keys, token, settings, id } = request;
-  const removed = await runScript(
-    client,
-    REFUSE,
-    {
-      keys: [keys.lease, keys.journal, keys.refused],
-      arguments: [
-        token,
-        String(settings.ttlMs),
-        String(length),
-        String(journal.kept.length),
-        ...journal.kept,
-        ...journal.refusedItems,
-      ],
-    },
-    id,
-  );
-  const named = journal.refused
-    .slice(0, NAMED_REFUSALS)
-    .map((r) => `record ${r.index}: ${r.reason}`)
-    .join('; ');
-  const more = journal.refused.length - NAMED_REFUSALS;
-  const list = `${named}${more > 0 ? `; and ${more} more` : ''}`;
-  throw new InvalidSnapshotError(
-    id,
-    removed === 1
-      ? `its tool-call journal held records that were refused and removed (${list}); the session resumes from its stored state and the journal's other records`
-      : // Only a writer other than the engine can change the journal under this lease.
-        `its tool-call journal holds records that were refused (${list}); they could not be removed (the journal changed while it was read, or the lease was lost), and the next turn checks them again`,
-    journal.refused,
-  );
 }
 
 /**
@@ -209,7 +50,8 @@ interface PendingRecords {
   timer: NodeJS.Immediate | undefined;
 }
 
-class RedisLease implements SessionLease {
+/** A lease taken by {@link acquireRedisLease} (acquire-lease.ts). */
+export class RedisLease implements SessionLease {
   readonly revision: number;
   readonly openTurns: readonly OpenTurn[];
   readonly #r: AcquireRequest;

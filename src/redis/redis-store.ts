@@ -1,7 +1,7 @@
 /**
  * RedisSessionStore: sessions shared by engine processes through Redis (docs/sessions-redis.md).
  * Besides the three {@link SessionStore} methods it offers {@link SessionCoordination}: a
- * revision per session, a per-session lease and the tool-call journal (see redis-lease.ts).
+ * revision per session, a per-session lease and the tool-call journal (see acquire-lease.ts, redis-lease.ts).
  *
  * Keys, for prefix `p` and session id `id`: `p` + `s:` + id is a hash (`rev`, `head` = the
  * state's JSON without its history, `n`, `hc` and `mac`, see redis-snapshot.ts); `m:` + id the
@@ -16,7 +16,8 @@ import {
   type SessionLease,
   type StoredSession,
 } from '../session/coordination.js';
-import { acquireRedisLease, type LeaseKeys } from './redis-lease.js';
+import { acquireRedisLease } from './acquire-lease.js';
+import type { LeaseKeys } from './redis-lease.js';
 import { redisScript, runScript, type ScriptClient } from './redis-script.js';
 import { decodeStored, WRITE_STATE, writeArguments, type StoredParts } from './redis-snapshot.js';
 import { parseStoredSnapshot } from '../session/snapshot.js';

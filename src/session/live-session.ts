@@ -2,36 +2,20 @@
  * The live session object of createSession and restoreSession (siblings: create-session.ts,
  * restore-session.ts). It owns the mutable state, serialises turns (a `send` while a turn runs
  * waits for it), creates handlers lazily (an idle session holds no handler, dispatcher or timer;
- * session-handlers.ts), and hands each turn to the turn loop. Endpoint calls go through the
- * process's shared connection pools unless the options name a dispatcher or other pools.
- * One class of about 550 lines, not split further: its methods share the session's private state,
- * and moving them out would add a call layer to every turn (docs/performance-notes.md).
+ * session-handlers.ts makes them), and hands each turn to the turn loop; what the model sees of it
+ * (model, tools, prompt) is made by session-view.ts. Endpoint calls go through the process's
+ * shared connection pools unless the options name a dispatcher or other pools; what it does with a
+ * store's lease (crashed turns closed, the leased save) is leased-save.ts.
  */
 import type { ToolDefinition, ToolType } from '../definition/types.js';
-import { SecretSet } from '../handlers/endpoint/secret-set.js';
+import type { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { Handler } from '../handlers/types.js';
 import type { ChatMessage, ChatTool, Model } from '../models/types.js';
 import type { SessionSystemValues } from '../transform/types.js';
 import { resolveArgumentLimits, type ArgumentLimits } from './argument-limits.js';
-import {
-  createActionHandler,
-  createCommandHandler,
-  createContextHandler,
-  createEndpointHandler,
-  createLogHandler,
-  type EndpointHandlerOptions,
-  renderMustache,
-  toChatTools,
-} from './deps.js';
 import { runTurn, traceRefusedTurn } from './run-turn.js';
 import { closeResources } from './close-with.js';
-import { limitEndpointCalls } from './endpoint-limiter.js';
-import {
-  hasTasks,
-  workflowContext,
-  workflowTools,
-  type WorkflowTools,
-} from './workflow/runtime.js';
+import type { WorkflowTools } from './workflow/runtime.js';
 import {
   jsonCopy,
   snapshotState,
@@ -39,12 +23,11 @@ import {
   type LazySystemValues,
   type LiveState,
 } from './session-state.js';
+import { closeCrashedTurns, leasedSave } from './leased-save.js';
 import { ModelMessages, StateSnapshots } from './state-snapshots.js';
 import { createTurnChannel, type TurnChannel } from './turn-stream.js';
-import { append } from '../small-arrays.js';
 import {
   coordinationOf,
-  crashedTurnMessages,
   StaleSessionError,
   type SessionLease,
   type TurnJournal,
@@ -54,17 +37,17 @@ import { BackgroundCalls, backgroundResultMessage } from './voice/background-cal
 import { BargeInLock } from './voice/barge-in-lock.js';
 import { SpeechLedger } from './voice/speech-ledger.js';
 import {
-  agentTools,
-  chatToolCache,
   defaultId,
+  sessionEndpointHandler,
+  sessionHandler,
+  sessionSecrets,
   SessionHandlers,
-  toActionMap,
 } from './session-handlers.js';
+import { activeModel, activeTools, chatTools, systemMessages } from './session-view.js';
 import { hasOwnAgent } from './session-setup.js';
 import { releaseTurnController, takeTurnController, type TurnController } from './turn-signals.js';
 import type { TurnHost } from './turn-host.js';
 import type {
-  AgentConfig,
   Session,
   SessionOptions,
   SessionState,
@@ -271,15 +254,8 @@ export class LiveSession implements Session, TurnHost {
     if (lease.revision !== expected) throw new StaleSessionError(this.id, expected, lease.revision);
     this.#revision = expected;
     this.#lease = lease;
-    const crashed = lease.openTurns.filter((t) => t.turn > this.state.turns);
-    if (crashed.length > 0) {
-      for (const turn of crashed) {
-        this.state.history.push(...crashedTurnMessages(turn));
-        // One more turn, whatever number the journal gave it (at most the next; never a jump).
-        this.state.turns += 1;
-      }
+    if (closeCrashedTurns(this.state, lease.openTurns))
       await this.#save(snapshotState(this.state), false);
-    }
     this.journal = lease.journal(this.state.turns + 1, userText);
   }
 
@@ -291,18 +267,8 @@ export class LiveSession implements Session, TurnHost {
   async #save(state: SessionState, last: boolean): Promise<void> {
     const lease = this.#lease;
     if (lease !== undefined) {
-      // A history rewrite while the save is under way lowers storedPrefix again.
-      const vouched = this.snapshots.storedPrefix;
-      this.snapshots.storedPrefix = state.history.length;
       const expected = this.#revision ?? lease.revision;
-      try {
-        this.#revision = last
-          ? await lease.finish(state, expected, vouched)
-          : await lease.save(state, expected, vouched);
-      } catch (err) {
-        this.snapshots.storedPrefix = Math.min(vouched, this.snapshots.storedPrefix);
-        throw err;
-      }
+      this.#revision = await leasedSave(lease, state, expected, this.snapshots, last);
     } else if (this.options.store !== undefined) {
       await this.options.store.set(state);
     }
@@ -376,163 +342,39 @@ export class LiveSession implements Session, TurnHost {
   }
 
   secrets(): SecretSet {
-    if (this.#secrets !== undefined) return this.#secrets;
-    const o = this.options;
-    const set = o.secrets ?? new SecretSet();
-    if (o.services !== undefined) set.addServices(o.services);
-    for (const command of Object.values(o.commands ?? {}))
-      for (const value of Object.values(command.env ?? {})) set.add(value);
-    for (const model of [o.model, ...Object.values(o.agents ?? {}).map((a) => a.model)])
-      for (const credential of model?.credentials?.() ?? []) set.add(credential);
-    return (this.#secrets = set);
+    return (this.#secrets ??= sessionSecrets(this.options));
   }
 
   handlerFor(type: ToolType): Handler {
     const handlers = (this.#handlers ??= new SessionHandlers());
-    return (handlers[type] ??= this.#createHandler(type));
-  }
-
-  #createHandler(type: ToolType): Handler {
-    const o = this.options;
-    switch (type) {
-      case 'action':
-        return createActionHandler({
-          actions: toActionMap(o.actions),
-          now: this.now,
-          ...(o.actionTimeoutSecs === undefined ? {} : { timeoutSecs: o.actionTimeoutSecs }),
-        });
-      case 'endpoint': {
-        // Keys set one by one, not conditional spreads: a literal starting with spreads gives each
-        // session's handler options a hidden class of its own once optimized, and the handler
-        // reads them on every call (docs/performance-notes.md).
-        const endpoint: {
-          -readonly [K in keyof EndpointHandlerOptions]: EndpointHandlerOptions[K];
-        } = { now: this.now };
-        if (o.dispatcher !== undefined) endpoint.dispatcher = o.dispatcher;
-        if (o.pools !== undefined) endpoint.pools = o.pools;
-        if (o.services !== undefined) endpoint.services = o.services;
-        endpoint.secrets = this.secrets();
-        if (o.networkPolicy !== undefined) endpoint.networkPolicy = o.networkPolicy;
-        if (o.maxResponseBytes !== undefined) endpoint.maxResponseBytes = o.maxResponseBytes;
-        if (o._internal?.sleep !== undefined) endpoint.sleep = o._internal.sleep;
-        this.#endpoint = limitEndpointCalls(
-          createEndpointHandler(endpoint),
-          this.limits.maxConcurrentEndpointCalls,
-          this.now,
-        );
-        return this.#endpoint;
-      }
-      case 'context':
-        return createContextHandler({ now: this.now });
-      case 'log':
-        return createLogHandler({ now: this.now });
-      case 'command':
-        return createCommandHandler({
-          now: this.now,
-          secrets: this.secrets(),
-          ...(o.commands === undefined ? {} : { commands: o.commands }),
-          ...(o.commandRunner === undefined ? {} : { runner: o.commandRunner }),
-        });
-      default: {
-        const _exhaustive: never = type;
-        return _exhaustive;
-      }
-    }
-  }
-
-  #agentConfig(): AgentConfig | undefined {
-    const agents = this.options.agents;
-    const name = this.state.agent;
-    return agents !== undefined && name !== undefined && Object.hasOwn(agents, name)
-      ? agents[name]
-      : undefined;
+    return (handlers[type] ??=
+      type === 'endpoint'
+        ? (this.#endpoint = sessionEndpointHandler(this))
+        : sessionHandler(type, this));
   }
 
   hasAgent(name: string): boolean {
     return hasOwnAgent(this.options, name);
   }
 
-  // Without agents (most sessions) the session's own model, tools and prompt, with no lookup: these
-  // are read several times a round.
   activeModel(): Model {
-    if (this.options.agents === undefined) return this.options.model;
-    return this.#agentConfig()?.model ?? this.options.model;
+    return activeModel(this);
   }
 
   activeTools(): ReadonlyMap<string, ToolDefinition> {
-    const all = this.options.tools.tools;
-    if (this.options.agents === undefined) return all;
-    const agent = this.#agentConfig();
-    if (agent?.tools === undefined) return all;
-    // Cached per agent config for one map of all tools: a live tool set (docs/mcp.md) that
-    // changed its map makes the agent's map again.
-    const cached = agentTools.get(agent);
-    if (cached?.all === all) return cached.tools;
-    const tools = new Map<string, ToolDefinition>();
-    for (const name of agent.tools) {
-      const def = all.get(name);
-      if (def !== undefined) tools.set(name, def);
-    }
-    agentTools.set(agent, { all, tools });
-    return tools;
+    return activeTools(this);
   }
 
   chatTools(
     tools: ReadonlyMap<string, ToolDefinition>,
     system: LazySystemValues,
-    wf: WorkflowTools = workflowTools(this.state, tools),
+    wf?: WorkflowTools,
   ): readonly ChatTool[] {
-    const base = this.#baseChatTools(tools, system);
-    // Workflows (docs/workflows.md): definitions holding tasks give way to their generated
-    // tools, and a current step's `tools.allow` hides the other tools.
-    if (wf.hidden.size === 0 && wf.extra.length === 0) return base;
-    return [...base.filter((t) => !wf.hidden.has(t.function.name)), ...wf.extra];
-  }
-
-  #baseChatTools(
-    tools: ReadonlyMap<string, ToolDefinition>,
-    system: LazySystemValues,
-  ): readonly ChatTool[] {
-    const cached = chatToolCache.get(tools);
-    if (cached !== undefined) return cached;
-    const templated = [...tools.values()].some(
-      (t) => t.tool.function.description?.includes('{{') === true,
-    );
-    // Without a template in any description, neither vars nor system values are read.
-    if (!templated) {
-      const rendered = toChatTools(tools.values());
-      chatToolCache.set(tools, rendered);
-      return rendered;
-    }
-    return toChatTools(tools.values(), { vars: this.state.vars, session: system.get() });
+    return chatTools(this, tools, system, wf);
   }
 
   systemMessages(system: LazySystemValues, workflows?: boolean): readonly ChatMessage[] {
-    const prompt =
-      (this.options.agents === undefined ? undefined : this.#agentConfig()?.prompt) ??
-      this.options.prompt;
-    // Built with `append`: one or two messages, made every round.
-    let out: ChatMessage[] = [];
-    if (prompt !== undefined && prompt !== '') {
-      const content = prompt.includes('{{')
-        ? renderMustache(prompt, { vars: this.state.vars, session: system.get() })
-        : prompt;
-      out = append(out, { role: 'system', content });
-    }
-    const extra = this.options.systemContext;
-    if (extra !== undefined && extra !== '') out = append(out, { role: 'system', content: extra });
-    // Workflows, when the round has not already looked (the Realtime transport calls this too).
-    const tools = workflows === false ? undefined : this.activeTools();
-    const context =
-      tools !== undefined && (workflows ?? hasTasks(tools))
-        ? workflowContext(this.state, tools, {
-            vars: this.state.vars,
-            system: system.get(),
-            callTool: () => Promise.reject(new Error('no tool calls while rendering instructions')),
-          })
-        : undefined;
-    if (context !== undefined) out = append(out, { role: 'system', content: context });
-    return out;
+    return systemMessages(this, system, workflows);
   }
 
   modelMessages(head: readonly ChatMessage[]): readonly ChatMessage[] {

@@ -3,21 +3,15 @@
  * or an OpenAI-compatible model, whose HTTP goes out for real or to the page's HTTP double, and
  * which records each turn for the timeline and for "save as fixture" (as the REPL's `/save`).
  *
- * About 440 lines, one class: the turn, the page's model moves, the HTTP double, the recordings
- * and "save" all read and reset the same per-conversation state (the session, the recorded
- * turns, exchanges and command runs); split, each piece would take that state as parameters.
+ * The HTTP (real or the page's double, recorded) is page-http.ts; a running turn and how it draws
+ * is live-turn.ts; the checks of a language tag and a fixture name are page-input.ts. The class
+ * keeps what every move reads and resets: the session and the recorded turns.
  */
-import { basename, join, resolve } from 'node:path';
-import { Agent, type Dispatcher } from 'undici';
+import { basename } from 'node:path';
 import type { ToolSet } from '../definition/types.js';
 import { SecretSet } from '../handlers/endpoint/secret-set.js';
 import type { RecordedTurn } from '../harness/fixture-writer.js';
-import { createHttpDouble, type HttpDouble } from '../harness/http-double.js';
 import { ManualModel, type ManualStep } from '../harness/manual-model.js';
-import {
-  createRecordingDispatcher,
-  type RecordingDispatcher,
-} from '../harness/recording-dispatcher.js';
 import { RecordingModel } from '../harness/recording-model.js';
 import { createRecordingRunner, type RecordingRunner } from '../harness/recording-runner.js';
 import type { CommandConfig } from '../handlers/command/command-config.js';
@@ -25,14 +19,16 @@ import { recordTurn, saveFixture } from '../harness/session-recording.js';
 import { changeSession } from '../harness/session-changes.js';
 import type { Model } from '../models/types.js';
 import { createSession } from '../session/create-session.js';
-import type { ServiceConfig, Session, SessionOptions, TurnResult } from '../session/types.js';
-import type { DoubleExchange, IssueView, StudioState, TimelineTurn } from './protocol.js';
+import type { ServiceConfig, Session, SessionOptions } from '../session/types.js';
+import type { DoubleExchange, IssueView, StudioState } from './protocol.js';
 import { PageActions } from './page-actions.js';
-import { toExchange, withoutQuery } from './page-http.js';
+import { liveTimeline, type LiveTurn } from './live-turn.js';
+import { StudioHttp } from './page-http.js';
+import { checkedLanguage, fixtureFile } from './page-input.js';
 import { StudioSpeechAcks } from './speech-acks.js';
 import { StudioProblem } from './studio-problem.js';
 import { issueView } from './tool-view.js';
-import { buildTimelineTurn, tenths, type TimedEvent } from './timeline.js';
+import { tenths } from './timeline.js';
 
 const SESSION_ID = 'studio';
 
@@ -66,31 +62,16 @@ export interface StudioSessionOptions {
   readonly clock?: () => number;
 }
 
-interface LiveTurn {
-  readonly user: string;
-  readonly startedAt: number;
-  readonly events: TimedEvent[];
-  readonly stepsBefore: number;
-  readonly httpBefore: number;
-  readonly runsBefore: number;
-  running: boolean;
-  result?: TurnResult;
-  error?: { code: string; message: string };
-}
-
 /** One conversation held from the page. */
 export class StudioSession {
   readonly #o: StudioSessionOptions;
   readonly #clock: () => number;
-  readonly #agent = new Agent();
   readonly #secrets = new SecretSet();
-  readonly #http: RecordingDispatcher;
+  readonly #http: StudioHttp;
   /** Command runs, recorded for "save as fixture". */
   readonly #runs: RecordingRunner;
   readonly #acks: StudioSpeechAcks;
   readonly #model: RecordingModel;
-  #double: HttpDouble | undefined;
-  #doubleExchanges: DoubleExchange[] = [];
   #session: Session;
   #turns: LiveTurn[] = [];
   #recorded: RecordedTurn[] = [];
@@ -110,24 +91,9 @@ export class StudioSession {
     this.#language = options.language ?? 'en-US';
     this.#actions = new PageActions(options.tools);
     this.#secrets.addServices(options.services ?? {});
-    // The double, when the page declared one, answers instead of the network.
-    const routed: Dispatcher = this.#agent.compose(
-      (dispatch) => (opts, handler) =>
-        this.#double !== undefined
-          ? this.#double.dispatcher.dispatch(opts, handler)
-          : dispatch(opts, handler),
-    );
-    // OAuth token requests are the engine's own, not a tool's: not recorded (as in the REPL), so
-    // the recorded exchanges line up one for one with the session's http-request events.
-    const tokenUrls = new Set(
-      Object.values(options.services ?? {}).flatMap((c) =>
-        c.auth?.type === 'oauth2' ? [withoutQuery(c.auth.auth_url)] : [],
-      ),
-    );
-    this.#http = createRecordingDispatcher({
-      dispatcher: routed,
+    this.#http = new StudioHttp({
+      services: options.services,
       scrub: (text) => this.#secrets.scrubText(text),
-      skip: (url) => tokenUrls.has(withoutQuery(url)),
     });
     this.#runs = createRecordingRunner({
       commands: options.commands ?? {},
@@ -192,12 +158,14 @@ export class StudioSession {
       language: json.language,
       ...(this.#o.languages !== undefined ? { languages: this.#o.languages } : {}),
       vars: json.vars,
-      turns: this.#turns.map((t, i) => this.#timeline(t, i)),
+      turns: this.#turns.map((t, i) =>
+        liveTimeline(t, i, this.#http.exchanges, this.#o.speechAck ?? 'auto'),
+      ),
       awaitingModel: this.#pending !== undefined,
       busy: this.#turns.at(-1)?.running === true,
       ended: this.#session.ended,
-      http: this.#double !== undefined ? 'double' : 'real',
-      double: this.#doubleExchanges,
+      http: this.#http.mode,
+      double: this.#http.declared,
       actions: Object.fromEntries(this.#actions.declared),
       streaming: this.#streaming,
       speechAck: this.#o.speechAck ?? 'auto',
@@ -208,37 +176,6 @@ export class StudioSession {
   /** The session's plain-JSON state (`toJSON`), for "download session". */
   toJSON(): unknown {
     return this.#session.toJSON();
-  }
-
-  #timeline(turn: LiveTurn, index: number): TimelineTurn {
-    const drawn = buildTimelineTurn({
-      index,
-      user: turn.user,
-      running: turn.running,
-      events: turn.events,
-      exchanges: this.#http.exchanges.slice(turn.httpBefore),
-      ...(turn.result !== undefined
-        ? { traces: turn.result.traces, timings: turn.result.timings }
-        : {}),
-      speechAck: this.#o.speechAck ?? 'auto',
-    });
-    if (turn.error === undefined) return drawn;
-    const at = turn.events.at(-1)?.atMs ?? 0;
-    return {
-      ...drawn,
-      items: [
-        ...drawn.items,
-        {
-          id: 'turn-error',
-          kind: 'error',
-          label: turn.error.message,
-          startMs: at,
-          depth: 0,
-          code: turn.error.code,
-          detail: { ...turn.error },
-        },
-      ],
-    };
   }
 
   /** The caller says something: a turn starts and runs while the page watches. */
@@ -312,23 +249,7 @@ export class StudioSession {
   async setLanguage(tag: string): Promise<void> {
     if (this.#turns.at(-1)?.running === true)
       throw new StudioProblem(409, 'turn_running', 'change the language between turns');
-    let canonical: string;
-    try {
-      canonical = Intl.getCanonicalLocales(tag)[0] ?? tag;
-    } catch {
-      throw new StudioProblem(
-        400,
-        'bad_language',
-        `not a BCP-47 language tag: ${JSON.stringify(tag)}`,
-      );
-    }
-    const allowed = this.#o.languages;
-    if (allowed !== undefined && !allowed.some((l) => l.toLowerCase() === canonical.toLowerCase()))
-      throw new StudioProblem(
-        400,
-        'bad_language',
-        `${canonical} is not an allowed language (allowed: ${allowed.join(', ')})`,
-      );
+    const canonical = checkedLanguage(tag, this.#o.languages);
     if (this.#turns.length === 0) this.#language = canonical;
     else this.#before = { ...this.#before, language: canonical };
     this.#session = await changeSession(
@@ -382,27 +303,15 @@ export class StudioSession {
   async setHttp(mode: 'real' | 'double', exchanges: readonly DoubleExchange[]): Promise<void> {
     if (this.#turns.at(-1)?.running === true)
       throw new StudioProblem(409, 'turn_running', 'change the HTTP double between turns');
-    const parsed = exchanges.map((x, i) => toExchange(x, i));
-    await this.#double?.close();
-    this.#doubleExchanges = [...exchanges];
-    this.#double = mode === 'double' ? createHttpDouble({ exchanges: parsed }) : undefined;
+    await this.#http.set(mode, exchanges);
     this.#o.onChange();
   }
 
   /** Writes the conversation so far as a fixture in the fixtures folder; returns its path. */
   async save(name: string): Promise<string> {
-    if (!/^[\w.-]+$/.test(name) || name.startsWith('.'))
-      throw new StudioProblem(
-        400,
-        'bad_file_name',
-        `${JSON.stringify(name)} is not a plain file name (letters, digits, _ . -)`,
-      );
+    const file = fixtureFile(name, this.#o.fixturesDir);
     if (this.#recorded.length === 0)
       throw new StudioProblem(409, 'nothing_to_save', 'no turn has ended yet');
-    const file = join(
-      resolve(this.#o.fixturesDir),
-      /\.(ya?ml|json)$/.test(name) ? name : `${name}.yaml`,
-    );
     const saved = await saveFixture({
       file,
       recordedBy: 'studio',
@@ -446,7 +355,6 @@ export class StudioSession {
   async close(): Promise<void> {
     this.#pending?.({ type: 'reply', text: '' });
     await this.#session.close().catch(() => undefined);
-    await this.#double?.close().catch(() => undefined);
-    await this.#agent.close().catch(() => undefined);
+    await this.#http.close();
   }
 }

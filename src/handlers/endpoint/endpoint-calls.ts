@@ -1,15 +1,14 @@
 /**
  * EndpointCalls, the class behind createEndpointHandler (endpoint-handler.ts): per call it builds
  * the request, applies the service's auth and the network policy, sends it under one deadline,
- * retries idempotent calls and turns the answer into an outcome. One class of about 600 lines,
- * not split further: its methods share private state and #call is the hot path of every
- * endpoint call (docs/performance-notes.md).
+ * retries idempotent calls and turns the answer into an outcome. Where the requests go (the
+ * network policy, the pool or Agent, each attempt's send) is endpoint-transport.ts; the checks
+ * before any I/O, the answer's and the errors' bodies, the scrubbing and the attempt headers are
+ * plain functions in call-outcome.ts. #call and #calling, the hot path of every endpoint call
+ * (docs/performance-notes.md), stay methods sharing the instance's private state.
  */
-import type { Agent, Dispatcher } from 'undici';
 import type { EndpointConfig } from '../../definition/types.js';
 import { ToolError } from '../../errors.js';
-import { undici } from '../../lazy-deps.js';
-import type { NetworkPolicy } from './service-config.js';
 import {
   answeredRecord,
   errorBody,
@@ -18,72 +17,43 @@ import {
   type OutcomeBody,
 } from '../outcome.js';
 import type { HandlerContext, HandlerOutcome, HttpExchangeRecord } from '../types.js';
-import { buildRequest, headerProblem, isBuildFailure, type BuiltRequest } from './build-request.js';
+import type { BuiltRequest } from './build-request.js';
+import {
+  answeredBody,
+  attemptHeaders,
+  failureDetail,
+  failureError,
+  preflight,
+  scrubOutcome,
+  stoppedError,
+} from './call-outcome.js';
 import {
   abortableSleep,
   DeadlineGroup,
-  isAborted,
   startDeadline,
   untilAborted,
   type Abortable,
   type Deadline,
 } from './deadline.js';
-import {
-  exchange,
-  type ExchangeFailure,
-  type ExchangeRequest,
-  type ExchangeResponse,
-  type ExchangeResult,
-} from './exchange.js';
-import { interpretResponse } from './interpret-response.js';
-import { bareHost, checkHost, systemResolver, type HostResolver } from './network-policy.js';
-import {
-  cappedFactory,
-  connectionPools,
-  DEFAULT_CONNECTIONS_PER_ORIGIN,
-  type SharedPool,
-} from './connection-pools.js';
-import { PendingConnects } from './pending-connects.js';
-import { createPinnedConnector, PinnedAddresses } from './pinned-connector.js';
+import { EndpointTransport } from './endpoint-transport.js';
+import type { ExchangeResult } from './exchange.js';
+import { bareHost } from './network-policy.js';
+import type { PendingConnects } from './pending-connects.js';
 import { redactHeaders } from './redact.js';
 import { SecretSet } from './secret-set.js';
 import { mayRetry } from '../../definition/side-effects.js';
 import { isRetryableStatus, MAX_RETRIES, parseRetryAfter, retryDelay } from './retry-policy.js';
-import { ServiceAuth, serviceNotConfigured } from './service-auth.js';
-import { connectionLimits, ServiceOrigins } from './service-origins.js';
+import { ServiceAuth } from './service-auth.js';
+import { ServiceOrigins } from './service-origins.js';
 import { append } from '../../small-arrays.js';
-import {
-  DEFAULT_MAX_HEADER_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  type EndpointHandler,
-  type EndpointHandlerOptions,
-} from './endpoint-options.js';
-import {
-  ACCEPT,
-  ACCEPT_ENCODING,
-  METHOD,
-  NO_SECRETS,
-  staticHeaders,
-  staticPrepared,
-  templateOf,
-  withIdempotencyKey,
-} from './request-parts.js';
+import type { EndpointHandler, EndpointHandlerOptions } from './endpoint-options.js';
+import { METHOD, staticPrepared, withIdempotencyKey } from './request-parts.js';
 
 /** A first attempt #call sent, handed to #calling with its answer. */
 interface FirstAttempt {
   readonly deadline: Deadline;
   readonly record: HttpExchangeRecord;
   readonly result: ExchangeResult;
-}
-
-/** Bytes of a non-2xx body kept for the error excerpt. */
-const ERROR_BODY_BYTES = 4096;
-
-/** The error of a call ended by its deadline or by the caller. */
-function stoppedError(deadline: Deadline, timeoutSecs: number): ToolError {
-  return deadline.cancelled()
-    ? new ToolError('cancelled', 'the call was cancelled')
-    : new ToolError('timeout', `the endpoint did not answer within ${timeoutSecs} s`);
 }
 
 export /**
@@ -93,21 +63,10 @@ export /**
  */
 class EndpointCalls implements EndpointHandler {
   readonly kind = 'endpoint';
-  readonly #options: EndpointHandlerOptions;
   readonly #now: () => number;
   readonly #sleep: (ms: number, abortable: Abortable) => Promise<void>;
-  readonly #policy: NetworkPolicy;
   readonly #policyActive: boolean;
-  readonly #resolve: HostResolver;
-  readonly #maxResponseBytes: number;
-  readonly #maxHeaderBytes: number;
-  readonly #limits: { maxBodyBytes: number; maxErrorBodyBytes: number; maxHeaderBytes: number };
-  // A resolver or connector of its own cannot be shared: such a handler dials through its own Agent.
-  readonly #ownsAgent: boolean;
-  #ownPins: PinnedAddresses | undefined;
-  #ownAgent: Agent | undefined;
-  #ownConnects: PendingConnects | undefined;
-  #shared: SharedPool | undefined;
+  readonly #transport: EndpointTransport;
   // Calls in flight, so close() can end them: a shared pool outlives the handler.
   readonly #inflight = new DeadlineGroup();
   // Service credentials, their origins and the secrets to scrub exist only with services (or a
@@ -117,105 +76,18 @@ class EndpointCalls implements EndpointHandler {
   readonly #origins: ServiceOrigins | undefined;
 
   constructor(options: EndpointHandlerOptions) {
-    this.#options = options;
     const now = (this.#now = options.now ?? Date.now);
     this.#sleep = options.sleep ?? abortableSleep;
-    const policy = (this.#policy = options.networkPolicy ?? {});
-    this.#policyActive = policy.denyPrivateNetworks === true || policy.allowedHosts !== undefined;
-    this.#resolve = options.lookup ?? systemResolver;
-    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.#maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
-    this.#limits = {
-      maxBodyBytes: this.#maxResponseBytes,
-      maxErrorBodyBytes: ERROR_BODY_BYTES,
-      maxHeaderBytes: this.#maxHeaderBytes,
-    };
-    this.#ownsAgent =
-      options.dispatcher === undefined &&
-      (options.lookup !== undefined || options.connector !== undefined);
+    const transport = (this.#transport = new EndpointTransport({ options, now }));
+    this.#policyActive = transport.policyActive;
     const services = options.services;
     const secrets = (this.#secrets =
       options.secrets ?? (services === undefined ? undefined : new SecretSet()));
     this.#auth =
       services === undefined || secrets === undefined
         ? undefined
-        : new ServiceAuth({ services, dispatcher: () => this.#dispatcher(), now, secrets });
+        : new ServiceAuth({ services, dispatcher: () => transport.dispatcher(), now, secrets });
     this.#origins = services === undefined ? undefined : new ServiceOrigins(services);
-  }
-
-  #pool(): SharedPool {
-    if (!this.#ownsAgent) {
-      this.#shared ??= (this.#options.pools ?? connectionPools).poolFor({
-        policy: this.#policy,
-        maxHeaderBytes: this.#maxHeaderBytes,
-        connectionLimits: connectionLimits(this.#options.services),
-      });
-      return this.#shared;
-    }
-    const pins = (this.#ownPins ??= new PinnedAddresses(this.#now));
-    const connects = (this.#ownConnects ??= new PendingConnects());
-    if (this.#ownAgent !== undefined) return { dispatcher: this.#ownAgent, pins, connects };
-    const { Agent, buildConnector } = undici();
-    this.#ownAgent = new Agent({
-      connect: connects.track(
-        createPinnedConnector({
-          policy: this.#policy,
-          resolve: this.#resolve,
-          pins,
-          inner: connects.dialer(this.#options.connector ?? buildConnector({})),
-        }),
-      ),
-      maxHeaderSize: this.#maxHeaderBytes,
-      factory: cappedFactory(
-        DEFAULT_CONNECTIONS_PER_ORIGIN,
-        connectionLimits(this.#options.services),
-      ),
-    });
-    return { dispatcher: this.#ownAgent, pins, connects };
-  }
-
-  /** One attempt on the engine's dispatcher, with the attempt's trace headers when it has any. */
-  #send(
-    req: ExchangeRequest,
-    traced: { readonly headers: Readonly<Record<string, string>> } | undefined,
-  ): Promise<ExchangeResult> {
-    const headers =
-      traced === undefined || Object.keys(traced.headers).length === 0
-        ? req.headers
-        : Object.assign({}, req.headers, traced.headers);
-    return exchange(this.#dispatcher(), { ...req, headers }, this.#limits);
-  }
-
-  #dispatcher(): Dispatcher {
-    return this.#options.dispatcher ?? this.#pool().dispatcher;
-  }
-
-  /** Maps a transport failure to the model's error, knowing whether the caller cancelled. */
-  #failureError(failure: ExchangeFailure, deadline: Deadline, timeoutSecs: number): ToolError {
-    switch (failure.kind) {
-      case 'aborted':
-        return stoppedError(deadline, timeoutSecs);
-      case 'policy':
-        return new ToolError('policy_denied', failure.message);
-      case 'network':
-        return new ToolError('network', failure.message);
-      case 'body_too_large':
-        return new ToolError(
-          'response_too_large',
-          `the response body exceeds ${this.#maxResponseBytes} bytes`,
-        );
-      case 'headers_too_large':
-        return new ToolError(
-          'response_too_large',
-          `the response headers exceed ${this.#maxHeaderBytes} bytes`,
-        );
-      case 'bad_encoding':
-        return new ToolError('bad_response', failure.message);
-      default: {
-        const _exhaustive: never = failure;
-        return _exhaustive;
-      }
-    }
   }
 
   /** Waits before a retry if the wait fits before the deadline; false when it does not fit. */
@@ -223,54 +95,6 @@ class EndpointCalls implements EndpointHandler {
     if (this.#now() + wait >= deadline.at) return false;
     await this.#sleep(wait, deadline);
     return true;
-  }
-
-  /** Request headers of one attempt: defaults, the service's (auth fetched if needed), content type. */
-  async #attemptHeaders(
-    built: BuiltRequest,
-    service: string | undefined,
-    deadline: Deadline,
-  ): Promise<
-    { headers: Readonly<Record<string, string>>; secretHeaders: ReadonlySet<string> } | ToolError
-  > {
-    // Without a service the headers are ours alone (no model or host value): shared and valid.
-    if (service === undefined)
-      return { headers: staticHeaders(built.contentType), secretHeaders: NO_SECRETS };
-    const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING };
-    let secretHeaders: ReadonlySet<string> = NO_SECRETS;
-    if (service !== undefined) {
-      if (this.#auth === undefined) return serviceNotConfigured(service);
-      const extra = await this.#auth.headers(service, deadline);
-      if (extra instanceof ToolError) return extra;
-      Object.assign(headers, extra.headers);
-      secretHeaders = extra.secretHeaders;
-    }
-    if (built.contentType !== undefined) headers['content-type'] = built.contentType;
-    for (const name in headers) {
-      const problem = headerProblem(name, headers[name] ?? '');
-      if (problem !== undefined) return new ToolError('invalid_arguments', problem);
-    }
-    return { headers, secretHeaders };
-  }
-
-  /** The outcome of the final answer: the response interpreted, scrubbed, with its records. */
-  #answered(
-    response: ExchangeResponse,
-    records: readonly HttpExchangeRecord[],
-    startedAt: number,
-  ): HandlerOutcome {
-    const secrets = this.#secrets;
-    const interpreted = interpretResponse(
-      response,
-      secrets === undefined || secrets.size === 0 ? undefined : (text) => secrets.scrubText(text),
-    );
-    return this.#finish(
-      interpreted.ok
-        ? { type: 'success', output: interpreted.output }
-        : { type: 'error', error: interpreted.error },
-      records,
-      startedAt,
-    );
   }
 
   /**
@@ -298,7 +122,7 @@ class EndpointCalls implements EndpointHandler {
     let record: HttpExchangeRecord;
     let traced: ReturnType<NonNullable<HandlerContext['traceAttempt']>> | undefined;
     let entered: ReturnType<PendingConnects['enter']> | undefined;
-    const connects = this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
+    const connects = this.#transport.connects();
     try {
       if (deadline.aborted) {
         deadline.dispose();
@@ -314,7 +138,7 @@ class EndpointCalls implements EndpointHandler {
       context.onRequest?.(record);
       traced = context.traceAttempt?.(record);
       entered = connects?.enter(built.url);
-      sent = this.#send(
+      sent = this.#transport.send(
         { url: built.url, method, headers, signal: deadline, body: built.body },
         traced,
       );
@@ -338,7 +162,11 @@ class EndpointCalls implements EndpointHandler {
         const { status } = result.response;
         const records = [answeredRecord(record, status)];
         context.onResponse?.(record, status);
-        const outcome = this.#answered(result.response, records, startedAt);
+        const outcome = this.#finish(
+          answeredBody(result.response, this.#secrets),
+          records,
+          startedAt,
+        );
         deadline.dispose();
         return outcome;
       } catch (err) {
@@ -368,15 +196,14 @@ class EndpointCalls implements EndpointHandler {
       try {
         if (this.#policyActive && first === undefined) {
           const verdict = await untilAborted(
-            checkHost(built.url.hostname, this.#policy, this.#resolve),
+            this.#transport.checkHost(built.url.hostname),
             deadline,
           );
           if (verdict === undefined)
             return this.#stopped(deadline, endpoint.timeoutSecs, records, startedAt);
           if (!verdict.ok)
             return this.#finish(errorBody('policy_denied', verdict.reason), records, startedAt);
-          if (this.#options.dispatcher === undefined)
-            this.#pool().pins.set(bareHost(built.url.hostname), verdict.addresses);
+          this.#transport.pin(bareHost(built.url.hostname), verdict.addresses);
         }
         const { method, timeoutSecs } = endpoint;
         const service = context.tool.service;
@@ -395,7 +222,7 @@ class EndpointCalls implements EndpointHandler {
             const prepared =
               service === undefined
                 ? staticPrepared(built.contentType)
-                : await this.#attemptHeaders(built, service, deadline);
+                : await attemptHeaders(built, service, deadline, this.#auth);
             if (deadline.aborted) return this.#stopped(deadline, timeoutSecs, records, startedAt);
             if (prepared instanceof ToolError)
               return this.#finish({ type: 'error', error: prepared }, records, startedAt);
@@ -418,10 +245,9 @@ class EndpointCalls implements EndpointHandler {
             context.onRequest?.(record);
             const traced = context.traceAttempt?.(record);
             // A connect nobody waits for any more is destroyed (a host dispatcher is the host's).
-            const connects =
-              this.#options.dispatcher === undefined ? this.#pool().connects : undefined;
+            const connects = this.#transport.connects();
             const entered = connects?.enter(built.url);
-            result = await this.#send(
+            result = await this.#transport.send(
               {
                 url: built.url,
                 method: METHOD[method],
@@ -451,7 +277,10 @@ class EndpointCalls implements EndpointHandler {
               continue;
             }
             return this.#finish(
-              { type: 'error', error: this.#failureError(result.failure, deadline, timeoutSecs) },
+              {
+                type: 'error',
+                error: failureError(result.failure, deadline, timeoutSecs, this.#transport.limits),
+              },
               records,
               startedAt,
             );
@@ -480,7 +309,7 @@ class EndpointCalls implements EndpointHandler {
               continue;
             }
           }
-          return this.#answered(response, records, startedAt);
+          return this.#finish(answeredBody(response, this.#secrets), records, startedAt);
         }
       } finally {
         deadline.dispose();
@@ -504,29 +333,13 @@ class EndpointCalls implements EndpointHandler {
     );
   }
 
-  /** Removes every known secret from what the model and the traces will see. */
-  #scrub(body: OutcomeBody): OutcomeBody {
-    const secrets = this.#secrets;
-    if (secrets === undefined || secrets.size === 0) return body;
-    if (body.type === 'success') return { ...body, output: secrets.scrubValue(body.output) };
-    const { error } = body;
-    const details =
-      error.details === undefined
-        ? undefined
-        : (secrets.scrubValue(error.details) as Record<string, unknown>);
-    return {
-      ...body,
-      error: new ToolError(error.code, secrets.scrubText(error.message), details),
-    };
-  }
-
   /** The outcome of a finished call: scrubbed, with its request records and timing. */
   #finish(
     body: OutcomeBody,
     records: readonly HttpExchangeRecord[],
     startedAt: number,
   ): HandlerOutcome {
-    return finishOutcome(this.#scrub(body), startedAt, this.#now(), records);
+    return finishOutcome(scrubOutcome(body, this.#secrets), startedAt, this.#now(), records);
   }
 
   /** The outcome of an unexpected throw: a `handler_error`, as neverThrow makes it. */
@@ -554,51 +367,16 @@ class EndpointCalls implements EndpointHandler {
           errorBody('not_available', `tool ${context.tool.name} has no endpoint`),
           startedAt,
         );
-      if (isAborted(context.signal))
-        return this.#early(errorBody('cancelled', 'the call was cancelled'), startedAt);
-      const template = templateOf(endpoint);
-      if (typeof template === 'string')
-        return this.#early(
-          errorBody('not_available', `tool ${context.tool.name} has an unusable URL`),
-          startedAt,
-        );
-      const built = buildRequest(template, endpoint.argumentLocation, args);
-      if (isBuildFailure(built))
-        return this.#early(errorBody('invalid_arguments', built.problem), startedAt);
-      const service = context.tool.service;
-      if (service !== undefined && (this.#auth === undefined || !this.#auth.has(service)))
-        return this.#early({ type: 'error', error: serviceNotConfigured(service) }, startedAt);
-      // Secrets follow their service's origin: checked before any token fetch or connection.
-      if (service !== undefined && this.#origins?.allows(service, built.url.origin) === false)
-        return this.#early(
-          errorBody(
-            'origin_not_allowed',
-            `service "${service}" may not be used with ${built.url.origin}`,
-          ),
-          startedAt,
-        );
+      const built = preflight(endpoint, args, context, this.#auth, this.#origins);
+      if ('type' in built) return this.#early(built, startedAt);
       return this.#call(built, endpoint, context, startedAt);
     } catch (err) {
       return Promise.resolve(this.#crashed(err, startedAt));
     }
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#inflight.cancelAll();
-    this.#shared = undefined;
-    const agent = this.#ownAgent;
-    this.#ownAgent = undefined;
-    this.#ownConnects?.abortAll();
-    // destroy, not close: a call still waiting on a silent server must not hold the shutdown.
-    if (agent !== undefined) await agent.destroy();
+    return this.#transport.close();
   }
-}
-
-/**
- * Why an attempt failed, for its span's status message: a network failure's words are built from
- * error codes (`connection failed (DEPTH_ZERO_SELF_SIGNED_CERT)`), so telemetry tells a TLS
- * problem from a DNS one or a reset without carrying a body or a header.
- */
-function failureDetail(result: ExchangeResult): string | undefined {
-  return !result.ok && 'message' in result.failure ? result.failure.message : undefined;
 }
