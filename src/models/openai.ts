@@ -20,12 +20,12 @@ import { completionParts, isJsonAnswer, usageOf } from './openai-complete.js';
 import { toModelError } from './openai-errors.js';
 import { toOpenAIMessage, toOpenAITool } from './openai-request.js';
 import { ModelError, abortError, scrubModelError } from './errors.js';
+import type { Model, ModelRequest, ModelStreamPart, ModelUsage } from './types.js';
 
 /** The `openai` package, loaded on a model's first request (not when switchboard is imported). */
 type OpenAISdk = typeof import('openai');
 let sdk: Promise<OpenAISdk> | undefined;
 const loadSdk = (): Promise<OpenAISdk> => (sdk ??= import('openai'));
-import type { Model, ModelRequest, ModelStreamPart, ModelUsage } from './types.js';
 
 /** Re-exported: the tests read it from the adapter. */
 export { shownURL } from './openai-errors.js';

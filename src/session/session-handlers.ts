@@ -19,11 +19,11 @@ import {
 import { limitEndpointCalls } from './endpoint-limiter.js';
 import type { SessionOptions } from './types.js';
 
-export /**
+/**
  * A session's handlers, made on first use: one slot per tool type (one small object of one shape
  * for every session, where a map made a hash table per session).
  */
-class SessionHandlers implements Partial<Record<ToolType, Handler>> {
+export class SessionHandlers implements Partial<Record<ToolType, Handler>> {
   action: Handler | undefined = undefined;
   endpoint: Handler | undefined = undefined;
   context: Handler | undefined = undefined;

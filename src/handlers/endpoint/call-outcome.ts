@@ -132,21 +132,20 @@ export async function attemptHeaders(
   // Without a service the headers are ours alone (no model or host value): shared and valid.
   if (service === undefined)
     return { headers: staticHeaders(built.contentType), secretHeaders: NO_SECRETS };
-  const headers: Record<string, string> = { accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING };
-  let secretHeaders: ReadonlySet<string> = NO_SECRETS;
-  if (service !== undefined) {
-    if (auth === undefined) return serviceNotConfigured(service);
-    const extra = await auth.headers(service, deadline);
-    if (extra instanceof ToolError) return extra;
-    Object.assign(headers, extra.headers);
-    secretHeaders = extra.secretHeaders;
-  }
+  if (auth === undefined) return serviceNotConfigured(service);
+  const extra = await auth.headers(service, deadline);
+  if (extra instanceof ToolError) return extra;
+  const headers: Record<string, string> = {
+    accept: ACCEPT,
+    'accept-encoding': ACCEPT_ENCODING,
+    ...extra.headers,
+  };
   if (built.contentType !== undefined) headers['content-type'] = built.contentType;
   for (const name in headers) {
     const problem = headerProblem(name, headers[name] ?? '');
     if (problem !== undefined) return new ToolError('invalid_arguments', problem);
   }
-  return { headers, secretHeaders };
+  return { headers, secretHeaders: extra.secretHeaders };
 }
 
 /**

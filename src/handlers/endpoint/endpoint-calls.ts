@@ -56,12 +56,12 @@ interface FirstAttempt {
   readonly result: ExchangeResult;
 }
 
-export /**
+/**
  * The endpoint handler of one session (or host). A class, not a set of closures: each session
  * that calls an endpoint has one, and fourteen closures with their shared context were about
  * 1 KB of every live session; an instance is its fields, its methods shared.
  */
-class EndpointCalls implements EndpointHandler {
+export class EndpointCalls implements EndpointHandler {
   readonly kind = 'endpoint';
   readonly #now: () => number;
   readonly #sleep: (ms: number, abortable: Abortable) => Promise<void>;
