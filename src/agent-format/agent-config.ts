@@ -41,7 +41,38 @@ const count = z.int({ error: 'expected a whole number' }).min(1, { error: 'must 
 const names = z.array(text, { error: 'expected a list of names' });
 const record = z.record(z.string(), z.unknown(), { error: 'expected an object' });
 
-const configSchema = z.looseObject({
+/**
+ * A `config` as {@link parseAgentConfig} returns it: the known keys checked (the module comment
+ * says what each means), unknown keys kept as given (applyAgentConfig ignores them).
+ */
+export interface ParsedAgentConfig {
+  model_overrides?: { router?: string; domain?: string; synth?: string; [key: string]: unknown };
+  domain_timeout_secs?: number;
+  only_domains?: string[];
+  execution_mode?: unknown;
+  prompt?: string;
+  system_prompt?: string;
+  systemPrompt?: string;
+  maxToolRounds?: number;
+  max_tool_rounds?: number;
+  max_turns?: number;
+  model_override?: string;
+  context_variables?: Record<string, unknown>;
+  maxCalls?: number;
+  max_calls?: number;
+  language?: string;
+  languages?: string[];
+  vars?: Record<string, unknown>;
+  toolDefaults?: Record<string, Record<string, unknown>>;
+  tool_defaults?: Record<string, Record<string, unknown>>;
+  agent?: string;
+  onMissingTemplateValue?: 'skip' | 'error';
+  on_missing_template_value?: 'skip' | 'error';
+  [key: string]: unknown;
+}
+
+// Exported for the test that holds ParsedAgentConfig equal to its output (no entry exports it).
+export const configSchema = z.looseObject({
   model_overrides: z
     .looseObject(
       { router: text.optional(), domain: text.optional(), synth: text.optional() },
@@ -73,10 +104,8 @@ const configSchema = z.looseObject({
     .optional(),
 });
 
-type ParsedConfig = z.output<typeof configSchema>;
-
 /** Parses `config`; throws {@link AgentConfigError} naming the first bad key. */
-export function parseAgentConfig(config: unknown): ParsedConfig {
+export function parseAgentConfig(config: unknown): ParsedAgentConfig {
   const parsed = configSchema.safeParse(config);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -126,7 +155,7 @@ export function applyAgentConfig(options: SessionOptions, raw: unknown): Session
 }
 
 function modelIdOf(
-  overrides: ParsedConfig['model_overrides'],
+  overrides: ParsedAgentConfig['model_overrides'],
   hasAgents: boolean,
 ): string | undefined {
   if (overrides === undefined) return undefined;
