@@ -41,6 +41,7 @@ import {
   cappedFactory,
   connectionPools,
   DEFAULT_CONNECTIONS_PER_ORIGIN,
+  poolFor,
   type SharedPool,
 } from './connection-pools.js';
 import { PendingConnects } from './pending-connects.js';
@@ -145,7 +146,7 @@ class EndpointCalls implements EndpointHandler {
 
   #pool(): SharedPool {
     if (!this.#ownsAgent) {
-      this.#shared ??= (this.#options.pools ?? connectionPools).poolFor({
+      this.#shared ??= poolFor(this.#options.pools ?? connectionPools, {
         policy: this.#policy,
         maxHeaderBytes: this.#maxHeaderBytes,
         connectionLimits: connectionLimits(this.#options.services),
