@@ -46,28 +46,42 @@ const record = z.record(z.string(), z.unknown(), { error: 'expected an object' }
  * says what each means), unknown keys kept as given (applyAgentConfig ignores them).
  */
 export interface ParsedAgentConfig {
+  /** The run's model id: with agents `domain`; without, the first of `domain`, `router`, `synth`. */
   model_overrides?: { router?: string; domain?: string; synth?: string; [key: string]: unknown };
+  /** Caps every tool call's deadline for the run, in seconds. */
   domain_timeout_secs?: number;
+  /** The only agents (without agents: tools) the run may use. */
   only_domains?: string[];
+  /** Accepted and ignored. */
   execution_mode?: unknown;
+  /** The system prompt (`prompt`, else `system_prompt`, else `systemPrompt`). */
   prompt?: string;
   system_prompt?: string;
   systemPrompt?: string;
+  /** `maxToolRounds` (`maxToolRounds`, else `max_tool_rounds`, else `max_turns`). */
   maxToolRounds?: number;
   max_tool_rounds?: number;
   max_turns?: number;
+  /** A model id, below `model_overrides`. */
   model_override?: string;
+  /** Merged into `vars` (a key of `vars` wins). */
   context_variables?: Record<string, unknown>;
+  /** `maxCalls` (`maxCalls`, else `max_calls`). */
   maxCalls?: number;
   max_calls?: number;
   language?: string;
   languages?: string[];
+  /** Merged over the options' `vars`. */
   vars?: Record<string, unknown>;
+  /** `toolDefaults` (`toolDefaults`, else `tool_defaults`). */
   toolDefaults?: Record<string, Record<string, unknown>>;
   tool_defaults?: Record<string, Record<string, unknown>>;
+  /** The active agent; must name one of the session's agents. */
   agent?: string;
+  /** `onMissingTemplateValue` (this, else `on_missing_template_value`). */
   onMissingTemplateValue?: 'skip' | 'error';
   on_missing_template_value?: 'skip' | 'error';
+  /** Unknown keys, kept as given. */
   [key: string]: unknown;
 }
 
