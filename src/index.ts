@@ -36,8 +36,6 @@ export {
   DEFAULT_CONNECTIONS_PER_ORIGIN,
   type ConnectionPools,
   type ConnectionPoolsOptions,
-  type PoolRequest,
-  type SharedPool,
 } from './handlers/endpoint/connection-pools.js';
 // --- models ---------------------------------------------------------------------------------
 export type * from './models/types.js';

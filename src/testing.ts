@@ -13,6 +13,7 @@ export {
   type RealtimeLoopback,
   type RealtimeLoopbackOptions,
 } from './realtime/loopback-server.js';
+export type { LoopbackItem } from './realtime/realtime-loopback.js';
 
 // --- harness (fixtures, assertions, reporters) ----------------------------------------------
 export {
@@ -57,6 +58,7 @@ export { matchValue, type Mismatch, type MatchMode, type MatchOptions } from './
 export { checkTurn, type CheckTurnOptions } from './harness/check-turn.js';
 export {
   observeTurn,
+  type ObserveTurnOptions,
   type ObservedTurn,
   type ObservedToolCall,
   type ObservedToolError,
@@ -78,6 +80,7 @@ export {
 export {
   createRecordingDispatcher,
   type RecordingDispatcher,
+  type RecordingDispatcherOptions,
   type RecordedExchange,
 } from './harness/recording-dispatcher.js';
 export { RecordingModel } from './harness/recording-model.js';
@@ -107,8 +110,8 @@ export {
   type ReporterName,
   type ReportOptions,
 } from './harness/reporters/index.js';
-export { humanReport } from './harness/reporters/human.js';
-export { junitReport, escapeXml } from './harness/reporters/junit.js';
+export { humanReport, type HumanReportOptions } from './harness/reporters/human.js';
+export { junitReport, escapeXml, type JunitReportOptions } from './harness/reporters/junit.js';
 export { tapReport } from './harness/reporters/tap.js';
 export { jsonReport } from './harness/reporters/json.js';
 export {

@@ -58,7 +58,13 @@ export class SwitchboardToolError extends Error {
   /** What the tool said before failing. */
   readonly said: readonly string[];
 
-  constructor(outcome: CallOutcome) {
+  // What it reads of a call's outcome, written out: the runner's CallOutcome is not public, and
+  // a test of a host's error handling may build one of these errors itself.
+  constructor(outcome: {
+    readonly output: string;
+    readonly code?: ToolErrorCode | undefined;
+    readonly said: readonly string[];
+  }) {
     super(outcome.output);
     this.code = outcome.code;
     this.said = outcome.said;

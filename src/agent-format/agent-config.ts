@@ -41,7 +41,52 @@ const count = z.int({ error: 'expected a whole number' }).min(1, { error: 'must 
 const names = z.array(text, { error: 'expected a list of names' });
 const record = z.record(z.string(), z.unknown(), { error: 'expected an object' });
 
-const configSchema = z.looseObject({
+/**
+ * A `config` as {@link parseAgentConfig} returns it: the known keys checked (the module comment
+ * says what each means), unknown keys kept as given (applyAgentConfig ignores them).
+ */
+export interface ParsedAgentConfig {
+  /** The run's model id: with agents `domain`; without, the first of `domain`, `router`, `synth`. */
+  model_overrides?: { router?: string; domain?: string; synth?: string; [key: string]: unknown };
+  /** Caps every tool call's deadline for the run, in seconds. */
+  domain_timeout_secs?: number;
+  /** The only agents (without agents: tools) the run may use. */
+  only_domains?: string[];
+  /** Accepted and ignored. */
+  execution_mode?: unknown;
+  /** The system prompt (`prompt`, else `system_prompt`, else `systemPrompt`). */
+  prompt?: string;
+  system_prompt?: string;
+  systemPrompt?: string;
+  /** `maxToolRounds` (`maxToolRounds`, else `max_tool_rounds`, else `max_turns`). */
+  maxToolRounds?: number;
+  max_tool_rounds?: number;
+  max_turns?: number;
+  /** A model id, below `model_overrides`. */
+  model_override?: string;
+  /** Merged into `vars` (a key of `vars` wins). */
+  context_variables?: Record<string, unknown>;
+  /** `maxCalls` (`maxCalls`, else `max_calls`). */
+  maxCalls?: number;
+  max_calls?: number;
+  language?: string;
+  languages?: string[];
+  /** Merged over the options' `vars`. */
+  vars?: Record<string, unknown>;
+  /** `toolDefaults` (`toolDefaults`, else `tool_defaults`). */
+  toolDefaults?: Record<string, Record<string, unknown>>;
+  tool_defaults?: Record<string, Record<string, unknown>>;
+  /** The active agent; must name one of the session's agents. */
+  agent?: string;
+  /** `onMissingTemplateValue` (this, else `on_missing_template_value`). */
+  onMissingTemplateValue?: 'skip' | 'error';
+  on_missing_template_value?: 'skip' | 'error';
+  /** Unknown keys, kept as given. */
+  [key: string]: unknown;
+}
+
+// Exported for the test that holds ParsedAgentConfig equal to its output (no entry exports it).
+export const configSchema = z.looseObject({
   model_overrides: z
     .looseObject(
       { router: text.optional(), domain: text.optional(), synth: text.optional() },
@@ -73,10 +118,8 @@ const configSchema = z.looseObject({
     .optional(),
 });
 
-type ParsedConfig = z.output<typeof configSchema>;
-
 /** Parses `config`; throws {@link AgentConfigError} naming the first bad key. */
-export function parseAgentConfig(config: unknown): ParsedConfig {
+export function parseAgentConfig(config: unknown): ParsedAgentConfig {
   const parsed = configSchema.safeParse(config);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -126,7 +169,7 @@ export function applyAgentConfig(options: SessionOptions, raw: unknown): Session
 }
 
 function modelIdOf(
-  overrides: ParsedConfig['model_overrides'],
+  overrides: ParsedAgentConfig['model_overrides'],
   hasAgents: boolean,
 ): string | undefined {
   if (overrides === undefined) return undefined;

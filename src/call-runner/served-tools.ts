@@ -18,9 +18,9 @@ export type { CallDriver };
  * turn is not taken: no model, round or call caps, model id, final answer, system prompt, and no
  * speech acknowledgement (`auto`; an adapter that plays speech back acknowledges it itself).
  */
-export type CallSessionOptions = Omit<SessionOptions, ModelDriving | 'tools' | 'id' | 'onTurn'>;
-
-type ModelDriving =
+export type CallSessionOptions = Omit<
+  SessionOptions,
+  // The keys spelled out, not an alias: entries export this type, and users read its declaration.
   | 'model'
   | 'maxToolRounds'
   | 'maxCalls'
@@ -28,7 +28,11 @@ type ModelDriving =
   | 'finalAnswerAfterMaxRounds'
   | 'speechAck'
   | 'prompt'
-  | 'systemContext';
+  | 'systemContext'
+  | 'tools'
+  | 'id'
+  | 'onTurn'
+>;
 
 /**
  * `options` without what {@link CallSessionOptions} leaves out (a JavaScript host, or one sharing

@@ -33,6 +33,7 @@ export interface RealtimeFunctionTool {
   readonly parameters: Record<string, unknown>;
 }
 
+// The exported functions spell this out: a user names the two public types, not an alias.
 type ToolSource = ToolSet | Iterable<ToolDefinition>;
 
 function definitions(source: ToolSource, caller: string): Iterable<ToolDefinition> {
@@ -54,7 +55,10 @@ function description(def: ToolDefinition, view: ExportView): string | undefined 
 }
 
 /** The Chat Completions `tools` array. */
-export function toChatTools(source: ToolSource, view: ExportView = {}): ChatTool[] {
+export function toChatTools(
+  source: ToolSet | Iterable<ToolDefinition>,
+  view: ExportView = {},
+): ChatTool[] {
   return chatTools(source, view, 'toChatTools');
 }
 
@@ -78,7 +82,7 @@ function chatTools(source: ToolSource, view: ExportView, caller: string): ChatTo
 
 /** Responses API function tools (`strict` defaults to false when the definition is silent). */
 export function toResponsesTools(
-  source: ToolSource,
+  source: ToolSet | Iterable<ToolDefinition>,
   view: ExportView = {},
 ): ResponsesFunctionTool[] {
   return chatTools(source, view, 'toResponsesTools').map(({ function: fn }) => ({
@@ -91,7 +95,10 @@ export function toResponsesTools(
 }
 
 /** Realtime API session tools. */
-export function toRealtimeTools(source: ToolSource, view: ExportView = {}): RealtimeFunctionTool[] {
+export function toRealtimeTools(
+  source: ToolSet | Iterable<ToolDefinition>,
+  view: ExportView = {},
+): RealtimeFunctionTool[] {
   return chatTools(source, view, 'toRealtimeTools').map(({ function: fn }) => ({
     type: 'function',
     name: fn.name,

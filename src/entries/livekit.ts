@@ -8,4 +8,5 @@ export {
   type LiveKitTools,
   type LiveKitToolsOptions,
 } from '../adapters/livekit.js';
+export type { CallSessionOptions } from '../call-runner/served-tools.js';
 export { type AdapterOptions, type SpokenLine } from '../adapters/core.js';

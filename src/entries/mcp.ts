@@ -12,6 +12,7 @@ export {
   type McpStdioTransportOptions,
 } from '../mcp/server-stdio.js';
 export { MAX_MCP_HISTORY, type McpSessionOptions } from '../mcp/server-session.js';
+export type { CallSessionOptions } from '../call-runner/served-tools.js';
 export { annotationsOf as mcpAnnotationsOf } from '../mcp/server-tools.js';
 // --- MCP servers as a tool source of sessions (client) ---------------------------------------
 export {

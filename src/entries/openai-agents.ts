@@ -10,4 +10,5 @@ export {
   type AgentsTools,
   type AgentsToolsOptions,
 } from '../adapters/openai-agents.js';
+export type { CallSessionOptions } from '../call-runner/served-tools.js';
 export { SwitchboardToolError, type AdapterOptions, type SpokenLine } from '../adapters/core.js';

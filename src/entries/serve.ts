@@ -22,6 +22,7 @@ export {
   applyAgentConfig,
   parseAgentConfig,
   AgentConfigError,
+  type ParsedAgentConfig,
 } from '../agent-format/agent-config.js';
 // --- serve (the agent over HTTP) -------------------------------------------------------------
 export {

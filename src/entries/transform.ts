@@ -36,6 +36,7 @@ export {
   type CompiledExpression,
   type CompileResult,
   type ExpressionLanguage,
+  type RawExpression,
 } from '../expressions/expression.js';
 export {
   MAX_EVALUATION_STEPS,

@@ -330,12 +330,15 @@ export const fixtureSchema = z.strictObject({
 
 /** A parsed fixture (defaults applied). */
 export type Fixture = z.output<typeof fixtureSchema>;
-export type FixtureTurn = z.output<typeof turnSchema>;
-export type TurnExpect = z.output<typeof turnExpectSchema>;
-export type ModelStep = z.output<typeof modelStepSchema>;
+// The parts a package entry exports are named through Fixture (its schema is exported): named
+// through their own schemas, which no entry exports, their declarations would lead a user to names
+// they cannot import.
+export type FixtureTurn = Fixture['turns'][number];
+export type TurnExpect = NonNullable<FixtureTurn['expect']>;
+export type ModelStep = FixtureTurn['model'][number];
 export type ScriptedToolCall = z.output<typeof scriptedToolCallSchema>;
-export type HttpExchange = z.output<typeof httpExchangeSchema>;
-export type CommandExchange = z.output<typeof commandExchangeSchema>;
-export type FixtureAction = z.output<typeof fixtureActionSchema>;
+export type HttpExchange = Fixture['http'][number];
+export type CommandExchange = Fixture['commands'][string][number];
+export type FixtureAction = Fixture['actions'][string];
 export type FixtureSession = z.output<typeof fixtureSessionSchema>;
 export type InterruptSpec = z.output<typeof interruptSchema>;

@@ -28,6 +28,7 @@ import {
   type Check,
   type CheckSink,
 } from '../option-checks.js';
+import { isConnectionPools } from '../handlers/endpoint/connection-pools.js';
 import type { SessionOptions } from './types.js';
 
 /** The longest deadline a Node timer holds, in seconds. */
@@ -75,7 +76,13 @@ const SHAPE: Readonly<Record<keyof SessionOptions, Check>> = {
     denyPrivateNetworks: isBoolean,
   }),
   dispatcher: withMethods('an undici Dispatcher', 'dispatch'),
-  pools: withMethods('connection pools (createConnectionPools())', 'poolFor'),
+  pools: (value, path, sink) => {
+    if (!isConnectionPools(value))
+      sink.problem(
+        path,
+        `expected connection pools from createConnectionPools(), got ${kindOf(value)}`,
+      );
+  },
   maxToolRounds: integer(1),
   finalAnswerAfterMaxRounds: isBoolean,
   onMissingTemplateValue: oneOf('skip', 'error'),

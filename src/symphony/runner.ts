@@ -15,6 +15,7 @@ import { checkActions } from './tools.js';
 import { checkSymphonyOptions } from './check-symphony-options.js';
 import type { AgentResult, PipelineResult, SymphonyAgent, SymphonyConfig } from './types.js';
 
+// Spelled out in SymphonyOptions, which users write: an alias would be a name they cannot import.
 type Named<T> = Readonly<Record<string, T>> | ReadonlyMap<string, T>;
 
 /** Options of {@link createSymphony}. */
@@ -26,9 +27,9 @@ export interface SymphonyOptions {
    */
   readonly model: ModelChoice;
   /** Host actions by the name a tool's `handler` gives (default: the tool's name). */
-  readonly actions?: Named<ActionHandler>;
+  readonly actions?: Readonly<Record<string, ActionHandler>> | ReadonlyMap<string, ActionHandler>;
   /** Host delegators of `custom` teams, by the name `delegationStrategy.handler` gives. */
-  readonly delegators?: Named<Delegator>;
+  readonly delegators?: Readonly<Record<string, Delegator>> | ReadonlyMap<string, Delegator>;
   readonly tracing?: TracingOptions;
   /** Doubtful but not wrong host set-ups (llm settings with a plain model). Default: process warning. */
   readonly onWarning?: (warning: DefinitionIssue) => void;

@@ -33,7 +33,7 @@ import {
   type PlainObject,
 } from '../own-data.js';
 import type { Predicate } from './condition.js';
-import type { CompiledTemplate, RenderFailure } from './template.js';
+import type { RenderFailure, ViewTemplate } from './template.js';
 import type {
   TransformAction,
   TransformContext,
@@ -47,7 +47,7 @@ export interface RuleProgram {
   readonly action: TransformAction;
   readonly segments: readonly string[];
   readonly predicate: Predicate | undefined;
-  readonly render: CompiledTemplate['renderView'] | undefined;
+  readonly render: ViewTemplate['renderView'] | undefined;
   /** The literal to write (copied on every write when it is an array or object). */
   readonly value?: unknown;
 }

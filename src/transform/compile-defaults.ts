@@ -10,7 +10,7 @@ import { deepCopy, isPlainObject } from '../own-data.js';
 import { argumentError } from '../option-checks.js';
 import { makeApply, type RuleProgram } from './apply-rules.js';
 import { normaliseRule } from './rule-forms.js';
-import { compileTemplate } from './template.js';
+import { compileViewTemplate } from './template.js';
 import type { CompileDefaultsResult, CompiledRule } from './types.js';
 
 /** Options of {@link compileDefaults}. */
@@ -108,7 +108,7 @@ export function compileDefaults(
     let templateFields: readonly string[] = [];
     let render: RuleProgram['render'];
     if (form.format !== undefined) {
-      const t = compileTemplate(form.format);
+      const t = compileViewTemplate(form.format);
       if ('code' in t)
         error(
           t.code,

@@ -6,7 +6,6 @@ import { compileField, parseFieldName, type CompiledField } from './field-path.j
 import { parseFormatSpec, type FormatSpec } from './format-spec.js';
 import { formatValue, TemplateValueError } from './format-value.js';
 import { viewOf, type ArgsView } from './args-view.js';
-import type { PlainObject } from '../own-data.js';
 import { argumentError } from '../option-checks.js';
 import type { TransformContext } from './types.js';
 
@@ -30,8 +29,17 @@ export interface CompiledTemplate {
   readonly source: string;
   /** Lint names of the fields (`name`, `params.name`, `vars.x`), in order, without duplicates. */
   readonly fields: readonly string[];
-  render(args: PlainObject, context: TransformContext | undefined): string | RenderFailure;
-  /** The same over the evolving arguments of an application. */
+  render(
+    args: Record<string, unknown>,
+    context: TransformContext | undefined,
+  ): string | RenderFailure;
+}
+
+/**
+ * The engine's own view of a compiled template (compileDefaults): it also renders over the
+ * evolving arguments of an application, an internal structure a user never holds.
+ */
+export interface ViewTemplate extends CompiledTemplate {
   renderView(args: ArgsView, context: TransformContext | undefined): string | RenderFailure;
 }
 
@@ -48,6 +56,11 @@ type Part = string | FieldPart;
 export function compileTemplate(source: string): CompiledTemplate | TemplateProblem {
   if (typeof source !== 'string')
     throw argumentError('compileTemplate(source)', 'a string', source);
+  return compileViewTemplate(source);
+}
+
+/** {@link compileTemplate} for the engine, with `renderView`. */
+export function compileViewTemplate(source: string): ViewTemplate | TemplateProblem {
   const parts: Part[] = [];
   let literal = '';
   let i = 0;
@@ -225,7 +238,7 @@ function tooLong(part: string): RenderFailure {
   };
 }
 
-function makeRenderer(parts: readonly Part[]): CompiledTemplate['renderView'] {
+function makeRenderer(parts: readonly Part[]): ViewTemplate['renderView'] {
   if (parts.length === 0) return () => '';
   const only = parts[0] as Part;
   if (parts.length === 1) {

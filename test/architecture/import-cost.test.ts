@@ -73,7 +73,9 @@ describe("what import('switchboard') loads", () => {
         options: { save: [{ from: 'id', to: 'code_id' }] },
       }]);
       out.load = loaded();
-      sb.connectionPools.poolFor({ policy: {}, maxHeaderBytes: 16384 });
+      // What an endpoint handler's first call does (the pools module is the one sb loaded).
+      const pools = await import(${JSON.stringify(join(DIST, 'handlers/endpoint/connection-pools.js'))});
+      pools.poolFor(sb.connectionPools, { policy: {}, maxHeaderBytes: 16384 });
       out.pool = loaded();`);
     expect(out['import']!.filter((p) => HEAVY.includes(p))).toEqual([]);
     expect(out['yaml']).toContain('yaml');

@@ -11,6 +11,7 @@ import { loadTools } from '../../src/definition/load.js';
 import {
   connectionPools,
   createConnectionPools,
+  poolFor,
 } from '../../src/handlers/endpoint/connection-pools.js';
 import { createEndpointHandler } from '../../src/handlers/endpoint/endpoint-handler.js';
 import { createSession } from '../../src/session/create-session.js';
@@ -88,26 +89,36 @@ describe('shared connection pools', () => {
 
   it('one Agent per network policy; host order and case do not matter', () => {
     const pools = createConnectionPools();
-    const a = pools.poolFor({ policy: { allowedHosts: ['a.test', 'B.test'] }, maxHeaderBytes: 1 });
-    const b = pools.poolFor({ policy: { allowedHosts: ['b.test', 'a.test'] }, maxHeaderBytes: 1 });
-    const open = pools.poolFor({ policy: {}, maxHeaderBytes: 1 });
-    const deny = pools.poolFor({ policy: { denyPrivateNetworks: true }, maxHeaderBytes: 1 });
-    const bigger = pools.poolFor({ policy: {}, maxHeaderBytes: 2 });
+    const a = poolFor(pools, { policy: { allowedHosts: ['a.test', 'B.test'] }, maxHeaderBytes: 1 });
+    const b = poolFor(pools, { policy: { allowedHosts: ['b.test', 'a.test'] }, maxHeaderBytes: 1 });
+    const open = poolFor(pools, { policy: {}, maxHeaderBytes: 1 });
+    const deny = poolFor(pools, { policy: { denyPrivateNetworks: true }, maxHeaderBytes: 1 });
+    const bigger = poolFor(pools, { policy: {}, maxHeaderBytes: 2 });
     expect(a).toBe(b);
     expect(new Set([a, open, deny, bigger]).size).toBe(4);
     return pools.destroyAll();
   });
 
+  it('pools not made by createConnectionPools are refused when the handler is created', () => {
+    // The pool a call takes is not on the public ConnectionPools, so a look-alike cannot serve.
+    const lookAlike = { size: 0, closeAll: async () => {}, destroyAll: async () => {} };
+    expect(() => createEndpointHandler({ pools: lookAlike })).toThrow(
+      'createEndpointHandler(options.pools): expected connection pools from createConnectionPools(), got an object',
+    );
+    expect(() => poolFor(lookAlike, { policy: {}, maxHeaderBytes: 1 })).toThrow(TypeError);
+    expect(Object.keys(createConnectionPools())).not.toContain('poolFor');
+  });
+
   it('the shared Agent of a policy enforces it at dial time and dials its pinned addresses', async () => {
     const pools = createConnectionPools();
-    const deny = pools.poolFor({ policy: { denyPrivateNetworks: true }, maxHeaderBytes: 16384 });
+    const deny = poolFor(pools, { policy: { denyPrivateNetworks: true }, maxHeaderBytes: 16384 });
     await expect(
       deny.dispatcher.request({ origin: server.origin, path: '/ping', method: 'GET' }),
     ).rejects.toThrow(/private network/);
     expect(server.connections).toBe(0);
     // A name approved by a policy check is dialled at its pinned address, never re-resolved.
     const policy = { allowedHosts: ['pinned.test'] };
-    const allowed = pools.poolFor({ policy, maxHeaderBytes: 16384 });
+    const allowed = poolFor(pools, { policy, maxHeaderBytes: 16384 });
     allowed.pins.set('pinned.test', ['127.0.0.1']);
     const res = await allowed.dispatcher.request({
       origin: `http://pinned.test:${server.port}`,
@@ -117,7 +128,7 @@ describe('shared connection pools', () => {
     expect(await res.body.json()).toEqual({ ok: true });
     expect(server.connections).toBe(1);
     // Pins belong to one policy's pool.
-    expect(pools.poolFor({ policy: {}, maxHeaderBytes: 16384 }).pins.get('pinned.test')).toBe(
+    expect(poolFor(pools, { policy: {}, maxHeaderBytes: 16384 }).pins.get('pinned.test')).toBe(
       undefined,
     );
     await pools.closeAll();

@@ -116,6 +116,13 @@ describe('every option has its shape checked at createSession', () => {
       { dispatcher: {} },
       'dispatcher: expected an undici Dispatcher: it has no dispatch() method',
     ],
+    [
+      // Which pool serves a call is not part of the public ConnectionPools: a look-alike
+      // object would fail at the first endpoint call, so it is refused here.
+      'connection pools not made by createConnectionPools',
+      { pools: { size: 0, closeAll: async () => {}, destroyAll: async () => {} } },
+      'pools: expected connection pools from createConnectionPools(), got an object',
+    ],
   ])('%s', (_name, patch, issue) => {
     expect(issuesOf(patch)).toEqual([issue]);
   });

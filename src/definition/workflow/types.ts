@@ -142,7 +142,8 @@ export interface TaskVariable {
   readonly value: ValueSource;
 }
 
-interface TaskBase {
+/** What every workflow task has (`StepsTask`, `ExpressionTask`, `EventTask`). */
+export interface TaskBase {
   /** The key of this task's state in the session: `id`, else `<tool name>#<index>`. */
   readonly key: string;
   /** The tool definition that holds the task. */

@@ -59,8 +59,6 @@ export interface SharedPool {
 
 /** A set of shared connection pools; see {@link createConnectionPools}. */
 export interface ConnectionPools {
-  /** The pool for this configuration, created on first use. */
-  poolFor(request: PoolRequest): SharedPool;
   /** Number of Agents currently open. */
   readonly size: number;
   /**
@@ -70,6 +68,26 @@ export interface ConnectionPools {
   closeAll(): Promise<void>;
   /** Like {@link closeAll} but aborts requests in flight and destroys sockets at once. */
   destroyAll(): Promise<void>;
+}
+
+// Which pool serves a configuration is the endpoint handler's business, not the host's (its
+// request and result hold the engine's own connection state), so it is kept here, by the object
+// createConnectionPools made, and not in the public interface.
+const POOL_FOR = new WeakMap<object, (request: PoolRequest) => SharedPool>();
+
+/** Whether `value` is a set of pools made by {@link createConnectionPools}. */
+export function isConnectionPools(value: unknown): value is ConnectionPools {
+  return typeof value === 'object' && value !== null && POOL_FOR.has(value);
+}
+
+/** The pool of `pools` for this configuration, created on first use. */
+export function poolFor(pools: ConnectionPools, request: PoolRequest): SharedPool {
+  const get = POOL_FOR.get(pools);
+  if (get === undefined)
+    throw new TypeError(
+      'pools: expected connection pools from createConnectionPools() (or connectionPools)',
+    );
+  return get(request);
 }
 
 /** A configuration as a string key: the same rules give the same key whatever the order. */
@@ -117,39 +135,41 @@ export function createConnectionPools(options: ConnectionPoolsOptions = {}): Con
     if (how === 'destroy') for (const p of drained) p.connects.abortAll();
     await Promise.all(agents.map((a) => (how === 'close' ? a.close() : a.destroy())));
   };
-  return {
-    poolFor(request) {
-      const { policy, maxHeaderBytes } = request;
-      const key = poolKey(request);
-      let pool = pools.get(key);
-      if (pool === undefined) {
-        // Pins use the real clock: they are shared by sessions whose injected clocks differ.
-        const pins = new PinnedAddresses(Date.now);
-        const connects = new PendingConnects();
-        const { Agent, buildConnector } = undici();
-        const agent = new Agent({
-          connect: connects.track(
-            createPinnedConnector({
-              policy,
-              resolve: systemResolver,
-              pins,
-              inner: connects.dialer(buildConnector({})),
-            }),
-          ),
-          maxHeaderSize: maxHeaderBytes,
-          factory: cappedFactory(perOrigin, request.connectionLimits),
-        });
-        pool = { agent, dispatcher: agent, pins, connects };
-        pools.set(key, pool);
-      }
-      return pool;
-    },
+  const getPool = (request: PoolRequest): SharedPool => {
+    const { policy, maxHeaderBytes } = request;
+    const key = poolKey(request);
+    let pool = pools.get(key);
+    if (pool === undefined) {
+      // Pins use the real clock: they are shared by sessions whose injected clocks differ.
+      const pins = new PinnedAddresses(Date.now);
+      const connects = new PendingConnects();
+      const { Agent, buildConnector } = undici();
+      const agent = new Agent({
+        connect: connects.track(
+          createPinnedConnector({
+            policy,
+            resolve: systemResolver,
+            pins,
+            inner: connects.dialer(buildConnector({})),
+          }),
+        ),
+        maxHeaderSize: maxHeaderBytes,
+        factory: cappedFactory(perOrigin, request.connectionLimits),
+      });
+      pool = { agent, dispatcher: agent, pins, connects };
+      pools.set(key, pool);
+    }
+    return pool;
+  };
+  const set: ConnectionPools = {
     get size() {
       return pools.size;
     },
     closeAll: () => drain('close'),
     destroyAll: () => drain('destroy'),
   };
+  POOL_FOR.set(set, getPool);
+  return set;
 }
 
 /**

@@ -11,6 +11,8 @@
  * request-parts.ts.
  */
 import { DefinitionError } from '../../errors.js';
+import { argumentError } from '../../option-checks.js';
+import { isConnectionPools } from './connection-pools.js';
 import { EndpointCalls } from './endpoint-calls.js';
 import type { EndpointHandler, EndpointHandlerOptions } from './endpoint-options.js';
 import { missingOriginIssues } from './service-origins.js';
@@ -24,6 +26,13 @@ export type { EndpointHandler, EndpointHandlerOptions } from './endpoint-options
  * as `createSession` does: secure by default, its credentials never go to an origin nobody listed.
  */
 export function createEndpointHandler(options: EndpointHandlerOptions = {}): EndpointHandler {
+  // Caught here, not at the first call: the pool a call takes is found through the pools object.
+  if (options.pools !== undefined && !isConnectionPools(options.pools))
+    throw argumentError(
+      'createEndpointHandler(options.pools)',
+      'connection pools from createConnectionPools()',
+      options.pools,
+    );
   const issues = options.services === undefined ? [] : missingOriginIssues(options.services);
   if (issues.length > 0) throw new DefinitionError(issues, 'invalid createEndpointHandler options');
   return new EndpointCalls(options);

@@ -11,6 +11,7 @@ import {
   cappedFactory,
   connectionPools,
   DEFAULT_CONNECTIONS_PER_ORIGIN,
+  poolFor,
   type SharedPool,
 } from './connection-pools.js';
 import {
@@ -79,7 +80,7 @@ export class EndpointTransport {
 
   #pool(): SharedPool {
     if (!this.#ownsAgent) {
-      this.#shared ??= (this.#options.pools ?? connectionPools).poolFor({
+      this.#shared ??= poolFor(this.#options.pools ?? connectionPools, {
         policy: this.#policy,
         maxHeaderBytes: this.limits.maxHeaderBytes,
         connectionLimits: connectionLimits(this.#options.services),
