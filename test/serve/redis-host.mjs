@@ -25,7 +25,17 @@ const model = {
 };
 const store = await RedisSessionStore.connect({ url: process.argv[2], keyPrefix: 'host:' });
 const tools = await loadTools([
-  { type: 'log', tool: { type: 'function', function: { name: 'note', description: 'Notes.', parameters: { type: 'object', properties: {} } } } },
+  {
+    type: 'log',
+    tool: {
+      type: 'function',
+      function: {
+        name: 'note',
+        description: 'Notes.',
+        parameters: { type: 'object', properties: {} },
+      },
+    },
+  },
 ]);
 const agent = createAgentServer({ tools, model, store, onError: () => undefined });
 const { port } = await agent.listen();

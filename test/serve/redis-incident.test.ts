@@ -40,7 +40,10 @@ async function serveOn(url: string, commandTimeoutMs = 5000) {
   const model = new ScriptModel();
   const errors: unknown[] = [];
   const server = await startServer({ tools, model, store, onError: (e) => errors.push(e) });
-  cleanups.push(() => store.close(), () => server.agent.close());
+  cleanups.push(
+    () => store.close(),
+    () => server.agent.close(),
+  );
   return { ...server, store, model, errors };
 }
 
