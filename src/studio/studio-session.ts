@@ -30,6 +30,7 @@ import type { DoubleExchange, IssueView, StudioState, TimelineTurn } from './pro
 import { PageActions } from './page-actions.js';
 import { toExchange, withoutQuery } from './page-http.js';
 import { StudioSpeechAcks } from './speech-acks.js';
+import { checkSaveTarget } from './save-target.js';
 import { StudioProblem } from './studio-problem.js';
 import { issueView } from './tool-view.js';
 import { buildTimelineTurn, tenths, type TimedEvent } from './timeline.js';
@@ -403,6 +404,7 @@ export class StudioSession {
       resolve(this.#o.fixturesDir),
       /\.(ya?ml|json)$/.test(name) ? name : `${name}.yaml`,
     );
+    await checkSaveTarget(this.#o.fixturesDir, file);
     const saved = await saveFixture({
       file,
       recordedBy: 'studio',
