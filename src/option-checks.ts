@@ -310,3 +310,16 @@ export function positiveNumber(max = Number.MAX_VALUE): Check {
 export function argumentError(parameter: string, expected: string, value: unknown): TypeError {
   return new TypeError(`${parameter}: expected ${expected}, got ${kindOf(value)}`);
 }
+
+/**
+ * The TypeError of a function argument that must be one of a few names: a string names itself
+ * (`got "toString"`), anything else its kind.
+ */
+export function choiceError(
+  parameter: string,
+  choices: readonly string[],
+  value: unknown,
+): TypeError {
+  const got = typeof value === 'string' && value !== '' ? JSON.stringify(value) : kindOf(value);
+  return new TypeError(`${parameter}: expected one of ${choices.join(', ')}, got ${got}`);
+}

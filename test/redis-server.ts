@@ -75,7 +75,8 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     port,
     pid: child.pid ?? 0,
     stop: async () => {
-      if (child.exitCode === null) {
+      // A server killed by a signal (a test's SIGKILL) has no exit code, only its signal.
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGCONT'); // a frozen server cannot act on SIGTERM
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');

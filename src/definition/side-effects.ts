@@ -6,6 +6,7 @@
  * (session stores) ask {@link sideEffectClass} or the questions below, which read the same field.
  */
 import { hash } from 'node:crypto';
+import { argumentError, choiceError } from '../option-checks.js';
 import type { HttpMethod, SideEffectClass, ToolDefinition, ToolType } from './types.js';
 
 /** Every class, from harmless to unsafe. */
@@ -36,8 +37,9 @@ export function defaultSideEffectClass(
     case 'log':
       return 'none';
     default: {
-      const _exhaustive: never = type;
-      return _exhaustive;
+      // Reached only from JavaScript, with something that is no tool type.
+      const other: never = type;
+      throw choiceError('defaultSideEffectClass(type)', TOOL_TYPES, other);
     }
   }
 }
@@ -47,7 +49,21 @@ export function defaultSideEffectClass(
  * its type and method ({@link defaultSideEffectClass}).
  */
 export function sideEffectClass(tool: ToolDefinition): SideEffectClass {
-  return tool.options.sideEffects;
+  return classOf('sideEffectClass', tool);
+}
+
+const TOOL_TYPES: readonly ToolType[] = ['endpoint', 'action', 'command', 'context', 'log'];
+
+/**
+ * A loaded tool's class; a TypeError naming the function when `tool` is none (these are called by
+ * hosts from JavaScript as well as by the engine, whose tools always have one).
+ */
+function classOf(fn: string, tool: ToolDefinition): SideEffectClass {
+  const options = (tool as { options?: { sideEffects?: SideEffectClass } } | null | undefined)
+    ?.options;
+  const found = typeof options === 'object' && options !== null ? options.sideEffects : undefined;
+  if (typeof found === 'string') return found;
+  throw argumentError(`${fn}(tool)`, 'a loaded tool definition (from loadTools)', tool);
 }
 
 /**
@@ -56,12 +72,12 @@ export function sideEffectClass(tool: ToolDefinition): SideEffectClass {
  * they are never repeated.
  */
 export function isCancellable(tool: ToolDefinition): boolean {
-  return tool.options.sideEffects === 'none';
+  return classOf('isCancellable', tool) === 'none';
 }
 
 /** True if the engine may send a failed request again (network errors, 429/502/503/504). */
 export function mayRetry(tool: ToolDefinition): boolean {
-  return tool.options.sideEffects !== 'unsafe';
+  return classOf('mayRetry', tool) !== 'unsafe';
 }
 
 /**
@@ -69,7 +85,7 @@ export function mayRetry(tool: ToolDefinition): boolean {
  * ids get the result): `idempotent` (the second is pointless) and `unsafe` (the second is harmful).
  */
 export function dedupesIdenticalCalls(tool: ToolDefinition): boolean {
-  return tool.options.sideEffects !== 'none';
+  return classOf('dedupesIdenticalCalls', tool) !== 'none';
 }
 
 /**

@@ -3,6 +3,7 @@
  * turn it belongs to and the mismatches), and the observed turns for narration and reporting.
  */
 import type { DefinitionIssue } from '../errors.js';
+import { argumentError } from '../option-checks.js';
 import type { Mismatch } from './match.js';
 import type { ObservedTurn } from './observe.js';
 
@@ -65,6 +66,10 @@ export interface RunSummary {
 
 /** Builds a summary from results. */
 export function summarize(results: readonly FixtureResult[], durationMs: number): RunSummary {
+  if (!Array.isArray(results))
+    throw argumentError('summarize(results)', 'an array of fixture results', results);
+  if (typeof durationMs !== 'number' || !Number.isFinite(durationMs))
+    throw argumentError('summarize(results, durationMs)', 'a number of milliseconds', durationMs);
   return {
     results,
     passed: results.filter((r) => r.status === 'passed').length,
@@ -76,6 +81,29 @@ export function summarize(results: readonly FixtureResult[], durationMs: number)
 
 /** Process exit code of a run: 0 all passed, 2 any unusable input, else 1 when any failed. */
 export function exitCodeOf(summary: RunSummary): 0 | 1 | 2 {
+  checkSummary('exitCodeOf', summary);
   if (summary.errors > 0) return 2;
   return summary.failed > 0 ? 1 : 0;
+}
+
+/**
+ * A TypeError naming the function when `summary` is no run summary: the reporters and
+ * {@link exitCodeOf} are called by hosts from JavaScript, and a summary without counts would
+ * otherwise be reported as "0 failed" (exit 0) or fail from inside.
+ */
+export function checkSummary(fn: string, summary: RunSummary): void {
+  const s = summary as Partial<Record<keyof RunSummary, unknown>> | null | undefined;
+  if (
+    typeof s !== 'object' ||
+    s === null ||
+    !Array.isArray(s.results) ||
+    typeof s.passed !== 'number' ||
+    typeof s.failed !== 'number' ||
+    typeof s.errors !== 'number'
+  )
+    throw argumentError(
+      `${fn}(summary)`,
+      'a run summary { results, passed, failed, errors, durationMs } (from runFixtures or summarize)',
+      summary,
+    );
 }

@@ -20,7 +20,8 @@ export class RedisNoAnswerError extends Error {
 
 interface Waiting {
   readonly at: number;
-  readonly reject: (err: Error) => void;
+  /** Dropped once answered: it holds the caller's promise, and so the reply, until then. */
+  reject: ((err: Error) => void) | undefined;
   done: boolean;
 }
 
@@ -46,11 +47,11 @@ export class CommandDeadline {
       this.#arm();
       command.then(
         (value) => {
-          entry.done = true;
+          this.#answered(entry);
           resolve(value);
         },
         (err: unknown) => {
-          entry.done = true;
+          this.#answered(entry);
           reject(err);
         },
       );
@@ -60,7 +61,20 @@ export class CommandDeadline {
   /** How many commands are unanswered (tests, and the store's close). */
   get pending(): number {
     this.#dropAnswered();
-    return this.#waiting.length - this.#head;
+    // Answered commands behind an unanswered one stay queued; they are not pending.
+    let n = 0;
+    for (let i = this.#head; i < this.#waiting.length; i++) if (!this.#waiting[i]!.done) n++;
+    return n;
+  }
+
+  // An answered entry kept its reply reachable (through `reject`'s promise) until the timer
+  // next fired, up to `timeoutMs` later: at a few thousand commands a second, megabytes of
+  // snapshots held after the sessions were gone. It now lets go at once, and leaves the queue
+  // as soon as the commands before it are answered.
+  #answered(entry: Waiting): void {
+    entry.done = true;
+    entry.reject = undefined;
+    this.#dropAnswered();
   }
 
   #dropAnswered(): void {
@@ -90,8 +104,10 @@ export class CommandDeadline {
       const entry = this.#waiting[i]!;
       if (entry.done) continue;
       if (entry.at > due) break;
+      const reject = entry.reject;
       entry.done = true;
-      entry.reject(new RedisNoAnswerError(this.#timeoutMs));
+      entry.reject = undefined;
+      reject?.(new RedisNoAnswerError(this.#timeoutMs));
     }
     this.#arm();
   }

@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ToolSet } from '../definition/types.js';
 import { isModelError } from '../models/errors.js';
+import { SessionStoreError } from '../session/coordination.js';
 import { AgentConfigError } from '../agent-format/agent-config.js';
 import { runAgent, type RunAgentOptions } from '../agent-format/run-agent.js';
 import { checkBind, requestRefusal, type RequestGuard } from '../http-guard.js';
@@ -153,6 +154,8 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
         if (problem.status >= 500) onError?.(error);
         // An unread or refused body: closing is cheaper than draining it.
         if (UNREAD.has(problem.status) || closing) res.setHeader('connection', 'close');
+        // Only a store outage is 503; its client reconnects by itself, with back-off.
+        if (problem.status === 503) res.setHeader('retry-after', '1');
         send(res, problem.status, {
           error: {
             code: problem.code,
@@ -205,6 +208,10 @@ export function createAgentServer(options: AgentServerOptions): AgentServer {
   };
 }
 
+/** Store errors that say the store could not be used, rather than that a host misused it. */
+const STORE_OUTAGE: ReadonlySet<string> = new Set(['store_failed', 'lease_lost']);
+const STORE_UNAVAILABLE = 'the session store is unavailable; try again (details in the server log)';
+
 /** Answers given before the body was read (refused, too large, not JSON). */
 const UNREAD = new Set([401, 403, 413, 415]);
 
@@ -213,6 +220,11 @@ function toProblem(error: unknown): HttpProblem {
   if (error instanceof AgentConfigError)
     return new HttpProblem(400, error.code, error.message, error.path);
   if (isModelError(error)) return new HttpProblem(502, 'model_error', error.message);
+  // The session store (Redis) down, frozen or full: the service is unavailable for now, not
+  // broken, and a client may retry. The store's reason stays in the server log: it names the
+  // session, the store's own wording and, for a refused command, Redis's.
+  if (error instanceof SessionStoreError && STORE_OUTAGE.has(error.code))
+    return new HttpProblem(503, error.code, STORE_UNAVAILABLE);
   return new HttpProblem(500, 'internal', 'the run failed; see the server log');
 }
 

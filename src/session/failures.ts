@@ -8,6 +8,7 @@
 import type { ToolErrorCode } from '../errors.js';
 import type { ModelErrorCode } from '../models/errors.js';
 import type { SessionEvent } from './types.js';
+import { argumentError, choiceError } from '../option-checks.js';
 
 /** Failures of the session itself (not of a tool or the model). */
 export type SessionFailureCode =
@@ -99,28 +100,49 @@ const SESSION: Readonly<Record<SessionFailureCode, FailureInfo>> = {
 
 /** The taxonomy's entry for a failure. */
 export function failureInfo(failure: Failure): FailureInfo {
-  switch (failure.source) {
-    case 'tool':
-      return TOOL[failure.code];
-    case 'model':
-      return MODEL[failure.code];
-    case 'session':
-      return SESSION[failure.code];
-    default: {
-      const _exhaustive: never = failure;
-      return _exhaustive;
-    }
-  }
+  return infoOf('failureInfo', failure);
+}
+
+/** Each source's table, by source (a Map: the source may come from a host's JavaScript). */
+const TABLES: ReadonlyMap<string, Readonly<Record<string, FailureInfo>>> = new Map<
+  string,
+  Readonly<Record<string, FailureInfo>>
+>([
+  ['tool', TOOL],
+  ['model', MODEL],
+  ['session', SESSION],
+]);
+
+/**
+ * The entry of a failure; a TypeError naming the function, and the field, when `failure` is no
+ * Failure (these are called by hosts from JavaScript, with what they kept of a turn).
+ */
+function infoOf(fn: string, failure: Failure): FailureInfo {
+  const { source, code } = (failure ?? {}) as { source?: unknown; code?: unknown };
+  if (typeof failure !== 'object' || failure === null)
+    throw argumentError(`${fn}(failure)`, 'a Failure { source, code, message }', failure);
+  const table = typeof source === 'string' ? TABLES.get(source) : undefined;
+  if (table === undefined) throw choiceError(`${fn}(failure): source`, [...TABLES.keys()], source);
+  return entry(`${fn}(failure): code`, table, code);
+}
+
+function entry(
+  parameter: string,
+  table: Readonly<Record<string, FailureInfo>>,
+  code: unknown,
+): FailureInfo {
+  if (typeof code === 'string' && Object.hasOwn(table, code)) return table[code] as FailureInfo;
+  throw choiceError(parameter, Object.keys(table), code);
 }
 
 /** True when trying again may help (a tool error code). */
 export function isRetryableToolError(code: ToolErrorCode): boolean {
-  return TOOL[code].retryable;
+  return entry('isRetryableToolError(code)', TOOL, code).retryable;
 }
 
 /** True when trying again may help (a model error code). */
 export function isRetryableModelError(code: ModelErrorCode): boolean {
-  return MODEL[code].retryable;
+  return entry('isRetryableModelError(code)', MODEL, code).retryable;
 }
 
 /** The host's view of a failure. */
@@ -136,7 +158,7 @@ export interface HostFailure {
 
 /** Renders a failure for the host (logs, metrics, dashboards). */
 export function failureForHost(failure: Failure): HostFailure {
-  const info = failureInfo(failure);
+  const info = infoOf('failureForHost', failure);
   const cause =
     failure.source === 'tool'
       ? { tool: failure.tool, callId: failure.callId }
@@ -157,6 +179,10 @@ export function failureForHost(failure: Failure): HostFailure {
 export function failureForModel(failure: Extract<Failure, { source: 'tool' }>): {
   error: { code: ToolErrorCode; message: string };
 } {
+  infoOf('failureForModel', failure);
+  // Only a tool's failure is a tool result; the model never receives its own or the session's.
+  if (failure.source !== 'tool')
+    throw choiceError('failureForModel(failure): source', ['tool'], failure.source);
   return { error: { code: failure.code, message: failure.message } };
 }
 
@@ -203,9 +229,13 @@ export interface CallerRenderOptions {
  * code, then by kind; then the built-in sentence; English when the language has none.
  */
 export function failureForCaller(failure: Failure, options: CallerRenderOptions = {}): string {
+  const kind = infoOf('failureForCaller', failure).speech;
+  if (typeof options !== 'object' || options === null)
+    throw argumentError('failureForCaller(failure, options)', 'an object', options);
   const language = options.language ?? 'en-US';
+  if (typeof language !== 'string')
+    throw argumentError('failureForCaller: options.language', 'a BCP-47 tag', language);
   const primary = language.split('-')[0]?.toLowerCase() ?? 'en';
-  const kind = failureInfo(failure).speech;
   for (const key of [failure.code, kind]) {
     const byLanguage = own(options.messages, key);
     const text = own(byLanguage, language) ?? own(byLanguage, primary) ?? own(byLanguage, '*');
@@ -217,6 +247,8 @@ export function failureForCaller(failure: Failure, options: CallerRenderOptions 
 
 /** The failure a `tool-error` or `model-error` event reports; undefined for other events. */
 export function failureOf(event: SessionEvent): Failure | undefined {
+  if (typeof (event as { type?: unknown } | null | undefined)?.type !== 'string')
+    throw argumentError('failureOf(event)', 'a session event { type, … }', event);
   if (event.type === 'tool-error')
     return {
       source: 'tool',

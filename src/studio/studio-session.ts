@@ -26,6 +26,7 @@ import { liveTimeline, type LiveTurn } from './live-turn.js';
 import { StudioHttp } from './page-http.js';
 import { checkedLanguage, fixtureFile } from './page-input.js';
 import { StudioSpeechAcks } from './speech-acks.js';
+import { checkSaveTarget } from './save-target.js';
 import { StudioProblem } from './studio-problem.js';
 import { issueView } from './tool-view.js';
 import { tenths } from './timeline.js';
@@ -312,6 +313,7 @@ export class StudioSession {
     const file = fixtureFile(name, this.#o.fixturesDir);
     if (this.#recorded.length === 0)
       throw new StudioProblem(409, 'nothing_to_save', 'no turn has ended yet');
+    await checkSaveTarget(this.#o.fixturesDir, file);
     const saved = await saveFixture({
       file,
       recordedBy: 'studio',

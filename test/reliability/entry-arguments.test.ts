@@ -166,3 +166,163 @@ describe('entry functions called with nothing or the wrong thing', () => {
     expect(serve.parseChatHistory('user: hi')).toEqual([{ role: 'user', content: 'hi' }]);
   });
 });
+
+// The reporters and classifiers the docs show a host calling (docs/harness.md's reporters,
+// docs/observability.md's failure renderings, docs/voice.md's side-effect questions). Those a
+// host never calls directly (observeTurn, checkTurn: steps of the harness's own run) are left.
+const SUMMARY =
+  'expected a run summary { results, passed, failed, errors, durationMs } (from runFixtures or summarize)';
+const TOOL = 'expected a loaded tool definition (from loadTools)';
+describe('reporters and classifiers of engine results called with nothing or the wrong thing', () => {
+  it.each([
+    [
+      'humanReport',
+      () => loose(testing.humanReport)(),
+      `humanReport(summary): ${SUMMARY}, got nothing (undefined)`,
+    ],
+    [
+      'junitReport',
+      () => loose(testing.junitReport)({}),
+      `junitReport(summary): ${SUMMARY}, got an object`,
+    ],
+    [
+      'tapReport',
+      () => loose(testing.tapReport)([]),
+      `tapReport(summary): ${SUMMARY}, got an array`,
+    ],
+    [
+      'jsonReport',
+      () => loose(testing.jsonReport)(),
+      `jsonReport(summary): ${SUMMARY}, got nothing (undefined)`,
+    ],
+    // Without the check it answered 0 (all passed) for a summary without counts.
+    [
+      'exitCodeOf',
+      () => loose(testing.exitCodeOf)({ results: [] }),
+      `exitCodeOf(summary): ${SUMMARY}, got an object`,
+    ],
+    [
+      'summarize',
+      () => loose(testing.summarize)(),
+      'summarize(results): expected an array of fixture results, got nothing (undefined)',
+    ],
+    [
+      'summarize',
+      () => loose(testing.summarize)([], '5'),
+      'summarize(results, durationMs): expected a number of milliseconds, got a string',
+    ],
+    [
+      'escapeXml',
+      () => loose(testing.escapeXml)(5),
+      'escapeXml(text): expected a string, got a number',
+    ],
+    [
+      'failureOf',
+      () => loose(main.failureOf)(),
+      'failureOf(event): expected a session event { type, … }, got nothing (undefined)',
+    ],
+    [
+      'failureForCaller',
+      () => loose(main.failureForCaller)(),
+      'failureForCaller(failure): expected a Failure { source, code, message }, got nothing (undefined)',
+    ],
+    [
+      'failureForCaller',
+      () => loose(main.failureForCaller)({ source: 'tool', code: 'toString' }),
+      expect.stringMatching(
+        /^failureForCaller\(failure\): code: expected one of invalid_arguments, .*, got "toString"$/,
+      ),
+    ],
+    [
+      'failureForCaller',
+      () => loose(main.failureForCaller)({ source: 'model', code: 'timeout' }, { language: 5 }),
+      'failureForCaller: options.language: expected a BCP-47 tag, got a number',
+    ],
+    [
+      'failureForHost',
+      () => loose(main.failureForHost)({ source: 'network' }),
+      'failureForHost(failure): source: expected one of tool, model, session, got "network"',
+    ],
+    [
+      'failureForModel',
+      () => loose(main.failureForModel)({ source: 'model', code: 'timeout', message: 'm' }),
+      'failureForModel(failure): source: expected one of tool, got "model"',
+    ],
+    [
+      'failureInfo',
+      () => loose(main.failureInfo)(null),
+      'failureInfo(failure): expected a Failure { source, code, message }, got null',
+    ],
+    [
+      'isRetryableToolError',
+      () => loose(main.isRetryableToolError)(),
+      expect.stringMatching(
+        /^isRetryableToolError\(code\): expected one of invalid_arguments, .*, got nothing \(undefined\)$/,
+      ),
+    ],
+    // It answered undefined for an inherited name: the table was a plain object read by the code.
+    [
+      'isRetryableModelError',
+      () => loose(main.isRetryableModelError)('constructor'),
+      expect.stringMatching(
+        /^isRetryableModelError\(code\): expected one of http_status, .*, got "constructor"$/,
+      ),
+    ],
+    [
+      'isCancellable',
+      () => loose(main.isCancellable)(),
+      `isCancellable(tool): ${TOOL}, got nothing (undefined)`,
+    ],
+    ['mayRetry', () => loose(main.mayRetry)('lookup'), `mayRetry(tool): ${TOOL}, got a string`],
+    [
+      'dedupesIdenticalCalls',
+      () => loose(main.dedupesIdenticalCalls)({}),
+      `dedupesIdenticalCalls(tool): ${TOOL}, got an object`,
+    ],
+    [
+      'sideEffectClass',
+      () => loose(main.sideEffectClass)({ options: {} }),
+      `sideEffectClass(tool): ${TOOL}, got an object`,
+    ],
+    [
+      'defaultSideEffectClass',
+      () => loose(main.defaultSideEffectClass)('rest', 'get'),
+      'defaultSideEffectClass(type): expected one of endpoint, action, command, context, log, got "rest"',
+    ],
+  ] as [string, () => unknown, unknown][])('%s', async (_name, call, message) => {
+    const error = await errorOf(call);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toEqual(message);
+  });
+
+  it('the right arguments still work', async () => {
+    const set = await loadTools([
+      {
+        type: 'endpoint',
+        tool: { type: 'function', function: { name: 'add', description: 'd', parameters: {} } },
+        endpoint: { url: 'https://api.example.com/a', method: 'post' },
+      },
+    ]);
+    const tool = set.tools.get('add')!;
+    expect([
+      main.isCancellable(tool),
+      main.mayRetry(tool),
+      main.dedupesIdenticalCalls(tool),
+    ]).toEqual([false, false, true]);
+    expect(main.defaultSideEffectClass('endpoint', 'get')).toBe('none');
+    const failure = {
+      source: 'tool',
+      code: 'timeout',
+      message: 'slow',
+      tool: 'add',
+      callId: 'c',
+    } as const;
+    expect(main.failureForCaller(failure, { language: 'fr-FR' })).toMatch(/^Désolé/);
+    expect(main.failureForModel(failure)).toEqual({ error: { code: 'timeout', message: 'slow' } });
+    expect(main.isRetryableToolError('timeout')).toBe(true);
+    expect(main.failureOf({ type: 'text', text: 'hi' } as never)).toBeUndefined();
+    const summary = testing.summarize([], 3);
+    expect(testing.exitCodeOf(summary)).toBe(0);
+    expect(testing.humanReport(summary)).toContain('0 passed');
+  });
+});

@@ -2,6 +2,8 @@
 // naming the session (no command is queued to run later, nothing is half-applied), and the store
 // works again once Redis is back.
 import { createServer } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { SessionStoreFailedError, StaleSessionError } from '../../src/session/coordination.js';
 import { createSession } from '../../src/session/create-session.js';
@@ -116,6 +118,30 @@ describe('RedisSessionStore when Redis goes away', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  // Before: an answered command stayed in the deadline's queue with its `reject`, which held the
+  // caller's promise and so the reply (a session's snapshot), until the timer next fired, up to
+  // commandTimeoutMs later: 20,000 sessions through one store left 5-10 MB on the heap after they
+  // were gone (bench/session-memory.bench.mjs). A command still unanswered ahead of it keeps the
+  // queue's head, as under load.
+  it("an answered command's reply is let go at once, not when the deadline's timer fires", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const deadline = new CommandDeadline({ timeoutMs: 60_000 });
+    void deadline.track(new Promise<never>(() => undefined));
+    const replies: WeakRef<object>[] = [];
+    const answer = async (): Promise<void> => {
+      const reply = { snapshot: 'x'.repeat(10_000) };
+      replies.push(new WeakRef(reply));
+      await deadline.track(Promise.resolve(reply));
+    };
+    await Promise.all([answer(), answer(), answer()]);
+    // A WeakRef's target lives to the end of the task that made it.
+    await new Promise((r) => setImmediate(r));
+    gc();
+    expect(replies.map((r) => r.deref())).toEqual([undefined, undefined, undefined]);
+    expect(deadline.pending).toBe(1);
   });
 
   // Before: connect() never settled while node-redis retried in the background (no Redis yet, a

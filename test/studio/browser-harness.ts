@@ -32,13 +32,16 @@ export function startStudio(args: readonly string[]): Promise<RunningStudio> {
   });
 }
 
-/** Debian's chromium (`CHROMIUM_PATH` overrides); a missing browser fails saying how to get it. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's chromium (`CHROMIUM_PATH` overrides); a missing browser fails saying how to get it.
+ * `args` are added to its command line (e.g. `--host-resolver-rules` to point a name at loopback).
+ */
+export function launchChromium(args: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `chromium is not at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
     );
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', ...args] });
 }
 
 /** Opens the studio's page; a step that does not happen fails in seconds, naming what it waited for. */

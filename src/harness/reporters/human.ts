@@ -2,7 +2,7 @@
  * The default reporter: one line per fixture, details of every failure, a summary line.
  * Colour is optional and decided by the caller (the CLI checks the TTY and NO_COLOR).
  */
-import type { FixtureResult, RunSummary } from '../fixture-result.js';
+import { checkSummary, type FixtureResult, type RunSummary } from '../fixture-result.js';
 import { resultProblemLines } from './format-failure.js';
 
 /** Options of {@link humanReport}. */
@@ -44,6 +44,7 @@ export function humanResult(r: FixtureResult, options: HumanReportOptions = {}):
 
 /** The whole report. */
 export function humanReport(summary: RunSummary, options: HumanReportOptions = {}): string {
+  checkSummary('humanReport', summary);
   const c = paint(options.color === true);
   const parts = summary.results.map((r) => humanResult(r, options));
   const counts = [

@@ -2,10 +2,11 @@
  * JSON reporter: the summary without the bulky observed events, stable for machines; each
  * fixture's per-turn latency reports (`timings`) included.
  */
-import type { RunSummary } from '../fixture-result.js';
+import { checkSummary, type RunSummary } from '../fixture-result.js';
 
 /** Renders the run as one JSON document. */
 export function jsonReport(summary: RunSummary): string {
+  checkSummary('jsonReport', summary);
   const doc = {
     passed: summary.passed,
     failed: summary.failed,

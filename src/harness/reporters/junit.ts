@@ -3,11 +3,13 @@
  * characters XML 1.0 cannot carry at all (most control characters, lone surrogates) are replaced,
  * so the document is well-formed whatever a model or a fixture wrote.
  */
-import type { RunSummary } from '../fixture-result.js';
+import { argumentError } from '../../option-checks.js';
+import { checkSummary, type RunSummary } from '../fixture-result.js';
 import { resultProblemLines } from './format-failure.js';
 
 /** Escapes text for XML content and attribute values. */
 export function escapeXml(text: string): string {
+  if (typeof text !== 'string') throw argumentError('escapeXml(text)', 'a string', text);
   return text
     .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
     .replace(/&/g, '&amp;')
@@ -29,6 +31,7 @@ export interface JunitReportOptions {
 
 /** Renders the run as JUnit XML. */
 export function junitReport(summary: RunSummary, options: JunitReportOptions = {}): string {
+  checkSummary('junitReport', summary);
   const name = escapeXml(options.suiteName ?? 'switchboard fixtures');
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -2,7 +2,7 @@
  * TAP version 13 reporter: `ok` / `not ok` per fixture with a YAML diagnostic block of the
  * problems. Descriptions are kept on one line and `#` is escaped (it starts a TAP directive).
  */
-import type { RunSummary } from '../fixture-result.js';
+import { checkSummary, type RunSummary } from '../fixture-result.js';
 import { resultProblemLines } from './format-failure.js';
 
 function description(text: string): string {
@@ -14,6 +14,7 @@ function description(text: string): string {
 
 /** Renders the run as TAP 13. */
 export function tapReport(summary: RunSummary): string {
+  checkSummary('tapReport', summary);
   const lines = ['TAP version 13', `1..${summary.results.length}`];
   summary.results.forEach((r, i) => {
     const ok = r.status === 'passed';
