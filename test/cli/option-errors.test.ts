@@ -57,6 +57,23 @@ describe('option mistakes name the option and the fix', () => {
     }
   });
 
+  it("a flag named after another option's choice names that option with the choice", async () => {
+    // `validate --json` exists; `test` gives JSON with --reporter json.
+    const cases: [string[], string][] = [
+      [['test', 'fixtures', '--json'], 'unknown option --json; did you mean --reporter json?'],
+      [['test', '--junit'], 'unknown option --junit; did you mean --reporter junit?'],
+      [['repl', 't.json', '--manual'], 'unknown option --manual; did you mean --model manual?'],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await run(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(first(r.stderr)).toContain(message);
+    }
+    // A placeholder is not a choice: `<file|json>` offers nothing for --file.
+    const r = await run(['repl', 't.json', '--file']);
+    expect(first(r.stderr)).not.toContain('did you mean');
+  });
+
   it('a misspelt command names the nearest one', async () => {
     const r = await run(['valdate', 'x.json']);
     expect(r.code).toBe(2);
