@@ -384,7 +384,7 @@ export type SessionEvent =
        */
       readonly usage: ModelUsage;
     }
-  | { readonly type: 'turn-end'; readonly content: string; readonly timings?: TurnTimings }
+  | { readonly type: 'turn-end'; readonly content: string; readonly timings: TurnTimings }
   | { readonly type: 'session-end'; readonly reason?: string };
 
 /** Plain-JSON session state (serialisable and restorable). */
