@@ -3,7 +3,8 @@
  * answers become scripted steps, the HTTP exchanges (and command runs) that happened become
  * declared exchanges (and runs) with their real responses, and what was observed becomes the expectations.
  */
-import type { ServiceConfig } from '../session/types.js';
+import { CREDENTIAL_HEADERS } from '../handlers/endpoint/service-config.js';
+import type { ServiceAuth, ServiceConfig } from '../session/types.js';
 import { stringify } from 'yaml';
 import type { FixtureAction, ModelStep } from './fixture-schema.js';
 import type { ObservedTurn } from './observe.js';
@@ -189,9 +190,32 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
   };
 }
 
+const REDACTED = 'redacted';
+
 /**
- * Services as a saved fixture may hold them: no secret is ever written. Any auth becomes a bearer
- * token "redacted" (a replay never asks an OAuth2 server), and the non-secret headers are kept.
+ * An auth with every secret replaced by "redacted", keeping its kind and the names of its
+ * headers, so a saved fixture can still assert where the credential goes (`x-api-key`, not
+ * `authorization`). OAuth2 becomes a bearer token: a replay never asks a token server, and the
+ * calls carry a bearer token as OAuth2's would.
+ */
+function redactedAuth(auth: ServiceAuth): ServiceAuth {
+  switch (auth.type) {
+    case 'basic':
+      return { type: 'basic', username: REDACTED, password: REDACTED };
+    case 'custom_headers':
+      return {
+        type: 'custom_headers',
+        headers: Object.fromEntries(Object.keys(auth.headers).map((h) => [h, REDACTED])),
+      };
+    default:
+      return { type: 'bearer', token: REDACTED };
+  }
+}
+
+/**
+ * Services as a saved fixture may hold them: no secret is ever written. Auth keeps its kind with
+ * "redacted" values; plain headers are kept, except a credential header (`x-api-key`,
+ * `authorization`, …), which is a secret wherever it is configured.
  */
 export function redactServices(
   services: Readonly<Record<string, ServiceConfig>>,
@@ -201,8 +225,17 @@ export function redactServices(
     Object.entries(services).map(([name, config]): [string, ServiceConfig] => [
       name,
       {
-        ...(config.auth !== undefined ? { auth: { type: 'bearer', token: 'redacted' } } : {}),
-        ...(config.headers !== undefined ? { headers: { ...config.headers } } : {}),
+        ...(config.auth !== undefined ? { auth: redactedAuth(config.auth) } : {}),
+        ...(config.headers !== undefined
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(config.headers).map(([h, value]) => [
+                  h,
+                  CREDENTIAL_HEADERS.has(h.toLowerCase()) ? REDACTED : value,
+                ]),
+              ),
+            }
+          : {}),
         ...(config.origins !== undefined ? { origins: [...config.origins] } : {}),
       },
     ]),
