@@ -195,6 +195,7 @@ describe('helpers', () => {
       '--vars',
       '--static',
       '--language',
+      '--system-values',
       '--explain',
       '-h',
       '--help',
