@@ -112,6 +112,35 @@ describe('option mistakes name the option and the fix', () => {
     );
   });
 
+  it("a base URL in another tool's variable (OPENAI_API_BASE) is named, not ignored", async () => {
+    const io = (env: Record<string, string>) => {
+      const out = { stderr: '' };
+      return {
+        out,
+        io: {
+          stdout: { write: () => true },
+          stderr: { write: (t: string) => ((out.stderr += t), true) },
+          stdin: Readable.from([]),
+          env: { NO_COLOR: '1', ...env },
+        },
+      };
+    };
+    // Neither a key nor OPENAI_BASE_URL: the usage error says which variable was meant.
+    const bare = io({ OPENAI_API_BASE: 'http://127.0.0.1:18912/v1' });
+    expect(
+      await runCli(['repl', 'fixtures/tools/weather.yaml', '--model', 'openai'], bare.io),
+    ).toBe(2);
+    expect(bare.out.stderr.trim()).toBe(
+      'switchboard repl: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL (OPENAI_API_BASE is set, but the base URL is read from OPENAI_BASE_URL: rename it)',
+    );
+    // With a key the command runs, against OpenAI: a warning says where the calls go.
+    const keyed = io({ OPENAI_API_KEY: 'k', OPENAI_API_BASE: 'http://127.0.0.1:18912/v1' });
+    expect(await runCli(['repl', 'fixtures/tools/weather.yaml'], keyed.io)).toBe(0);
+    expect(keyed.out.stderr).toContain(
+      "warning: OPENAI_API_BASE is set, but the base URL is read from OPENAI_BASE_URL (the openai package's name), so requests go to https://api.openai.com/v1: rename it to OPENAI_BASE_URL",
+    );
+  });
+
   it('transform reads --vars from a file too, as repl, serve and studio do', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-vars-'));
     const file = join(dir, 'vars.yaml');

@@ -164,6 +164,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     baseUrl: values['base-url'],
     modelName: values['model-name'],
     toolCalls,
+    warn: (line) => io.stderr.write(`warning: ${line}\n`),
   });
   if ('problem' in model) {
     io.stderr.write(`switchboard serve: ${model.problem}\n`);
