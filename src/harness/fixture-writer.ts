@@ -4,7 +4,7 @@
  * declared exchanges (and runs) with their real responses, and what was observed becomes the expectations.
  */
 import { CREDENTIAL_HEADERS } from '../handlers/endpoint/service-config.js';
-import type { ServiceAuth, ServiceConfig } from '../session/types.js';
+import type { ServiceAuth, ServiceConfig, SessionEvent } from '../session/types.js';
 import { stringify } from 'yaml';
 import type { FixtureAction, ModelStep } from './fixture-schema.js';
 import type { ObservedTurn } from './observe.js';
@@ -47,6 +47,11 @@ export interface BuildFixtureOptions {
   readonly exchanges: readonly RecordedExchange[];
   /** Command runs that happened (written as the command double's `commands:`). Default none. */
   readonly commandRuns?: readonly RecordedRun[];
+  /**
+   * Tools whose pre-tool phrase is spoken only once a call is slow (`speech.before.mode:
+   * if_slow`): like bridge phrases, their `say` depends on timing a replay does not reproduce.
+   */
+  readonly slowPhraseTools?: readonly string[];
   /** Action tools the recorder simulated (each written as a canned `actions:` entry). */
   readonly simulatedActions?: readonly string[];
   /** Action tools whose canned answer was declared (the REPL's `--actions`), written as given. */
@@ -121,6 +126,12 @@ function changedVars(
 /** Builds the fixture value (plain data, ready for YAML). */
 export function buildFixture(options: BuildFixtureOptions): Record<string, unknown> {
   let vars: Readonly<Record<string, unknown>> = options.session.vars;
+  const slowPhrases = new Set(options.slowPhraseTools ?? []);
+  // Bridge phrases and `if_slow` pre-tool phrases depend on timing a replay does not reproduce
+  // (the HTTP double answers at once).
+  const timed = (e: Extract<SessionEvent, { type: 'say' }>): boolean =>
+    e.source === 'bridge' ||
+    (e.source === 'pre-tool' && e.tool !== undefined && slowPhrases.has(e.tool));
   const turns = options.turns.map((t) => {
     const o = t.observed;
     const expect: Record<string, unknown> = {
@@ -132,8 +143,7 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       ...((o.commands ?? []).length > 0
         ? { commands: (o.commands ?? []).map((c) => ({ command: c.command, argv: [...c.argv] })) }
         : {}),
-      // Bridge phrases depend on timing a replay does not reproduce.
-      say: o.events.flatMap((e) => (e.type === 'say' && e.source !== 'bridge' ? [e.text] : [])),
+      say: o.events.flatMap((e) => (e.type === 'say' && !timed(e) ? [e.text] : [])),
       language: o.language,
     };
     const changed = changedVars({ ...vars, ...(t.before?.vars ?? {}) }, o.vars);
