@@ -64,8 +64,7 @@ export function oneOffSystemValues(options: {
   readonly target?: string;
   readonly timezone?: string;
 }): SessionSystemValues {
-  const timezone =
-    options.timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  const timezone = options.timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const date = new Date(options.now);
   return {
     id: 'transform',
