@@ -2,6 +2,7 @@
  * A model's base URL must be an http(s) URL. The `openai` client otherwise fails at the first
  * call with a bare "Invalid URL" that names neither the value nor where it came from.
  */
+import { warnOnce } from '../option-checks.js';
 
 /** The example the messages give (a local Ollama server). */
 const EXAMPLE = 'http://127.0.0.1:11434/v1';
@@ -54,4 +55,19 @@ export function misnamedBaseUrlVariable(
 /** What to say about {@link misnamedBaseUrlVariable}'s answer. */
 export function misnamedBaseUrlMessage(name: string): string {
   return `${name} is set, but the base URL is read from OPENAI_BASE_URL (the openai package's name), so requests go to https://api.openai.com/v1: rename it to OPENAI_BASE_URL`;
+}
+
+/**
+ * `openaiModel` without `baseURL`: a local server named in another tool's variable would otherwise
+ * be skipped for api.openai.com without a word. A process warning, once.
+ */
+export function warnIfMisnamedBaseUrl(env: Readonly<Record<string, string | undefined>>): void {
+  const misnamed = misnamedBaseUrlVariable(env);
+  if (misnamed !== undefined)
+    warnOnce({
+      code: 'misnamed_env',
+      severity: 'warning',
+      path: misnamed,
+      message: misnamedBaseUrlMessage(misnamed),
+    });
 }

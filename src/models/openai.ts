@@ -16,8 +16,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { baseUrlProblem, misnamedBaseUrlMessage, misnamedBaseUrlVariable } from './base-url.js';
-import { warnOnce } from '../option-checks.js';
+import { baseUrlProblem, warnIfMisnamedBaseUrl } from './base-url.js';
 import { checkOpenAIOptions } from './check-openai-options.js';
 import { completionParts, isJsonAnswer, usageOf } from './openai-complete.js';
 import { ModelError, abortError, asModelError, scrubModelError } from './errors.js';
@@ -118,15 +117,7 @@ function checkBaseUrl(options: OpenAIModelOptions): void {
   const source = options.baseURL === undefined ? 'OPENAI_BASE_URL' : 'baseURL';
   const problem = value === undefined || value === '' ? undefined : baseUrlProblem(value, source);
   if (problem !== undefined) throw new TypeError(`openaiModel: ${problem}`);
-  // A local server named in another tool's variable: the calls would go to OpenAI without a word.
-  const misnamed = options.baseURL === undefined ? misnamedBaseUrlVariable(process.env) : undefined;
-  if (misnamed !== undefined)
-    warnOnce({
-      code: 'misnamed_env',
-      severity: 'warning',
-      path: misnamed,
-      message: misnamedBaseUrlMessage(misnamed),
-    });
+  if (options.baseURL === undefined) warnIfMisnamedBaseUrl(process.env);
 }
 
 function toolChoice(
