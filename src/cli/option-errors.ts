@@ -23,6 +23,24 @@ export function optionsInHelp(help: string): Map<string, string> {
   return options;
 }
 
+/**
+ * The option that takes `word` as one of its listed choices — `--reporter` for `json` when the
+ * help says `--reporter <name>  human | junit | tap | json` or `--model openai|manual` — written
+ * as the option and the value. A flag named after a choice (`test --json`, as `validate` has)
+ * is then answered with the option that gives it. Placeholders (`<file|json>`) are not choices.
+ */
+export function choiceOptionFor(help: string, word: string): string | undefined {
+  for (const line of help.split('\n')) {
+    const match = /^\s+(--[A-Za-z][\w-]*)((?: [^\s]+)?)(?:\s{2,}(.*))?$/.exec(line);
+    if (match === null) continue;
+    const [, name, usage = '', description = ''] = match;
+    const inUsage = usage.trim().startsWith('<') ? [] : usage.trim().split('|');
+    const listed = /^([\w-]+(?: \| [\w-]+)+)/.exec(description)?.[1]?.split(' | ') ?? [];
+    if ([...inUsage, ...listed].includes(word)) return `${name} ${word}`;
+  }
+  return undefined;
+}
+
 /** True for the errors parseArgs throws for a usage mistake. */
 export function isParseArgsError(error: unknown): error is TypeError & { code: string } {
   return (
@@ -49,10 +67,13 @@ export function explainParseArgsError(error: unknown, help: string): unknown {
       name: named,
       candidates: [...options.keys()].filter((o) => o.startsWith('--') === named.startsWith('--')),
     });
+    const choice = named.startsWith('--') ? choiceOptionFor(help, named.slice(2)) : undefined;
     const hint =
-      nearest !== undefined
-        ? `; did you mean ${options.get(nearest) ?? nearest}?`
-        : `; the options are ${[...options.keys()].filter((o) => o.startsWith('--')).join(', ')}`;
+      choice !== undefined
+        ? `; did you mean ${choice}?`
+        : nearest !== undefined
+          ? `; did you mean ${options.get(nearest) ?? nearest}?`
+          : `; the options are ${[...options.keys()].filter((o) => o.startsWith('--')).join(', ')}`;
     return new UsageError(
       `unknown option ${named}${hint} (an argument that starts with "-" goes after "--")`,
     );

@@ -28,6 +28,7 @@ import { zodIssue } from './zod-issue.js';
 import { normaliseDefinition } from './normalise.js';
 import { checkParameters } from './parameters-check.js';
 import { resolveDefinition } from './resolve.js';
+import { explainYamlError } from './yaml-error.js';
 import { lintWorkflows } from './workflow/lint-workflows.js';
 import { definitionSchemas } from './schema.js';
 import type { ToolDefinition, ToolSet } from './types.js';
@@ -152,9 +153,8 @@ function parseText(text: string, file: string): unknown {
     return parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
     const at = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
-    const where = at === undefined ? '' : ` at line ${at.line}, column ${at.col}`;
     // yaml's composer recurses; it turns its own stack overflow into a parse error.
-    const reason =
+    const said =
       error instanceof RangeError || /Maximum call stack/.test((error as Error).message)
         ? `nested too deeply (more than ${MAX_DEFINITION_DEPTH} levels are refused anyway)`
         : // yaml ends its first line with the place again and a colon before its code frame.
@@ -162,8 +162,19 @@ function parseText(text: string, file: string): unknown {
             / at line \d+, column \d+:?$/,
             '',
           );
+    const explained =
+      at === undefined
+        ? undefined
+        : explainYamlError(
+            text,
+            error instanceof YAMLParseError ? error.code : undefined,
+            at,
+            said,
+          );
+    const where =
+      explained === undefined ? '' : ` at line ${explained.line}, column ${explained.col}`;
     throw new DefinitionError(
-      [issue('syntax', '', `invalid YAML${where}: ${reason}`, file)],
+      [issue('syntax', '', `invalid YAML${where}: ${explained?.reason ?? said}`, file)],
       'cannot load tools',
     );
   }

@@ -13,6 +13,36 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Fields of the definition itself: written inside `endpoint`, `options`, `tool` or
+ * `tool.function`, one is almost always a YAML indentation slip (`service:` indented under
+ * `endpoint:`), which silently drops it — a service's credentials then never go with the calls.
+ */
+const DEFINITION_FIELDS: readonly string[] = [
+  'type',
+  'tool',
+  'endpoint',
+  'command',
+  'defaults',
+  'static_parameters',
+  'staticParameters',
+  'result',
+  'options',
+  'service',
+];
+
+/** Where a field written at the wrong level belongs, said after "is not a field of …". */
+interface Elsewhere {
+  readonly names: readonly string[];
+  readonly hint: (key: string) => string;
+}
+
+const OF_DEFINITION: Elsewhere = {
+  names: DEFINITION_FIELDS,
+  hint: (key) =>
+    `; \`${key}\` is a field of the tool definition, beside \`tool\` (indented one level too deep?)`,
+};
+
 /** One `unknown_field` warning per field of those objects that their schemas do not name. */
 export function unknownNestedFields(
   raw: unknown,
@@ -33,21 +63,29 @@ export function unknownNestedFields(
     at: readonly (string | number)[],
     known: readonly string[],
     what: string,
+    elsewhere?: Elsewhere,
   ) => {
     if (!isObject(value)) return;
     for (const key of Object.keys(value)) {
       if (known.includes(key)) continue;
+      const hint = elsewhere?.names.includes(key) ? elsewhere.hint(key) : didYouMean(key, known);
       out.push({
         code: 'unknown_field',
         severity: 'warning',
         path: [...at, key].reduce<string>(joinPath, path),
-        message: `is not a field of ${what}${didYouMean(key, known)}; ignored`,
+        message: `is not a field of ${what}${hint}; ignored`,
         ...(file !== undefined ? { file } : {}),
       });
     }
   };
-  check(raw['endpoint'], ['endpoint'], Object.keys(endpointSchema.shape), 'an endpoint');
-  check(raw['options'], ['options'], Object.keys(optionsSchema.shape), 'options');
+  check(
+    raw['endpoint'],
+    ['endpoint'],
+    Object.keys(endpointSchema.shape),
+    'an endpoint',
+    OF_DEFINITION,
+  );
+  check(raw['options'], ['options'], Object.keys(optionsSchema.shape), 'options', OF_DEFINITION);
   // A misspelt `defualt` or `form` would otherwise leave the parameter without its value, or
   // the rule without its source, and say nothing.
   const eachItem = (
@@ -70,13 +108,20 @@ export function unknownNestedFields(
       'a save rule',
     );
   const tool = raw['tool'];
-  check(tool, ['tool'], Object.keys(functionToolSchema.shape), 'a tool');
+  const functionKeys = Object.keys(functionToolSchema.shape.function.shape);
+  // `tool: { name, parameters }` without `function:` around them (or indented one level short).
+  check(tool, ['tool'], Object.keys(functionToolSchema.shape), 'a tool', {
+    names: [...functionKeys, ...DEFINITION_FIELDS.filter((f) => f !== 'type')],
+    hint: (key) =>
+      functionKeys.includes(key)
+        ? `; \`${key}\` is a field of \`tool.function\` (indent it under \`function:\`)`
+        : OF_DEFINITION.hint(key),
+  });
   if (isObject(tool))
-    check(
-      tool['function'],
-      ['tool', 'function'],
-      Object.keys(functionToolSchema.shape.function.shape),
-      'a function',
-    );
+    check(tool['function'], ['tool', 'function'], functionKeys, 'a function', {
+      // `type` there is as likely the tool's own `type: function` one level deep.
+      names: DEFINITION_FIELDS.filter((f) => f !== 'type'),
+      hint: OF_DEFINITION.hint,
+    });
   return out;
 }

@@ -19,6 +19,7 @@ import {
   type Check,
 } from '../option-checks.js';
 import { isPlainObject } from '../own-data.js';
+import { isTimeZone } from '../session/check-option-shapes.js';
 
 /** An object whose present hooks are functions (every hook is optional). */
 const isObserver: Check = (value, path, sink) => {
@@ -74,6 +75,7 @@ const TRANSFORM_CALL = fields(
     vars: isPlainObjectCheck('an object'),
     staticOverrides: isPlainObjectCheck('an object'),
     language: isNonEmptyString,
+    systemValues: fields({ timezone: isTimeZone, source: isString, target: isString }),
     now: isFunction,
     onMissingTemplateValue: oneOf('skip', 'error'),
   },

@@ -3,7 +3,8 @@
  * answers become scripted steps, the HTTP exchanges (and command runs) that happened become
  * declared exchanges (and runs) with their real responses, and what was observed becomes the expectations.
  */
-import type { ServiceConfig } from '../session/types.js';
+import { CREDENTIAL_HEADERS } from '../handlers/endpoint/service-config.js';
+import type { ServiceAuth, ServiceConfig, SessionEvent } from '../session/types.js';
 import { stringify } from 'yaml';
 import type { FixtureAction, ModelStep } from './fixture-schema.js';
 import type { ObservedTurn } from './observe.js';
@@ -46,6 +47,11 @@ export interface BuildFixtureOptions {
   readonly exchanges: readonly RecordedExchange[];
   /** Command runs that happened (written as the command double's `commands:`). Default none. */
   readonly commandRuns?: readonly RecordedRun[];
+  /**
+   * Tools whose pre-tool phrase is spoken only once a call is slow (`speech.before.mode:
+   * if_slow`): like bridge phrases, their `say` depends on timing a replay does not reproduce.
+   */
+  readonly slowPhraseTools?: readonly string[];
   /** Action tools the recorder simulated (each written as a canned `actions:` entry). */
   readonly simulatedActions?: readonly string[];
   /** Action tools whose canned answer was declared (the REPL's `--actions`), written as given. */
@@ -120,6 +126,12 @@ function changedVars(
 /** Builds the fixture value (plain data, ready for YAML). */
 export function buildFixture(options: BuildFixtureOptions): Record<string, unknown> {
   let vars: Readonly<Record<string, unknown>> = options.session.vars;
+  const slowPhrases = new Set(options.slowPhraseTools ?? []);
+  // Bridge phrases and `if_slow` pre-tool phrases depend on timing a replay does not reproduce
+  // (the HTTP double answers at once).
+  const timed = (e: Extract<SessionEvent, { type: 'say' }>): boolean =>
+    e.source === 'bridge' ||
+    (e.source === 'pre-tool' && e.tool !== undefined && slowPhrases.has(e.tool));
   const turns = options.turns.map((t) => {
     const o = t.observed;
     const expect: Record<string, unknown> = {
@@ -131,8 +143,7 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
       ...((o.commands ?? []).length > 0
         ? { commands: (o.commands ?? []).map((c) => ({ command: c.command, argv: [...c.argv] })) }
         : {}),
-      // Bridge phrases depend on timing a replay does not reproduce.
-      say: o.events.flatMap((e) => (e.type === 'say' && e.source !== 'bridge' ? [e.text] : [])),
+      say: o.events.flatMap((e) => (e.type === 'say' && !timed(e) ? [e.text] : [])),
       language: o.language,
     };
     const changed = changedVars({ ...vars, ...(t.before?.vars ?? {}) }, o.vars);
@@ -189,9 +200,32 @@ export function buildFixture(options: BuildFixtureOptions): Record<string, unkno
   };
 }
 
+const REDACTED = 'redacted';
+
 /**
- * Services as a saved fixture may hold them: no secret is ever written. Any auth becomes a bearer
- * token "redacted" (a replay never asks an OAuth2 server), and the non-secret headers are kept.
+ * An auth with every secret replaced by "redacted", keeping its kind and the names of its
+ * headers, so a saved fixture can still assert where the credential goes (`x-api-key`, not
+ * `authorization`). OAuth2 becomes a bearer token: a replay never asks a token server, and the
+ * calls carry a bearer token as OAuth2's would.
+ */
+function redactedAuth(auth: ServiceAuth): ServiceAuth {
+  switch (auth.type) {
+    case 'basic':
+      return { type: 'basic', username: REDACTED, password: REDACTED };
+    case 'custom_headers':
+      return {
+        type: 'custom_headers',
+        headers: Object.fromEntries(Object.keys(auth.headers).map((h) => [h, REDACTED])),
+      };
+    default:
+      return { type: 'bearer', token: REDACTED };
+  }
+}
+
+/**
+ * Services as a saved fixture may hold them: no secret is ever written. Auth keeps its kind with
+ * "redacted" values; plain headers are kept, except a credential header (`x-api-key`,
+ * `authorization`, …), which is a secret wherever it is configured.
  */
 export function redactServices(
   services: Readonly<Record<string, ServiceConfig>>,
@@ -201,8 +235,17 @@ export function redactServices(
     Object.entries(services).map(([name, config]): [string, ServiceConfig] => [
       name,
       {
-        ...(config.auth !== undefined ? { auth: { type: 'bearer', token: 'redacted' } } : {}),
-        ...(config.headers !== undefined ? { headers: { ...config.headers } } : {}),
+        ...(config.auth !== undefined ? { auth: redactedAuth(config.auth) } : {}),
+        ...(config.headers !== undefined
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(config.headers).map(([h, value]) => [
+                  h,
+                  CREDENTIAL_HEADERS.has(h.toLowerCase()) ? REDACTED : value,
+                ]),
+              ),
+            }
+          : {}),
         ...(config.origins !== undefined ? { origins: [...config.origins] } : {}),
       },
     ]),

@@ -121,6 +121,9 @@ export async function saveFixture(o: SaveFixtureOptions): Promise<SavedFixture> 
     turns: o.turns,
     exchanges: o.exchanges,
     commandRuns: o.commandRuns,
+    slowPhraseTools: [...o.tools.tools.values()]
+      .filter((t) => t.options.speech.before?.mode === 'if_slow')
+      .map((t) => t.name),
     simulatedActions: [...o.tools.tools.values()]
       .filter((t) => t.type === 'action')
       .map((t) => t.name),

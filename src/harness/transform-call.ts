@@ -23,6 +23,15 @@ export interface TransformCallOptions {
   readonly staticOverrides?: Readonly<Record<string, unknown>>;
   /** `vars.session.language`. Default `en-US`. */
   readonly language?: string;
+  /**
+   * What a host passes as `createSession({ systemValues })`: `vars.session.source` (the
+   * caller's number), `target` (the number called) and `timezone` (default the machine's).
+   */
+  readonly systemValues?: {
+    readonly source?: string;
+    readonly target?: string;
+    readonly timezone?: string;
+  };
   /** Clock for `vars.session.date*`. Default `Date.now`. */
   readonly now?: () => number;
   /** Default `skip`. */
@@ -51,8 +60,11 @@ export type TransformCallResult =
 export function oneOffSystemValues(options: {
   readonly language: string;
   readonly now: number;
+  readonly source?: string;
+  readonly target?: string;
+  readonly timezone?: string;
 }): SessionSystemValues {
-  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const timezone = options.timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const date = new Date(options.now);
   return {
     id: 'transform',
@@ -68,6 +80,8 @@ export function oneOffSystemValues(options: {
       date,
     ),
     timezone,
+    ...(options.source !== undefined ? { source: options.source } : {}),
+    ...(options.target !== undefined ? { target: options.target } : {}),
   };
 }
 
@@ -78,7 +92,8 @@ export function transformCall(options: TransformCallOptions): TransformCallResul
   const now = (options.now ?? Date.now)();
   // Computed only if a template or condition names `vars.session.*`, as in a session's round.
   const system = new LazySystemValues({
-    systemValues: () => oneOffSystemValues({ language: options.language ?? 'en-US', now }),
+    systemValues: () =>
+      oneOffSystemValues({ ...options.systemValues, language: options.language ?? 'en-US', now }),
   });
   const raw = typeof options.args === 'string' ? options.args : JSON.stringify(options.args);
   const prepared = prepareToolCall(options.tool, raw, {

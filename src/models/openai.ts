@@ -14,7 +14,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import { baseUrlProblem } from './base-url.js';
+import { baseUrlProblem, warnIfMisnamedBaseUrl } from './base-url.js';
 import { checkOpenAIOptions } from './check-openai-options.js';
 import { completionParts, isJsonAnswer, usageOf } from './openai-complete.js';
 import { toModelError } from './openai-errors.js';
@@ -113,6 +113,7 @@ function checkBaseUrl(options: OpenAIModelOptions): void {
   const source = options.baseURL === undefined ? 'OPENAI_BASE_URL' : 'baseURL';
   const problem = value === undefined || value === '' ? undefined : baseUrlProblem(value, source);
   if (problem !== undefined) throw new TypeError(`openaiModel: ${problem}`);
+  if (options.baseURL === undefined) warnIfMisnamedBaseUrl(process.env);
 }
 
 function toolChoice(

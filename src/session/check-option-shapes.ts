@@ -171,7 +171,8 @@ export function checkOptionShapes(options: unknown, sink: CheckSink): void {
 /** Time zones already found valid: building a formatter to ask costs tens of µs. */
 const validZones = new Set<string>();
 
-function isTimeZone(value: unknown, path: string, sink: CheckSink): void {
+/** An IANA time zone name (`America/New_York`), as `Intl` knows them. */
+export function isTimeZone(value: unknown, path: string, sink: CheckSink): void {
   if (typeof value !== 'string') {
     sink.problem(path, `expected an IANA time zone name, got ${kindOf(value)}`);
     return;

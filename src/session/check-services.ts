@@ -191,8 +191,7 @@ function checkAuth(base: string, auth: unknown, problem: Problem): void {
     if (value === undefined && !required) return;
     if (typeof value !== 'string' || (required && value === ''))
       problem(`${base}.${key}`, `expected a non-empty string, got ${kindOf(value)}`);
-    else if (headerProblem('x', value) !== undefined)
-      problem(`${base}.${key}`, 'contains characters that cannot be sent in an HTTP header');
+    else if (headerProblem('x', value) !== undefined) problem(`${base}.${key}`, unsendable(value));
   };
   switch (type) {
     case 'bearer':
@@ -223,6 +222,25 @@ function checkAuth(base: string, auth: unknown, problem: Problem): void {
   }
 }
 
+/**
+ * What in a header value cannot be sent, without quoting it (it may be a secret): its first
+ * unsendable character by code point and place. A line break at the end gets its usual cause,
+ * since a value read from a file or a secret mount keeps its final newline.
+ */
+function unsendable(value: string): string {
+  const base = 'contains characters that cannot be sent in an HTTP header';
+  if (/\r?\n$/.test(value) && !/[\r\n]/.test(value.replace(/\r?\n$/, '')))
+    return `${base}: a line break at the end (a value read from a file keeps its final newline; trim it)`;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x7f && c <= 0xff) continue;
+    const code = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+    const kind = c > 0xff ? 'a character beyond Latin-1' : 'a control character';
+    return `${base}: ${kind} (${code}) at character ${i + 1} of ${value.length}`;
+  }
+  return base;
+}
+
 /** Header names are tokens and values strings a request can carry; secret ones non-empty. */
 function checkHeaders(base: string, headers: unknown, secret: boolean, problem: Problem): void {
   if (!isRecord(headers)) {
@@ -238,13 +256,7 @@ function checkHeaders(base: string, headers: unknown, secret: boolean, problem: 
     else {
       const why = headerProblem(name, value);
       // The message never quotes the value: it may be a secret.
-      if (why !== undefined)
-        problem(
-          path,
-          why.startsWith('header name')
-            ? why
-            : 'contains characters that cannot be sent in an HTTP header',
-        );
+      if (why !== undefined) problem(path, why.startsWith('header name') ? why : unsendable(value));
     }
   }
 }

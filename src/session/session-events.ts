@@ -143,5 +143,5 @@ export type SessionEvent =
        */
       readonly usage: ModelUsage;
     }
-  | { readonly type: 'turn-end'; readonly content: string; readonly timings?: TurnTimings }
+  | { readonly type: 'turn-end'; readonly content: string; readonly timings: TurnTimings }
   | { readonly type: 'session-end'; readonly reason?: string };

@@ -253,6 +253,36 @@ describe('switchboard (in-process)', () => {
       expect(e.status).toBe(2);
       expect(e.stderr).toContain(`${empty}: no .json, .yaml or .yml files in it`);
     });
+    it("a project's root or a fixtures folder: fixtures and package manifests are skipped, and said", async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sb-'));
+      writeFileSync(join(dir, 'package.json'), '{"name":"bot","version":"1.0.0"}');
+      writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion":3}');
+      writeFileSync(join(dir, 'tsconfig.json'), '{"compilerOptions":{}}');
+      writeFileSync(join(dir, 'call.yaml'), 'name: a call\ntools: tools.yaml\nturns: []\n');
+      writeFileSync(
+        join(dir, 'tools.yaml'),
+        '- type: log\n  tool: { type: function, function: { name: note } }\n',
+      );
+      const r = await cliInProcess(['validate', dir]);
+      expect(r.status).toBe(0);
+      expect(r.stdout.split('\n')).toEqual([
+        `✓ ${join(dir, 'tools.yaml')}: 1 tool(s) (note)`,
+        `- ${join(dir, 'call.yaml')}: skipped, a conversation fixture (run it with switchboard test)`,
+        `- ${join(dir, 'package-lock.json')}: skipped, a package or TypeScript manifest, not a tools file`,
+        `- ${join(dir, 'package.json')}: skipped, a package or TypeScript manifest, not a tools file`,
+        `- ${join(dir, 'tsconfig.json')}: skipped, a package or TypeScript manifest, not a tools file`,
+        '0 error(s), 0 warning(s) in 1 file(s)',
+        '',
+      ]);
+      const j = JSON.parse((await cliInProcess(['validate', '--json', dir])).stdout) as {
+        skipped: { file: string }[];
+      };
+      expect(j.skipped.map((k) => k.file)).toHaveLength(4);
+      // Named on its own, a fixture is still validated, and said to be one.
+      const one = await cliInProcess(['validate', join(dir, 'call.yaml')]);
+      expect(one.status).toBe(1);
+      expect(one.stdout).toContain('this is a conversation fixture, not a tools file');
+    });
   });
 
   describe('transform', () => {

@@ -57,6 +57,23 @@ describe('option mistakes name the option and the fix', () => {
     }
   });
 
+  it("a flag named after another option's choice names that option with the choice", async () => {
+    // `validate --json` exists; `test` gives JSON with --reporter json.
+    const cases: [string[], string][] = [
+      [['test', 'fixtures', '--json'], 'unknown option --json; did you mean --reporter json?'],
+      [['test', '--junit'], 'unknown option --junit; did you mean --reporter junit?'],
+      [['repl', 't.json', '--manual'], 'unknown option --manual; did you mean --model manual?'],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await run(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(first(r.stderr)).toContain(message);
+    }
+    // A placeholder is not a choice: `<file|json>` offers nothing for --file.
+    const r = await run(['repl', 't.json', '--file']);
+    expect(first(r.stderr)).not.toContain('did you mean');
+  });
+
   it('a misspelt command names the nearest one', async () => {
     const r = await run(['valdate', 'x.json']);
     expect(r.code).toBe(2);
@@ -92,6 +109,35 @@ describe('option mistakes name the option and the fix', () => {
     expect(serve.code).toBe(2);
     expect(serve.stderr).toContain(
       'switchboard serve: --base-url must be an http(s) URL such as http://127.0.0.1:11434/v1, got "localhost"',
+    );
+  });
+
+  it("a base URL in another tool's variable (OPENAI_API_BASE) is named, not ignored", async () => {
+    const io = (env: Record<string, string>) => {
+      const out = { stderr: '' };
+      return {
+        out,
+        io: {
+          stdout: { write: () => true },
+          stderr: { write: (t: string) => ((out.stderr += t), true) },
+          stdin: Readable.from([]),
+          env: { NO_COLOR: '1', ...env },
+        },
+      };
+    };
+    // Neither a key nor OPENAI_BASE_URL: the usage error says which variable was meant.
+    const bare = io({ OPENAI_API_BASE: 'http://127.0.0.1:18912/v1' });
+    expect(
+      await runCli(['repl', 'fixtures/tools/weather.yaml', '--model', 'openai'], bare.io),
+    ).toBe(2);
+    expect(bare.out.stderr.trim()).toBe(
+      'switchboard repl: --model openai needs OPENAI_API_KEY or OPENAI_BASE_URL (OPENAI_API_BASE is set, but the base URL is read from OPENAI_BASE_URL: rename it)',
+    );
+    // With a key the command runs, against OpenAI: a warning says where the calls go.
+    const keyed = io({ OPENAI_API_KEY: 'k', OPENAI_API_BASE: 'http://127.0.0.1:18912/v1' });
+    expect(await runCli(['repl', 'fixtures/tools/weather.yaml'], keyed.io)).toBe(0);
+    expect(keyed.out.stderr).toContain(
+      "warning: OPENAI_API_BASE is set, but the base URL is read from OPENAI_BASE_URL (the openai package's name), so requests go to https://api.openai.com/v1: rename it to OPENAI_BASE_URL",
     );
   });
 
@@ -178,6 +224,7 @@ describe('helpers', () => {
       '--vars',
       '--static',
       '--language',
+      '--system-values',
       '--explain',
       '-h',
       '--help',

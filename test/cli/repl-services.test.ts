@@ -71,6 +71,49 @@ describe('repl --services: auth without leaking secrets', () => {
     expect(t.stdout).toContain('1 passed');
   });
 
+  it('/save writes no credential header and keeps the kind of auth, so the saved fixture can assert where it goes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-repl-svc-'));
+    const tools = join(dir, 'tools.json');
+    const endpoint = (name: string, service: string): unknown => ({
+      type: 'endpoint',
+      service,
+      tool: { type: 'function', function: { name, parameters: { type: 'object' } } },
+      endpoint: { url: `http://127.0.0.1:${port}/v1/${name}`, method: 'get' },
+    });
+    writeFileSync(tools, JSON.stringify([endpoint('lookup', 'pbx'), endpoint('status', 'ops')]));
+    const inAuth = 'ops-UNIQUE-4e1b7d';
+    const inHeaders = 'pbx-UNIQUE-82c0aa';
+    const saved = join(dir, 'saved.yaml');
+    const origins = [`http://127.0.0.1:${port}`];
+    const services = JSON.stringify({
+      // A credential header in plain `headers` (docs/handlers.md treats it as auth).
+      pbx: { headers: { 'X-Api-Key': inHeaders, 'x-tenant': 'acme' }, origins },
+      ops: { auth: { type: 'custom_headers', headers: { 'x-api-key': inAuth } }, origins },
+    });
+    const input = [
+      'check',
+      '/call lookup {}',
+      '/reply ok',
+      'status',
+      '/call status {}',
+      '/reply ok',
+      `/save ${saved}`,
+      '/quit',
+    ].join('\n');
+    const r = await cliInProcess(['repl', tools, '--model', 'manual', '--services', services], {
+      input,
+    });
+    expect(r.status).toBe(0);
+    const text = readFileSync(saved, 'utf8');
+    expect(text).not.toContain(inHeaders);
+    expect(text).not.toContain(inAuth);
+    expect(text).toContain('X-Api-Key: redacted');
+    expect(text).toContain('x-tenant: acme');
+    expect(text).toMatch(/type: custom_headers\n\s+headers:\n\s+x-api-key: redacted/);
+    const t = await cliInProcess(['test', saved]);
+    expect(t.stdout).toContain('1 passed');
+  });
+
   it('warns on start about a service that is not configured', async () => {
     const r = await cliInProcess(['repl', 'fixtures/tools/clinic.json', '--model', 'manual'], {
       input: '/quit\n',

@@ -118,3 +118,60 @@ describe('serve and studio take --system-values the same way', () => {
     );
   });
 });
+
+describe('transform takes --system-values too', () => {
+  it('a template reading the caller and called number is previewed with them', async () => {
+    const r = await cliInProcess([
+      'transform',
+      tools,
+      'lookup_customer',
+      '--system-values',
+      '{"source":"+15551234","target":"+15559876","timezone":"America/New_York"}',
+    ]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ customer_number: '+15551234', called: '+15559876' });
+  });
+
+  it('is checked as for repl (exit 2 naming it)', async () => {
+    const r = await cliInProcess([
+      'transform',
+      tools,
+      'lookup_customer',
+      '--system-values',
+      '{"timezone":"Mars/Olympus"}',
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      '--system-values.timezone: "Mars/Olympus" is not an IANA time zone name',
+    );
+  });
+
+  it('transformCall from code: the time zone sets vars.session.date', async () => {
+    const { transformCall } = await import('../../src/harness/transform-call.js');
+    const { loadTools } = await import('../../src/definition/load.js');
+    const set = await loadTools([
+      {
+        type: 'log',
+        tool: { type: 'function', function: { name: 'note', parameters: { type: 'object' } } },
+        static_parameters: [{ name: 'day', default: '{{vars.session.date}}' }],
+      },
+    ]);
+    // 2026-01-01T03:00Z is still Dec 31 in New York, already Jan 1 in Tokyo.
+    const now = () => Date.parse('2026-01-01T03:00:00Z');
+    const day = (timezone: string) => {
+      const r = transformCall({
+        tools: set,
+        tool: 'note',
+        args: {},
+        now,
+        systemValues: { timezone },
+      });
+      return r.ok ? r.args['day'] : r.message;
+    };
+    expect(day('America/New_York')).toBe('2025-12-31');
+    expect(day('Asia/Tokyo')).toBe('2026-01-01');
+    expect(() =>
+      transformCall({ tools: set, tool: 'note', args: {}, systemValues: { timezone: 'Mars' } }),
+    ).toThrow(/systemValues\.timezone/);
+  });
+});

@@ -273,6 +273,34 @@ describe('switchboard serve', () => {
     }
   });
 
+  it('warns at start about action tools it has no handler for (their calls answer not_available)', async () => {
+    const actionsFile = join(dir, 'actions.json');
+    const action = (name: string, extra: Record<string, unknown> = {}): unknown => ({
+      type: 'action',
+      tool: { type: 'function', function: { name, parameters: { type: 'object' } } },
+      ...extra,
+    });
+    writeFileSync(
+      actionsFile,
+      JSON.stringify([
+        action('hangup'),
+        action('transfer_call'),
+        action('play_hold_music', { result: { status: 'playing' } }),
+      ]),
+    );
+    const run = await serveInProcess([], actionsFile);
+    expect(await run.stop()).toBe(0);
+    const lines = run.stderr().match(/^warning: action tool.*$/gm) ?? [];
+    // A definition with a `result` answers with it: only the two without one are named.
+    expect(lines).toEqual([
+      'warning: action tool(s) hangup, transfer_call have no host handler in serve: every call answers not_available; give a definition a "result" for a fixed answer, or serve from your own process with createAgentServer({ actions })',
+    ]);
+    // The common tools file has no action tool: nothing said.
+    const plain = await serveInProcess();
+    expect(await plain.stop()).toBe(0);
+    expect(plain.stderr()).not.toContain('action tool');
+  });
+
   it("the sessions' warnings go to stderr once, however many requests make a session", async () => {
     const services = JSON.stringify({
       clinic: { auth: { type: 'bearer', token: 'tok-12345' }, origins: ['*'] },

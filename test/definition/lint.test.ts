@@ -349,8 +349,33 @@ describe('semantic lint', () => {
     ).toEqual([
       'tools[0].endpoint.methd: is not a field of an endpoint (did you mean `method`?); ignored',
       'tools[0].options.propagate_tool_results: is not a field of options (did you mean `propagate_tool_result`?); ignored',
-      'tools[0].tool.strict: is not a field of a tool; ignored',
+      // OpenAI's `strict` sits in the function object, not beside it.
+      'tools[0].tool.strict: is not a field of a tool; `strict` is a field of `tool.function` (indent it under `function:`); ignored',
       'tools[0].tool.function.descripton: is not a field of a function (did you mean `description`?); ignored',
+    ]);
+  });
+
+  it('a definition field indented one level too deep is named as such, not as unknown', async () => {
+    // `service:` under `endpoint:` in YAML: the credentials would silently never be sent.
+    const slipped = await loadWarnings([
+      {
+        ...def({}),
+        endpoint: { url: 'https://a.test/x', method: 'get', service: 'pbx' },
+        options: { defaults: { a: 1 } },
+        tool: {
+          type: 'function',
+          parameters: { type: 'object' },
+          function: { name: 'lookup', parameters: { type: 'object' }, result: { ok: true } },
+        },
+      },
+    ]);
+    expect(
+      slipped.filter((w) => w.code === 'unknown_field').map((w) => `${w.path}: ${w.message}`),
+    ).toEqual([
+      'tools[0].endpoint.service: is not a field of an endpoint; `service` is a field of the tool definition, beside `tool` (indented one level too deep?); ignored',
+      'tools[0].options.defaults: is not a field of options; `defaults` is a field of the tool definition, beside `tool` (indented one level too deep?); ignored',
+      'tools[0].tool.parameters: is not a field of a tool; `parameters` is a field of `tool.function` (indent it under `function:`); ignored',
+      'tools[0].tool.function.result: is not a field of a function; `result` is a field of the tool definition, beside `tool` (indented one level too deep?); ignored',
     ]);
   });
 

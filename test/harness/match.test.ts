@@ -161,7 +161,7 @@ describe('checkTurn', () => {
       events: [
         { type: 'interrupted' },
         { type: 'language', from: 'a', to: 'b' },
-        { type: 'turn-end', content: '' },
+        { type: 'turn-end', content: '', timings: NO_TIMINGS },
       ],
     });
     expect(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createNarrator } from '../../src/harness/narrator.js';
 import type { SessionEvent } from '../../src/session/types.js';
+import { NO_TIMINGS } from '../../src/observability/turn-tracing.js';
 
 function narrate(events: readonly SessionEvent[]): string[] {
   const lines: string[] = [];
@@ -15,21 +16,23 @@ describe('narrator', () => {
       { type: 'text-delta', text: 'Let me ', speechId: 'sp_1' },
       { type: 'text-delta', text: 'think', speechId: 'sp_1' },
       { type: 'interrupted' },
-      { type: 'turn-end', content: 'Let me think' },
+      { type: 'turn-end', content: 'Let me think', timings: NO_TIMINGS },
     ]);
     expect(lines.filter((l) => l.includes('Let me think'))).toEqual(['model   Let me think']);
     expect(lines.some((l) => l.includes('barges in'))).toBe(true);
   });
 
   it("prints turn-end's content when nothing was streamed", () => {
-    expect(narrate([{ type: 'turn-end', content: 'Hello' }])).toEqual(['model   Hello']);
+    expect(narrate([{ type: 'turn-end', content: 'Hello', timings: NO_TIMINGS }])).toEqual([
+      'model   Hello',
+    ]);
   });
 
   it('streamed text of one turn does not hide the content of the next', () => {
     const lines = narrate([
       { type: 'text-delta', text: 'One', speechId: 'sp_1' },
-      { type: 'turn-end', content: 'One' },
-      { type: 'turn-end', content: 'Two' },
+      { type: 'turn-end', content: 'One', timings: NO_TIMINGS },
+      { type: 'turn-end', content: 'Two', timings: NO_TIMINGS },
     ]);
     expect(lines).toEqual(['model   One', 'model   Two']);
   });

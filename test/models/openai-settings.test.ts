@@ -192,6 +192,29 @@ describe('openaiModel settings reach the request body', () => {
       vi.unstubAllEnvs();
     }
   });
+
+  it("a local server named in another tool's variable (OPENAI_API_BASE) is a warning, not a silent call to OpenAI", () => {
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      vi.stubEnv('OPENAI_BASE_URL', '');
+      vi.stubEnv('OPENAI_API_BASE', 'http://127.0.0.1:18912/v1');
+      openaiModel({ model: 'm', apiKey: 'k' });
+      openaiModel({ model: 'm2', apiKey: 'k' }); // once per process
+      // An explicit baseURL, or OPENAI_BASE_URL itself, says where: nothing to warn about.
+      openaiModel({ model: 'm', apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1' });
+      vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:2/v1');
+      openaiModel({ model: 'm', apiKey: 'k' });
+      expect(emit.mock.calls).toEqual([
+        [
+          "OPENAI_API_BASE: OPENAI_API_BASE is set, but the base URL is read from OPENAI_BASE_URL (the openai package's name), so requests go to https://api.openai.com/v1: rename it to OPENAI_BASE_URL",
+          { code: 'SWITCHBOARD_MISNAMED_ENV' },
+        ],
+      ]);
+    } finally {
+      emit.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  });
 });
 
 describe('a model per agent (agents[x].model)', () => {

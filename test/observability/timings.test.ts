@@ -6,6 +6,7 @@ import { runFixture } from '../../src/harness/run-fixture.js';
 import { jsonReport } from '../../src/harness/reporters/json.js';
 import { summarize } from '../../src/harness/fixture-result.js';
 import { timingLine } from '../../src/harness/narrator.js';
+import type { SessionEvent } from '../../src/session/types.js';
 
 describe('latency report per turn', () => {
   it('reports model time to first token and tool call, each tool with its queueing, phrases, total', async () => {
@@ -81,6 +82,28 @@ describe('latency report per turn', () => {
       inputTokens: 50,
       outputTokens: 6,
     });
+    await s.close();
+  });
+
+  it('every turn-end event carries its timings, interrupted turns included, typed as present', async () => {
+    // Type-level half (`npm test` type-checks this file): a host reads `timings` off the event
+    // without `?.`, as docs/observability.md says it is there.
+    const totalOf = (e: Extract<SessionEvent, { type: 'turn-end' }>): number => e.timings.totalMs;
+    const s = createSession({
+      tools: await loadTools([]),
+      model: new ScriptedModel([{ text: 'Hello.' }, { text: ['Well, ', 'more.'], delayMs: 5 }]),
+    });
+    const ends: number[] = [];
+    const onEnd = (e: SessionEvent): void => {
+      if (e.type === 'turn-end') ends.push(totalOf(e));
+    };
+    for await (const e of s.send('hi')) onEnd(e);
+    for await (const e of s.send('tell me')) {
+      onEnd(e);
+      if (e.type === 'text-delta') s.interrupt();
+    }
+    expect(ends).toHaveLength(2);
+    expect(ends.every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true);
     await s.close();
   });
 

@@ -138,9 +138,30 @@ describe('services are checked at createSession, every auth kind and field', () 
       services: services({ auth: { type: 'bearer', token: secret }, origins: [ORIGIN] }),
     });
     expect(issues).toEqual([
-      'services.clinic.auth.token: contains characters that cannot be sent in an HTTP header',
+      'services.clinic.auth.token: contains characters that cannot be sent in an HTTP header: a line break at the end (a value read from a file keeps its final newline; trim it)',
     ]);
     expect(issues.join('\n')).not.toContain('tok-Quoted');
+  });
+
+  it('says what cannot be sent and where, by code point, never quoting the value', () => {
+    // A key from a secret mount (final newline), one pasted with a stray tab, one typed with a
+    // typographic apostrophe: each named, the first only by its usual cause.
+    const issues = issuesOf({
+      services: {
+        pbx: {
+          auth: { type: 'custom_headers', headers: { 'x-api-key': 'pbx-Key-77a1\r\n' } },
+          origins: [ORIGIN],
+        },
+        ops: { headers: { 'x-tenant': 'acme\tops' } },
+        crm: { auth: { type: 'bearer', token: 'crm\u2019s-token' }, origins: [ORIGIN] },
+      },
+    });
+    expect(issues).toEqual([
+      'services.pbx.auth.headers.x-api-key: contains characters that cannot be sent in an HTTP header: a line break at the end (a value read from a file keeps its final newline; trim it)',
+      'services.ops.headers.x-tenant: contains characters that cannot be sent in an HTTP header: a control character (U+0009) at character 5 of 8',
+      'services.crm.auth.token: contains characters that cannot be sent in an HTTP header: a character beyond Latin-1 (U+2019) at character 4 of 11',
+    ]);
+    expect(issues.join('\n')).not.toMatch(/pbx-Key|acme|crm.s-token/);
   });
 
   it('a tool naming a service nothing configures is a warning at creation, with the likely name', () => {

@@ -6,6 +6,7 @@ import type { SessionEvent } from '../../src/session/types.js';
 import { ScriptedModel } from '../../src/testing.js';
 import { runFixtureForStudio } from '../../src/studio/fixture-runs.js';
 import { buildTimelineTurn, type TimedEvent } from '../../src/studio/timeline.js';
+import { NO_TIMINGS } from '../../src/observability/turn-tracing.js';
 
 const request = (attempt: number, status?: number) => ({
   method: 'GET',
@@ -44,7 +45,7 @@ describe('buildTimelineTurn', () => {
     }),
     at(300, { type: 'text-delta', text: 'Sorry, ', speechId: 'sp_2' }),
     at(310, { type: 'text-delta', text: 'try later.', speechId: 'sp_2' }),
-    at(320, { type: 'turn-end', content: 'Sorry, try later.' }),
+    at(320, { type: 'turn-end', content: 'Sorry, try later.', timings: NO_TIMINGS }),
   ];
   const turn = buildTimelineTurn({
     index: 0,

@@ -3,7 +3,11 @@
  * (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`) and the command's own flags: the same
  * checks, so a bad base URL or a missing key reads the same from every command.
  */
-import { baseUrlProblem } from '../../models/base-url.js';
+import {
+  baseUrlProblem,
+  misnamedBaseUrlMessage,
+  misnamedBaseUrlVariable,
+} from '../../models/base-url.js';
 import { openaiModel } from '../../models/openai.js';
 import { withJsonToolCalls } from '../../models/json-tool-calls.js';
 import { withTextMarkers } from '../../models/text-markers.js';
@@ -23,6 +27,8 @@ export interface RemoteModelOptions {
   /** A `--model-name` flag (wins over `OPENAI_MODEL`). */
   readonly modelName?: string | undefined;
   readonly toolCalls: ToolCallTransport;
+  /** Where a warning line goes (stderr, as `warning: …`). */
+  readonly warn?: (line: string) => void;
 }
 
 /**
@@ -55,7 +61,16 @@ export function hasRemoteModel(env: RemoteModelOptions['env']): boolean {
 export function remoteModel(o: RemoteModelOptions): Model | { readonly problem: string } {
   const key = o.env['OPENAI_API_KEY'];
   const baseURL = o.baseUrl ?? o.env['OPENAI_BASE_URL'];
-  if (!set(key) && !set(baseURL)) return { problem: o.missing };
+  const misnamed = o.baseUrl === undefined ? misnamedBaseUrlVariable(o.env) : undefined;
+  if (!set(key) && !set(baseURL))
+    return {
+      problem:
+        misnamed === undefined
+          ? o.missing
+          : `${o.missing} (${misnamed} is set, but the base URL is read from OPENAI_BASE_URL: rename it)`,
+    };
+  // A key and a base URL in another tool's variable: said once, since the calls go to OpenAI.
+  if (misnamed !== undefined && !set(baseURL)) o.warn?.(misnamedBaseUrlMessage(misnamed));
   if (set(baseURL)) {
     const problem = baseUrlProblem(
       baseURL,
@@ -66,7 +81,8 @@ export function remoteModel(o: RemoteModelOptions): Model | { readonly problem: 
   const remote = openaiModel({
     model: o.modelName ?? (o.env['OPENAI_MODEL'] || DEFAULT_OPENAI_MODEL),
     apiKey: set(key) ? key : 'not-needed',
-    ...(set(baseURL) ? { baseURL } : {}),
+    // Given explicitly: the commands read `io.env`, which is not always `process.env`.
+    baseURL: set(baseURL) ? baseURL : 'https://api.openai.com/v1',
   });
   if (o.toolCalls === 'markers') return withTextMarkers(remote);
   return o.toolCalls === 'json' ? withJsonToolCalls(remote) : remote;
@@ -96,6 +112,7 @@ export function manualOrRemote(o: {
     env: o.io.env,
     missing: '--model openai needs OPENAI_API_KEY or OPENAI_BASE_URL',
     toolCalls: o.toolCalls,
+    warn: (line) => o.io.stderr.write(`warning: ${line}\n`),
   });
   if (!('problem' in remote)) return remote;
   o.io.stderr.write(`switchboard ${o.command}: ${remote.problem}\n`);

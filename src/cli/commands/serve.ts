@@ -152,6 +152,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
   const tools = await loadToolsFile('serve', file, io);
   if (tools === undefined) return EXIT.unusable;
   for (const line of unconfiguredServices(tools, services)) io.stderr.write(`warning: ${line}\n`);
+  for (const line of unhandledActions(tools)) io.stderr.write(`warning: ${line}\n`);
   if (networkPolicy.denyPrivateNetworks === true)
     for (const line of privateEndpoints(tools)) io.stderr.write(`warning: ${line}\n`);
 
@@ -163,6 +164,7 @@ export async function serveCommand(argv: readonly string[], io: CliIO): Promise<
     baseUrl: values['base-url'],
     modelName: values['model-name'],
     toolCalls,
+    warn: (line) => io.stderr.write(`warning: ${line}\n`),
   });
   if ('problem' in model) {
     io.stderr.write(`switchboard serve: ${model.problem}\n`);
@@ -263,6 +265,22 @@ function unconfiguredServices(
     ([name, names]) =>
       `service "${name}" (named by ${names.join(', ')}) is not configured${didYouMean(name, Object.keys(services ?? {}))}; give it with --services, or its calls fail with not_available`,
   );
+}
+
+/**
+ * Action tools with no `result` of their own: `serve` has no host code to perform them, so the
+ * model is shown them and every call answers `not_available`. Said at start, as `mcp` says which
+ * action tools it does not serve, so a tools file written for a phone bot (hang-up, transfer) is
+ * not found out by a failing call.
+ */
+function unhandledActions(tools: ToolSet): string[] {
+  const names = [...tools.tools.values()]
+    .filter((tool) => tool.type === 'action' && !tool.hasResult)
+    .map((tool) => tool.name);
+  if (names.length === 0) return [];
+  return [
+    `action tool(s) ${names.join(', ')} have no host handler in serve: every call answers not_available; give a definition a "result" for a fixed answer, or serve from your own process with createAgentServer({ actions })`,
+  ];
 }
 
 /**

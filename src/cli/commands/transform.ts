@@ -9,7 +9,7 @@ import type { ToolDefinition } from '../../definition/types.js';
 import { transformCall } from '../../harness/transform-call.js';
 import type { TransformTraceEntry } from '../../transform/types.js';
 import { EXIT, UsageError, parseJsonOption, type CliIO } from '../io.js';
-import { readVars } from './repl.js';
+import { readSystemValues, readVars } from './repl.js';
 import { loadToolsFile } from './tools-file.js';
 
 export const transformHelp = `Usage: switchboard transform <tools-file> <tool-name> --args '<json>' [options]
@@ -23,6 +23,9 @@ Options:
                        JSON/YAML file
   --static <json>      static parameter values overriding the definition's defaults
   --language <tag>     vars.session.language (default en-US)
+  --system-values <file|json>  the caller's and the called number and the time zone, as
+                       for repl: '{"source":"+15551234","target":"+15559876"}' (read as
+                       vars.session.source, target, timezone)
   --explain            print every rule's outcome to stderr
   -h, --help           show this help
 
@@ -77,6 +80,7 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
       vars: { type: 'string' },
       static: { type: 'string' },
       language: { type: 'string' },
+      'system-values': { type: 'string' },
       explain: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -92,6 +96,7 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
   const args = (parseJsonOption('args', values.args ?? '{}') ?? {}) as Record<string, unknown>;
   // The same --vars as repl, serve and studio: inline JSON or a JSON/YAML file.
   const vars = values.vars === undefined ? undefined : await readVars(values.vars);
+  const systemValues = await readSystemValues(values['system-values']);
   const overrides = parseJsonOption('static', values.static) as Record<string, unknown> | undefined;
 
   const tools = await loadToolsFile('transform', file, io, false);
@@ -115,6 +120,7 @@ export async function transformCommand(argv: readonly string[], io: CliIO): Prom
     ...(vars !== undefined ? { vars } : {}),
     ...(overrides !== undefined ? { staticOverrides: overrides } : {}),
     ...(values.language !== undefined ? { language: values.language } : {}),
+    ...(systemValues !== undefined ? { systemValues } : {}),
   });
   if (values.explain === true) {
     io.stderr.write(`input:             ${JSON.stringify(args)}\n`);

@@ -2,17 +2,20 @@
  * `switchboard validate <files…>`: loads each tools file and reports errors and warnings with
  * `file: path: message`. Exit 0 without errors, 1 with any error, 2 when a file cannot be read.
  */
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadTools } from '../../definition/load.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../definition/document-limits.js';
+import { loadTools, parseDocument } from '../../definition/load.js';
+import { isPlainObject } from '../../own-data.js';
 import { DefinitionError, formatIssue, type DefinitionIssue } from '../../errors.js';
 import { EXIT, UsageError, useColor, type CliIO } from '../io.js';
 
 export const validateHelp = `Usage: switchboard validate <tools-file|directory…> [options]
 
 Checks tool definition files (JSON or YAML): shape, meaning (lint) and JSON Schemas. A directory
-stands for the .json, .yaml and .yml files directly in it.
+stands for the .json, .yaml and .yml files directly in it, except conversation fixtures and
+package.json, package-lock.json and tsconfig files (listed as skipped).
 
 Options:
   --json      print a JSON report instead of text
@@ -47,7 +50,8 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
   if (positionals.length === 0) throw new UsageError('name at least one tools file');
   const reports: FileReport[] = [];
   let unreadable = false;
-  for (const file of await expandDirectories(positionals)) {
+  const { files, skipped } = await expandDirectories(positionals);
+  for (const file of files) {
     try {
       const set = await loadTools(file, { file, strict: values.strict === true });
       reports.push({ file, ok: true, tools: [...set.tools.keys()], issues: [...set.warnings] });
@@ -60,7 +64,7 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
   const errors = reports.flatMap((r) => r.issues).filter((i) => i.severity === 'error').length;
   const warnings = reports.flatMap((r) => r.issues).filter((i) => i.severity === 'warning').length;
   if (values.json === true) {
-    io.stdout.write(`${JSON.stringify({ errors, warnings, files: reports }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ errors, warnings, files: reports, skipped }, null, 2)}\n`);
   } else {
     const color = useColor(io);
     const red = (t: string): string => (color ? `\u001b[31m${t}\u001b[39m` : t);
@@ -78,6 +82,7 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
         );
       }
     }
+    for (const k of skipped) io.stdout.write(`- ${k.file}: skipped, ${k.reason}\n`);
     io.stdout.write(`${errors} error(s), ${warnings} warning(s) in ${reports.length} file(s)\n`);
   }
   if (unreadable) return EXIT.unusable;
@@ -86,9 +91,42 @@ export async function validateCommand(argv: readonly string[], io: CliIO): Promi
 
 const TOOL_FILE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
+/** A file a directory holds that is not a tools file, and why. */
+interface Skipped {
+  file: string;
+  reason: string;
+}
+
+/** Manifests that sit beside tools files in a project's root: never tools files. */
+const NOT_TOOLS =
+  /^(package\.json|package-lock\.json|npm-shrinkwrap\.json|[jt]sconfig(\..+)?\.json)$/i;
+
+/**
+ * Why a file found in a directory is not a tools file: a conversation fixture (top-level
+ * `turns`, the rule `switchboard test` uses to tell them apart), or a package manifest. A file
+ * named on its own is always validated, so a fixture passed by mistake is still said to be one.
+ */
+async function notToolsFile(file: string): Promise<string | undefined> {
+  if (NOT_TOOLS.test(basename(file))) return 'a package or TypeScript manifest, not a tools file';
+  let value: unknown;
+  try {
+    // Over the loader's cap, loading it says so: it is not read twice.
+    if ((await stat(file)).size > DEFAULT_MAX_FILE_BYTES) return undefined;
+    value = parseDocument(await readFile(file, 'utf8'), file);
+  } catch {
+    return undefined; // unreadable or malformed: validating it says why
+  }
+  return isPlainObject(value) && Object.hasOwn(value, 'turns')
+    ? 'a conversation fixture (run it with switchboard test)'
+    : undefined;
+}
+
 /** Replaces each directory argument by its tool files (sorted); other arguments stay as given. */
-async function expandDirectories(args: readonly string[]): Promise<string[]> {
+async function expandDirectories(
+  args: readonly string[],
+): Promise<{ files: string[]; skipped: Skipped[] }> {
   const files: string[] = [];
+  const skipped: Skipped[] = [];
   for (const arg of args) {
     const isDirectory = await stat(arg).then(
       (s) => s.isDirectory(),
@@ -104,7 +142,11 @@ async function expandDirectories(args: readonly string[]): Promise<string[]> {
       .map((e) => join(arg, e.name))
       .sort();
     if (inside.length === 0) throw new UsageError(`${arg}: no .json, .yaml or .yml files in it`);
-    files.push(...inside);
+    for (const file of inside) {
+      const reason = await notToolsFile(file);
+      if (reason === undefined) files.push(file);
+      else skipped.push({ file, reason });
+    }
   }
-  return files;
+  return { files, skipped };
 }
