@@ -44,6 +44,14 @@ export const HAZARDS: readonly { readonly pattern: RegExp; readonly why: string 
     pattern: /emitWarning|process\.on\(\s*'warning'/,
     why: 'process warnings',
   },
+  {
+    // @fast-check/poisoning snapshots every global when first imported and restores them on a
+    // failure: in a shared worker, globals that other files' lazily loaded modules add (openai's
+    // provider symbol, Node's FormData) read as pollution, and a restore undid them for every
+    // later file (80 files failed after test/reliability/pollution.test.ts's self-check).
+    pattern: /@fast-check\/poisoning/,
+    why: 'global-state snapshots',
+  },
   { pattern: /vi\.(do)?mock\(|vi\.stubGlobal|vi\.stubEnv/, why: 'module mocks or stubbed globals' },
   {
     pattern: /process\.env(\[[^\]]+\]|\.\w+)\s*=[^=]|delete process\.env/,

@@ -30,6 +30,7 @@ const MARKS: readonly [string, string][] = [
   ['delete process.env.TZ;', 'environment writes'],
   ["process.chdir('/');", 'process-wide exits or cwd'],
   ['trace.setGlobalTracerProvider(provider);', 'global dispatcher or telemetry provider'],
+  ["import { assertNoPoisoning } from '@fast-check/poisoning';", 'global-state snapshots'],
 ];
 
 describe('a test file that changes process-wide state stays isolated', () => {
@@ -60,12 +61,14 @@ describe('a test file that changes process-wide state stays isolated', () => {
     expect(hazardOf(file)).toBeUndefined();
   });
 
-  it('the files found today: an action deadline under fake timers, warnings shown once', () => {
+  it('the files found today: an action deadline under fake timers, warnings shown once, pollution guards', () => {
     expect(hazardOf('test/session/symphony-config.test.ts')).toMatch(/fake timers/);
     expect(hazardOf('test/workflow/budget.test.ts')).toMatch(
       /^test\/workflow\/expression-helpers\.ts: fake timers/,
     );
     expect(hazardOf('test/session/host-config.test.ts')).toMatch(/process warnings/);
+    expect(hazardOf('test/reliability/pollution.test.ts')).toMatch(/global-state snapshots/);
+    expect(hazardOf('test/transform/properties.test.ts')).toMatch(/global-state snapshots/);
     expect(sharedTestFiles()).not.toContain('test/session/symphony-config.test.ts');
   });
 
