@@ -59,6 +59,12 @@ export const HAZARDS: readonly { readonly pattern: RegExp; readonly why: string 
   },
   { pattern: /process\.chdir|process\.exit|process\.exitCode/, why: 'process-wide exits or cwd' },
   { pattern: /setGlobal\w*\(/, why: 'global dispatcher or telemetry provider' },
+  {
+    // Counted over the whole thread (or process): what earlier files left, or the other
+    // worker's allocations, would count as this file's.
+    pattern: /getActiveResourcesInfo|memoryUsage|_getActiveHandles/,
+    why: 'process resource counts',
+  },
 ];
 
 const TEST_ROOT = `${resolve('test')}/`;

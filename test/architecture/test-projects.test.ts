@@ -31,6 +31,8 @@ const MARKS: readonly [string, string][] = [
   ["process.chdir('/');", 'process-wide exits or cwd'],
   ['trace.setGlobalTracerProvider(provider);', 'global dispatcher or telemetry provider'],
   ["import { assertNoPoisoning } from '@fast-check/poisoning';", 'global-state snapshots'],
+  ["process.getActiveResourcesInfo().filter((r) => r === 'Timeout');", 'process resource counts'],
+  ['const before = process.memoryUsage().rss;', 'process resource counts'],
 ];
 
 describe('a test file that changes process-wide state stays isolated', () => {
