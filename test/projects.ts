@@ -41,7 +41,7 @@ export const HAZARDS: readonly { readonly pattern: RegExp; readonly why: string 
   {
     // Engine warnings are shown once per process (src/option-checks.ts's warnOnce): a file that
     // expects one would miss it when an earlier file showed the same text.
-    pattern: /emitWarning|process\.on\(\s*'warning'/,
+    pattern: /emitWarning|process\.(on|once)\(\s*'warning'/,
     why: 'process warnings',
   },
   {
@@ -69,10 +69,10 @@ export const HAZARDS: readonly { readonly pattern: RegExp; readonly why: string 
 
 const TEST_ROOT = `${resolve('test')}/`;
 
-/** Relative imports of a test source, resolved to files (`./x.js` is `./x.ts` on disk). */
+/** Relative imports (static, dynamic, bare) of a test source, resolved to files (`./x.js` is `./x.ts` on disk). */
 function localImports(file: string, text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/from\s+'(\.{1,2}\/[^']+)'/g)) {
+  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)) {
     const spec = match[1] ?? '';
     const path = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
     // Only test helpers: src/ modules are what is being shared, not a reason to isolate.

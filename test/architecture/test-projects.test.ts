@@ -24,6 +24,7 @@ const MARKS: readonly [string, string][] = [
   ['vi.setSystemTime(0);', 'fake timers or clock'],
   ["vi.spyOn(process, 'emitWarning');", 'process warnings'],
   ["process.on('warning', seen);", 'process warnings'],
+  ["process.once( 'warning', seen);", 'process warnings'],
   ["vi.mock('../../src/x.js');", 'module mocks or stubbed globals'],
   ["vi.stubEnv('TZ', 'UTC');", 'module mocks or stubbed globals'],
   ["process.env['TZ'] = 'UTC';", 'environment writes'],
@@ -43,7 +44,7 @@ describe('a test file that changes process-wide state stays isolated', () => {
 
   it('also when the change is made by a test helper it imports, however deep', () => {
     write('deep.ts', 'export const install = () => vi.useFakeTimers();\n');
-    write('helper.ts', "export { install } from './deep.js';\n");
+    write('helper.ts', "export const deep = () => import('./deep.js');\n");
     const file = write('uses-helper.test.ts', "import { install } from './helper.js';\n");
     expect(hazardOf(file)).toBe(
       `${relative(process.cwd(), join(dir, 'deep.ts'))}: fake timers or clock`,
