@@ -18,8 +18,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 /** Directories under test/ whose files share modules unless a hazard keeps one isolated. */
 export const SHARED_DIRS: readonly string[] = [
   'definition',
+  'handlers',
   'harness',
   'import',
+  'mcp',
   'models',
   'realtime',
   'reliability',
@@ -59,6 +61,12 @@ export const HAZARDS: readonly { readonly pattern: RegExp; readonly why: string 
   },
   { pattern: /process\.chdir|process\.exit|process\.exitCode/, why: 'process-wide exits or cwd' },
   { pattern: /setGlobal\w*\(/, why: 'global dispatcher or telemetry provider' },
+  {
+    // The process's default pools (src/handlers/endpoint/connection-pools.ts): their count and
+    // their closing are every session's.
+    pattern: /\bconnectionPools\.\w/,
+    why: 'the default connection pools',
+  },
   {
     // Counted over the whole thread (or process): what earlier files left, or the other
     // worker's allocations, would count as this file's.

@@ -31,6 +31,7 @@ const MARKS: readonly [string, string][] = [
   ['delete process.env.TZ;', 'environment writes'],
   ["process.chdir('/');", 'process-wide exits or cwd'],
   ['trace.setGlobalTracerProvider(provider);', 'global dispatcher or telemetry provider'],
+  ['await connectionPools.closeAll();', 'the default connection pools'],
   ["import { assertNoPoisoning } from '@fast-check/poisoning';", 'global-state snapshots'],
   ["process.getActiveResourcesInfo().filter((r) => r === 'Timeout');", 'process resource counts'],
   ['const before = process.memoryUsage().rss;', 'process resource counts'],
