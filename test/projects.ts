@@ -17,6 +17,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 /** Directories under test/ whose files share modules unless a hazard keeps one isolated. */
 export const SHARED_DIRS: readonly string[] = [
+  'adapters',
   'definition',
   'handlers',
   'harness',
