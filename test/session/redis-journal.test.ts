@@ -35,7 +35,15 @@ async function twoProcesses() {
   const probe = createClient({ url });
   await probe.connect();
   closers.push(() => probe.close());
-  return { a, b, crashA: () => clientA.destroy(), keyPrefix, probe };
+  /**
+   * A dies: its connection cut, as SIGKILL would, and its lease run out at once, as its TTL would
+   * (Redis's own expiry, made now: waiting the TTL out was most of these tests' time).
+   */
+  const crashA = async (id: string): Promise<void> => {
+    clientA.destroy();
+    await probe.pExpire(`${keyPrefix}l:${id}`, 1);
+  };
+  return { a, b, cutA: () => clientA.destroy(), crashA, keyPrefix, probe };
 }
 
 /**
@@ -83,7 +91,7 @@ describe('tool-call journal', () => {
       },
     });
     await waitFor(() => dispatched.length === 1, sa.run('book me'));
-    crashA();
+    await crashA('s1');
 
     const model = bookingModel();
     const actions = {
@@ -137,7 +145,7 @@ describe('tool-call journal', () => {
     const journal = `${keyPrefix}j:s2`;
     while (!(await probe.lRange(journal, 0, -1)).some((r) => r.includes('Q-17')))
       await new Promise((r) => setTimeout(r, 10));
-    crashA();
+    await crashA('s2');
 
     const model = bookingModel();
     const sb = createSession({
@@ -162,7 +170,7 @@ describe('tool-call journal', () => {
   });
 
   it('a call whose journal record fails is not made: not_available, never dispatched', async () => {
-    const { a, crashA } = await twoProcesses();
+    const { a, cutA } = await twoProcesses();
     let booked = 0;
     let calls = 0;
     // The store's connection is cut after the lease was taken, before the call is recorded.
@@ -170,7 +178,7 @@ describe('tool-call journal', () => {
       name: 'cut',
       async *stream() {
         if (calls++ === 0) {
-          crashA();
+          cutA();
           yield {
             type: 'tool-call',
             call: { id: 'b1', name: 'book', arguments: '{"city":"Queens"}' },
@@ -223,7 +231,7 @@ describe('tool-call journal', () => {
       },
     };
     await waitFor(() => noted, createSession({ tools, id: 's4', store: a, model: hang }).run('go'));
-    crashA();
+    await crashA('s4');
     lease = await b.coordination.acquire('s4');
     expect(lease.openTurns).toEqual([]);
     await lease.release();
@@ -249,7 +257,7 @@ describe('tool-call journal', () => {
     await waitFor(() => dispatched.length === 2, sa.run('book and wait'));
     const journal = await probe.lRange(`${keyPrefix}j:s5`, 0, -1);
     expect(journal.filter((r) => r.includes('"t":"turn"'))).toHaveLength(1);
-    crashA();
+    await crashA('s5');
 
     const options = {
       tools,
