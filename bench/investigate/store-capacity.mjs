@@ -45,9 +45,10 @@ function run(store, rate) {
   });
 }
 
+// `hiTested`: the upper bound was run and not sustained (else it is only where the search stopped).
 const bounds = {
-  memory: { lo: Number(values.low), hi: Number(values.high) },
-  redis: { lo: Number(values.low), hi: Number(values.high) },
+  memory: { lo: Number(values.low), hi: Number(values.high), hiTested: false },
+  redis: { lo: Number(values.low), hi: Number(values.high), hiTested: false },
 };
 for (let step = 0; step < Number(values.steps); step++) {
   const order = step % 2 === 0 ? ['memory', 'redis'] : ['redis', 'memory'];
@@ -56,7 +57,7 @@ for (let step = 0; step < Number(values.steps); step++) {
     const rate = Math.round((b.lo + b.hi) / 2);
     const got = await run(store, rate);
     if (got.sustained) b.lo = rate;
-    else b.hi = rate;
+    else Object.assign(b, { hi: rate, hiTested: true });
     const errors = Object.entries(got.r.errors)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
@@ -70,7 +71,9 @@ for (let step = 0; step < Number(values.steps); step++) {
 }
 const m = bounds.memory.lo;
 const r = bounds.redis.lo;
+const above = (b) =>
+  b.hiTested ? `${b.hi} not` : `the search's top, ${b.hi}, not tried: raise --high`;
 console.log(
-  `highest sustained rate: memory ${m} turns/s (next step ${bounds.memory.hi} not), ` +
-    `redis ${r} turns/s (next ${bounds.redis.hi} not) → Redis ${((r / m) * 100).toFixed(1)}% of memory's`,
+  `highest sustained rate: memory ${m} turns/s (${above(bounds.memory)}), ` +
+    `redis ${r} turns/s (${above(bounds.redis)}) → Redis ${((r / m) * 100).toFixed(1)}% of memory's`,
 );
