@@ -281,6 +281,8 @@ export class LiveSession implements Session, TurnHost {
   interrupt(): boolean {
     if (this.bargeIn.locked) return false;
     this.#current?.abort();
+    // After the turn's waits ended by its signal: what was still playing will never be heard.
+    this.speech.cutOff();
     return true;
   }
 

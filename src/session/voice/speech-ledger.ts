@@ -86,6 +86,15 @@ export class SpeechLedger {
     return ids;
   }
 
+  /**
+   * A barge-in: whatever is still pending was cut off, so it is dropped, not acknowledged (no
+   * `spoken` event, and a later `spoken(id)` for it is false). Waiters are not woken: the
+   * interrupted turn's waits end by its signal, and a wait for cut-off speech is not `spoken`.
+   */
+  cutOff(): void {
+    this.#pending?.clear();
+  }
+
   /** True while the utterance is emitted and not yet acknowledged. */
   isPending(id: string): boolean {
     return this.#pending?.has(id) === true;

@@ -178,6 +178,8 @@ describe('speak-then-act', () => {
     const trace = r.traces.find((t) => t.tool === 'hangup');
     expect(trace?.errorCode).toBe('cancelled');
     expect(trace?.speechWait?.outcome).toBe('interrupted');
+    // The farewell was cut off, not played: nothing is left to acknowledge.
+    expect(s.spokenAll()).toBe(0);
   });
 });
 
@@ -267,5 +269,28 @@ describe('speak-then-act looks at the current turn only', () => {
     expect(log).toEqual([]);
     expect(r.traces[0]?.errorCode).toBe('cancelled');
     expect(r.events.filter((e) => e.type === 'say')).toEqual([]);
+  });
+});
+
+describe('a barge-in cuts off the speech still pending', () => {
+  it('drops it without acknowledging it: no spoken event, spoken(id) and spokenAll() find nothing', async () => {
+    const events: SessionEvent[] = [];
+    const s = createSession({
+      tools,
+      model: new ScriptedModel([{ text: 'Your balance is forty dollars.' }, { text: 'Sure.' }]),
+      speechAck: 'host',
+      onEvent: (e) => events.push(e),
+    });
+    await s.run('balance?');
+    const id = events.find((e) => e.type === 'text-delta')?.speechId;
+    expect(id).toBe('sp_1');
+    // The caller talks over the answer while it plays: the host stops playback and interrupts.
+    expect(s.interrupt()).toBe(true);
+    expect(s.spoken('sp_1')).toBe(false);
+    expect(s.spokenAll()).toBe(0);
+    // The next turn's speech is pending and acknowledged as usual.
+    await s.run('and my card?');
+    expect(s.spokenAll()).toBe(1);
+    expect(events.some((e) => e.type === 'spoken')).toBe(false);
   });
 });
