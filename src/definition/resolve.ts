@@ -12,6 +12,7 @@ import { compileContext } from './workflow/compile-task.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import { joinPath } from './json-path.js';
 import { lintDefinition } from './lint.js';
+import { DEFINITION_FIELDS } from './unknown-fields.js';
 import { checkParameters } from './parameters-check.js';
 import type { RawDefinition } from './schema.js';
 import type {
@@ -273,16 +274,7 @@ export function resolveDefinition(raw: RawDefinition, ctx: ResolveContext): Reso
 }
 
 const KNOWN: ReadonlySet<string> = new Set([
-  'type',
-  'tool',
-  'endpoint',
-  'command',
-  'defaults',
-  'static_parameters',
-  'staticParameters',
-  'result',
-  'options',
-  'service',
+  ...DEFINITION_FIELDS,
   'timeout',
   'retryCount',
   'retry_count',

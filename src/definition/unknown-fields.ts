@@ -18,7 +18,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * `tool.function`, one is almost always a YAML indentation slip (`service:` indented under
  * `endpoint:`), which silently drops it — a service's credentials then never go with the calls.
  */
-const DEFINITION_FIELDS: readonly string[] = [
+export const DEFINITION_FIELDS: readonly string[] = [
   'type',
   'tool',
   'endpoint',
