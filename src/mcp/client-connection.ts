@@ -108,6 +108,15 @@ export class McpConnection {
     client.onclose = () => {
       if (!connection.#closing) connection.#gone ??= 'it closed the connection';
     };
+    // The SDK's stdio reader drops the connection when one message outgrows its buffer; the
+    // reason reaches only onerror, and without it the host sees a bare "stopped".
+    client.onerror = (error) => {
+      const limit = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
+      if (limit !== null && !connection.#closing)
+        connection.#gone ??=
+          `it sent a message larger than the ${limit[1]}-byte limit of the MCP SDK's stdio ` +
+          'reader (a huge tool result?), and the SDK closed the connection';
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       options.onToolsChanged();
     });
@@ -210,7 +219,8 @@ export class McpConnection {
     )
       return new ToolError(
         'mcp_server_failed',
-        `MCP server "${this.server.name}" stopped during the call of ${tool}`,
+        `MCP server "${this.server.name}" stopped during the call of ${tool}: ` +
+          (this.#gone ?? 'it closed the connection'),
       );
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout)

@@ -101,6 +101,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(2);
   }
   const server = buildServer();
+  if (process.argv.includes('--with-huge'))
+    server.registerTool(
+      'huge',
+      { description: 'Answers 11 MiB of text, past the SDK reader’s 10 MiB.', inputSchema: {} },
+      async () => ({ content: [{ type: 'text', text: 'x'.repeat(11 * 1024 * 1024) }] }),
+    );
   if (process.argv.includes('--with-bad-name'))
     server.registerTool(
       'crm.lookup',

@@ -281,6 +281,31 @@ describe('MCP servers as a tool source (stdio)', () => {
     );
   });
 
+  it('a result larger than the SDK’s stdio reader takes is mcp_server_failed naming the cause', async () => {
+    const mcp = await connect({ servers: { crm: { ...crm, args: [SCRIPT, '--with-huge'] } } });
+    const session = createSession({
+      model: new ScriptedModel([
+        { tool_calls: [{ name: 'huge' }] },
+        { tool_calls: [{ name: 'echo', args: { text: 'still there?' } }] },
+        { text: 'Sorry.' },
+      ]),
+      tools: mcp.tools,
+      actions: mcp.actions,
+    });
+    const result = await session.run('fetch it all');
+    expect(result.traces.map((t) => t.errorCode)).toEqual([
+      'mcp_server_failed',
+      'mcp_server_failed',
+    ]);
+    const message = (t: (typeof result.traces)[number]): unknown =>
+      (t.output as { error: { message: string } }).error.message;
+    expect(message(result.traces[0]!)).toMatch(
+      /^MCP server "crm" stopped during the call of huge: it sent a message larger than the 10485760-byte limit/,
+    );
+    // Later calls say why the server is gone too, not only that it is.
+    expect(message(result.traces[1]!)).toMatch(/is not available: it sent a message larger/);
+  });
+
   it('closes its connections with the session (closeWith): the server process ends', async () => {
     const mcp = await connect();
     const session = createSession({
