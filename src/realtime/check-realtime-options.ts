@@ -41,7 +41,22 @@ const ATTACH = fields(
   ['connection', 'session'],
 );
 
-const CONNECT = fields({ url: isNonEmptyString, headers: recordOf(isString) }, ['url']);
+/** The schemes `ws` opens. The value is never shown: its query may carry an API key. */
+const WS_SCHEMES = new Set(['ws:', 'wss:', 'http:', 'https:']);
+const websocketUrl: Check = (value, path, sink) => {
+  if (typeof value !== 'string' || value === '') return isNonEmptyString(value, path, sink);
+  let scheme: string;
+  try {
+    scheme = new URL(value).protocol;
+  } catch {
+    // `ws` threw a bare "SyntaxError: Invalid URL: <the url>", echoing the key in its query.
+    return sink.problem(path, 'expected a ws: or wss: URL, got text that is not a URL');
+  }
+  if (!WS_SCHEMES.has(scheme))
+    sink.problem(path, `expected a ws: or wss: URL, got a ${scheme} URL`);
+};
+
+const CONNECT = fields({ url: websocketUrl, headers: recordOf(isString) }, ['url']);
 
 /** Throws a DefinitionError naming each wrong option of attachRealtime. */
 export function checkAttachOptions(options: unknown): void {

@@ -86,12 +86,20 @@ describe('attachRealtime checks its options when called', () => {
 });
 
 describe('connectRealtime checks its options before connecting', () => {
-  it('a number url and headers that are not text', async () => {
+  it('a number url, text that is not a ws: URL, and headers that are not text', async () => {
     const connect = (options: Loose) =>
       connectRealtime(options as unknown as ConnectRealtimeOptions);
     await expect(connect({ url: 5, headers: { Authorization: 1 } })).rejects.toThrow(
       'invalid connectRealtime options:\n  url: expected a non-empty string, got a number\n  headers.Authorization: expected a string, got a number',
     );
+    await expect(connect({ url: 'api.openai.com/v1/realtime?api-key=sk-123' })).rejects.toThrow(
+      'invalid connectRealtime options:\n  url: expected a ws: or wss: URL, got text that is not a URL',
+    );
+    await expect(connect({ url: 'ftp://127.0.0.1/x' })).rejects.toThrow(
+      'invalid connectRealtime options:\n  url: expected a ws: or wss: URL, got a ftp: URL',
+    );
+    // The URL (its query may hold the key) is never in the message.
+    await expect(connect({ url: 'not a url sk-123' })).rejects.not.toThrow(/sk-123/);
     await expect(connect({ headers: 'Bearer x' })).rejects.toThrow(
       'invalid connectRealtime options:\n  url: is required\n  headers: expected an object, got a string',
     );
