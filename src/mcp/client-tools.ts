@@ -130,14 +130,32 @@ function rawDefinition(tool: Tool, overlay: McpToolOverlay | undefined): Record<
   return raw;
 }
 
+/** The largest MCP result a session takes, UTF-8 bytes of what the model would see: 1 MiB. */
+export const DEFAULT_MAX_MCP_RESULT_BYTES = 1_048_576;
+
 /**
  * What the model sees of an MCP result: `structuredContent` when the server gave it (JSON, so
  * `options.save` can read it); else the text of its text blocks, joined by newlines; else (other
  * block kinds) the blocks as a list, binary data left out. A result with `isError` throws
  * `mcp_tool_error` with that text as its message and the whole value as `result`.
  */
-export function toolOutput(server: string, tool: string, result: CallToolResult): unknown {
+export function toolOutput(
+  server: string,
+  tool: string,
+  result: CallToolResult,
+  maxBytes = DEFAULT_MAX_MCP_RESULT_BYTES,
+): unknown {
   const output = result.structuredContent ?? contentValue(result.content);
+  // As an endpoint's body (maxResponseBytes) and a command's stdout: a result the model cannot
+  // use whole is refused, not cut (a cut JSON document would be wrong, not short), and never
+  // reaches the model's context, the history or the store.
+  const bytes = Buffer.byteLength(typeof output === 'string' ? output : JSON.stringify(output));
+  if (bytes > maxBytes)
+    throw new ToolError(
+      'response_too_large',
+      `MCP tool ${tool} of server "${server}" answered ${bytes} bytes, over the ${maxBytes} a ` +
+        'result may have (maxResultBytes); it was not used',
+    );
   if (result.isError !== true) return output;
   const text = textOf(result.content);
   throw new ToolError(

@@ -35,6 +35,11 @@ export interface ConnectMcpServersOptions extends McpClientConfig {
   readonly secrets?: SecretSet;
   /** How long a server may take to start and initialise, ms. Default 10,000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * The largest result a tool call may return, in UTF-8 bytes of what the model would see;
+   * larger is the tool error `response_too_large`. Default 1 MiB, as an endpoint's body.
+   */
+  readonly maxResultBytes?: number;
   /** What is doubtful but not fatal: a tool left out, a failed refresh. Default: a process warning. */
   readonly onWarning?: (issue: DefinitionIssue) => void;
   /** Called after a server's new tool list is in the tool set (its tool names). */
@@ -79,6 +84,7 @@ const OPTIONS = fields(
         : recordOf(isFunction)(value, path, sink),
     secrets: withMethods('a SecretSet', 'add', 'scrubText'),
     connectTimeoutMs: integer(1, MAX_TIMER_MS),
+    maxResultBytes: integer(1),
     onWarning: isFunction,
     onToolsChanged: isFunction,
   },
@@ -262,7 +268,7 @@ class Source implements McpToolSource {
       const connection = this.#slots.get(server)?.connection;
       if (connection === undefined) throw new Error(`MCP server "${server}" is not connected`);
       const result = await connection.call(name, args, context.signal);
-      return toolOutput(server, name, result);
+      return toolOutput(server, name, result, this.#options.maxResultBytes);
     });
   }
 

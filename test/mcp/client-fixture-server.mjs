@@ -101,12 +101,18 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(2);
   }
   const server = buildServer();
-  if (process.argv.includes('--with-huge'))
+  if (process.argv.includes('--with-huge')) {
+    server.registerTool(
+      'big',
+      { description: 'Answers 1.5 MiB of text, past the default result cap.', inputSchema: {} },
+      async () => ({ content: [{ type: 'text', text: 'b'.repeat(1.5 * 1024 * 1024) }] }),
+    );
     server.registerTool(
       'huge',
       { description: 'Answers 11 MiB of text, past the SDK reader’s 10 MiB.', inputSchema: {} },
       async () => ({ content: [{ type: 'text', text: 'x'.repeat(11 * 1024 * 1024) }] }),
     );
+  }
   if (process.argv.includes('--with-bad-name'))
     server.registerTool(
       'crm.lookup',

@@ -306,6 +306,35 @@ describe('MCP servers as a tool source (stdio)', () => {
     expect(message(result.traces[1]!)).toMatch(/is not available: it sent a message larger/);
   });
 
+  it('a result over maxResultBytes (default 1 MiB) is response_too_large, never in the history; the server goes on', async () => {
+    const servers = { crm: { ...crm, args: [SCRIPT, '--with-huge'] } };
+    const run = async (mcp: McpToolSource) => {
+      const model = new ScriptedModel(
+        [
+          { tool_calls: [{ name: 'big' }, { name: 'echo', args: { text: 'still there?' } }] },
+          { text: 'Done.' },
+        ],
+        { record: true },
+      );
+      const session = createSession({ model, tools: mcp.tools, actions: mcp.actions });
+      const result = await session.run('fetch it all');
+      const toolMessages = model.calls[1]!.messages.filter((m) => m.role === 'tool');
+      return { result, size: Math.max(...toolMessages.map((m) => String(m.content).length)) };
+    };
+    const capped = await run(await connect({ servers }));
+    expect(capped.result.traces.map((t) => t.errorCode)).toEqual(['response_too_large', undefined]);
+    expect(capped.result.traces[0]!.output).toMatchObject({
+      error: {
+        message:
+          'MCP tool big of server "crm" answered 1572864 bytes, over the 1048576 a result may have (maxResultBytes); it was not used',
+      },
+    });
+    expect(capped.size).toBeLessThan(1000);
+    const raised = await run(await connect({ servers, maxResultBytes: 2 * 1024 * 1024 }));
+    expect(raised.result.traces.map((t) => t.errorCode)).toEqual([undefined, undefined]);
+    expect(raised.size).toBe(1572864);
+  });
+
   it('closes its connections with the session (closeWith): the server process ends', async () => {
     const mcp = await connect();
     const session = createSession({
