@@ -68,6 +68,18 @@ async function stopProcess(pid: number): Promise<void> {
   }
 }
 
+/**
+ * An error's first line, with its cause's: `fetch` fails with a bare "fetch failed" whose cause
+ * says why ("connect ECONNREFUSED 127.0.0.1:8788", "other side closed").
+ */
+function failureText(error: unknown): string {
+  const text = shortMessage(error);
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  if (!(cause instanceof Error)) return text;
+  const why = shortMessage(cause);
+  return why === '' || text.includes(why) ? text : `${text}: ${why}`;
+}
+
 /** How a server is shown in messages: its name and what runs it (never env or header values). */
 export function describeServer(server: CheckedServer): string {
   return server.kind === 'stdio'
@@ -133,7 +145,7 @@ export class McpConnection {
       const tail = connection.#stderr.trim();
       throw new McpConnectError(
         server.name,
-        `${describeServer(server)} did not connect: ${shortMessage(error)}` +
+        `${describeServer(server)} did not connect: ${failureText(error)}` +
           (tail === '' ? '' : `\nits stderr ended with:\n${tail}`),
         { cause: error },
       );
@@ -234,7 +246,7 @@ export class McpConnection {
     // Transport failures (refused, reset, a bad HTTP status) and protocol breaches.
     return new ToolError(
       'mcp_server_failed',
-      `MCP server "${this.server.name}" failed: ${shortMessage(error)}`,
+      `MCP server "${this.server.name}" failed: ${failureText(error)}`,
     );
   }
 

@@ -166,7 +166,7 @@ describe('MCP servers as a tool source (Streamable HTTP)', () => {
     expect(mcp.tools.tools.has('extra')).toBe(true);
   });
 
-  it('a server that went away is mcp_server_failed; a refused token fails connect naming the server', async () => {
+  it('a server that went away is mcp_server_failed naming why (the cause fetch hides); a refused token fails connect naming the server', async () => {
     const served = await serve();
     const mcp = await connect(served.url);
     await served.stop();
@@ -180,6 +180,16 @@ describe('MCP servers as a tool source (Streamable HTTP)', () => {
     });
     const result = await session.run('hi');
     expect(result.traces[0]!.errorCode).toBe('mcp_server_failed');
+    // Why: fetch's bare "fetch failed" keeps the reason in its cause.
+    expect(result.traces[0]!.output).toMatchObject({
+      error: { message: 'MCP server "crm" failed: fetch failed: other side closed' },
+    });
+    const gone = await connectMcpServers({ servers: { kb: { url: served.url } } }).catch(
+      (e: unknown) => e,
+    );
+    expect((gone as Error).message).toMatch(
+      /did not connect: fetch failed: (other side closed|connect ECONNREFUSED .+)$/,
+    );
 
     const other = await serve();
     const error = await connectMcpServers({
