@@ -112,11 +112,58 @@ export async function connectRealtime(
   options: ConnectRealtimeOptions,
 ): Promise<ClosableRealtimeConnection> {
   checkConnectOptions(options);
+  const credentials = credentialsIn(options);
   const socket = new WebSocket(options.url, { headers: { ...options.headers } });
+  // The URL without its query, where a key may be.
+  const url = new URL(options.url);
+  const where = `the Realtime server at ${url.protocol}//${url.host}${url.pathname}`;
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
-    socket.once('error', reject);
+    socket.once('error', (error) =>
+      reject(
+        new Error(`connectRealtime: could not reach ${where}: ${error.message}`, { cause: error }),
+      ),
+    );
+    // ws's own error said only "Unexpected server response: 401"; the body says why.
+    socket.once('unexpected-response', (request, response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        if (body.length < MAX_REFUSAL_BODY) body += chunk;
+      });
+      const refuse = (): void => {
+        request.destroy();
+        const why = refusalText(body, credentials);
+        reject(
+          new Error(
+            `connectRealtime: ${where} refused the connection: HTTP ${response.statusCode ?? '?'}` +
+              (why === '' ? '' : ` (${why})`),
+          ),
+        );
+      };
+      response.once('end', refuse);
+      response.once('error', refuse);
+    });
   });
-  const credentials = credentialsIn(options);
   return { ...wsRealtimeConnection(socket), credentials: () => credentials };
+}
+
+/** Characters of a refusal's body kept for its error. */
+const MAX_REFUSAL_BODY = 2000;
+
+/** A refusal's reason: an OpenAI-style `error.message`, else the body's first line; keys scrubbed. */
+function refusalText(body: string, credentials: readonly string[]): string {
+  let text = body.trim().split('\n', 1)[0] ?? '';
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error: unknown =
+      typeof parsed === 'object' && parsed !== null && 'error' in parsed ? parsed.error : undefined;
+    const message: unknown =
+      typeof error === 'object' && error !== null && 'message' in error ? error.message : undefined;
+    if (typeof message === 'string') text = message;
+  } catch {
+    // Not JSON: its first line.
+  }
+  for (const secret of credentials) if (secret !== '') text = text.split(secret).join('[redacted]');
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
