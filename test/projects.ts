@@ -63,6 +63,12 @@ export const HAZARDS: readonly { readonly pattern: RegExp; readonly why: string 
   { pattern: /process\.chdir|process\.exit|process\.exitCode/, why: 'process-wide exits or cwd' },
   { pattern: /setGlobal\w*\(/, why: 'global dispatcher or telemetry provider' },
   {
+    // V8 flags (`--expose-gc` for a reachability check) are the whole process's, and a check of
+    // what a full collection frees is best made where no other file's modules hold anything.
+    pattern: /setFlagsFromString/,
+    why: 'V8 flags',
+  },
+  {
     // The process's default pools (src/handlers/endpoint/connection-pools.ts): their count and
     // their closing are every session's.
     pattern: /\bconnectionPools\.\w/,

@@ -35,6 +35,7 @@ const MARKS: readonly [string, string][] = [
   ["import { assertNoPoisoning } from '@fast-check/poisoning';", 'global-state snapshots'],
   ["process.getActiveResourcesInfo().filter((r) => r === 'Timeout');", 'process resource counts'],
   ['const before = process.memoryUsage().rss;', 'process resource counts'],
+  ["setFlagsFromString('--expose-gc');", 'V8 flags'],
 ];
 
 describe('a test file that changes process-wide state stays isolated', () => {
