@@ -53,9 +53,14 @@ export function isParseArgsError(error: unknown): error is TypeError & { code: s
 
 /**
  * A {@link UsageError} explaining a parseArgs error in terms of `help`'s options; the error
- * itself when it is not a parseArgs error.
+ * itself when it is not a parseArgs error. `elsewhere`: the other commands that have the option
+ * named (command → how their help writes it), for an option given to the wrong command.
  */
-export function explainParseArgsError(error: unknown, help: string): unknown {
+export function explainParseArgsError(
+  error: unknown,
+  help: string,
+  elsewhere: ReadonlyMap<string, string> = new Map(),
+): unknown {
   if (!isParseArgsError(error)) return error;
   const options = optionsInHelp(help);
   // parseArgs names an option with a short alias as '-o, --out <value>': the name ends before the comma.
@@ -67,13 +72,21 @@ export function explainParseArgsError(error: unknown, help: string): unknown {
       name: named,
       candidates: [...options.keys()].filter((o) => o.startsWith('--') === named.startsWith('--')),
     });
-    const choice = named.startsWith('--') ? choiceOptionFor(help, named.slice(2)) : undefined;
+    // An option another command has with a value (`serve --host <addr>`) is that option, not a
+    // flag standing for one of this command's choices (`repl --speech-ack host`).
+    const other = [...elsewhere].filter(([, usage]) => / </.test(usage));
+    const choice =
+      named.startsWith('--') && other.length === 0
+        ? choiceOptionFor(help, named.slice(2))
+        : undefined;
     const hint =
-      choice !== undefined
-        ? `; did you mean ${choice}?`
-        : nearest !== undefined
-          ? `; did you mean ${options.get(nearest) ?? nearest}?`
-          : `; the options are ${[...options.keys()].filter((o) => o.startsWith('--')).join(', ')}`;
+      other.length > 0
+        ? `; it is an option of ${other.map(([command, usage]) => `switchboard ${command} (${usage})`).join(', ')}`
+        : choice !== undefined
+          ? `; did you mean ${choice}?`
+          : nearest !== undefined
+            ? `; did you mean ${options.get(nearest) ?? nearest}?`
+            : `; the options are ${[...options.keys()].filter((o) => o.startsWith('--')).join(', ')}`;
     return new UsageError(
       `unknown option ${named}${hint} (an argument that starts with "-" goes after "--")`,
     );

@@ -4,7 +4,7 @@
  */
 import { closestName } from '../did-you-mean.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
-import { explainParseArgsError, optionsInHelp } from './option-errors.js';
+import { explainParseArgsError, isParseArgsError, optionsInHelp } from './option-errors.js';
 import { version } from './version.js';
 
 type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
@@ -132,6 +132,23 @@ Options:
 `;
 }
 
+/**
+ * For an unknown option: the other commands whose help lists it, with how they write it. Their
+ * code is loaded only on this error path.
+ */
+async function otherCommandsWith(thrown: unknown, current: string): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (!isParseArgsError(thrown) || thrown.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return found;
+  const named = /'(--[^'\s,]+)/.exec(thrown.message)?.[1];
+  if (named === undefined) return found;
+  for (const [name, command] of COMMANDS) {
+    if (name === current) continue;
+    const usage = optionsInHelp((await command.load()).help).get(named);
+    if (usage !== undefined) found.set(name, usage);
+  }
+  return found;
+}
+
 /** Runs the CLI with the given arguments (without `node` and the script); returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -167,7 +184,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   try {
     return await run(rest, io);
   } catch (thrown) {
-    const error = explainParseArgsError(thrown, help);
+    const error = explainParseArgsError(thrown, help, await otherCommandsWith(thrown, name));
     if (error instanceof UsageError) {
       io.stderr.write(`switchboard ${name}: ${error.message}\n\n${help}`);
       return EXIT.unusable;

@@ -74,6 +74,20 @@ describe('option mistakes name the option and the fix', () => {
     expect(first(r.stderr)).not.toContain('did you mean');
   });
 
+  it("an option another command takes with a value names that command, not this one's choice", async () => {
+    // `repl` has `--speech-ack host|auto`, but `--host` is where `serve` listens.
+    const r = await run(['repl', 't.json', '--host', '0.0.0.0']);
+    expect(r.code).toBe(2);
+    expect(first(r.stderr)).toContain(
+      'unknown option --host; it is an option of switchboard serve (--host <addr>)',
+    );
+    expect(first(r.stderr)).not.toContain('--speech-ack');
+    const port = await run(['test', 'fixtures', '--port', '3']);
+    expect(first(port.stderr)).toContain(
+      'unknown option --port; it is an option of switchboard serve',
+    );
+  });
+
   it('a misspelt command names the nearest one', async () => {
     const r = await run(['valdate', 'x.json']);
     expect(r.code).toBe(2);
